@@ -1,0 +1,18 @@
+package io.lake.meta;
+
+/**
+ * The caller does not hold a valid lease (never acquired, expired, or taken over by another
+ * node), so a fenced write was refused and nothing was written. Not retryable as is: campaign
+ * for leadership again first.
+ */
+public final class FencedException extends MetaStoreException {
+
+    public FencedException(String message) {
+        super(message);
+    }
+
+    @Override
+    public boolean retryable() {
+        return false;
+    }
+}

@@ -1,0 +1,28 @@
+package io.lake.meta;
+
+/**
+ * A mutation of a target key that applies only while a guard key holds exactly the expected
+ * guard bytes, for example the lease record a leader installed. When the guard does not match,
+ * nothing moves, whatever the target's state.
+ *
+ * @param guardKey the key whose value is checked, never changed
+ * @param expectedGuard the exact bytes the guard must hold
+ * @param target the mutation to apply; its key must differ from {@code guardKey}
+ */
+public record GuardedMutation(MetaKey guardKey, MetaValue expectedGuard, Mutation target) {
+
+    /**
+     * @throws InvalidArgumentException if an argument is null or the guard key equals the
+     *     target key (a guard cannot protect itself: use a plain {@link Mutation.Update})
+     */
+    public GuardedMutation {
+        Checks.notNull(guardKey, "guard key");
+        Checks.notNull(expectedGuard, "expected guard value");
+        Checks.notNull(target, "target mutation");
+        if (guardKey.equals(target.key())) {
+            throw new InvalidArgumentException("guard key '" + guardKey + "' equals the target key:"
+                    + " a guarded mutation must change a different key than the one it checks;"
+                    + " use a plain update to change the guard itself");
+        }
+    }
+}

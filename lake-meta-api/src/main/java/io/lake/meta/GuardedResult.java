@@ -1,0 +1,77 @@
+package io.lake.meta;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/** The answer to a {@link GuardedMutation}: applied, guard rejected, or target conflict. */
+public final class GuardedResult {
+
+    /** What happened. */
+    public enum Outcome {
+        /** The guard matched and the target's precondition held; the target changed. */
+        APPLIED,
+        /** The guard key did not hold the expected bytes; nothing changed. */
+        GUARD_REJECTED,
+        /** The guard matched but the target's precondition failed; nothing changed. */
+        TARGET_CONFLICT
+    }
+
+    private static final GuardedResult APPLIED = new GuardedResult(Outcome.APPLIED, WriteResult.applied());
+    private static final GuardedResult GUARD_REJECTED = new GuardedResult(Outcome.GUARD_REJECTED, null);
+
+    private final Outcome outcome;
+    private final WriteResult target;
+
+    private GuardedResult(Outcome outcome, WriteResult target) {
+        this.outcome = outcome;
+        this.target = target;
+    }
+
+    public static GuardedResult applied() {
+        return APPLIED;
+    }
+
+    public static GuardedResult guardRejected() {
+        return GUARD_REJECTED;
+    }
+
+    /** The guard matched; {@code targetConflict} describes the target's failed precondition. */
+    public static GuardedResult targetConflict(WriteResult targetConflict) {
+        if (Objects.requireNonNull(targetConflict, "targetConflict").isApplied()) {
+            throw new IllegalArgumentException("a target conflict needs a conflicting WriteResult");
+        }
+        return new GuardedResult(Outcome.TARGET_CONFLICT, targetConflict);
+    }
+
+    public Outcome outcome() {
+        return outcome;
+    }
+
+    public boolean isApplied() {
+        return outcome == Outcome.APPLIED;
+    }
+
+    /**
+     * The target's write result: applied, or the conflict (with the current value when known).
+     * Empty when the guard was rejected, because the target was then not evaluated.
+     */
+    public Optional<WriteResult> targetResult() {
+        return Optional.ofNullable(target);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof GuardedResult && ((GuardedResult) o).outcome == outcome
+                && Objects.equals(((GuardedResult) o).target, target);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(outcome, target);
+    }
+
+    @Override
+    public String toString() {
+        return outcome == Outcome.TARGET_CONFLICT ? "target " + target : outcome.name().toLowerCase().replace('_', ' ');
+    }
+}

@@ -1,0 +1,17 @@
+package io.lake.meta;
+
+/**
+ * A key, value, prefix, limit or option broke a rule of the contract. Thrown before any I/O;
+ * nothing was read or written. Not retryable: fix the argument.
+ */
+public class InvalidArgumentException extends MetaStoreException {
+
+    public InvalidArgumentException(String message) {
+        super(message);
+    }
+
+    @Override
+    public boolean retryable() {
+        return false;
+    }
+}

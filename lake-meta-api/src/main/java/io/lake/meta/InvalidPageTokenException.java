@@ -1,0 +1,12 @@
+package io.lake.meta;
+
+/**
+ * A page token was malformed, tampered with, of another token version, or issued for another
+ * prefix, backend, layout or shard count. Nothing was read. Start again from the first page.
+ */
+public final class InvalidPageTokenException extends InvalidArgumentException {
+
+    public InvalidPageTokenException(String message) {
+        super(message);
+    }
+}

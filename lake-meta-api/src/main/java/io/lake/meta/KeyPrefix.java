@@ -1,0 +1,62 @@
+package io.lake.meta;
+
+/**
+ * A validated prefix for page reads. It starts with a full family segment ({@code tbl/},
+ * {@code tbl/ns1/}, {@code tbl/ns1/t}), so a page can never cross into another family.
+ * Immutable and thread-safe.
+ */
+public final class KeyPrefix {
+
+    private final String text;
+    private final byte[] utf8;
+
+    private KeyPrefix(String text, byte[] utf8) {
+        this.text = text;
+        this.utf8 = utf8;
+    }
+
+    /**
+     * Validates and wraps a prefix.
+     *
+     * @throws InvalidArgumentException if the prefix does not start with {@code family/}, has a
+     *     lone surrogate or is over 1024 bytes in UTF-8
+     */
+    public static KeyPrefix of(String text) {
+        return new KeyPrefix(text, KeyRules.validate("prefix", text, true));
+    }
+
+    /** The whole family {@code family/}. */
+    public static KeyPrefix family(String family) {
+        return of(family + "/");
+    }
+
+    /** The family the prefix lies in. */
+    public String family() {
+        return text.substring(0, text.indexOf('/'));
+    }
+
+    /** A copy of the prefix's UTF-8 encoding. */
+    public byte[] utf8() {
+        return utf8.clone();
+    }
+
+    /** Whether {@code key} lies under this prefix. */
+    public boolean contains(MetaKey key) {
+        return key.toString().startsWith(text);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof KeyPrefix && ((KeyPrefix) o).text.equals(text);
+    }
+
+    @Override
+    public int hashCode() {
+        return text.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

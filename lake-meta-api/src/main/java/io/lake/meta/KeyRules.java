@@ -1,0 +1,79 @@
+package io.lake.meta;
+
+import java.nio.charset.StandardCharsets;
+
+/** Validation shared by {@link MetaKey} and {@link KeyPrefix}; every failure is a typed error. */
+final class KeyRules {
+
+    private KeyRules() {
+    }
+
+    /**
+     * Checks the family segment and the encoded size and returns the key's UTF-8 bytes.
+     *
+     * @param what "key" or "prefix", for messages
+     * @param text the candidate
+     * @param restMayBeEmpty whether nothing may follow the family's slash
+     */
+    static byte[] validate(String what, String text, boolean restMayBeEmpty) {
+        if (text == null) {
+            throw new InvalidArgumentException(what + " must not be null");
+        }
+        requireWellFormedUtf16(what, text);
+        int slash = text.indexOf('/');
+        if (slash < 0) {
+            throw new InvalidArgumentException(what + " '" + abbreviate(text)
+                    + "' has no family: write it as family/rest, for example tbl/ns1/orders");
+        }
+        requireValidFamily(what, text, text.substring(0, slash));
+        if (!restMayBeEmpty && slash == text.length() - 1) {
+            throw new InvalidArgumentException(what + " '" + abbreviate(text)
+                    + "' has nothing after the family's '/': the rest of a key must not be empty");
+        }
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        if (utf8.length > Limits.MAX_KEY_BYTES) {
+            throw new InvalidArgumentException(what + " '" + abbreviate(text) + "' is " + utf8.length
+                    + " bytes in UTF-8; the limit is " + Limits.MAX_KEY_BYTES + " bytes");
+        }
+        return utf8;
+    }
+
+    static void requireValidFamily(String what, String text, String family) {
+        if (family.isEmpty() || family.length() > Limits.MAX_FAMILY_LENGTH) {
+            throw new InvalidArgumentException(what + " '" + abbreviate(text) + "' has family '"
+                    + abbreviate(family) + "' of length " + family.length()
+                    + ": a family is 1 to " + Limits.MAX_FAMILY_LENGTH + " characters from [a-z0-9_-]");
+        }
+        for (int i = 0; i < family.length(); i++) {
+            char c = family.charAt(i);
+            boolean letterOrDigit = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+            if (!letterOrDigit && !(i > 0 && (c == '_' || c == '-'))) {
+                throw new InvalidArgumentException(what + " '" + abbreviate(text) + "' has family '"
+                        + family + "' with character '" + c + "' at index " + i
+                        + ": a family uses [a-z0-9_-] and starts with a letter or digit");
+            }
+        }
+    }
+
+    private static void requireWellFormedUtf16(String what, String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                    i++;
+                    continue;
+                }
+                throw new InvalidArgumentException(what + " has a lone high surrogate at index " + i
+                        + ": keys must be valid Unicode text");
+            }
+            if (Character.isLowSurrogate(c)) {
+                throw new InvalidArgumentException(what + " has a lone low surrogate at index " + i
+                        + ": keys must be valid Unicode text");
+            }
+        }
+    }
+
+    static String abbreviate(String s) {
+        return s.length() <= 64 ? s : s.substring(0, 60) + "...(" + s.length() + " chars)";
+    }
+}

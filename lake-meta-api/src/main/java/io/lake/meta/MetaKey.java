@@ -1,0 +1,109 @@
+package io.lake.meta;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A validated logical key {@code family/rest}.
+ *
+ * <ul>
+ *   <li>the family (text before the first {@code /}) is 1 to 32 characters from
+ *       {@code [a-z0-9_-]} and starts with a letter or digit;</li>
+ *   <li>the rest is non-empty;</li>
+ *   <li>the text is valid Unicode (no lone surrogates) and at most 1024 bytes in UTF-8.</li>
+ * </ul>
+ *
+ * <p>Keys order by the unsigned bytes of their UTF-8 encoding. Immutable and thread-safe.
+ */
+public final class MetaKey implements Comparable<MetaKey> {
+
+    private final String text;
+    private final byte[] utf8;
+    private final int familyLength;
+
+    private MetaKey(String text, byte[] utf8) {
+        this.text = text;
+        this.utf8 = utf8;
+        this.familyLength = text.indexOf('/');
+    }
+
+    /**
+     * Validates and wraps a key.
+     *
+     * @throws InvalidArgumentException if the text breaks a key rule; the message names the rule
+     */
+    public static MetaKey of(String text) {
+        return new MetaKey(text, KeyRules.validate("key", text, false));
+    }
+
+    /**
+     * Decodes a key from its UTF-8 bytes, as a backend stores it.
+     *
+     * @throws InvalidArgumentException if the bytes are not valid UTF-8 or break a key rule
+     */
+    public static MetaKey fromUtf8(byte[] utf8) {
+        return of(Utf8.decodeStrict(utf8, "key"));
+    }
+
+    /** The family: the text before the first {@code /}. */
+    public String family() {
+        return text.substring(0, familyLength);
+    }
+
+    /** Everything after the family's {@code /}; never empty. */
+    public String rest() {
+        return text.substring(familyLength + 1);
+    }
+
+    /** A copy of the key's UTF-8 encoding. */
+    public byte[] utf8() {
+        return utf8.clone();
+    }
+
+    /** Length of the UTF-8 encoding in bytes. */
+    public int utf8Length() {
+        return utf8.length;
+    }
+
+    /** Whether this key lies under {@code prefix}. */
+    public boolean startsWith(KeyPrefix prefix) {
+        return text.startsWith(prefix.toString());
+    }
+
+    @Override
+    public int compareTo(MetaKey other) {
+        return Arrays.compareUnsigned(utf8, other.utf8);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof MetaKey && ((MetaKey) o).text.equals(text);
+    }
+
+    @Override
+    public int hashCode() {
+        return text.hashCode();
+    }
+
+    /** The key's text, exactly as given to {@link #of(String)}. */
+    @Override
+    public String toString() {
+        return text;
+    }
+
+    /** UTF-8 decoding that refuses malformed input instead of replacing it. */
+    static final class Utf8 {
+        private Utf8() {
+        }
+
+        static String decodeStrict(byte[] bytes, String what) {
+            try {
+                return StandardCharsets.UTF_8.newDecoder()
+                        .decode(java.nio.ByteBuffer.wrap(bytes))
+                        .toString();
+            } catch (java.nio.charset.CharacterCodingException e) {
+                throw new InvalidArgumentException(what + " bytes are not valid UTF-8");
+            }
+        }
+    }
+}

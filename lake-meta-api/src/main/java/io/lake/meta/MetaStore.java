@@ -1,0 +1,80 @@
+package io.lake.meta;
+
+import java.util.Optional;
+
+/**
+ * A store of small, critical metadata: linearizable point reads, exact-bytes conditional writes,
+ * guarded (lease-fenced) mutations and bounded prefix pages.
+ *
+ * <p>Implementations are thread-safe and blocking. Arguments are validated before any I/O: a bad
+ * key, value, prefix, limit or token raises {@link InvalidArgumentException} (or its subclass
+ * {@link InvalidPageTokenException}) and changes nothing. A failed precondition is an answer,
+ * not an exception. After {@link #close()} every call raises {@link StoreClosedException}.
+ *
+ * <p>Every backend passes the same contract suite in {@code lake-meta-testkit}.
+ */
+public interface MetaStore extends AutoCloseable {
+
+    /**
+     * Reads a key's current value, linearizably.
+     *
+     * @return the value, or empty when the key is absent
+     * @throws StoreUnavailableException if the backend cannot answer now (retryable)
+     */
+    Optional<MetaValue> get(MetaKey key);
+
+    /**
+     * Applies one conditional mutation atomically.
+     *
+     * @return applied, or a conflict carrying the current value when the backend knows it
+     * @throws StoreUnavailableException if the write was refused before it could apply; nothing changed
+     * @throws OutcomeUnknownException if the write's answer was lost; re-read to learn the outcome
+     */
+    WriteResult apply(Mutation mutation);
+
+    /**
+     * Applies {@code mutation.target()} atomically, only while the guard key holds exactly the
+     * expected guard bytes. When the guard does not match nothing changes, target included.
+     *
+     * @return applied, guard rejected, or target conflict
+     * @throws StoreUnavailableException if the write was refused before it could apply; nothing changed
+     * @throws OutcomeUnknownException if the write's answer was lost; re-read to learn the outcome
+     */
+    GuardedResult applyGuarded(GuardedMutation mutation);
+
+    /**
+     * Reads one bounded page of a prefix. The page never reads another family and holds at most
+     * {@code request.limit()} entries.
+     *
+     * @throws InvalidPageTokenException if the request's token is malformed, tampered with, of
+     *     another version, or was issued for another prefix or store layout
+     */
+    Page page(PageRequest request);
+
+    /**
+     * Releases the store's resources. Idempotent; every later call raises
+     * {@link StoreClosedException}. Resources the caller supplied (such as a client) stay open.
+     */
+    @Override
+    void close();
+
+    /** Creates {@code key} with {@code value} if it is absent. */
+    default WriteResult create(MetaKey key, MetaValue value) {
+        return apply(Mutation.create(key, value));
+    }
+
+    /** Replaces {@code expected} with {@code value} if the key holds exactly {@code expected}. */
+    default WriteResult update(MetaKey key, MetaValue expected, MetaValue value) {
+        return apply(Mutation.update(key, expected, value));
+    }
+
+    /** Deletes {@code key} if it holds exactly {@code expected}. */
+    default WriteResult delete(MetaKey key, MetaValue expected) {
+        return apply(Mutation.delete(key, expected));
+    }
+
+    /** The first page of {@code prefix}. */
+    default Page page(KeyPrefix prefix, int limit) {
+        return page(PageRequest.first(prefix, limit));
+    }
+}

@@ -1,0 +1,26 @@
+package io.lake.meta;
+
+/**
+ * Root of every error a {@link MetaStore} or a recipe built on it throws.
+ *
+ * <p>All errors are unchecked. {@link #retryable()} tells whether repeating the same call,
+ * unchanged, may succeed. A compare-and-set miss is never an exception: it is a
+ * {@link WriteResult} or {@link GuardedResult}.
+ */
+public abstract class MetaStoreException extends RuntimeException {
+
+    protected MetaStoreException(String message) {
+        super(message);
+    }
+
+    protected MetaStoreException(String message, Throwable cause) {
+        super(message, cause);
+    }
+
+    /**
+     * Whether repeating the same call, unchanged, may succeed.
+     *
+     * @return true for transient failures such as throttling or a held write barrier
+     */
+    public abstract boolean retryable();
+}

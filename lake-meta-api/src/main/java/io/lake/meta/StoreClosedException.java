@@ -1,0 +1,14 @@
+package io.lake.meta;
+
+/** The store was closed; every call after {@link MetaStore#close()} fails with this error. */
+public final class StoreClosedException extends MetaStoreException {
+
+    public StoreClosedException(String storeDescription) {
+        super(storeDescription + " is closed; open a new store to continue");
+    }
+
+    @Override
+    public boolean retryable() {
+        return false;
+    }
+}

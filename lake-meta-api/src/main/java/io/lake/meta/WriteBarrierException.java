@@ -1,0 +1,17 @@
+package io.lake.meta;
+
+/**
+ * A maintenance write barrier (for example the finalize window of a layout migration) is
+ * held; nothing was written. Retry after a short backoff.
+ */
+public final class WriteBarrierException extends MetaStoreException {
+
+    public WriteBarrierException(String message) {
+        super(message);
+    }
+
+    @Override
+    public boolean retryable() {
+        return true;
+    }
+}

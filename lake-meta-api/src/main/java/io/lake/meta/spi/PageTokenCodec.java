@@ -1,0 +1,186 @@
+package io.lake.meta.spi;
+
+import io.lake.meta.InvalidArgumentException;
+import io.lake.meta.InvalidPageTokenException;
+import io.lake.meta.KeyPrefix;
+import io.lake.meta.MetaKey;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Base64;
+
+/**
+ * Encodes and decodes the opaque page tokens every backend hands out.
+ *
+ * <p>A token is base64url (no padding) of:
+ * <pre>
+ *   version(1) | layoutDigest(4) | prefixDigest(8) | partition(4) | hasPosition(1)
+ *   [ | suffixLength(2) | suffix UTF-8 ] | checksum(4)
+ * </pre>
+ * where the digests and the checksum are leading bytes of SHA-256. The position is stored
+ * relative to the prefix, so whatever a token says, the page resumes inside the prefix.
+ * The checksum catches corruption and casual edits; it is not a secret signature, and needs
+ * not be: a forged token can only move the cursor within the caller's own prefix.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class PageTokenCodec {
+
+    /** The token format this library writes and reads. */
+    public static final int VERSION = 1;
+
+    private static final int LAYOUT_DIGEST_BYTES = 4;
+    private static final int PREFIX_DIGEST_BYTES = 8;
+    private static final int CHECKSUM_BYTES = 4;
+    private static final int FIXED_BYTES = 1 + LAYOUT_DIGEST_BYTES + PREFIX_DIGEST_BYTES + 4 + 1 + CHECKSUM_BYTES;
+
+    private final String layout;
+    private final byte[] layoutDigest;
+    private final int partitions;
+
+    /**
+     * @param layout names the backend and everything that changes what a position means, such
+     *     as {@code "rocksdb"} or {@code "dynamodb-v2/shards=16"}; tokens of another layout are rejected
+     * @param partitions how many partitions the layout has; decoded partitions must lie below it
+     */
+    public PageTokenCodec(String layout, int partitions) {
+        if (layout == null || layout.isEmpty()) {
+            throw new IllegalArgumentException("layout must be a non-empty descriptor");
+        }
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
+        }
+        this.layout = layout;
+        this.partitions = partitions;
+        this.layoutDigest = digest(layout.getBytes(StandardCharsets.UTF_8), LAYOUT_DIGEST_BYTES);
+    }
+
+    /** The token that resumes {@code prefix} at {@code cursor}. */
+    public String encode(KeyPrefix prefix, PageCursor cursor) {
+        if (cursor.partition() >= partitions) {
+            throw new IllegalArgumentException("partition " + cursor.partition() + " >= " + partitions);
+        }
+        byte[] suffix = cursor.afterSuffix().map(s -> s.getBytes(StandardCharsets.UTF_8)).orElse(null);
+        ByteBuffer out = ByteBuffer.allocate(FIXED_BYTES + (suffix == null ? 0 : 2 + suffix.length));
+        out.put((byte) VERSION);
+        out.put(layoutDigest);
+        out.put(digest(prefix.utf8(), PREFIX_DIGEST_BYTES));
+        out.putInt(cursor.partition());
+        out.put((byte) (suffix == null ? 0 : 1));
+        if (suffix != null) {
+            out.putShort((short) suffix.length);
+            out.put(suffix);
+        }
+        out.put(digest(Arrays.copyOf(out.array(), out.position()), CHECKSUM_BYTES));
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(out.array());
+    }
+
+    /**
+     * Decodes a token issued for {@code prefix} by a store of this codec's layout.
+     *
+     * @throws InvalidPageTokenException if the token is malformed, truncated, tampered with, of
+     *     another version, or was issued for another prefix or layout
+     */
+    public PageCursor decode(KeyPrefix prefix, String token) {
+        byte[] raw = base64(token);
+        if (raw.length < 1) {
+            throw invalid("it is empty");
+        }
+        if (raw[0] != VERSION) {
+            throw invalid("its version " + (raw[0] & 0xff) + " is not supported (this library reads version "
+                    + VERSION + ")");
+        }
+        if (raw.length < FIXED_BYTES) {
+            throw invalid("it is truncated");
+        }
+        int body = raw.length - CHECKSUM_BYTES;
+        if (!MessageDigest.isEqual(digest(Arrays.copyOf(raw, body), CHECKSUM_BYTES),
+                Arrays.copyOfRange(raw, body, raw.length))) {
+            throw invalid("its checksum does not match: it was truncated, corrupted or edited");
+        }
+        ByteBuffer in = ByteBuffer.wrap(raw, 1, body - 1);
+        if (!MessageDigest.isEqual(read(in, LAYOUT_DIGEST_BYTES), layoutDigest)) {
+            throw invalid("it was issued by another store layout (backend, layout version or shard count), not " + layout);
+        }
+        if (!MessageDigest.isEqual(read(in, PREFIX_DIGEST_BYTES), digest(prefix.utf8(), PREFIX_DIGEST_BYTES))) {
+            throw invalid("it was issued for another prefix than '" + prefix + "'");
+        }
+        int partition = in.getInt();
+        if (partition < 0 || partition >= partitions) {
+            throw invalid("its partition " + partition + " is outside 0.." + (partitions - 1));
+        }
+        PageCursor cursor = PageCursor.decoded(partition, readSuffix(in));
+        if (in.hasRemaining()) {
+            throw invalid("it has trailing bytes");
+        }
+        try {
+            cursor.afterKey(prefix);
+        } catch (InvalidArgumentException e) {
+            throw invalid("its position does not form a valid key under the prefix");
+        }
+        return cursor;
+    }
+
+    private static String readSuffix(ByteBuffer in) {
+        if (!in.hasRemaining()) {
+            throw invalid("it is truncated");
+        }
+        byte flag = in.get();
+        if (flag == 0) {
+            return null;
+        }
+        if (flag != 1 || in.remaining() < 2) {
+            throw invalid("its position is malformed");
+        }
+        int length = Short.toUnsignedInt(in.getShort());
+        if (length == 0 || length > in.remaining()) {
+            throw invalid("its position is malformed");
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(read(in, length))).toString();
+        } catch (CharacterCodingException e) {
+            throw invalid("its position is not valid UTF-8");
+        }
+    }
+
+    private static byte[] base64(String token) {
+        if (token == null) {
+            throw invalid("it is null");
+        }
+        try {
+            return Base64.getUrlDecoder().decode(token);
+        } catch (IllegalArgumentException e) {
+            throw invalid("it is not base64url text");
+        }
+    }
+
+    private static byte[] read(ByteBuffer in, int n) {
+        if (in.remaining() < n) {
+            throw invalid("it is truncated");
+        }
+        byte[] out = new byte[n];
+        in.get(out);
+        return out;
+    }
+
+    private static InvalidPageTokenException invalid(String why) {
+        return new InvalidPageTokenException("invalid page token: " + why
+                + "; pass the token exactly as the previous page returned it, with the same prefix, or start again without a token");
+    }
+
+    private static byte[] digest(byte[] data, int bytes) {
+        try {
+            return Arrays.copyOf(MessageDigest.getInstance("SHA-256").digest(data), bytes);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PageTokenCodec[" + layout + ", partitions=" + partitions + "]";
+    }
+}
