@@ -1,5 +1,6 @@
 package io.lake.meta.cli;
 
+import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaStore;
 import io.lake.meta.rocks.RocksDbMetaStore;
 import java.nio.file.Files;
@@ -33,6 +34,9 @@ record RocksStoreSpec(Path directory) implements StoreSpec {
                     .directory(directory)
                     .createIfMissing(createIfMissing)
                     .build();
+        } catch (InvalidArgumentException e) {
+            // not a lake-meta store, or empty: the argument is wrong, no retry will help
+            throw new UsageException("cannot open RocksDB store in " + directory + ": " + e.getMessage());
         } catch (RuntimeException e) {
             throw new StoreOpenException("cannot open RocksDB store in " + directory + ": " + e.getMessage(), e);
         }

@@ -16,11 +16,11 @@ final class RegisterTablesScene implements DemoScene {
         demo.say("create applies only while the key is absent.");
         for (String[] table : Tables.ALL) {
             WriteResult result = demo.store().create(Tables.key(table[0], table[1]), Tables.record(table[0], table[1], 1));
-            demo.step("create " + Tables.key(table[0], table[1]), result);
+            demo.step("create " + Tables.key(table[0], table[1]), DemoContext.outcome(result));
             demo.check(result.isApplied(), "creating " + table[1] + " to apply");
         }
         WriteResult again = demo.store().create(Tables.ORDERS, Tables.record(Tables.SALES, "orders", 1));
-        demo.step("create " + Tables.ORDERS + " again", again);
+        demo.step("create " + Tables.ORDERS + " again", DemoContext.outcome(again));
         demo.check(again.isConflict(), "a second create of " + Tables.ORDERS + " to conflict");
     }
 }
