@@ -3,9 +3,11 @@ package io.lake.meta.cli;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaStore;
 import io.lake.meta.rocks.RocksDbMetaStore;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 import picocli.CommandLine.TypeConversionException;
 
 /** {@code rocks:DIR}: an embedded RocksDB store in a local directory. */
@@ -25,9 +27,10 @@ record RocksStoreSpec(Path directory) implements StoreSpec {
             throw new UsageException("store path " + directory + " is a file, not a directory:"
                     + " pass the directory of a RocksDB store");
         }
-        if (!createIfMissing && !Files.isDirectory(directory)) {
-            throw new UsageException("store directory " + directory + " does not exist:"
-                    + " pass the directory of an existing store (put --create-store creates one)");
+        if (!createIfMissing && isMissingOrEmpty(directory)) {
+            throw new UsageException("store directory " + directory
+                    + (Files.isDirectory(directory) ? " is empty" : " does not exist")
+                    + ": pass the directory of an existing store (put --create-store creates one)");
         }
         try {
             return RocksDbMetaStore.builder()
@@ -39,6 +42,17 @@ record RocksStoreSpec(Path directory) implements StoreSpec {
             throw new UsageException("cannot open RocksDB store in " + directory + ": " + e.getMessage());
         } catch (RuntimeException e) {
             throw new StoreOpenException("cannot open RocksDB store in " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean isMissingOrEmpty(Path directory) {
+        if (!Files.isDirectory(directory)) {
+            return true;
+        }
+        try (Stream<Path> children = Files.list(directory)) {
+            return children.findAny().isEmpty();
+        } catch (IOException e) {
+            return false; // let the store report what it cannot read
         }
     }
 }

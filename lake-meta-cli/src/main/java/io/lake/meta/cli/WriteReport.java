@@ -34,18 +34,20 @@ final class WriteReport {
         } else if (result.isApplied()) {
             command.getOut().println(pastTense(operation) + " " + mutation.key());
         } else {
-            ErrorHandler.printError(command, operation + " conflict: " + describeConflict(mutation.key(), result, encoding));
+            ErrorHandler.printError(command, operation + " conflict: " + describeConflict(mutation, result, encoding));
         }
         command.getOut().flush();
         return result.isApplied() ? ExitCodes.OK : ExitCodes.CONFLICT;
     }
 
-    static String describeConflict(MetaKey key, WriteResult conflict, ValueEncoding encoding) {
+    static String describeConflict(Mutation mutation, WriteResult conflict, ValueEncoding encoding) {
+        MetaKey key = mutation.key();
         if (!conflict.isCurrentKnown()) {
             return key + " did not hold what the write expected (current value unknown); nothing was written";
         }
+        String holds = mutation instanceof Mutation.Create ? " already exists and holds " : " holds ";
         return conflict.currentValue()
-                .map(v -> key + " holds " + encoding.display(v) + "; nothing was written")
+                .map(v -> key + holds + encoding.display(v) + "; nothing was written")
                 .orElse(key + " is absent; nothing was written");
     }
 
