@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
@@ -38,6 +39,12 @@ final class StoreOpener {
     }
 
     static RocksStore open(Path directory, Durability durability, boolean createIfMissing, RaceHooks hooks) {
+        return open(directory, durability, createIfMissing, hooks, UnaryOperator.identity());
+    }
+
+    /** As above; {@code writerDecorator} wraps the batch writer, so tests can make writes fail. */
+    static RocksStore open(Path directory, Durability durability, boolean createIfMissing, RaceHooks hooks,
+            UnaryOperator<GroupCommitter.BatchWriter> writerDecorator) {
         RocksDB.loadLibrary();
         boolean exists = prepareDirectory(directory, createIfMissing);
         Options options = new Options().setCreateIfMissing(!exists);
@@ -45,7 +52,7 @@ final class StoreOpener {
         try {
             db = RocksDB.open(options, directory.toString());
             checkOrWriteFormat(db, directory);
-            RocksStore store = new RocksStore(directory, durability, hooks, options, db);
+            RocksStore store = new RocksStore(directory, durability, hooks, options, db, writerDecorator);
             LOG.info("opened {} ({})", store, durability);
             return store;
         } catch (RocksDBException e) {
