@@ -9,6 +9,7 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
+import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.RaceHooks;
@@ -216,6 +217,38 @@ class GroupCommitTest {
             assertThat(store.get(target)).isEmpty();
             assertThat(store.get(guard)).contains(epoch2);
             assertThat(store.get(MetaKey.of("gc/same"))).contains(MetaValue.utf8("a"));
+        }
+    }
+
+    @Test
+    void writerInterruptedWhileWaiting_getsOutcomeUnknown_andTheCommitMayStillApply() throws Exception {
+        MetaKey key = MetaKey.of("gc/interrupted");
+        PauseAt checked = hooks.pause(RaceHooks.COMMIT_CHECKED);
+        try (RocksStore store = open(Durability.SYNCED_WAL)) {
+            CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+            Thread writer = new Thread(() -> {
+                try {
+                    store.create(key, V);
+                    outcome.complete(null);
+                } catch (Throwable e) {
+                    outcome.complete(e);
+                }
+            }, "interrupted-writer");
+            writer.start();
+            checked.awaitArrival();
+            hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 1);
+            writer.interrupt();
+
+            assertThat(outcome.get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(OutcomeUnknownException.class)
+                    .hasMessageContaining("re-read");
+            checked.release();
+            writer.join(30_000);
+            assertThat(writer.isAlive()).isFalse();
+            // a later commit is answered only after every earlier batch was written
+            assertThat(store.create(MetaKey.of("gc/later"), V)).isEqualTo(WriteResult.applied());
+            // the commit was already checked: it applied although its caller gave up waiting
+            assertThat(store.get(key)).contains(V);
         }
     }
 }
