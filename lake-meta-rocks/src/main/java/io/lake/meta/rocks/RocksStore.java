@@ -93,8 +93,7 @@ final class RocksStore implements MetaStore {
             requireArgument(key, "key");
             hooks.reached(RacePoints.READ_STARTED);
             try {
-                byte[] value = db.get(pointReads, key.utf8());
-                return value == null ? Optional.empty() : Optional.of(MetaValue.of(value));
+                return read(key);
             } catch (RocksDBException e) {
                 throw unavailable("could not read " + key, e);
             }

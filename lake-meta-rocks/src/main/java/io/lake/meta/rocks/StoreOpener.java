@@ -35,6 +35,8 @@ final class StoreOpener {
     /** RocksDB writes this file when it creates a database. */
     private static final String ROCKSDB_CURRENT = "CURRENT";
 
+    private static final long KEPT_INFO_LOGS = 5;
+
     private StoreOpener() {
     }
 
@@ -47,7 +49,8 @@ final class StoreOpener {
             UnaryOperator<GroupCommitter.BatchWriter> writerDecorator) {
         RocksDB.loadLibrary();
         boolean exists = prepareDirectory(directory, createIfMissing);
-        Options options = new Options().setCreateIfMissing(!exists);
+        // keep a few info logs, not RocksDB's default of a thousand: every open rotates one
+        Options options = new Options().setCreateIfMissing(!exists).setKeepLogFileNum(KEPT_INFO_LOGS);
         RocksDB db = null;
         try {
             db = RocksDB.open(options, directory.toString());
