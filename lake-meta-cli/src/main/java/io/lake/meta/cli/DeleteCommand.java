@@ -39,7 +39,7 @@ final class DeleteCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ValueEncoding encoding = format.encoding();
-        Mutation mutation = Mutation.delete(MetaKey.of(key), encoding.decode(expected, "--expect"));
+        Mutation mutation = Mutation.delete(MetaKey.of(Arguments.text(key, "KEY")), encoding.decode(expected, "--expect"));
         WriteResult result;
         try (MetaStore store = storeOptions.open(false)) {
             result = store.apply(mutation);

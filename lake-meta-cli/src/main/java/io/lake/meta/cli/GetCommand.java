@@ -32,7 +32,7 @@ final class GetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        MetaKey metaKey = MetaKey.of(key);
+        MetaKey metaKey = MetaKey.of(Arguments.text(key, "KEY"));
         ValueEncoding encoding = format.encoding();
         Optional<MetaValue> value;
         try (MetaStore store = storeOptions.open(false)) {

@@ -58,7 +58,7 @@ final class PutCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ValueEncoding encoding = format.encoding();
-        MetaKey metaKey = MetaKey.of(key);
+        MetaKey metaKey = MetaKey.of(Arguments.text(key, "KEY"));
         MetaValue newValue = encoding.decode(value, "VALUE");
         Mutation mutation = condition == null || condition.expected == null
                 ? Mutation.create(metaKey, newValue)

@@ -50,7 +50,7 @@ final class ScanCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ValueEncoding encoding = format.encoding();
-        KeyPrefix keyPrefix = KeyPrefix.of(prefix);
+        KeyPrefix keyPrefix = KeyPrefix.of(Arguments.text(prefix, "--prefix"));
         PageRequest request = token == null
                 ? PageRequest.first(keyPrefix, limit)
                 : PageRequest.after(keyPrefix, token, limit);
