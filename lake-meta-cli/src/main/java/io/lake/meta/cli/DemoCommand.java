@@ -69,13 +69,9 @@ final class DemoCommand implements Callable<Integer> {
         if (Files.exists(path) && !Files.isDirectory(path)) {
             throw new UsageException("--path " + path + " is a file: pass a new or empty directory");
         }
-        if (Files.isDirectory(path)) {
-            try (Stream<Path> children = Files.list(path)) {
-                if (children.findAny().isPresent()) {
-                    throw new UsageException("--path " + path + " is not empty: the demo writes a fresh store,"
-                            + " so pass a new or empty directory");
-                }
-            }
+        if (Files.isDirectory(path) && !Directories.isEmpty(path)) {
+            throw new UsageException("--path " + path + " is not empty: the demo writes a fresh store,"
+                    + " so pass a new or empty directory");
         }
         return Files.createDirectories(path);
     }

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 import picocli.CommandLine.TypeConversionException;
 
 /** {@code rocks:DIR}: an embedded RocksDB store in a local directory. */
@@ -46,11 +45,8 @@ record RocksStoreSpec(Path directory) implements StoreSpec {
     }
 
     private static boolean isMissingOrEmpty(Path directory) {
-        if (!Files.isDirectory(directory)) {
-            return true;
-        }
-        try (Stream<Path> children = Files.list(directory)) {
-            return children.findAny().isEmpty();
+        try {
+            return !Files.isDirectory(directory) || Directories.isEmpty(directory);
         } catch (IOException e) {
             return false; // let the store report what it cannot read
         }

@@ -3,6 +3,7 @@ package io.lake.meta.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lake.meta.Limits;
+import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.rocks.RocksDbMetaStore;
 import java.nio.file.Files;
@@ -303,6 +304,7 @@ class InspectionCommandsTest {
     @Test
     void storeHeldByAnotherOpenStore_isAStoreError() {
         try (MetaStore held = RocksDbMetaStore.builder().directory(temp.resolve("db")).build()) {
+            assertThat(held.get(MetaKey.of("tbl/sales/orders"))).isPresent();
             Cli.Run run = Cli.run("get", "--store", store, "tbl/sales/orders");
 
             assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STORE_ERROR);
