@@ -1,4 +1,7 @@
-package io.lake.meta.testkit;
+package io.lake.meta.testkit.outside;
+
+import io.lake.meta.testkit.InMemoryMetaStore;
+import io.lake.meta.testkit.MetaStoreContract;
 
 import io.lake.meta.GuardedMutation;
 import io.lake.meta.GuardedResult;
@@ -22,7 +25,8 @@ import java.util.Optional;
  * The whole contract on a store that answers every first page with no entries and a token, as
  * a sharded backend may when its first shard is empty. Proves that the suite itself loops on
  * tokens rather than on entry counts, and exercises the inexact page comparison of the
- * model-equivalence properties.
+ * model-equivalence properties. It lives in another package than the suite, as a third-party
+ * backend's test would.
  */
 class EmptyFirstPageMetaStoreContractTest extends MetaStoreContract {
 
