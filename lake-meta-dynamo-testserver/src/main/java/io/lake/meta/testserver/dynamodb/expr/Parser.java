@@ -38,6 +38,7 @@ final class Parser {
     private final List<Token> tokens;
     private final List<String> referencedNames = new ArrayList<>();
     private final List<String> referencedValues = new ArrayList<>();
+    private final List<String> bareNames = new ArrayList<>();
     private int pos;
 
     private Parser(String source, String parameter) {
@@ -57,8 +58,16 @@ final class Parser {
         return Errors.validation("Invalid " + parameter + ": " + detail);
     }
 
-    /** Checks the collected placeholder references and marks them used. */
+    /**
+     * Checks, once the syntax was accepted, bare names against the reserved words, then the
+     * collected placeholder references, and marks them used.
+     */
     void resolve(Placeholders placeholders) {
+        for (String name : bareNames) {
+            if (ReservedWords.isReserved(name)) {
+                throw error("Attribute name is a reserved keyword; reserved keyword: " + name);
+            }
+        }
         for (String name : referencedNames) {
             if (!placeholders.hasName(name)) {
                 throw error("An expression attribute name used in the document path is not defined; attribute name: "
@@ -267,9 +276,7 @@ final class Parser {
         if (t.kind() != Token.Kind.IDENT) {
             throw syntaxError(t);
         }
-        if (ReservedWords.isReserved(t.text())) {
-            throw error("Attribute name is a reserved keyword; reserved keyword: " + t.text());
-        }
+        bareNames.add(t.text());
         return new Step(t.text(), -1);
     }
 
