@@ -212,6 +212,41 @@ class ItemOperationsFidelityTest extends ServerTestSupport {
                 .hasMessageStartingWith("One or more parameter values were invalid: Null attribute value types must have the value of true");
     }
 
+    private static AttributeValue nestedMaps(int levels) {
+        AttributeValue v = s("leaf");
+        for (int i = 0; i < levels; i++) {
+            v = AttributeValue.builder().m(Map.of("m", v)).build();
+        }
+        return v;
+    }
+
+    @Test
+    void nesting_thirtyTwoLevelsAcceptedFiftyRejected() {
+        AttributeValue ok = nestedMaps(31);
+        client.putItem(r -> r.tableName("items").item(Map.of("pk", s("a"), "doc", ok)));
+        AttributeValue deep = nestedMaps(50);
+        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(Map.of("pk", s("a"), "doc", deep))))
+                .isInstanceOf(DynamoDbException.class)
+                .hasMessageContaining("Nesting");
+    }
+
+    @Test
+    void projection_overlappingPaths_areRejected() {
+        assertThatThrownBy(() -> client.getItem(r -> r.tableName("items").key(key("a")).projectionExpression("v, v.x")))
+                .hasMessageStartingWith("Invalid ProjectionExpression: Two document paths overlap with each other; must "
+                        + "remove or rewrite one of these paths; path one: [v], path two: [v, x]");
+        assertThatThrownBy(() -> client.getItem(r -> r.tableName("items").key(key("a")).projectionExpression("!!")))
+                .hasMessageStartingWith("Invalid ProjectionExpression: Syntax error; token: \"!\", near: \"!!\"");
+    }
+
+    @Test
+    void projection_onExistingItemWithNoMatchingPath_isEmptyItem() {
+        client.putItem(r -> r.tableName("items").item(item("a", "1")));
+        GetItemResponse response = client.getItem(r -> r.tableName("items").key(key("a")).projectionExpression("nothere"));
+        assertThat(response.hasItem()).isTrue();
+        assertThat(response.item()).isEmpty();
+    }
+
     @Test
     void legacyParameters_areRejectedByName() {
         assertThatThrownBy(() -> client.getItem(r -> r.tableName("items").key(key("a")).attributesToGet("v")))

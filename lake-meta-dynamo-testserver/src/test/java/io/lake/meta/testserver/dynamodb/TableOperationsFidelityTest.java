@@ -110,6 +110,14 @@ class TableOperationsFidelityTest extends ServerTestSupport {
     }
 
     @Test
+    void tableExistsWaiter_succeedsOnItsFirstPoll() {
+        createTable("waited", null);
+        var waited = client.waiter().waitUntilTableExists(r -> r.tableName("waited"));
+        assertThat(waited.attemptsExecuted()).isEqualTo(1);
+        assertThat(waited.matched().response()).isPresent();
+    }
+
+    @Test
     void deleteTable_answersDeletingThenTableIsGone() {
         createTable("gone", null);
         assertThat(client.deleteTable(r -> r.tableName("gone")).tableDescription().tableStatus())

@@ -210,6 +210,51 @@ class TransactWriteFidelityTest extends ServerTestSupport {
         assertThat(c.writeCapacityUnits()).isEqualTo(6.0);
     }
 
+    @Test
+    void retryWhileTheFirstAttemptIsStillRunning_isTransactionInProgress() throws Exception {
+        java.util.concurrent.CountDownLatch reached = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        server.hooks(point -> {
+            reached.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (DynamoDbClient noRetry = newNoRetryClient(server)) {
+            java.util.concurrent.Future<?> first = pool.submit(() ->
+                    client.transactWriteItems(r -> r.clientRequestToken("busy").transactItems(put("a", "1"))));
+            reached.await();
+            assertThatThrownBy(() -> noRetry.transactWriteItems(r -> r.clientRequestToken("busy").transactItems(put("a", "1"))))
+                    .isInstanceOfSatisfying(software.amazon.awssdk.services.dynamodb.model.TransactionInProgressException.class,
+                            e -> assertThat(e.awsErrorDetails().errorMessage())
+                                    .isEqualTo("Transaction from previous request is still in progress"));
+            release.countDown();
+            first.get();
+            assertThat(value("a")).isEqualTo("1");
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void conditionCheckWithoutCondition_isRejectedNamingIt() {
+        assertThatThrownBy(() -> client.transactWriteItems(r -> r.transactItems(TransactWriteItem.builder()
+                .conditionCheck(c -> c.tableName("txn").key(key("a"))).build())))
+                .isExactlyInstanceOf(DynamoDbException.class)
+                .hasMessageContaining("conditionExpression");
+    }
+
+    @Test
+    void twoKindsInOneElement_isRejected() {
+        assertThatThrownBy(() -> client.transactWriteItems(r -> r.transactItems(TransactWriteItem.builder()
+                .put(p -> p.tableName("txn").item(key("a"))).delete(d -> d.tableName("txn").key(key("a"))).build())))
+                .hasMessageStartingWith("TransactItems can only contain one of Check, Put, Update or Delete");
+    }
+
     /** A clock tests move by hand. */
     static final class MutableClock extends Clock {
         private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");

@@ -37,6 +37,9 @@ final class TransactOperations {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     private final Database db;
+    /** Tokens of transactions being processed now: a retry arriving meanwhile is "in progress". */
+    private final java.util.concurrent.ConcurrentHashMap<String, Boolean> inFlight =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     TransactOperations(Database db) {
         this.db = db;
@@ -97,7 +100,13 @@ final class TransactOperations {
         }
         ObjectNode comparable = body.deepCopy();
         comparable.remove("ClientRequestToken");
-        if (token != null) {
+        if (token == null) {
+            return commit(actions, capacityMode, null, comparable);
+        }
+        if (inFlight.putIfAbsent(token, Boolean.TRUE) != null) {
+            throw Errors.transactionInProgress();
+        }
+        try {
             IdempotencyCache.Entry previous = db.idempotency.find(token);
             if (previous != null) {
                 if (!previous.request().equals(comparable)) {
@@ -105,7 +114,13 @@ final class TransactOperations {
                 }
                 return replay(capacityMode, previous);
             }
+            return commit(actions, capacityMode, token, comparable);
+        } finally {
+            inFlight.remove(token);
         }
+    }
+
+    private ObjectNode commit(List<Action> actions, String capacityMode, String token, ObjectNode comparable) {
         for (Action a : actions) {
             a.table = db.table(a.tableName);
         }
