@@ -223,6 +223,13 @@ class ExpressionFidelityTest extends ServerTestSupport {
     }
 
     @Test
+    void expressionLongerThan4Kilobytes_isRejected() {
+        String longCondition = "attribute_exists(pk)" + " AND attribute_exists(pk)".repeat(200);
+        assertThat(failure(longCondition, Map.of(), Map.of()))
+                .startsWith("Invalid ConditionExpression: Expression size has exceeded the maximum allowed size");
+    }
+
+    @Test
     void redundantParentheses_areRejected() {
         assertThat(failure("((num = :v))", Map.of(), Map.of(":v", n("1"))))
                 .isEqualTo("Invalid ConditionExpression: The expression has redundant parentheses;");

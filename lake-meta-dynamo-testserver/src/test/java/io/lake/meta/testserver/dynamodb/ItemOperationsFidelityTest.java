@@ -248,6 +248,14 @@ class ItemOperationsFidelityTest extends ServerTestSupport {
     }
 
     @Test
+    void badEnumValue_listsTheAllowedValues() {
+        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(item("a", "1"))
+                .conditionExpression("attribute_not_exists(pk)").returnValuesOnConditionCheckFailure("ALL_NEW")))
+                .hasMessageStartingWith("1 validation error detected: Value 'ALL_NEW' at 'returnValuesOnConditionCheckFailure' "
+                        + "failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]");
+    }
+
+    @Test
     void legacyParameters_areRejectedByName() {
         assertThatThrownBy(() -> client.getItem(r -> r.tableName("items").key(key("a")).attributesToGet("v")))
                 .hasMessageContaining("Unsupported by the lake-meta DynamoDB test server: legacy parameter AttributesToGet of GetItem");

@@ -146,6 +146,37 @@ class ScanBatchAndTransactGetFidelityTest extends ServerTestSupport {
     }
 
     @Test
+    void transactGet_consumedCapacityIsTwiceTheReadUnits() {
+        var response = client.transactGetItems(r -> r.returnConsumedCapacity("TOTAL").transactItems(
+                TransactGetItem.builder().get(g -> g.tableName("scn").key(key("k3"))).build(),
+                TransactGetItem.builder().get(g -> g.tableName("scn").key(key("k4"))).build()));
+        assertThat(response.consumedCapacity()).hasSize(1);
+        assertThat(response.consumedCapacity().get(0).capacityUnits()).isEqualTo(4.0);
+        assertThat(response.consumedCapacity().get(0).readCapacityUnits()).isEqualTo(4.0);
+    }
+
+    @Test
+    void batchWrite_over25Requests_isRejected() {
+        List<WriteRequest> writes = new ArrayList<>();
+        for (int i = 0; i < 26; i++) {
+            writes.add(WriteRequest.builder().putRequest(PutRequest.builder().item(key("z" + i)).build()).build());
+        }
+        assertThatThrownBy(() -> client.batchWriteItem(r -> r.requestItems(Map.of("scn", writes))))
+                .hasMessageContaining("Member must have length less than or equal to 25");
+        assertThat(client.getItem(r -> r.tableName("scn").key(key("z0"))).hasItem()).isFalse();
+    }
+
+    @Test
+    void scan_startKeyFromAnotherSegment_isRejected() {
+        ScanResponse first = client.scan(r -> r.tableName("scn").segment(0).totalSegments(2).limit(1));
+        assertThat(first.hasLastEvaluatedKey()).isTrue();
+        assertThatThrownBy(() -> client.scan(r -> r.tableName("scn").segment(1).totalSegments(2)
+                .exclusiveStartKey(first.lastEvaluatedKey())))
+                .hasMessageStartingWith("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "
+                        + "ExclusiveStartKey with correct Segment. TotalSegments: 2 Segment: 1");
+    }
+
+    @Test
     void transactGet_malformedKeyIsValidationErrorReason() {
         assertThatThrownBy(() -> client.transactGetItems(r -> r.transactItems(
                 TransactGetItem.builder().get(g -> g.tableName("scn").key(key("k3"))).build(),

@@ -47,9 +47,17 @@ final class Parser {
         this.tokens = Lexer.tokenize(source);
     }
 
+    /** DynamoDB's limit on the length of one expression string. */
+    static final int MAX_EXPRESSION_BYTES = 4096;
+
     static Parser of(String source, String parameter) {
         if (source.isEmpty()) {
-            throw new Parser(source, parameter).error("The expression can not be empty;");
+            throw Errors.validation("Invalid " + parameter + ": The expression can not be empty;");
+        }
+        int bytes = source.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > MAX_EXPRESSION_BYTES) {
+            throw Errors.validation("Invalid " + parameter + ": Expression size has exceeded the maximum allowed size; "
+                    + "expression size: " + bytes);
         }
         return new Parser(source, parameter);
     }
