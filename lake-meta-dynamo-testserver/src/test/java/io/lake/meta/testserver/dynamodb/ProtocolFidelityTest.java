@@ -97,6 +97,25 @@ class ProtocolFidelityTest extends ServerTestSupport {
     }
 
     @Test
+    void otherMethods_are404() throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(server.endpoint()).PUT(HttpRequest.BodyPublishers.ofString("{}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(response.body()).isEqualTo("<UnknownOperationException/>");
+    }
+
+    @Test
+    void bodyOver16Mebibytes_is413() throws Exception {
+        byte[] huge = new byte[16 * 1024 * 1024 + 1];
+        java.util.Arrays.fill(huge, (byte) ' ');
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(server.endpoint())
+                .header("X-Amz-Target", "DynamoDB_20120810.ListTables")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(huge)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(413);
+    }
+
+    @Test
     void sdkError_carriesCodeStatusRequestIdAndMessage() {
         assertThatThrownBy(() -> client.describeTable(r -> r.tableName("missing")))
                 .isInstanceOfSatisfying(ResourceNotFoundException.class, e -> {
