@@ -172,6 +172,40 @@ class FaultInjectionTest extends ServerTestSupport {
     }
 
     @Test
+    void injectedCancellation_throttlingReasonOnTheChosenAction() {
+        server.faults().arm(Fault.cancellation(0, "ThrottlingError"));
+        assertThatThrownBy(() -> client.transactWriteItems(r -> r.transactItems(
+                TransactWriteItem.builder().put(p -> p.tableName("faults").item(key("a"))).build(),
+                TransactWriteItem.builder().put(p -> p.tableName("faults").item(key("b"))).build())))
+                .isInstanceOfSatisfying(TransactionCanceledException.class, e -> {
+                    assertThat(e.cancellationReasons()).extracting(CancellationReason::code)
+                            .containsExactly("ThrottlingError", "None");
+                    assertThat(e.cancellationReasons().get(0).message()).startsWith("Throughput exceeds the current capacity");
+                    assertThat(e.awsErrorDetails().errorMessage()).endsWith("[ThrottlingError, None]");
+                });
+        assertThat(exists("faults", "a")).isFalse();
+    }
+
+    @Test
+    void injectedCancellation_unknownCodeIsSentAsIsAndOnlyHitsTransactions() {
+        ArmedFault fault = server.faults().arm(Fault.cancellation(5, "BrandNewReason"));
+        put(noRetry, "faults", "plain");
+        assertThat(fault.fired()).isZero();
+        assertThatThrownBy(() -> client.transactWriteItems(r -> r.transactItems(
+                TransactWriteItem.builder().put(p -> p.tableName("faults").item(key("a"))).build())))
+                .isInstanceOfSatisfying(TransactionCanceledException.class, e -> assertThat(e.cancellationReasons())
+                        .extracting(CancellationReason::code).containsExactly("BrandNewReason"));
+    }
+
+    @Test
+    void applyThenInternalServerError_appliesAndAnswers500() {
+        server.faults().arm(Fault.applyThenInternalServerError().onOperation("PutItem"));
+        assertThatThrownBy(() -> put(noRetry, "faults", "a"))
+                .isInstanceOfSatisfying(InternalServerErrorException.class, e -> assertThat(e.statusCode()).isEqualTo(500));
+        assertThat(exists("faults", "a")).isTrue();
+    }
+
+    @Test
     void latency_delaysThenAnswersNormally() {
         ArmedFault slow = server.faults().arm(Fault.latency(Duration.ofMillis(200)).onOperation("GetItem"));
         long start = System.nanoTime();

@@ -109,6 +109,12 @@ public final class Database {
         return Errors.transactionConflict();
     }
 
+    /** The cancellation an injected {@code CANCELLATION} fault answers a transaction with. */
+    public static io.lake.meta.testserver.dynamodb.protocol.DynamoException injectedCancellation(
+            JsonNode body, int actionIndex, String code) {
+        return TransactOperations.injected(body, actionIndex, code);
+    }
+
     Table table(String name) {
         Table t = tables.get(name);
         if (t == null) {

@@ -458,9 +458,26 @@ final class TransactOperations {
 
     /** The cancellation an injected transaction conflict produces for a transaction request. */
     static DynamoException conflict(JsonNode body, int index) {
+        return injected(body, index, "TransactionConflict");
+    }
+
+    /** DynamoDB's message for each documented cancellation reason code. */
+    private static final Map<String, String> REASON_MESSAGES = Map.of(
+            "ConditionalCheckFailed", "The conditional request failed",
+            "ItemCollectionSizeLimitExceeded", "Collection size exceeded.",
+            "TransactionConflict", "Transaction is ongoing for the item.",
+            "ProvisionedThroughputExceeded", Errors.THROUGHPUT_EXCEEDED_MESSAGE,
+            "ThrottlingError", "Throughput exceeds the current capacity of your table or index. DynamoDB is "
+                    + "automatically scaling your table or index so please try again shortly. If exceptions persist, "
+                    + "check if you have a hot key: "
+                    + "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html.",
+            "ValidationError", "One or more parameter values were invalid.");
+
+    /** An injected cancellation: {@code code} on one action (clamped to the request's actions), None elsewhere. */
+    static DynamoException injected(JsonNode body, int index, String code) {
         JsonNode items = body.get("TransactItems");
-        int actions = items != null && items.isArray() ? items.size() : 1;
-        return cancellation(actions, Math.min(index, Math.max(0, actions - 1)), "TransactionConflict",
-                "Transaction is ongoing for the item.", null);
+        int actions = items != null && items.isArray() && items.size() > 0 ? items.size() : 1;
+        return cancellation(actions, Math.min(index, actions - 1), code,
+                REASON_MESSAGES.getOrDefault(code, "Injected cancellation reason " + code), null);
     }
 }
