@@ -156,6 +156,13 @@ class ExpressionFidelityTest extends ServerTestSupport {
     }
 
     @Test
+    void nonAsciiBareName_isASyntaxErrorNotAHang() {
+        assertThat(failure("\u00e9t\u00e9 = :v", Map.of(), Map.of(":v", n("1"))))
+                .startsWith("Invalid ConditionExpression: Syntax error; token: \"\u00e9\"");
+        assertThat(holds("#e = :v", Map.of("#e", "\u00e9t\u00e9"), Map.of(":v", n("1")))).isFalse();
+    }
+
+    @Test
     void emptyExpression_isRejected() {
         assertThat(failure("", Map.of(), Map.of()))
                 .isEqualTo("Invalid ConditionExpression: The expression can not be empty;");
