@@ -118,6 +118,27 @@ class TableOperationsFidelityTest extends ServerTestSupport {
     }
 
     @Test
+    void creationDelay_tableIsCreatingUntilTheClockPassesIt() {
+        TransactWriteFidelityTest.MutableClock clock = new TransactWriteFidelityTest.MutableClock();
+        try (DynamoDbTestServer own = DynamoDbTestServer.builder().clock(clock)
+                .tableCreationDelay(java.time.Duration.ofSeconds(5)).build().start();
+             software.amazon.awssdk.services.dynamodb.DynamoDbClient c = newClient(own)) {
+            c.createTable(r -> r.tableName("slow").billingMode(BillingMode.PAY_PER_REQUEST)
+                    .attributeDefinitions(AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build())
+                    .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build()));
+            assertThat(c.describeTable(r -> r.tableName("slow")).table().tableStatus()).isEqualTo(TableStatus.CREATING);
+            assertThatThrownBy(() -> c.getItem(r -> r.tableName("slow").key(key("a"))))
+                    .isInstanceOf(ResourceNotFoundException.class).hasMessageStartingWith("Requested resource not found");
+            assertThatThrownBy(() -> c.deleteTable(r -> r.tableName("slow")))
+                    .isInstanceOf(ResourceInUseException.class)
+                    .hasMessageStartingWith("Attempt to change a resource which is still in use: Table is being created: slow");
+            clock.advance(java.time.Duration.ofSeconds(5));
+            assertThat(c.describeTable(r -> r.tableName("slow")).table().tableStatus()).isEqualTo(TableStatus.ACTIVE);
+            assertThat(c.getItem(r -> r.tableName("slow").key(key("a"))).hasItem()).isFalse();
+        }
+    }
+
+    @Test
     void deleteTable_answersDeletingThenTableIsGone() {
         createTable("gone", null);
         assertThat(client.deleteTable(r -> r.tableName("gone")).tableDescription().tableStatus())

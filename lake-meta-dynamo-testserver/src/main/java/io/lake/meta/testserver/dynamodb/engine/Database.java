@@ -25,6 +25,7 @@ public final class Database {
     final ServerStatistics stats;
     final Consumer<String> hooks;
     final IdempotencyCache idempotency;
+    final java.time.Duration tableCreationDelay;
 
     private final TableOperations tableOps = new TableOperations(this);
     private final ItemOperations itemOps = new ItemOperations(this);
@@ -36,7 +37,9 @@ public final class Database {
      * @param hooks called with {@code point} names at documented pause points, see
      *     {@code ServerHooks}
      */
-    public Database(Clock clock, String region, String account, ServerStatistics stats, Consumer<String> hooks) {
+    public Database(Clock clock, String region, String account, ServerStatistics stats, Consumer<String> hooks,
+                    java.time.Duration tableCreationDelay) {
+        this.tableCreationDelay = tableCreationDelay;
         this.clock = clock;
         this.region = region;
         this.account = account;
@@ -115,9 +118,10 @@ public final class Database {
         return TransactOperations.injected(body, actionIndex, code);
     }
 
+    /** A table data-plane calls may use: existing and no longer CREATING. */
     Table table(String name) {
         Table t = tables.get(name);
-        if (t == null) {
+        if (t == null || t.creating(clock.instant())) {
             throw Errors.tableNotFound();
         }
         return t;

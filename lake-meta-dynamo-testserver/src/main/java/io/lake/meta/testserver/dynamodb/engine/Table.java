@@ -27,19 +27,26 @@ final class Table {
     final long readCapacity;
     final long writeCapacity;
     final Instant created;
+    /** When the table leaves CREATING; equal to {@link #created} unless a creation delay is configured. */
+    final Instant activeAt;
     final String tableId = UUID.randomUUID().toString();
     final String arn;
     final ConcurrentSkipListMap<PrimaryKey, Map<String, AttrValue>> items = new ConcurrentSkipListMap<>();
 
     Table(String name, KeySchema schema, boolean payPerRequest, long readCapacity, long writeCapacity,
-          Instant created, String region, String account) {
+          Instant created, Instant activeAt, String region, String account) {
         this.name = name;
         this.schema = schema;
         this.payPerRequest = payPerRequest;
         this.readCapacity = readCapacity;
         this.writeCapacity = writeCapacity;
         this.created = created;
+        this.activeAt = activeAt;
         this.arn = "arn:aws:dynamodb:" + region + ":" + account + ":table/" + name;
+    }
+
+    boolean creating(Instant now) {
+        return now.isBefore(activeAt);
     }
 
     Map<String, AttrValue> get(PrimaryKey key) {
