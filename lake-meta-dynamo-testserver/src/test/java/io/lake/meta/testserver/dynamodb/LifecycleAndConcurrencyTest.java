@@ -124,6 +124,51 @@ class LifecycleAndConcurrencyTest extends ServerTestSupport {
     }
 
     @Test
+    void concurrentGuardedTransactions_applyExactlyTheSuccessfulOnes() throws Exception {
+        createTable("guarded", null);
+        client.putItem(r -> r.tableName("guarded").item(Map.of("pk", s("lease"), "epoch", n("1"))));
+        client.putItem(r -> r.tableName("guarded").item(Map.of("pk", s("ctr"), "v", n("0"))));
+        AtomicInteger applied = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < 6; t++) {
+                futures.add(pool.submit(() -> {
+                    for (int j = 0; j < 15; j++) {
+                        String current = client.getItem(r -> r.tableName("guarded").key(key("ctr")).consistentRead(true))
+                                .item().get("v").n();
+                        String next = Integer.toString(Integer.parseInt(current) + 1);
+                        try {
+                            client.transactWriteItems(r -> r.transactItems(
+                                    software.amazon.awssdk.services.dynamodb.model.TransactWriteItem.builder()
+                                            .conditionCheck(c -> c.tableName("guarded").key(key("lease"))
+                                                    .conditionExpression("epoch = :e")
+                                                    .expressionAttributeValues(Map.of(":e", n("1")))).build(),
+                                    software.amazon.awssdk.services.dynamodb.model.TransactWriteItem.builder()
+                                            .update(u -> u.tableName("guarded").key(key("ctr")).updateExpression("SET v = :next")
+                                                    .conditionExpression("v = :current")
+                                                    .expressionAttributeValues(Map.of(":next", n(next), ":current", n(current))))
+                                            .build()));
+                            applied.incrementAndGet();
+                        } catch (software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException conflict) {
+                            assertThat(conflict.cancellationReasons().get(1).code()).isEqualTo("ConditionalCheckFailed");
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(client.getItem(r -> r.tableName("guarded").key(key("ctr"))).item().get("v").n())
+                .isEqualTo(Integer.toString(applied.get()));
+        assertThat(applied.get()).isPositive();
+    }
+
+    @Test
     void writeCheckedHook_pausesAWriteBeforeItIsVisible() throws Exception {
         createTable("hooked", null);
         CountDownLatch reached = new CountDownLatch(1);
