@@ -176,6 +176,22 @@ class QueryFidelityTest extends ServerTestSupport {
     }
 
     @Test
+    void selectErrors_useRealMessages() {
+        createTable("tbl_qs", ScalarAttributeType.S);
+        assertThatThrownBy(() -> client.query(query("tbl_qs", "p").select(Select.ALL_PROJECTED_ATTRIBUTES).build()))
+                .hasMessageStartingWith("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
+        assertThatThrownBy(() -> client.query(query("tbl_qs", "p").select(Select.SPECIFIC_ATTRIBUTES).build()))
+                .hasMessageStartingWith("Must specify the AttributesToGet or ProjectionExpression when choosing to get "
+                        + "SPECIFIC_ATTRIBUTES");
+        assertThatThrownBy(() -> client.query(query("tbl_qs", "p").select(Select.COUNT).projectionExpression("x").build()))
+                .hasMessageStartingWith("Cannot specify the ProjectionExpression when choosing to get only the Count");
+        assertThatThrownBy(() -> client.query(query("tbl_qs", "p").select("EVERYTHING").build()))
+                .hasMessageStartingWith("1 validation error detected: Value 'EVERYTHING' at 'select' failed to satisfy "
+                        + "constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, "
+                        + "ALL_PROJECTED_ATTRIBUTES]");
+    }
+
+    @Test
     void projection_keepsOnlyNamedPaths() {
         createTable("tbl_qj", ScalarAttributeType.S);
         put("tbl_qj", "p", s("a"), Map.of("x", s("1"), "y", AttributeValue.builder().m(Map.of("z", s("2"), "w", s("3"))).build()));
