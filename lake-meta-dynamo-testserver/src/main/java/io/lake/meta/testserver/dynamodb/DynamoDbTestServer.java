@@ -52,7 +52,7 @@ public final class DynamoDbTestServer implements Closeable {
         this.configuredPort = builder.port;
         this.region = builder.region;
         this.database = new Database(builder.clock, builder.region, "000000000000", statistics,
-                point -> hooks.reached(point), builder.tableCreationDelay);
+                (point, operation, tables) -> hooks.reached(point, operation, tables), builder.tableCreationDelay);
     }
 
     /** A server on a free loopback port, region {@code us-east-1}, the system clock. Not started. */

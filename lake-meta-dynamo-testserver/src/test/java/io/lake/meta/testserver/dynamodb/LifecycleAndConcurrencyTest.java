@@ -124,6 +124,32 @@ class LifecycleAndConcurrencyTest extends ServerTestSupport {
     }
 
     @Test
+    void writeCheckedHook_receivesOperationAndTables() {
+        createTable("ctx_a", null);
+        createTable("ctx_b", null);
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        server.hooks(new ServerHooks() {
+            @Override
+            public void reached(String point) {
+                seen.add(point);
+            }
+
+            @Override
+            public void reached(String point, String operation, java.util.Set<String> tables) {
+                seen.add(point + " " + operation + " " + new java.util.TreeSet<>(tables));
+            }
+        });
+        client.putItem(r -> r.tableName("ctx_a").item(key("x")));
+        client.transactWriteItems(r -> r.transactItems(
+                software.amazon.awssdk.services.dynamodb.model.TransactWriteItem.builder()
+                        .put(p -> p.tableName("ctx_b").item(key("y"))).build(),
+                software.amazon.awssdk.services.dynamodb.model.TransactWriteItem.builder()
+                        .delete(d -> d.tableName("ctx_a").key(key("x"))).build()));
+        assertThat(seen).containsExactly(ServerHooks.WRITE_CHECKED + " PutItem [ctx_a]",
+                ServerHooks.WRITE_CHECKED + " TransactWriteItems [ctx_a, ctx_b]");
+    }
+
+    @Test
     void concurrentGuardedTransactions_applyExactlyTheSuccessfulOnes() throws Exception {
         createTable("guarded", null);
         client.putItem(r -> r.tableName("guarded").item(Map.of("pk", s("lease"), "epoch", n("1"))));

@@ -182,7 +182,9 @@ final class BatchOperations {
         Map<String, Double> capacity = new LinkedHashMap<>();
         db.commitLock.lock();
         try {
-            db.writeChecked();
+            Set<String> touched = new java.util.LinkedHashSet<>();
+            writes.forEach(w -> touched.add(w.tableName()));
+            db.writeChecked("BatchWriteItem", touched);
             for (int i = 0; i < writes.size(); i++) {
                 Write w = writes.get(i);
                 Table table = db.table(w.tableName());

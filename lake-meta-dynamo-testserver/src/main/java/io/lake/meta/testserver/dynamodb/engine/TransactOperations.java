@@ -189,7 +189,9 @@ final class TransactOperations {
             if (failed) {
                 throw cancellation(reasons);
             }
-            db.writeChecked();
+            java.util.Set<String> touched = new java.util.LinkedHashSet<>();
+            actions.forEach(a -> touched.add(a.tableName));
+            db.writeChecked("TransactWriteItems", touched);
             for (int i = 0; i < actions.size(); i++) {
                 Action a = actions.get(i);
                 Map<String, AttrValue> old = olds.get(i);
