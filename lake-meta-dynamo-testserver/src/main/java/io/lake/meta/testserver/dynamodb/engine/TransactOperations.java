@@ -125,11 +125,7 @@ final class TransactOperations {
             a.table = db.table(a.tableName);
         }
         for (Action a : actions) {
-            if (a.kind == Kind.PUT) {
-                checkKeyNotEmpty(a.table.schema, a.key);
-            } else {
-                checkKeyNotEmpty(a.table.schema, a.key);
-            }
+            checkKeyNotEmpty(a.table.schema, a.key);
         }
         for (Action a : actions) {
             try {
