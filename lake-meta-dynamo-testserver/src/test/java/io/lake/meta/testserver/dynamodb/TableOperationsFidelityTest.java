@@ -160,6 +160,16 @@ class TableOperationsFidelityTest extends ServerTestSupport {
     }
 
     @Test
+    void dataPlaneCalls_acceptTheTableArn() {
+        createTable("byarn", null);
+        String arn = client.describeTable(r -> r.tableName("byarn")).table().tableArn();
+        client.putItem(r -> r.tableName(arn).item(key("a")));
+        assertThat(client.getItem(r -> r.tableName(arn).key(key("a"))).hasItem()).isTrue();
+        assertThat(client.describeTable(r -> r.tableName(arn)).table().tableName()).isEqualTo("byarn");
+        assertThat(server.statistics().table("byarn").requests("GetItem")).isEqualTo(1);
+    }
+
+    @Test
     void listTables_pagesInNameOrderWithLastEvaluatedTableName() {
         for (String name : new String[] {"ccc", "aaa", "bbb"}) {
             createTable(name, null);
