@@ -119,7 +119,7 @@ public final class Database {
 
     /** A table data-plane calls may use: existing and no longer CREATING. */
     Table table(String name) {
-        Table t = tables.get(name);
+        Table t = tables.get(Requests.canonicalTableName(name));
         if (t == null || t.creating(clock.instant())) {
             throw Errors.tableNotFound();
         }
