@@ -206,6 +206,47 @@ class FaultInjectionTest extends ServerTestSupport {
     }
 
     @Test
+    void unprocessed_batchWriteHandsBackTheLastRequestsUnapplied() {
+        java.util.List<software.amazon.awssdk.services.dynamodb.model.WriteRequest> writes = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            writes.add(software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder()
+                    .putRequest(p -> p.item(key("w" + writes.size()))).build());
+        }
+        server.faults().arm(Fault.unprocessed(2));
+        var response = client.batchWriteItem(r -> r.requestItems(Map.of("faults", writes)));
+        assertThat(response.unprocessedItems().get("faults")).hasSize(2);
+        assertThat(exists("faults", "w2")).isTrue();
+        assertThat(exists("faults", "w3")).isFalse();
+        assertThat(exists("faults", "w4")).isFalse();
+        var retry = client.batchWriteItem(r -> r.requestItems(response.unprocessedItems()));
+        assertThat(retry.unprocessedItems()).isEmpty();
+        assertThat(exists("faults", "w4")).isTrue();
+    }
+
+    @Test
+    void unprocessed_batchGetKeepsTheTableSpecForTheLeftoverKeys() {
+        put(client, "faults", "a");
+        put(client, "faults", "b");
+        server.faults().arm(Fault.unprocessed(5));
+        var response = client.batchGetItem(r -> r.requestItems(Map.of("faults",
+                software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder()
+                        .keys(key("a"), key("b")).projectionExpression("pk").consistentRead(true).build())));
+        assertThat(response.responses().get("faults")).isNullOrEmpty();
+        var leftover = response.unprocessedKeys().get("faults");
+        assertThat(leftover.keys()).containsExactly(key("a"), key("b"));
+        assertThat(leftover.projectionExpression()).isEqualTo("pk");
+        assertThat(leftover.consistentRead()).isTrue();
+        assertThat(client.batchGetItem(r -> r.requestItems(response.unprocessedKeys())).responses().get("faults")).hasSize(2);
+    }
+
+    @Test
+    void unprocessed_emptyRequestItemsIsStillAValidationError() {
+        assertThatThrownBy(() -> client.batchWriteItem(r -> r.requestItems(Map.of())))
+                .isInstanceOf(DynamoDbException.class)
+                .hasMessageContaining("requestItems");
+    }
+
+    @Test
     void latency_delaysThenAnswersNormally() {
         ArmedFault slow = server.faults().arm(Fault.latency(Duration.ofMillis(200)).onOperation("GetItem"));
         long start = System.nanoTime();

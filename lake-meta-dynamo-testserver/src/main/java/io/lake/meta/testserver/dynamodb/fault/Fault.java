@@ -44,6 +44,12 @@ public final class Fault {
          * handling of unknown reasons can be tested.
          */
         CANCELLATION,
+        /**
+         * BatchWriteItem / BatchGetItem only: the last {@code count} requests (or keys) of the batch
+         * are not processed and come back in {@code UnprocessedItems} / {@code UnprocessedKeys}, as
+         * DynamoDB does under throttling; the rest are processed normally.
+         */
+        UNPROCESSED,
         /** The request waits for the given latency, then proceeds normally (or meets another fault). */
         LATENCY
     }
@@ -132,6 +138,14 @@ public final class Fault {
         return new Fault(Kind.CANCELLATION, null, null, 0, 1, Duration.ZERO, actionIndex, code);
     }
 
+    /** The last {@code count} requests or keys of a batch come back unprocessed; only batches are hit. */
+    public static Fault unprocessed(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be >= 1, was " + count);
+        }
+        return new Fault(Kind.UNPROCESSED, null, null, 0, 1, Duration.ZERO, count, null);
+    }
+
     public static Fault latency(Duration latency) {
         Objects.requireNonNull(latency, "latency");
         if (latency.isNegative()) {
@@ -184,7 +198,10 @@ public final class Fault {
         return latency;
     }
 
-    /** The zero-based transaction action a conflict or cancellation names. */
+    /**
+     * The zero-based transaction action a conflict or cancellation names; for
+     * {@link Kind#UNPROCESSED}, how many requests are left unprocessed.
+     */
     public int conflictingAction() {
         return conflictingAction;
     }
@@ -200,6 +217,9 @@ public final class Fault {
 
     boolean matches(String op, java.util.Set<String> tables, int attemptNumber) {
         if (kind == Kind.CANCELLATION && !op.equals("TransactWriteItems") && !op.equals("TransactGetItems")) {
+            return false;
+        }
+        if (kind == Kind.UNPROCESSED && !op.equals("BatchWriteItem") && !op.equals("BatchGetItem")) {
             return false;
         }
         return (operation == null || operation.equals(op))

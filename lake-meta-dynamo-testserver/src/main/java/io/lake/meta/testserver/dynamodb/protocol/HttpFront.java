@@ -159,9 +159,17 @@ public final class HttpFront implements HttpHandler {
                     break;
             }
         }
+        ObjectNode unprocessed = null;
+        if (fault != null && fault.kind() == Fault.Kind.UNPROCESSED) {
+            unprocessed = Unprocessed.split(operation, body, fault.conflictingAction());
+        }
         ObjectNode result;
         try {
-            result = db.execute(operation, body);
+            result = unprocessed != null && Unprocessed.isEmptyBatch(body)
+                    ? Unprocessed.emptyResult(operation) : db.execute(operation, body);
+            if (unprocessed != null) {
+                result.set(operation.equals("BatchWriteItem") ? "UnprocessedItems" : "UnprocessedKeys", unprocessed);
+            }
         } catch (DynamoException e) {
             if (fault != null && fault.kind() == Fault.Kind.APPLY_THEN_DROP_RESPONSE) {
                 drop(exchange);
