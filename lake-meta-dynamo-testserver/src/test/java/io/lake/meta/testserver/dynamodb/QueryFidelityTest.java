@@ -176,6 +176,21 @@ class QueryFidelityTest extends ServerTestSupport {
     }
 
     @Test
+    void keyValueLimits_applyToQueriesToo() {
+        createTable("tbl_ql", ScalarAttributeType.S);
+        assertThatThrownBy(() -> client.query(query("tbl_ql", "").build()))
+                .hasMessageStartingWith("One or more parameter values are not valid. The AttributeValue for a key "
+                        + "attribute cannot contain an empty string value. Key: pk");
+        assertThatThrownBy(() -> client.query(query("tbl_ql", "x".repeat(2049)).build()))
+                .hasMessageStartingWith("One or more parameter values were invalid: Size of hashkey has exceeded the "
+                        + "maximum size limit of2048 bytes");
+        assertThatThrownBy(() -> client.query(r -> r.tableName("tbl_ql").keyConditionExpression("pk = :p AND sk > :s")
+                .expressionAttributeValues(Map.of(":p", s("p"), ":s", s("x".repeat(1025))))))
+                .hasMessageStartingWith("One or more parameter values were invalid: Aggregated size of all range keys "
+                        + "has exceeded the size limit of 1024 bytes");
+    }
+
+    @Test
     void selectErrors_useRealMessages() {
         createTable("tbl_qs", ScalarAttributeType.S);
         assertThatThrownBy(() -> client.query(query("tbl_qs", "p").select(Select.ALL_PROJECTED_ATTRIBUTES).build()))

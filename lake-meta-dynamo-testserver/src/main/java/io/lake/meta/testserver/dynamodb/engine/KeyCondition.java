@@ -103,8 +103,10 @@ final class KeyCondition {
         }
         checkType(hash, schema.hashType());
         KeySchema.checkNotEmpty(schema.hashName(), hash.values.get(0));
+        KeySchema.checkHashSize(hash.values.get(0));
         if (range != null) {
             checkType(range, schema.rangeType());
+            range.values.forEach(KeySchema::checkRangeSize);
             if (range.operator.equals("begins_with") && schema.rangeType() == AttrValue.Type.N) {
                 throw invalid("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, "
                         + "operand type: N");
