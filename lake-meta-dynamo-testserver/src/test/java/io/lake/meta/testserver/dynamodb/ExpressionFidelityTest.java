@@ -201,6 +201,18 @@ class ExpressionFidelityTest extends ServerTestSupport {
     }
 
     @Test
+    void placeholderKeysAndValues_areValidated() {
+        assertThat(failure("#a = :v", Map.of("a", "x", "#a", "y"), Map.of(":v", n("1"))))
+                .isEqualTo("ExpressionAttributeNames contains invalid key: Syntax error; key: \"a\"");
+        assertThat(failure("num = :v", Map.of(), Map.of(":v", n("1"), "v2", n("2"))))
+                .isEqualTo("ExpressionAttributeValues contains invalid value: Syntax error; key: \"v2\"".replace(
+                        "invalid value", "invalid key"));
+        assertThat(failure("num = :v", Map.of(), Map.of(":v", AttributeValue.builder().nul(false).build())))
+                .isEqualTo("ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: "
+                        + "Null attribute value types must have the value of true for key :v");
+    }
+
+    @Test
     void functionErrors_useRealMessages() {
         assertThat(failure("size(str)", Map.of(), Map.of()))
                 .isEqualTo("Invalid ConditionExpression: The function is not allowed to be used this way in an "
