@@ -194,6 +194,35 @@ class TransactWriteFidelityTest extends ServerTestSupport {
     }
 
     @Test
+    void clientRequestToken_ofACanceledTransaction_isNotRemembered() {
+        client.putItem(r -> r.tableName("txn").item(Map.of("pk", s("guard"), "v", s("other"))));
+        assertThatThrownBy(() -> client.transactWriteItems(r -> r.clientRequestToken("tok-c")
+                .transactItems(checkEquals("guard", "g1"), put("target", "t1"))))
+                .isInstanceOf(TransactionCanceledException.class);
+        client.putItem(r -> r.tableName("txn").item(Map.of("pk", s("guard"), "v", s("g1"))));
+        client.transactWriteItems(r -> r.clientRequestToken("tok-c").transactItems(checkEquals("guard", "g1"), put("target", "t1")));
+        assertThat(value("target")).isEqualTo("t1");
+    }
+
+    @Test
+    void clientRequestToken_comparesEverythingButTheToken() {
+        client.transactWriteItems(r -> r.clientRequestToken("tok-r").transactItems(put("a", "1")));
+        assertThatThrownBy(() -> client.transactWriteItems(r -> r.clientRequestToken("tok-r")
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).transactItems(put("a", "1"))))
+                .isInstanceOf(IdempotentParameterMismatchException.class);
+    }
+
+    @Test
+    void clientRequestToken_replayReportsReadUnits() {
+        client.transactWriteItems(r -> r.clientRequestToken("tok-u").returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                .transactItems(put("a", "1"), put("b", "1")));
+        TransactWriteItemsResponse replay = client.transactWriteItems(r -> r.clientRequestToken("tok-u")
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).transactItems(put("a", "1"), put("b", "1")));
+        assertThat(replay.consumedCapacity().get(0).readCapacityUnits()).isEqualTo(2.0);
+        assertThat(replay.consumedCapacity().get(0).writeCapacityUnits()).isNull();
+    }
+
+    @Test
     void clientRequestToken_of37Characters_isRejected() {
         assertThatThrownBy(() -> client.transactWriteItems(r -> r.clientRequestToken("x".repeat(37)).transactItems(put("a", "1"))))
                 .hasMessageContaining("clientRequestToken");
