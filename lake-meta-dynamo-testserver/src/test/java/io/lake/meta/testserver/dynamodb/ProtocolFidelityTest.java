@@ -37,10 +37,13 @@ class ProtocolFidelityTest extends ServerTestSupport {
     }
 
     @Test
-    void crc32_ofEmptyObject_matchesDocumentedVector() {
-        CRC32 crc = new CRC32();
-        crc.update("{}".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-        assertThat(crc.getValue()).isEqualTo(2745614147L);
+    void emptyPutItemAnswer_isEmptyObjectWithTheDocumentedCrc32() throws Exception {
+        createTable("crc", null);
+        HttpResponse<String> response = post("DynamoDB_20120810.PutItem",
+                "{\"TableName\":\"crc\",\"Item\":{\"pk\":{\"S\":\"a\"}}}");
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("{}");
+        assertThat(response.headers().firstValue("x-amz-crc32")).hasValue("2745614147");
     }
 
     @Test
