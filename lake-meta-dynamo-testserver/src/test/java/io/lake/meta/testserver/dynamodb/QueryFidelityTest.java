@@ -86,6 +86,20 @@ class QueryFidelityTest extends ServerTestSupport {
                 .expressionAttributeValues(Map.of(":pk", s("p"), ":v", s("b2")))))).containsExactly("b2", "c1");
         assertThat(sortKeys(client.query(query("tbl_qr", "p").scanIndexForward(false).build())))
                 .containsExactly("c1", "b2", "b1", "a2", "a1");
+        assertThat(sortKeys(client.query(r -> r.tableName("tbl_qr").keyConditionExpression("pk = :pk AND begins_with(sk, :p)")
+                .scanIndexForward(false).expressionAttributeValues(Map.of(":pk", s("p"), ":p", s("b"))))))
+                .containsExactly("b2", "b1");
+        assertThat(sortKeys(client.query(r -> r.tableName("tbl_qr").keyConditionExpression("pk = :pk AND sk < :v")
+                .scanIndexForward(false).exclusiveStartKey(Map.of("pk", s("p"), "sk", s("b1")))
+                .expressionAttributeValues(Map.of(":pk", s("p"), ":v", s("b2")))))).containsExactly("a2", "a1");
+        assertThat(sortKeys(client.query(r -> r.tableName("tbl_qr").keyConditionExpression("pk = :pk AND sk > :v")
+                .exclusiveStartKey(Map.of("pk", s("p"), "sk", s("b1")))
+                .expressionAttributeValues(Map.of(":pk", s("p"), ":v", s("a1")))))).containsExactly("b2", "c1");
+        assertThat(sortKeys(client.query(r -> r.tableName("tbl_qr").keyConditionExpression("pk = :pk AND sk = :v")
+                .expressionAttributeValues(Map.of(":pk", s("p"), ":v", s("b1")))))).containsExactly("b1");
+        assertThat(sortKeys(client.query(r -> r.tableName("tbl_qr").keyConditionExpression("pk = :pk AND sk BETWEEN :a AND :b")
+                .scanIndexForward(false).expressionAttributeValues(Map.of(":pk", s("p"), ":a", s("a2"), ":b", s("b1"))))))
+                .containsExactly("b1", "a2");
     }
 
     @Test

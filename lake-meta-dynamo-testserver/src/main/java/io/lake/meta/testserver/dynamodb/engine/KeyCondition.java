@@ -29,6 +29,34 @@ final class KeyCondition {
         this.range = range;
     }
 
+    /** The smallest sort-key value the condition can match, or null when unbounded below. */
+    AttrValue lowerBound() {
+        if (range == null) {
+            return null;
+        }
+        switch (range.operator) {
+            case "=": case ">": case ">=": case "BETWEEN": case "begins_with":
+                return range.values.get(0);
+            default:
+                return null;
+        }
+    }
+
+    /** The largest sort-key value the condition can match, or null when unbounded above. */
+    AttrValue upperBound() {
+        if (range == null) {
+            return null;
+        }
+        switch (range.operator) {
+            case "=": case "<": case "<=":
+                return range.values.get(0);
+            case "BETWEEN":
+                return range.values.get(1);
+            default:
+                return null;
+        }
+    }
+
     boolean rangeIsEquality() {
         return range != null && range.operator.equals("=");
     }

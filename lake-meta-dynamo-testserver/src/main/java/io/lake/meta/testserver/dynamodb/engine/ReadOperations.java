@@ -133,19 +133,42 @@ final class ReadOperations {
                 throw Errors.validation("The provided starting key does not match the range key predicate");
             }
         }
-        List<Map.Entry<PrimaryKey, Map<String, AttrValue>>> candidates = new ArrayList<>();
-        for (Map.Entry<PrimaryKey, Map<String, AttrValue>> e : table.partition(key.hashValue, forward)) {
-            if (start != null) {
-                int order = e.getKey().compareTo(start);
-                if (forward ? order <= 0 : order >= 0) {
-                    continue;
+        Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> walk = table.partition(key.hashValue, forward, start,
+                key.lowerBound(), key.upperBound()).iterator();
+        String rangeName = table.schema.rangeName();
+        // the items a sort-key condition matches are contiguous in sort order: skip up to the
+        // first match, stop at the first miss after it
+        Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> matching = new Iterator<>() {
+            private boolean matchedAny;
+            private Map.Entry<PrimaryKey, Map<String, AttrValue>> next = advance();
+
+            private Map.Entry<PrimaryKey, Map<String, AttrValue>> advance() {
+                while (walk.hasNext()) {
+                    Map.Entry<PrimaryKey, Map<String, AttrValue>> e = walk.next();
+                    if (key.matchesRange(rangeName == null ? null : e.getValue().get(rangeName))) {
+                        matchedAny = true;
+                        return e;
+                    }
+                    if (matchedAny) {
+                        return null;
+                    }
                 }
+                return null;
             }
-            if (key.matchesRange(e.getValue().get(table.schema.rangeName()))) {
-                candidates.add(e);
+
+            @Override
+            public boolean hasNext() {
+                return next != null;
             }
-        }
-        return page(table, c, candidates.iterator());
+
+            @Override
+            public Map.Entry<PrimaryKey, Map<String, AttrValue>> next() {
+                Map.Entry<PrimaryKey, Map<String, AttrValue>> e = next;
+                next = advance();
+                return e;
+            }
+        };
+        return page(table, c, matching);
     }
 
     /** The top-level attribute names a filter reads. */
