@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lake.meta.testserver.dynamodb.protocol.DynamoException;
 import io.lake.meta.testserver.dynamodb.protocol.Errors;
 import java.math.BigDecimal;
 import java.util.ArrayList;
