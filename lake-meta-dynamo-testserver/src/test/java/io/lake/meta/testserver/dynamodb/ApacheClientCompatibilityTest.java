@@ -17,6 +17,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
 /** The SDK's default (Apache) HTTP client accepts the server's answers too: keep-alive, CRC32, dropped responses. */
+@SuppressWarnings("deprecation") // ApacheHttpClient (4.x) is deprecated in favour of apache5-client, still the common default
 class ApacheClientCompatibilityTest extends ServerTestSupport {
 
     static DynamoDbClient apache;

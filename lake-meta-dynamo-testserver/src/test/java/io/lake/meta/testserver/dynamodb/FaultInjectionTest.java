@@ -22,6 +22,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.TransactionConflictException;
 
+@SuppressWarnings("unchecked") // the SDK's builder methods take generic varargs
 class FaultInjectionTest extends ServerTestSupport {
 
     static DynamoDbClient noRetry;

@@ -17,6 +17,7 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 
+@SuppressWarnings("unchecked") // the SDK's builder methods take generic varargs
 class LifecycleAndConcurrencyTest extends ServerTestSupport {
 
     @Test

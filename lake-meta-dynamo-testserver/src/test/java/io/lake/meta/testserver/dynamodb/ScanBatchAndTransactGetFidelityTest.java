@@ -22,6 +22,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactGetItemsResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
+@SuppressWarnings("unchecked") // the SDK's builder methods take generic varargs
 class ScanBatchAndTransactGetFidelityTest extends ServerTestSupport {
 
     @BeforeEach

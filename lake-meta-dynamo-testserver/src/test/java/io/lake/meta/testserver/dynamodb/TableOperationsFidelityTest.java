@@ -17,6 +17,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
+@SuppressWarnings("unchecked") // the SDK's builder methods take generic varargs
 class TableOperationsFidelityTest extends ServerTestSupport {
 
     @Test

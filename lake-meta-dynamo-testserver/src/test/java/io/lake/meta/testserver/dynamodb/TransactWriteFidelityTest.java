@@ -24,6 +24,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
+@SuppressWarnings("unchecked") // the SDK's builder methods take generic varargs
 class TransactWriteFidelityTest extends ServerTestSupport {
 
     @BeforeEach
