@@ -182,12 +182,13 @@ final class GroupCommitter {
     /**
      * A failed write is an unknown outcome, not a refusal: RocksDB may have appended the batch to
      * the WAL before the failure (a failed sync, say) and would then replay it on the next open.
+     * An {@link Error} too (out of memory, say) may come after the batch reached RocksDB.
      */
     private void write(WriteBatch writes, List<Pending> batch) {
         try {
             writer.write(writes);
             batchesWritten.incrementAndGet();
-        } catch (RocksDBException | RuntimeException e) {
+        } catch (RocksDBException | RuntimeException | Error e) {
             LOG.warn("{}: writing a batch of {} commits failed; their outcome is unknown", description, batch.size(), e);
             batch.forEach(p -> p.fail(new OutcomeUnknownException(description + ": writing the batch holding "
                     + p.commit.target().key() + " failed (" + e.getMessage() + "); it may still apply when the"

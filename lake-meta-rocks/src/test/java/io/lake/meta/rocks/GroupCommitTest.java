@@ -10,7 +10,6 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.OutcomeUnknownException;
-import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.RaceHooks;
 import java.nio.file.Path;
@@ -155,6 +154,22 @@ class GroupCommitTest {
             }
             // the store keeps working after a failed batch
             assertThat(store.create(MetaKey.of("gc/doomed0"), V)).isEqualTo(WriteResult.applied());
+        }
+    }
+
+    @Test
+    void errorThrownByTheBatchWrite_isAnUnknownOutcome_notARefusal() throws Exception {
+        // The write reached RocksDB, then an Error (out of memory, say) came back instead of an answer.
+        UnaryOperator<GroupCommitter.BatchWriter> writeThenThrowError = real -> batch -> {
+            real.write(batch);
+            throw new OutOfMemoryError("injected after the write");
+        };
+        MetaKey key = MetaKey.of("gc/written");
+        try (RocksStore store = StoreOpener.open(dir, Durability.SYNCED_WAL, true, hooks, writeThenThrowError)) {
+            assertThatThrownBy(() -> store.create(key, V))
+                    .isInstanceOf(OutcomeUnknownException.class)
+                    .hasMessageContaining("re-read the key");
+            assertThat(store.get(key)).as("the write applied although its caller got an error").contains(V);
         }
     }
 
