@@ -147,6 +147,53 @@ public abstract class PageContract extends GuardedMutationContract {
         }
 
         @Test
+        void keysDeletedBetweenPages_hideNoKeyThatExistedThroughout() {
+            List<String> keys = names("tbl/ns1/t", 9);
+            createAll(keys);
+            KeyPrefix p = prefix("tbl/ns1/");
+            List<String> seen = new ArrayList<>();
+            Optional<PageRequest> request = readUntilSomeEntries(PageRequest.first(p, 3), seen);
+            assertThat(request).as("a token after the first non-empty page of 9 keys with limit 3").isPresent();
+
+            List<String> deleted = List.copyOf(seen);
+            for (String k : deleted) {
+                assertThat(store.delete(key(k), value("v:" + k)).isApplied()).as("delete %s", k).isTrue();
+            }
+            readToTheEnd(request, seen);
+
+            assertThat(seen).as("no key twice").doesNotHaveDuplicates();
+            assertThat(seen).as("every key that existed throughout the iteration")
+                    .containsAll(keys.stream().filter(k -> !deleted.contains(k)).toList());
+        }
+
+        @Test
+        void keysWrittenBetweenPages_neverAppearTwice() {
+            List<String> keys = names("tbl/ns1/t", 9);
+            createAll(keys);
+            KeyPrefix p = prefix("tbl/ns1/");
+            List<String> seen = new ArrayList<>();
+            Optional<PageRequest> request = readUntilSomeEntries(PageRequest.first(p, 3), seen);
+            assertThat(request).as("a token after the first non-empty page of 9 keys with limit 3").isPresent();
+
+            // Keys returned already are deleted and written again; new keys sort before and after
+            // every existing one (in byte order; other orders place them anywhere).
+            List<String> rewritten = List.copyOf(seen);
+            for (String k : rewritten) {
+                store.delete(key(k), value("v:" + k));
+                store.create(key(k), value("again"));
+            }
+            List<String> added = new ArrayList<>(names("tbl/ns1/a", 5));
+            added.addAll(names("tbl/ns1/u", 5));
+            createAll(added);
+            readToTheEnd(request, seen);
+
+            assertThat(seen).as("no key twice, although keys were written between pages").doesNotHaveDuplicates();
+            assertThat(seen).as("every key that existed throughout the iteration")
+                    .containsAll(keys.stream().filter(k -> !rewritten.contains(k)).toList());
+            assertThat(seen).allMatch(k -> keys.contains(k) || added.contains(k));
+        }
+
+        @Test
         void familyIsolation_unrelatedKeysAndSiblingPrefixesAreNeverReturned() {
             List<String> wanted = names("tbl/ns1/t", 5);
             createAll(wanted);
@@ -234,6 +281,31 @@ public abstract class PageContract extends GuardedMutationContract {
                 assertThat(page.cost().itemsEvaluated()).as("items evaluated at limit %d", limit)
                         .isLessThanOrEqualTo(limit + 1L);
             }
+        }
+
+        /** Reads pages from {@code request} until one holds entries or the prefix ends; returns what follows. */
+        private Optional<PageRequest> readUntilSomeEntries(PageRequest request, List<String> seen) {
+            Optional<PageRequest> next = Optional.of(request);
+            for (int pages = 0; next.isPresent() && seen.isEmpty(); pages++) {
+                assertThat(pages).as("pages before the first entry").isLessThan(1000);
+                next = readPage(next.get(), seen);
+            }
+            return next;
+        }
+
+        /** Reads every page from {@code request} on, checking each. */
+        private void readToTheEnd(Optional<PageRequest> request, List<String> seen) {
+            for (int pages = 0; request.isPresent(); pages++) {
+                assertThat(pages).as("pages to the end").isLessThan(1000);
+                request = readPage(request.get(), seen);
+            }
+        }
+
+        private Optional<PageRequest> readPage(PageRequest request, List<String> seen) {
+            Page page = store.page(request);
+            ContractSupport.checkPage(request.prefix(), request.limit(), page);
+            page.entries().forEach(e -> seen.add(e.key().toString()));
+            return request.next(page);
         }
 
         /** Pages from the start until one returns a token; fails if the prefix ends before. */

@@ -3,17 +3,21 @@ package io.lake.meta.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lake.meta.Entry;
 import io.lake.meta.GuardedMutation;
 import io.lake.meta.GuardedResult;
+import io.lake.meta.Limits;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.Page;
+import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.RaceHooks;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -53,6 +57,7 @@ class BrokenStoresTest {
     void close() {
         if (contract != null) {
             contract.closeStoreUnderTest();
+            contract = null;
         }
     }
 
@@ -187,6 +192,44 @@ class BrokenStoresTest {
             }
             return result;
         }
+    }
+
+    /**
+     * Pages by position instead of by key: the token holds how many entries came before. Its pages
+     * equal the model's while nothing is written between them.
+     */
+    private static final class OffsetPagingStore extends Delegating {
+        OffsetPagingStore() {
+            super(InMemoryMetaStore.create());
+        }
+
+        @Override
+        public Page page(PageRequest request) {
+            int offset = request.token().map(Integer::parseInt).orElse(0);
+            List<Entry> all = super.page(PageRequest.first(request.prefix(), Limits.MAX_PAGE_LIMIT)).entries();
+            int end = Math.min(all.size(), offset + request.limit());
+            List<Entry> entries = all.subList(Math.min(offset, end), end);
+            boolean more = end < all.size();
+            return new Page(entries, more ? Optional.of(Integer.toString(end)) : Optional.empty(),
+                    PageCost.items(entries.size() + (more ? 1 : 0)));
+        }
+    }
+
+    @Test
+    void pagesCatchAStoreThatPagesByPosition_whenKeysAreDeletedBetweenPages() throws Exception {
+        // the page test that writes between pages only adds keys after the cursor: it passes
+        open(hooks -> new OffsetPagingStore()).new Pages().token_staysValidAcrossWrites_andReturnsNoKeyTwice();
+        close();
+        PageContract.Pages pages = open(hooks -> new OffsetPagingStore()).new Pages();
+
+        assertContractFails(pages::keysDeletedBetweenPages_hideNoKeyThatExistedThroughout, "existed throughout");
+    }
+
+    @Test
+    void pagesCatchAStoreThatPagesByPosition_whenKeysAreCreatedBetweenPages() throws Exception {
+        PageContract.Pages pages = open(hooks -> new OffsetPagingStore()).new Pages();
+
+        assertContractFails(pages::keysWrittenBetweenPages_neverAppearTwice, "no key twice");
     }
 
     @Test
