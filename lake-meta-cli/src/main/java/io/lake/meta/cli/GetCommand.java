@@ -1,31 +1,17 @@
 package io.lake.meta.cli;
 
 import io.lake.meta.MetaKey;
-import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code get KEY}: prints a key's value. */
 @Command(name = "get", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Print a key's value. Exits 1 when the key is absent.")
-final class GetCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    StoreOptions storeOptions;
-
-    @Mixin
-    FormatOptions format;
+final class GetCommand extends StoreCommand {
 
     @Parameters(index = "0", paramLabel = "KEY", description = "The key, family/rest: for example tbl/sales/orders.")
     String key;
@@ -34,10 +20,7 @@ final class GetCommand implements Callable<Integer> {
     public Integer call() {
         MetaKey metaKey = MetaKey.of(Arguments.text(key, "KEY"));
         ValueEncoding encoding = format.encoding();
-        Optional<MetaValue> value;
-        try (MetaStore store = storeOptions.open(false)) {
-            value = store.get(metaKey);
-        }
+        Optional<MetaValue> value = withStore(false, store -> store.get(metaKey));
         if (format.json) {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("key", key);

@@ -1,18 +1,12 @@
 package io.lake.meta.cli;
 
 import io.lake.meta.MetaKey;
-import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
-import io.lake.meta.WriteResult;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code put KEY VALUE [--expect OLD | --create]}: a conditional create or update. */
 @Command(name = "put", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
@@ -21,16 +15,7 @@ import picocli.CommandLine.Spec;
             "Without --expect the key must be absent. With --expect OLD it must hold exactly OLD.",
             "A conflict writes nothing and reports the current value."
         })
-final class PutCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    StoreOptions storeOptions;
-
-    @Mixin
-    FormatOptions format;
+final class PutCommand extends StoreCommand {
 
     @Parameters(index = "0", paramLabel = "KEY", description = "The key, family/rest: for example tbl/sales/orders.")
     String key;
@@ -63,10 +48,6 @@ final class PutCommand implements Callable<Integer> {
         Mutation mutation = condition == null || condition.expected == null
                 ? Mutation.create(metaKey, newValue)
                 : Mutation.update(metaKey, encoding.decode(condition.expected, "--expect"), newValue);
-        WriteResult result;
-        try (MetaStore store = storeOptions.open(createStore)) {
-            result = store.apply(mutation);
-        }
-        return WriteReport.print(spec.commandLine(), format, mutation, result);
+        return write(createStore, mutation);
     }
 }

@@ -2,7 +2,6 @@ package io.lake.meta.cli;
 
 import io.lake.meta.Entry;
 import io.lake.meta.KeyPrefix;
-import io.lake.meta.MetaStore;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
 import java.io.PrintWriter;
@@ -10,12 +9,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code scan --prefix P [--limit N] [--token T]}: one bounded page of a prefix. */
 @Command(name = "scan", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
@@ -25,16 +20,7 @@ import picocli.CommandLine.Spec;
             "pass T to --token for the next page. No next-token line: the prefix is exhausted.",
             "A page may hold fewer than --limit entries, even none, and still have a next token."
         })
-final class ScanCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    StoreOptions storeOptions;
-
-    @Mixin
-    FormatOptions format;
+final class ScanCommand extends StoreCommand {
 
     @Option(names = "--prefix", required = true, paramLabel = "P",
             description = "Starts with a whole family: tbl/, tbl/sales/ or tbl/sales/o.")
@@ -54,10 +40,7 @@ final class ScanCommand implements Callable<Integer> {
         PageRequest request = token == null
                 ? PageRequest.first(keyPrefix, limit)
                 : PageRequest.after(keyPrefix, token, limit);
-        Page page;
-        try (MetaStore store = storeOptions.open(false)) {
-            page = store.page(request);
-        }
+        Page page = withStore(false, store -> store.page(request));
         // Encode every value before printing anything, so a value that cannot be shown fails the
         // command without a half-printed page.
         List<Map<String, Object>> entries = new ArrayList<>();
