@@ -9,9 +9,11 @@ package io.lake.meta.spi;
 public interface RaceHooks {
 
     /**
-     * The point every backend must reach inside a commit: after the commit's preconditions (guard
-     * and target) were checked and before its write becomes visible. The contract suite pauses
-     * one writer here to prove that a second writer cannot interleave.
+     * The point every backend must reach inside a commit whose preconditions hold: after the
+     * commit's preconditions (guard and target) were checked and before its write becomes
+     * visible. A backend may reach it for refused commits too (RocksDB does; the in-memory model
+     * does not). The contract suite pauses one writer here to prove that a second writer cannot
+     * interleave.
      */
     String COMMIT_CHECKED = "commit.checked";
 

@@ -32,10 +32,11 @@ import java.util.TreeMap;
  *
  * <ul>
  *   <li>Every operation runs under one lock, so operations are linearizable in lock order.</li>
- *   <li>Each commit (a conditional or guarded write) checks its preconditions, then calls
- *       {@code hooks.reached(}{@link RaceHooks#COMMIT_CHECKED}{@code )} while still holding the
- *       lock, then makes its write visible. A test pausing a writer there therefore holds every
- *       other operation off until it releases the writer.</li>
+ *   <li>Each commit (a conditional or guarded write) checks its preconditions; when they hold,
+ *       it calls {@code hooks.reached(}{@link RaceHooks#COMMIT_CHECKED}{@code )} while still
+ *       holding the lock, then makes its write visible. A conflict or a rejected guard writes
+ *       nothing and reaches no hook. A test pausing a writer there therefore holds every other
+ *       operation off until it releases the writer.</li>
  *   <li>Conflicts always carry the current value ({@link WriteResult#isCurrentKnown()} is true).</li>
  *   <li>Pages follow the unsigned-byte order of the keys' UTF-8 encodings (the order of
  *       {@link MetaKey#compareTo}). A page reads at most {@code limit} entries plus one
@@ -71,7 +72,7 @@ public final class InMemoryMetaStore implements MetaStore {
     }
 
     /**
-     * An empty store that calls {@code hooks} at {@link RaceHooks#COMMIT_CHECKED} inside every commit.
+     * An empty store that calls {@code hooks} at {@link RaceHooks#COMMIT_CHECKED} inside every commit that applies.
      *
      * @throws InvalidArgumentException if {@code hooks} is null
      */

@@ -15,8 +15,9 @@ package io.lake.meta.testkit;
  * <p>{@link #openStore} must return a new, empty store on every call: the suite opens one per
  * test and one per generated operation sequence of the model-equivalence properties, and closes
  * each. The store must call its hooks at {@link io.lake.meta.spi.RaceHooks#COMMIT_CHECKED} inside
- * every commit, after the preconditions were checked and before the write becomes visible, and
- * must keep any other commit from checking its own preconditions until then.
+ * every commit whose preconditions hold, after the preconditions were checked and before the
+ * write becomes visible, and must keep any other commit from checking its own preconditions
+ * until then.
  *
  * <p>The suite is split into one class per concept, each holding one {@code @Nested} group; the
  * groups are inherited along one chain, so the one subclass runs them all:
