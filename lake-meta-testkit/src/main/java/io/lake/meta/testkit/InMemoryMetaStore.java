@@ -94,13 +94,7 @@ public final class InMemoryMetaStore implements MetaStore {
         notNull(mutation, "mutation");
         synchronized (lock) {
             requireOpen();
-            Optional<MetaValue> current = current(mutation.key());
-            if (!mutation.preconditionHolds(current)) {
-                return WriteResult.conflict(current);
-            }
-            hooks.reached(RaceHooks.COMMIT_CHECKED);
-            write(mutation);
-            return WriteResult.applied();
+            return commit(mutation);
         }
     }
 
@@ -109,19 +103,23 @@ public final class InMemoryMetaStore implements MetaStore {
         notNull(mutation, "guarded mutation");
         synchronized (lock) {
             requireOpen();
-            Optional<MetaValue> guard = current(mutation.guardKey());
-            if (!guard.equals(Optional.of(mutation.expectedGuard()))) {
+            if (!current(mutation.guardKey()).equals(Optional.of(mutation.expectedGuard()))) {
                 return GuardedResult.guardRejected();
             }
-            Mutation target = mutation.target();
-            Optional<MetaValue> current = current(target.key());
-            if (!target.preconditionHolds(current)) {
-                return GuardedResult.targetConflict(WriteResult.conflict(current));
-            }
-            hooks.reached(RaceHooks.COMMIT_CHECKED);
-            write(target);
-            return GuardedResult.applied();
+            WriteResult target = commit(mutation.target());
+            return target.isApplied() ? GuardedResult.applied() : GuardedResult.targetConflict(target);
         }
+    }
+
+    /** Checks {@code mutation}'s precondition and, when it holds, writes it. Call holding the lock. */
+    private WriteResult commit(Mutation mutation) {
+        Optional<MetaValue> current = current(mutation.key());
+        if (!mutation.preconditionHolds(current)) {
+            return WriteResult.conflict(current);
+        }
+        hooks.reached(RaceHooks.COMMIT_CHECKED);
+        write(mutation);
+        return WriteResult.applied();
     }
 
     @Override
