@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -226,6 +227,37 @@ public abstract class PageContract extends GuardedMutationContract {
             for (int limit : new int[] {1, 2, 10}) {
                 assertThat(keysOf(readAll(store, prefix("tbl/ns1/t"), limit))).as("limit %d", limit)
                         .containsExactlyInAnyOrder("tbl/ns1/t", "tbl/ns1/t1", "tbl/ns1/tx/y", "tbl/ns1/t\u00e9");
+            }
+        }
+
+        @Test
+        void prefix_endingInAMultiByteCharacter_returnsExactlyTheKeysUnderIt() {
+            // Each prefix ends in a character of 2, 3 or 4 UTF-8 bytes. Beside each lie keys made of
+            // the characters just before and after it (the next one differs in the last byte or
+            // carries into a longer encoding), which a wrong upper bound would let in.
+            List<String> ends = List.of("\u00e9", "\u00ff", "\u07ff", "\u20ac", "\uffff", "\ud83d\ude00", "\udbff\udfff");
+            List<String> neighbours = new ArrayList<>();
+            for (String end : ends) {
+                int c = end.codePointAt(0);
+                neighbours.add("tbl/ns1/" + Character.toString(c - 1));
+                if (c < Character.MAX_CODE_POINT) {
+                    neighbours.add("tbl/ns1/" + Character.toString(c + 1));
+                    neighbours.add("tbl/ns1/" + Character.toString(c + 1) + "a");
+                }
+            }
+            createAll(neighbours);
+            for (String end : ends) {
+                String p = "tbl/ns1/" + end;
+                List<String> under = Stream.of(p, p + "a", p + "\u0000", p + "\u00ff", p + "\uffff", p + "\ud83d\ude00", p + end)
+                        .distinct().toList();
+                createAll(under);
+                for (int limit : new int[] {1, 2, 100}) {
+                    assertThat(keysOf(readAll(store, prefix(p), limit))).as("prefix ending in U+%04X, limit %d",
+                            end.codePointAt(0), limit).containsExactlyInAnyOrderElementsOf(under);
+                }
+                for (String k : under) {
+                    store.delete(key(k), value("v:" + k));
+                }
             }
         }
 
