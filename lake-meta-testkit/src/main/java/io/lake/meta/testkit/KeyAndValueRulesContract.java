@@ -157,6 +157,26 @@ public abstract class KeyAndValueRulesContract extends PageTokenContract {
         }
 
         @Test
+        void prefixesOfTheLongestKeys_pageThemWithTokens() {
+            String p1023 = "tbl/" + "p".repeat(Limits.MAX_KEY_BYTES - 5);
+            String p1024 = p1023 + "q";
+            List<String> keys = List.of(p1023, p1023 + "a", p1024, p1023 + "r");
+            for (String k : keys) {
+                assertThat(store.create(key(k), v)).as("create a key of %d bytes", key(k).utf8Length())
+                        .isEqualTo(WriteResult.applied());
+            }
+
+            assertThat(keysOf(readAll(store, prefix(p1023), 1))).as("a 1023-byte prefix, limit 1")
+                    .containsExactlyInAnyOrderElementsOf(keys);
+            assertThat(keysOf(readAll(store, prefix(p1024), 1))).as("a 1024-byte prefix equal to its only key")
+                    .containsExactly(p1024);
+            List<String> family = new java.util.ArrayList<>(keys);
+            family.add("tbl/seed");
+            assertThat(keysOf(readAll(store, prefix("tbl/"), 1))).as("the family, limit 1: tokens hold ~1020-byte positions")
+                    .containsExactlyInAnyOrderElementsOf(family);
+        }
+
+        @Test
         void valueOf256KiB_isAccepted_andRoundTrips() {
             byte[] bytes = new byte[Limits.MAX_VALUE_BYTES];
             Arrays.fill(bytes, (byte) 0xa5);
