@@ -78,9 +78,10 @@ final class GroupCommitter {
     /**
      * Queues {@code commit} and blocks until its batch was written (or failed).
      *
-     * @throws StoreUnavailableException if the batch could not be written; nothing of it applied
-     * @throws OutcomeUnknownException if the calling thread was interrupted while waiting: the
-     *     commit may still apply
+     * @throws StoreUnavailableException if the commit could not be checked or its batch could not
+     *     be staged; it did not apply
+     * @throws OutcomeUnknownException if the batch write failed (RocksDB may replay it on reopen),
+     *     or the calling thread was interrupted while waiting: the commit may still apply
      */
     Commit.Decision commit(Commit commit) {
         Pending pending = new Pending(commit);
