@@ -150,11 +150,8 @@ public abstract class PageContract extends GuardedMutationContract {
         @Test
         void keysDeletedBetweenPages_hideNoKeyThatExistedThroughout() {
             List<String> keys = names("tbl/ns1/t", 9);
-            createAll(keys);
-            KeyPrefix p = prefix("tbl/ns1/");
             List<String> seen = new ArrayList<>();
-            Optional<PageRequest> request = readUntilSomeEntries(PageRequest.first(p, 3), seen);
-            assertThat(request).as("a token after the first non-empty page of 9 keys with limit 3").isPresent();
+            Optional<PageRequest> request = createAndReadUntilSomeEntries(keys, seen);
 
             List<String> deleted = List.copyOf(seen);
             for (String k : deleted) {
@@ -170,11 +167,8 @@ public abstract class PageContract extends GuardedMutationContract {
         @Test
         void keysWrittenBetweenPages_neverAppearTwice() {
             List<String> keys = names("tbl/ns1/t", 9);
-            createAll(keys);
-            KeyPrefix p = prefix("tbl/ns1/");
             List<String> seen = new ArrayList<>();
-            Optional<PageRequest> request = readUntilSomeEntries(PageRequest.first(p, 3), seen);
-            assertThat(request).as("a token after the first non-empty page of 9 keys with limit 3").isPresent();
+            Optional<PageRequest> request = createAndReadUntilSomeEntries(keys, seen);
 
             // Keys returned already are deleted and written again; new keys sort before and after
             // every existing one (in byte order; other orders place them anywhere).
@@ -315,13 +309,18 @@ public abstract class PageContract extends GuardedMutationContract {
             }
         }
 
-        /** Reads pages from {@code request} until one holds entries or the prefix ends; returns what follows. */
-        private Optional<PageRequest> readUntilSomeEntries(PageRequest request, List<String> seen) {
-            Optional<PageRequest> next = Optional.of(request);
+        /**
+         * Creates {@code keys} under {@code tbl/ns1/}, then reads pages of limit 3 until one holds
+         * entries; returns the request for the page that follows, which must exist.
+         */
+        private Optional<PageRequest> createAndReadUntilSomeEntries(List<String> keys, List<String> seen) {
+            createAll(keys);
+            Optional<PageRequest> next = Optional.of(PageRequest.first(prefix("tbl/ns1/"), 3));
             for (int pages = 0; next.isPresent() && seen.isEmpty(); pages++) {
                 assertThat(pages).as("pages before the first entry").isLessThan(1000);
                 next = readPage(next.get(), seen);
             }
+            assertThat(next).as("a token after the first non-empty page of %d keys with limit 3", keys.size()).isPresent();
             return next;
         }
 
