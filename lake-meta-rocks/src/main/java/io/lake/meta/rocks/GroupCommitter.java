@@ -78,10 +78,13 @@ final class GroupCommitter {
     /**
      * Queues {@code commit} and blocks until its batch was written (or failed).
      *
+     * <p>An interrupt never leaves the outcome open: a commit still in the queue is withdrawn (it
+     * will never apply) and the call fails; a commit the committer already took is waited for and
+     * its real answer returned, with the thread's interrupt flag set again.
+     *
      * @throws StoreUnavailableException if the commit could not be checked or its batch could not
-     *     be staged; it did not apply
-     * @throws OutcomeUnknownException if the batch write failed (RocksDB may replay it on reopen),
-     *     or the calling thread was interrupted while waiting: the commit may still apply
+     *     be staged, or the caller was interrupted before the committer took it; it did not apply
+     * @throws OutcomeUnknownException if the batch write failed (RocksDB may replay it on reopen)
      */
     Commit.Decision commit(Commit commit) {
         Pending pending = new Pending(commit);
@@ -91,18 +94,45 @@ final class GroupCommitter {
             return pending.result.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new OutcomeUnknownException(description + ": interrupted while waiting for the write of "
-                    + commit.target().key() + " to commit; it may or may not apply: re-read the key to learn the outcome", e);
+            if (queue.remove(pending)) {
+                throw new StoreUnavailableException(description + ": interrupted before the write of "
+                        + commit.target().key() + " was taken for commit; it was withdrawn and nothing was written", e);
+            }
+            return awaitTaken(pending);
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException) {
-                throw (RuntimeException) cause;
-            }
-            if (cause instanceof Error) {
-                throw (Error) cause;
-            }
-            throw new StoreUnavailableException(description + ": the commit failed: " + cause, cause);
+            throw unwrap(e);
         }
+    }
+
+    /** Waits for a commit the committer already took; interrupts are remembered, not obeyed. */
+    private Commit.Decision awaitTaken(Pending pending) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            while (true) {
+                try {
+                    return pending.result.get();
+                } catch (InterruptedException again) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw unwrap(e);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private RuntimeException unwrap(ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof RuntimeException) {
+            return (RuntimeException) cause;
+        }
+        if (cause instanceof Error) {
+            throw (Error) cause;
+        }
+        return new StoreUnavailableException(description + ": the commit failed: " + cause, cause);
     }
 
     /** Finishes the queued batches, stops the thread and waits for it. */

@@ -10,6 +10,7 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.RaceHooks;
 import java.nio.file.Path;
@@ -236,34 +237,60 @@ class GroupCommitTest {
     }
 
     @Test
-    void writerInterruptedWhileWaiting_getsOutcomeUnknown_andTheCommitMayStillApply() throws Exception {
+    void writerInterruptedAfterItsCommitWasTaken_getsTheRealAnswer_withItsInterruptFlagSet() throws Exception {
         MetaKey key = MetaKey.of("gc/interrupted");
         PauseAt checked = hooks.pause(RaceHooks.COMMIT_CHECKED);
         try (RocksStore store = open(Durability.SYNCED_WAL)) {
+            CompletableFuture<Object> outcome = new CompletableFuture<>();
+            CompletableFuture<Boolean> flagAfterwards = new CompletableFuture<>();
+            Thread writer = new Thread(() -> {
+                try {
+                    outcome.complete(store.create(key, V));
+                } catch (Throwable e) {
+                    outcome.complete(e);
+                }
+                flagAfterwards.complete(Thread.currentThread().isInterrupted());
+            }, "interrupted-writer");
+            writer.start();
+            checked.awaitArrival();
+            writer.interrupt();
+            checked.release();
+
+            assertThat(outcome.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
+            assertThat(flagAfterwards.get(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(store.get(key)).contains(V);
+        }
+    }
+
+    @Test
+    void writerInterruptedWhileStillQueued_isWithdrawn_andNothingIsWritten() throws Exception {
+        MetaKey held = MetaKey.of("gc/held");
+        MetaKey queued = MetaKey.of("gc/queued");
+        PauseAt checked = hooks.pause(RaceHooks.COMMIT_CHECKED);
+        try (RocksStore store = open(Durability.SYNCED_WAL)) {
+            CompletableFuture<WriteResult> first = async(store, Mutation.create(held, V));
+            checked.awaitArrival();
             CompletableFuture<Throwable> outcome = new CompletableFuture<>();
             Thread writer = new Thread(() -> {
                 try {
-                    store.create(key, V);
+                    store.create(queued, V);
                     outcome.complete(null);
                 } catch (Throwable e) {
                     outcome.complete(e);
                 }
-            }, "interrupted-writer");
+            }, "queued-writer");
             writer.start();
-            checked.awaitArrival();
-            hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 1);
+            hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 2);
             writer.interrupt();
 
             assertThat(outcome.get(30, TimeUnit.SECONDS))
-                    .isInstanceOf(OutcomeUnknownException.class)
-                    .hasMessageContaining("re-read");
+                    .isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining("withdrawn and nothing was written");
             checked.release();
-            writer.join(30_000);
-            assertThat(writer.isAlive()).isFalse();
+            assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
             // a later commit is answered only after every earlier batch was written
             assertThat(store.create(MetaKey.of("gc/later"), V)).isEqualTo(WriteResult.applied());
-            // the commit was already checked: it applied although its caller gave up waiting
-            assertThat(store.get(key)).contains(V);
+            assertThat(store.get(queued)).isEmpty();
         }
     }
 }
