@@ -140,16 +140,27 @@ final class RocksStore implements MetaStore {
         });
     }
 
+    /**
+     * A page stops once its keys and values reach this many bytes (it always holds at least one
+     * entry), so a page of 10 000 large values cannot take gigabytes of heap. The contract allows
+     * short pages; DynamoDB stops at 1 MB for the same reason.
+     */
+    static final long MAX_PAGE_BYTES = 4L << 20;
+
     private Page readPage(KeyPrefix prefix, byte[] start, int limit) {
         try (Slice upperBound = new Slice(Keys.successor(prefix.utf8()));
                 ReadOptions readOptions = new ReadOptions().setIterateUpperBound(upperBound);
                 RocksIterator it = db.newIterator(readOptions)) {
             List<Entry> entries = new ArrayList<>(Math.min(limit, 256));
             long itemsRead = 0;
+            long bytes = 0;
             it.seek(start);
-            while (entries.size() < limit && it.isValid()) {
+            while (entries.size() < limit && bytes < MAX_PAGE_BYTES && it.isValid()) {
                 itemsRead++;
-                entries.add(entry(it.key(), it.value()));
+                byte[] key = it.key();
+                byte[] value = it.value();
+                bytes += key.length + value.length;
+                entries.add(entry(key, value));
                 it.next();
             }
             boolean more = false;
