@@ -25,5 +25,5 @@ package io.lake.meta.testkit;
  *       concurrent compare-and-set;</li>
  * </ul>
  */
-public abstract class MetaStoreContract extends PageContract {
+public abstract class MetaStoreContract extends ModelEquivalenceContract {
 }
