@@ -164,15 +164,23 @@ public final class DynamoTestTarget {
         return newClient(b -> { });
     }
 
-    /** A new client for this target, after {@code customizer} adjusted the builder (retries, timeouts). The caller closes it. */
+    /**
+     * A new client for this target with the URL-connection HTTP client, after {@code customizer}
+     * adjusted the builder (retries, timeouts, interceptors). The caller closes it. To use another
+     * HTTP client, start from {@link #clientBuilder()} instead.
+     */
     public DynamoDbClient newClient(Consumer<DynamoDbClientBuilder> customizer) {
-        DynamoDbClientBuilder builder = DynamoDbClient.builder()
-                .endpointOverride(endpoint)
-                .region(region)
-                .credentialsProvider(credentials)
-                .httpClientBuilder(UrlConnectionHttpClient.builder());
+        DynamoDbClientBuilder builder = clientBuilder().httpClientBuilder(UrlConnectionHttpClient.builder());
         Objects.requireNonNull(customizer, "customizer").accept(builder);
         return builder.build();
+    }
+
+    /** A client builder pointed at this target (endpoint, region, credentials), with no HTTP client chosen yet. */
+    public DynamoDbClientBuilder clientBuilder() {
+        return DynamoDbClient.builder()
+                .endpointOverride(endpoint)
+                .region(region)
+                .credentialsProvider(credentials);
     }
 
     /** The in-process server, when it is the target. */

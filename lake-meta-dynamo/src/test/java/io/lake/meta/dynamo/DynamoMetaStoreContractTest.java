@@ -1,0 +1,58 @@
+package io.lake.meta.dynamo;
+
+import io.lake.meta.MetaStore;
+import io.lake.meta.spi.RaceHooks;
+import io.lake.meta.testkit.MetaStoreContract;
+import io.lake.meta.testkit.dynamo.DynamoTestTarget;
+import io.lake.meta.testserver.dynamodb.ServerHooks;
+import org.junit.jupiter.api.AfterAll;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * The whole MetaStore contract, unchanged, on a fresh table per store. The commit happens inside
+ * DynamoDB, so {@link RaceHooks#COMMIT_CHECKED} is the test server's
+ * {@link ServerHooks#WRITE_CHECKED}: reached after a write's conditions passed, under the server's
+ * commit lock, before the write is visible.
+ */
+class DynamoMetaStoreContractTest extends MetaStoreContract {
+
+    private static final DynamoTestTarget TARGET = DynamoTestTarget.shared();
+    private static DynamoDbClient client;
+
+    private static synchronized DynamoDbClient client() {
+        if (client == null) {
+            client = TARGET.clientBuilder().httpClient(new ParkingHttpClient()).build();
+        }
+        return client;
+    }
+
+    @Override
+    protected MetaStore openStore(RaceHooks hooks) {
+        MetaStore store = DynamoMetaStore.builder()
+                .client(client())
+                .tableName(TARGET.uniqueTableName("contract"))
+                .createTableIfMissing(true)
+                .build();
+        TARGET.inProcessServer().ifPresent(server -> server.hooks(point -> {
+            if (ServerHooks.WRITE_CHECKED.equals(point)) {
+                hooks.reached(RaceHooks.COMMIT_CHECKED);
+            }
+        }));
+        return store;
+    }
+
+    /** Pages go shard by shard, so their boundaries differ from the model's; full contents must still match. */
+    @Override
+    protected boolean pagesMatchTheModelExactly() {
+        return false;
+    }
+
+    @AfterAll
+    static synchronized void closeClient() {
+        TARGET.inProcessServer().ifPresent(server -> server.hooks(ServerHooks.NONE));
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+    }
+}
