@@ -7,7 +7,9 @@ import static org.quicktheories.generators.SourceDSL.lists;
 
 import io.lake.meta.MetaStore;
 import io.lake.meta.spi.RaceHooks;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -47,9 +49,65 @@ public abstract class ModelEquivalenceContract extends RaceContract {
 
         @Test
         void randomOperationSequences_answerExactlyLikeTheModel() {
-            qt().withExamples(modelEquivalenceSequences())
-                    .forAll(lists().of(ModelOps.operations()).ofSizeBetween(1, MAX_OPERATIONS))
-                    .checkAssert(ModelEquivalenceContract.this::runAgainstModel);
+            AtomicReference<List<ModelOps.Op>> shortestFailing = new AtomicReference<>();
+            try {
+                qt().withExamples(modelEquivalenceSequences())
+                        .forAll(lists().of(ModelOps.operations()).ofSizeBetween(1, MAX_OPERATIONS))
+                        .checkAssert(ops -> {
+                            try {
+                                runAgainstModel(ops);
+                            } catch (AssertionError e) {
+                                shortestFailing.accumulateAndGet(ops, (a, b) -> a == null || b.size() < a.size() ? b : a);
+                                throw e;
+                            }
+                        });
+            } catch (AssertionError quickTheoriesReport) {
+                if (shortestFailing.get() == null) {
+                    throw quickTheoriesReport;
+                }
+                throw minimizedFailure(shortestFailing.get(), quickTheoriesReport);
+            }
+        }
+    }
+
+    /**
+     * QuickTheories shrinks the values inside a sequence better than its length; this drops
+     * operations one at a time for as long as the rest still fails, and reports that script.
+     */
+    private AssertionError minimizedFailure(List<ModelOps.Op> failing, AssertionError quickTheoriesReport) {
+        List<ModelOps.Op> script = new ArrayList<>(failing);
+        boolean removed = true;
+        while (removed) {
+            removed = false;
+            for (int i = 0; i < script.size() && script.size() > 1; i++) {
+                List<ModelOps.Op> shorter = new ArrayList<>(script);
+                shorter.remove(i);
+                if (failureOf(shorter) != null) {
+                    script = shorter;
+                    removed = true;
+                    i--;
+                }
+            }
+        }
+        AssertionError why = failureOf(script);
+        StringBuilder message = new StringBuilder("the backend answered differently from the model.\n")
+                .append("Shortest failing script (").append(script.size()).append(" operations on a new store):\n");
+        for (int i = 0; i < script.size(); i++) {
+            message.append("  ").append(i + 1).append(". ").append(script.get(i)).append('\n');
+        }
+        message.append("Difference: ").append(why == null ? "(the shortened script passed when rerun)" : why.getMessage().strip())
+                .append("\n\nQuickTheories report:\n").append(quickTheoriesReport.getMessage());
+        AssertionError error = new AssertionError(message.toString(), why);
+        error.addSuppressed(quickTheoriesReport);
+        return error;
+    }
+
+    private AssertionError failureOf(List<ModelOps.Op> ops) {
+        try {
+            runAgainstModel(ops);
+            return null;
+        } catch (AssertionError e) {
+            return e;
         }
     }
 

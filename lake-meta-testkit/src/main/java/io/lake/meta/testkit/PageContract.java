@@ -7,7 +7,6 @@ import io.lake.meta.Entry;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.Limits;
-import io.lake.meta.MetaKey;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
 import java.util.ArrayList;
@@ -243,10 +242,5 @@ public abstract class PageContract extends GuardedMutationContract {
             assertThat(page.nextToken()).as("a token after the first page of 3 keys with limit 1").isPresent();
             return page.nextToken().get();
         }
-    }
-
-    /** Keys of {@code prefix}, unsorted, as read with the given limit. */
-    List<MetaKey> keysUnder(String prefix, int limit) {
-        return readAll(store, prefix(prefix), limit).stream().map(Entry::key).toList();
     }
 }
