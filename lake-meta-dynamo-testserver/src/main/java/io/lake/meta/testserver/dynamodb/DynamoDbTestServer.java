@@ -52,7 +52,7 @@ public final class DynamoDbTestServer implements Closeable {
         this.configuredPort = builder.port;
         this.region = builder.region;
         this.database = new Database(builder.clock, builder.region, "000000000000", statistics,
-                point -> hooks.reached(point));
+                (point, operation, tables) -> hooks.reached(point, operation, tables), builder.tableCreationDelay);
     }
 
     /** A server on a free loopback port, region {@code us-east-1}, the system clock. Not started. */
@@ -164,8 +164,23 @@ public final class DynamoDbTestServer implements Closeable {
         private int port;
         private String region = "us-east-1";
         private Clock clock = Clock.systemUTC();
+        private java.time.Duration tableCreationDelay = java.time.Duration.ZERO;
 
         private Builder() {
+        }
+
+        /**
+         * How long a new table stays CREATING (measured on the {@link #clock(Clock) clock}): meanwhile
+         * DescribeTable says CREATING, data-plane calls answer ResourceNotFoundException and
+         * DeleteTable answers ResourceInUseException. 0 (the default) makes tables ACTIVE at once.
+         */
+        public Builder tableCreationDelay(java.time.Duration delay) {
+            Objects.requireNonNull(delay, "delay");
+            if (delay.isNegative()) {
+                throw new IllegalArgumentException("tableCreationDelay must not be negative, was " + delay);
+            }
+            this.tableCreationDelay = delay;
+            return this;
         }
 
         /** The loopback port to listen on; 0 (the default) picks a free one. */

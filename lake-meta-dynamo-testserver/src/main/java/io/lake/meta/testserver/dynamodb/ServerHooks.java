@@ -21,4 +21,14 @@ public interface ServerHooks {
     ServerHooks NONE = point -> { };
 
     void reached(String point);
+
+    /**
+     * The same, with context: the operation (such as {@code "PutItem"}) and the tables it writes.
+     * The server calls this method; by default it forwards to {@link #reached(String)}, so a
+     * lambda sees only the point while an implementation overriding this method can pause, say,
+     * only the writes of one table.
+     */
+    default void reached(String point, String operation, java.util.Set<String> tables) {
+        reached(point);
+    }
 }

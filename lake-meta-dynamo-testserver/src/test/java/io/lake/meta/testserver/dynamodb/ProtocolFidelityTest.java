@@ -37,10 +37,13 @@ class ProtocolFidelityTest extends ServerTestSupport {
     }
 
     @Test
-    void crc32_ofEmptyObject_matchesDocumentedVector() {
-        CRC32 crc = new CRC32();
-        crc.update("{}".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-        assertThat(crc.getValue()).isEqualTo(2745614147L);
+    void emptyPutItemAnswer_isEmptyObjectWithTheDocumentedCrc32() throws Exception {
+        createTable("crc", null);
+        HttpResponse<String> response = post("DynamoDB_20120810.PutItem",
+                "{\"TableName\":\"crc\",\"Item\":{\"pk\":{\"S\":\"a\"}}}");
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("{}");
+        assertThat(response.headers().firstValue("x-amz-crc32")).hasValue("2745614147");
     }
 
     @Test
@@ -94,6 +97,25 @@ class ProtocolFidelityTest extends ServerTestSupport {
                 HttpRequest.newBuilder(server.endpoint()).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).isEqualTo("healthy: dynamodb.us-east-1.amazonaws.com ");
+    }
+
+    @Test
+    void otherMethods_are404() throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(server.endpoint()).PUT(HttpRequest.BodyPublishers.ofString("{}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(response.body()).isEqualTo("<UnknownOperationException/>");
+    }
+
+    @Test
+    void bodyOver16Mebibytes_is413() throws Exception {
+        byte[] huge = new byte[16 * 1024 * 1024 + 1];
+        java.util.Arrays.fill(huge, (byte) ' ');
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(server.endpoint())
+                .header("X-Amz-Target", "DynamoDB_20120810.ListTables")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(huge)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(413);
     }
 
     @Test

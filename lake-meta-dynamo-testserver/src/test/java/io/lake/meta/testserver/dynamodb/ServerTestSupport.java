@@ -50,6 +50,17 @@ abstract class ServerTestSupport {
                 .build();
     }
 
+    /** A client that never retries, to observe the first answer. */
+    static DynamoDbClient newNoRetryClient(DynamoDbTestServer s) {
+        return DynamoDbClient.builder()
+                .endpointOverride(s.endpoint())
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .httpClient(UrlConnectionHttpClient.builder().build())
+                .overrideConfiguration(o -> o.retryStrategy(software.amazon.awssdk.awscore.retry.AwsRetryStrategy.doNotRetry()))
+                .build();
+    }
+
     /** A PAY_PER_REQUEST table with a string hash key {@code pk} and, when given, a sort key {@code sk}. */
     static void createTable(String name, ScalarAttributeType rangeType) {
         var builder = software.amazon.awssdk.services.dynamodb.model.CreateTableRequest.builder()

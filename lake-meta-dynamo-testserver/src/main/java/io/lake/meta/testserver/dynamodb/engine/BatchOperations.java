@@ -12,7 +12,6 @@ import io.lake.meta.testserver.dynamodb.model.ItemSize;
 import io.lake.meta.testserver.dynamodb.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,9 +54,7 @@ final class BatchOperations {
         }
         List<TableRequest> requests = new ArrayList<>();
         int total = 0;
-        Iterator<Map.Entry<String, JsonNode>> it = requestItems.fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : requestItems.properties()) {
             JsonNode spec = e.getValue();
             Requests.onlyMembers("BatchGetItem RequestItems", spec, Set.of("Keys", "ProjectionExpression",
                     "ExpressionAttributeNames", "ConsistentRead", "AttributesToGet"));
@@ -138,9 +135,7 @@ final class BatchOperations {
         record Write(String tableName, Map<String, AttrValue> item, Map<String, AttrValue> key) {
         }
         List<Write> writes = new ArrayList<>();
-        Iterator<Map.Entry<String, JsonNode>> it = requestItems.fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : requestItems.properties()) {
             if (!e.getValue().isArray() || e.getValue().size() == 0 || e.getValue().size() > 25) {
                 throw Errors.validation("1 validation error detected: Value at 'requestItems' failed to satisfy "
                         + "constraint: Map value must satisfy constraint: [Member must have length less than or equal "
@@ -182,7 +177,9 @@ final class BatchOperations {
         Map<String, Double> capacity = new LinkedHashMap<>();
         db.commitLock.lock();
         try {
-            db.writeChecked();
+            Set<String> touched = new java.util.LinkedHashSet<>();
+            writes.forEach(w -> touched.add(w.tableName()));
+            db.writeChecked("BatchWriteItem", touched);
             for (int i = 0; i < writes.size(); i++) {
                 Write w = writes.get(i);
                 Table table = db.table(w.tableName());

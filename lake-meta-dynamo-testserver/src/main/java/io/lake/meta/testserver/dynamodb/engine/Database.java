@@ -7,7 +7,6 @@ import io.lake.meta.testserver.dynamodb.stats.ServerStatistics;
 import java.time.Clock;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 
 /**
  * The emulated service's state and its operations. Writes (and TransactGetItems) serialise on
@@ -23,8 +22,9 @@ public final class Database {
     final String region;
     final String account;
     final ServerStatistics stats;
-    final Consumer<String> hooks;
+    final PausePoints hooks;
     final IdempotencyCache idempotency;
+    final java.time.Duration tableCreationDelay;
 
     private final TableOperations tableOps = new TableOperations(this);
     private final ItemOperations itemOps = new ItemOperations(this);
@@ -36,7 +36,9 @@ public final class Database {
      * @param hooks called with {@code point} names at documented pause points, see
      *     {@code ServerHooks}
      */
-    public Database(Clock clock, String region, String account, ServerStatistics stats, Consumer<String> hooks) {
+    public Database(Clock clock, String region, String account, ServerStatistics stats, PausePoints hooks,
+                    java.time.Duration tableCreationDelay) {
+        this.tableCreationDelay = tableCreationDelay;
         this.clock = clock;
         this.region = region;
         this.account = account;
@@ -109,17 +111,30 @@ public final class Database {
         return Errors.transactionConflict();
     }
 
+    /** The cancellation an injected {@code CANCELLATION} fault answers a transaction with. */
+    public static io.lake.meta.testserver.dynamodb.protocol.DynamoException injectedCancellation(
+            JsonNode body, int actionIndex, String code) {
+        return TransactOperations.injected(body, actionIndex, code);
+    }
+
+    /** A table data-plane calls may use: existing and no longer CREATING. */
     Table table(String name) {
-        Table t = tables.get(name);
-        if (t == null) {
+        Table t = tables.get(Requests.canonicalTableName(name));
+        if (t == null || t.creating(clock.instant())) {
             throw Errors.tableNotFound();
         }
         return t;
     }
 
     /** Runs the write hook: the write's checks passed, its effect is not yet visible. */
-    void writeChecked() {
-        hooks.accept(WRITE_CHECKED);
+    void writeChecked(String operation, java.util.Set<String> tableNames) {
+        hooks.reached(WRITE_CHECKED, operation, tableNames);
+    }
+
+    /** Where the engine reports its pause points. */
+    @FunctionalInterface
+    public interface PausePoints {
+        void reached(String point, String operation, java.util.Set<String> tableNames);
     }
 
     /** The pause point inside every write: conditions evaluated, write not yet visible. */

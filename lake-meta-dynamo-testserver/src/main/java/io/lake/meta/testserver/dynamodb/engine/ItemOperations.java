@@ -123,7 +123,7 @@ final class ItemOperations {
             if (condition != null && !condition.matches(old)) {
                 throw Errors.conditionalCheckFailed(onFailure.equals("ALL_OLD") && old != null ? AttrJson.write(old) : null);
             }
-            db.writeChecked();
+            db.writeChecked("PutItem", Set.of(tableName));
             table.items.put(pk, orderedCopy(item));
         } finally {
             db.commitLock.unlock();
@@ -168,7 +168,7 @@ final class ItemOperations {
             if (condition != null && !condition.matches(old)) {
                 throw Errors.conditionalCheckFailed(onFailure.equals("ALL_OLD") && old != null ? AttrJson.write(old) : null);
             }
-            db.writeChecked();
+            db.writeChecked("DeleteItem", Set.of(tableName));
             table.items.remove(pk);
         } finally {
             db.commitLock.unlock();
@@ -225,7 +225,7 @@ final class ItemOperations {
             updated = applyUpdate(table, key, old, update);
             units = Capacity.write(Math.max(ItemSize.of(updated), old == null ? 0 : ItemSize.of(old)));
             db.stats.write(tableName, units);
-            db.writeChecked();
+            db.writeChecked("UpdateItem", Set.of(tableName));
             table.items.put(pk, updated);
         } finally {
             db.commitLock.unlock();

@@ -29,6 +29,34 @@ final class KeyCondition {
         this.range = range;
     }
 
+    /** The smallest sort-key value the condition can match, or null when unbounded below. */
+    AttrValue lowerBound() {
+        if (range == null) {
+            return null;
+        }
+        switch (range.operator) {
+            case "=": case ">": case ">=": case "BETWEEN": case "begins_with":
+                return range.values.get(0);
+            default:
+                return null;
+        }
+    }
+
+    /** The largest sort-key value the condition can match, or null when unbounded above. */
+    AttrValue upperBound() {
+        if (range == null) {
+            return null;
+        }
+        switch (range.operator) {
+            case "=": case "<": case "<=":
+                return range.values.get(0);
+            case "BETWEEN":
+                return range.values.get(1);
+            default:
+                return null;
+        }
+    }
+
     boolean rangeIsEquality() {
         return range != null && range.operator.equals("=");
     }
@@ -103,8 +131,10 @@ final class KeyCondition {
         }
         checkType(hash, schema.hashType());
         KeySchema.checkNotEmpty(schema.hashName(), hash.values.get(0));
+        KeySchema.checkHashSize(hash.values.get(0));
         if (range != null) {
             checkType(range, schema.rangeType());
+            range.values.forEach(KeySchema::checkRangeSize);
             if (range.operator.equals("begins_with") && schema.rangeType() == AttrValue.Type.N) {
                 throw invalid("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, "
                         + "operand type: N");

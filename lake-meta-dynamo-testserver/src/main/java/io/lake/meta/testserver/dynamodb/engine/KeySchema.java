@@ -64,11 +64,21 @@ record KeySchema(String hashName, AttrValue.Type hashType, String rangeName, Att
         if (range != null) {
             checkNotEmpty(rangeName, range);
         }
+        checkHashSize(hash);
+        if (range != null) {
+            checkRangeSize(range);
+        }
+    }
+
+    static void checkHashSize(AttrValue hash) {
         if (length(hash) > MAX_HASH_KEY_BYTES) {
             throw Errors.validation("One or more parameter values were invalid: "
                     + "Size of hashkey has exceeded the maximum size limit of2048 bytes");
         }
-        if (range != null && length(range) > MAX_RANGE_KEY_BYTES) {
+    }
+
+    static void checkRangeSize(AttrValue range) {
+        if (length(range) > MAX_RANGE_KEY_BYTES) {
             throw Errors.validation("One or more parameter values were invalid: "
                     + "Aggregated size of all range keys has exceeded the size limit of 1024 bytes");
         }

@@ -3,6 +3,7 @@ package io.lake.meta.testserver.dynamodb.engine;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lake.meta.testserver.dynamodb.expr.Ast;
 import io.lake.meta.testserver.dynamodb.expr.ConditionExpression;
 import io.lake.meta.testserver.dynamodb.expr.Placeholders;
 import io.lake.meta.testserver.dynamodb.expr.ProjectionExpression;
@@ -112,7 +113,7 @@ final class ReadOperations {
         }
         KeyCondition key = KeyCondition.analyse(keyCondition, table.schema);
         if (c.filter != null) {
-            for (String attribute : filterAttributes(filterSource, placeholders)) {
+            for (String attribute : filterAttributes(c.filter)) {
                 if (table.schema.isKeyAttribute(attribute)) {
                     throw Errors.validation("Filter Expression can only contain non-primary key attributes: "
                             + "Primary key attribute: " + attribute);
@@ -132,63 +133,82 @@ final class ReadOperations {
                 throw Errors.validation("The provided starting key does not match the range key predicate");
             }
         }
-        List<Map.Entry<PrimaryKey, Map<String, AttrValue>>> candidates = new ArrayList<>();
-        for (Map.Entry<PrimaryKey, Map<String, AttrValue>> e : table.partition(key.hashValue, forward)) {
-            if (start != null) {
-                int order = e.getKey().compareTo(start);
-                if (forward ? order <= 0 : order >= 0) {
-                    continue;
+        Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> walk = table.partition(key.hashValue, forward, start,
+                key.lowerBound(), key.upperBound()).iterator();
+        String rangeName = table.schema.rangeName();
+        // the items a sort-key condition matches are contiguous in sort order: skip up to the
+        // first match, stop at the first miss after it
+        Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> matching = new Iterator<>() {
+            private boolean matchedAny;
+            private Map.Entry<PrimaryKey, Map<String, AttrValue>> next = advance();
+
+            private Map.Entry<PrimaryKey, Map<String, AttrValue>> advance() {
+                while (walk.hasNext()) {
+                    Map.Entry<PrimaryKey, Map<String, AttrValue>> e = walk.next();
+                    if (key.matchesRange(rangeName == null ? null : e.getValue().get(rangeName))) {
+                        matchedAny = true;
+                        return e;
+                    }
+                    if (matchedAny) {
+                        return null;
+                    }
                 }
+                return null;
             }
-            if (key.matchesRange(e.getValue().get(table.schema.rangeName()))) {
-                candidates.add(e);
+
+            @Override
+            public boolean hasNext() {
+                return next != null;
             }
-        }
-        return page(table, c, candidates.iterator());
+
+            @Override
+            public Map.Entry<PrimaryKey, Map<String, AttrValue>> next() {
+                Map.Entry<PrimaryKey, Map<String, AttrValue>> e = next;
+                next = advance();
+                return e;
+            }
+        };
+        return page(table, c, matching);
     }
 
     /** The top-level attribute names a filter reads. */
-    private static List<String> filterAttributes(String source, Placeholders placeholders) {
+    private static List<String> filterAttributes(ConditionExpression filter) {
         List<String> names = new ArrayList<>();
-        collect(ConditionExpression.parse(source, "FilterExpression", placeholders), names);
+        collectCond(filter, filter.root(), names);
         return names;
     }
 
-    private static void collect(ConditionExpression e, List<String> out) {
-        collectCond(e, e.root(), out);
-    }
-
-    private static void collectCond(ConditionExpression e, io.lake.meta.testserver.dynamodb.expr.Ast.Cond c, List<String> out) {
-        if (c instanceof io.lake.meta.testserver.dynamodb.expr.Ast.And a) {
+    private static void collectCond(ConditionExpression e, Ast.Cond c, List<String> out) {
+        if (c instanceof Ast.And a) {
             collectCond(e, a.left(), out);
             collectCond(e, a.right(), out);
-        } else if (c instanceof io.lake.meta.testserver.dynamodb.expr.Ast.Or o) {
+        } else if (c instanceof Ast.Or o) {
             collectCond(e, o.left(), out);
             collectCond(e, o.right(), out);
-        } else if (c instanceof io.lake.meta.testserver.dynamodb.expr.Ast.Not n) {
+        } else if (c instanceof Ast.Not n) {
             collectCond(e, n.operand(), out);
-        } else if (c instanceof io.lake.meta.testserver.dynamodb.expr.Ast.Paren p) {
+        } else if (c instanceof Ast.Paren p) {
             collectCond(e, p.inner(), out);
-        } else if (c instanceof io.lake.meta.testserver.dynamodb.expr.Ast.Compare cmp) {
+        } else if (c instanceof Ast.Compare cmp) {
             collectOperand(e, cmp.left(), out);
             collectOperand(e, cmp.right(), out);
-        } else if (c instanceof io.lake.meta.testserver.dynamodb.expr.Ast.Between b) {
+        } else if (c instanceof Ast.Between b) {
             collectOperand(e, b.operand(), out);
             collectOperand(e, b.low(), out);
             collectOperand(e, b.high(), out);
-        } else if (c instanceof io.lake.meta.testserver.dynamodb.expr.Ast.In in) {
+        } else if (c instanceof Ast.In in) {
             collectOperand(e, in.operand(), out);
             in.candidates().forEach(o -> collectOperand(e, o, out));
-        } else if (c instanceof io.lake.meta.testserver.dynamodb.expr.Ast.Function f) {
+        } else if (c instanceof Ast.Function f) {
             f.args().forEach(o -> collectOperand(e, o, out));
         }
     }
 
-    private static void collectOperand(ConditionExpression e, io.lake.meta.testserver.dynamodb.expr.Ast.Operand o,
+    private static void collectOperand(ConditionExpression e, Ast.Operand o,
                                        List<String> out) {
-        if (o instanceof io.lake.meta.testserver.dynamodb.expr.Ast.Path p) {
+        if (o instanceof Ast.Path p) {
             out.add((String) e.steps(p).get(0));
-        } else if (o instanceof io.lake.meta.testserver.dynamodb.expr.Ast.Call call) {
+        } else if (o instanceof Ast.Call call) {
             call.args().forEach(a -> collectOperand(e, a, out));
         }
     }

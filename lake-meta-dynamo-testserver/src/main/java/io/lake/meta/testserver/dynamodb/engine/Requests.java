@@ -97,8 +97,28 @@ final class Requests {
      *
      * @param minLength 3 for CreateTable, 1 for data-plane operations
      */
+    private static final Pattern TABLE_ARN = Pattern.compile("arn:aws[a-z-]*:dynamodb:[^:]*:[0-9]*:table/([a-zA-Z0-9_.-]{3,255})");
+
+    /** A table name, or the name inside a table ARN. */
+    static String canonicalTableName(String nameOrArn) {
+        if (nameOrArn.startsWith("arn:")) {
+            java.util.regex.Matcher arn = TABLE_ARN.matcher(nameOrArn);
+            if (arn.matches()) {
+                return arn.group(1);
+            }
+        }
+        return nameOrArn;
+    }
+
     static String tableName(JsonNode body, int minLength) {
         String name = string(body, "TableName");
+        if (minLength == 1 && name != null && name.startsWith("arn:") && name.length() <= 1024) {
+            // data-plane and describe/delete calls also accept the table's ARN
+            java.util.regex.Matcher arn = TABLE_ARN.matcher(name);
+            if (arn.matches()) {
+                return arn.group(1);
+            }
+        }
         List<String> problems = new ArrayList<>();
         if (name == null) {
             problems.add("Value null at 'tableName' failed to satisfy constraint: Member must not be null");
@@ -156,11 +176,11 @@ final class Requests {
         Set<String> names = new LinkedHashSet<>();
         JsonNode tableName = body.get("TableName");
         if (tableName != null && tableName.isTextual()) {
-            names.add(tableName.textValue());
+            names.add(canonicalTableName(tableName.textValue()));
         }
         JsonNode requestItems = body.get("RequestItems");
         if (requestItems != null && requestItems.isObject()) {
-            requestItems.fieldNames().forEachRemaining(names::add);
+            requestItems.fieldNames().forEachRemaining(n -> names.add(canonicalTableName(n)));
         }
         JsonNode transactItems = body.get("TransactItems");
         if (transactItems != null && transactItems.isArray()) {
@@ -169,7 +189,7 @@ final class Requests {
                     action.forEach(inner -> {
                         JsonNode t = inner.get("TableName");
                         if (t != null && t.isTextual()) {
-                            names.add(t.textValue());
+                            names.add(canonicalTableName(t.textValue()));
                         }
                     });
                 }

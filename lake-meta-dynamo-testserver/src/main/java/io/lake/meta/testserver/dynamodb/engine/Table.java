@@ -7,9 +7,6 @@ import io.lake.meta.testserver.dynamodb.model.AttrValue;
 import io.lake.meta.testserver.dynamodb.model.ItemSize;
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.UUID;
@@ -27,40 +24,58 @@ final class Table {
     final long readCapacity;
     final long writeCapacity;
     final Instant created;
+    /** When the table leaves CREATING; equal to {@link #created} unless a creation delay is configured. */
+    final Instant activeAt;
     final String tableId = UUID.randomUUID().toString();
     final String arn;
     final ConcurrentSkipListMap<PrimaryKey, Map<String, AttrValue>> items = new ConcurrentSkipListMap<>();
 
     Table(String name, KeySchema schema, boolean payPerRequest, long readCapacity, long writeCapacity,
-          Instant created, String region, String account) {
+          Instant created, Instant activeAt, String region, String account) {
         this.name = name;
         this.schema = schema;
         this.payPerRequest = payPerRequest;
         this.readCapacity = readCapacity;
         this.writeCapacity = writeCapacity;
         this.created = created;
+        this.activeAt = activeAt;
         this.arn = "arn:aws:dynamodb:" + region + ":" + account + ":table/" + name;
+    }
+
+    boolean creating(Instant now) {
+        return now.isBefore(activeAt);
     }
 
     Map<String, AttrValue> get(PrimaryKey key) {
         return items.get(key);
     }
 
-    /** The items of one partition in sort-key order (ascending or descending). */
-    List<Map.Entry<PrimaryKey, Map<String, AttrValue>>> partition(AttrValue hash, boolean forward) {
-        PrimaryKey start = PrimaryKey.of(hash, null);
-        List<Map.Entry<PrimaryKey, Map<String, AttrValue>>> entries = new ArrayList<>();
-        NavigableMap<PrimaryKey, Map<String, AttrValue>> tail = items.tailMap(start, true);
-        for (Map.Entry<PrimaryKey, Map<String, AttrValue>> e : tail.entrySet()) {
-            if (!e.getKey().samePartition(start)) {
-                break;
+    /**
+     * The items of one partition in sort-key order (descending when not {@code forward}), as a
+     * live view: only sort keys within [{@code lower}, {@code upper}] (either may be null for
+     * unbounded) and strictly after {@code exclusiveStart} in the walking direction.
+     */
+    Iterable<Map.Entry<PrimaryKey, Map<String, AttrValue>>> partition(AttrValue hash, boolean forward,
+                                                                       PrimaryKey exclusiveStart,
+                                                                       AttrValue lower, AttrValue upper) {
+        PrimaryKey from = lower == null ? PrimaryKey.partitionStart(hash) : PrimaryKey.of(hash, lower);
+        boolean fromInclusive = true;
+        PrimaryKey to = upper == null ? PrimaryKey.partitionEnd(hash) : PrimaryKey.of(hash, upper);
+        boolean toInclusive = true;
+        if (exclusiveStart != null) {
+            if (forward && exclusiveStart.compareTo(from) >= 0) {
+                from = exclusiveStart;
+                fromInclusive = false;
+            } else if (!forward && exclusiveStart.compareTo(to) <= 0) {
+                to = exclusiveStart;
+                toInclusive = false;
             }
-            entries.add(e);
         }
-        if (!forward) {
-            Collections.reverse(entries);
+        if (from.compareTo(to) > 0) {
+            return java.util.List.of();
         }
-        return entries;
+        NavigableMap<PrimaryKey, Map<String, AttrValue>> view = items.subMap(from, fromInclusive, to, toInclusive);
+        return (forward ? view : view.descendingMap()).entrySet();
     }
 
     ObjectNode describe(String status) {

@@ -138,7 +138,9 @@ final class TableOperations {
             write = w;
         }
         KeySchema schema = new KeySchema(hash, types.get(hash), range, range == null ? null : types.get(range));
-        Table table = new Table(name, schema, payPerRequest, read, write, db.clock.instant(), db.region, db.account);
+        java.time.Instant now = db.clock.instant();
+        Table table = new Table(name, schema, payPerRequest, read, write, now, now.plus(db.tableCreationDelay),
+                db.region, db.account);
         db.commitLock.lock();
         try {
             if (db.tables.putIfAbsent(name, table) != null) {
@@ -148,7 +150,7 @@ final class TableOperations {
             db.commitLock.unlock();
         }
         ObjectNode response = JSON.objectNode();
-        // DynamoDB answers CREATING; this emulator makes the table ACTIVE at once.
+        // DynamoDB answers CREATING; the table turns ACTIVE after the configured delay (0 by default).
         response.set("TableDescription", table.describe("CREATING"));
         return response;
     }
@@ -161,7 +163,7 @@ final class TableOperations {
             throw Errors.resourceNotFound("Requested resource not found: Table: " + name + " not found");
         }
         ObjectNode response = JSON.objectNode();
-        response.set("Table", table.describe("ACTIVE"));
+        response.set("Table", table.describe(table.creating(db.clock.instant()) ? "CREATING" : "ACTIVE"));
         return response;
     }
 
@@ -171,6 +173,11 @@ final class TableOperations {
         Table table;
         db.commitLock.lock();
         try {
+            table = db.tables.get(name);
+            if (table != null && table.creating(db.clock.instant())) {
+                throw Errors.resourceInUse("Attempt to change a resource which is still in use: Table is being created: "
+                        + name);
+            }
             table = db.tables.remove(name);
         } finally {
             db.commitLock.unlock();

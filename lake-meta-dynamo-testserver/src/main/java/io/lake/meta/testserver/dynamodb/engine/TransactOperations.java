@@ -37,6 +37,9 @@ final class TransactOperations {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     private final Database db;
+    /** Tokens of transactions being processed now: a retry arriving meanwhile is "in progress". */
+    private final java.util.concurrent.ConcurrentHashMap<String, Boolean> inFlight =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     TransactOperations(Database db) {
         this.db = db;
@@ -97,7 +100,13 @@ final class TransactOperations {
         }
         ObjectNode comparable = body.deepCopy();
         comparable.remove("ClientRequestToken");
-        if (token != null) {
+        if (token == null) {
+            return commit(actions, capacityMode, null, comparable);
+        }
+        if (inFlight.putIfAbsent(token, Boolean.TRUE) != null) {
+            throw Errors.transactionInProgress();
+        }
+        try {
             IdempotencyCache.Entry previous = db.idempotency.find(token);
             if (previous != null) {
                 if (!previous.request().equals(comparable)) {
@@ -105,16 +114,18 @@ final class TransactOperations {
                 }
                 return replay(capacityMode, previous);
             }
+            return commit(actions, capacityMode, token, comparable);
+        } finally {
+            inFlight.remove(token);
         }
+    }
+
+    private ObjectNode commit(List<Action> actions, String capacityMode, String token, ObjectNode comparable) {
         for (Action a : actions) {
             a.table = db.table(a.tableName);
         }
         for (Action a : actions) {
-            if (a.kind == Kind.PUT) {
-                checkKeyNotEmpty(a.table.schema, a.key);
-            } else {
-                checkKeyNotEmpty(a.table.schema, a.key);
-            }
+            checkKeyNotEmpty(a.table.schema, a.key);
         }
         for (Action a : actions) {
             try {
@@ -174,7 +185,9 @@ final class TransactOperations {
             if (failed) {
                 throw cancellation(reasons);
             }
-            db.writeChecked();
+            java.util.Set<String> touched = new java.util.LinkedHashSet<>();
+            actions.forEach(a -> touched.add(a.tableName));
+            db.writeChecked("TransactWriteItems", touched);
             for (int i = 0; i < actions.size(); i++) {
                 Action a = actions.get(i);
                 Map<String, AttrValue> old = olds.get(i);
@@ -443,9 +456,26 @@ final class TransactOperations {
 
     /** The cancellation an injected transaction conflict produces for a transaction request. */
     static DynamoException conflict(JsonNode body, int index) {
+        return injected(body, index, "TransactionConflict");
+    }
+
+    /** DynamoDB's message for each documented cancellation reason code. */
+    private static final Map<String, String> REASON_MESSAGES = Map.of(
+            "ConditionalCheckFailed", "The conditional request failed",
+            "ItemCollectionSizeLimitExceeded", "Collection size exceeded.",
+            "TransactionConflict", "Transaction is ongoing for the item.",
+            "ProvisionedThroughputExceeded", Errors.THROUGHPUT_EXCEEDED_MESSAGE,
+            "ThrottlingError", "Throughput exceeds the current capacity of your table or index. DynamoDB is "
+                    + "automatically scaling your table or index so please try again shortly. If exceptions persist, "
+                    + "check if you have a hot key: "
+                    + "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html.",
+            "ValidationError", "One or more parameter values were invalid.");
+
+    /** An injected cancellation: {@code code} on one action (clamped to the request's actions), None elsewhere. */
+    static DynamoException injected(JsonNode body, int index, String code) {
         JsonNode items = body.get("TransactItems");
-        int actions = items != null && items.isArray() ? items.size() : 1;
-        return cancellation(actions, Math.min(index, Math.max(0, actions - 1)), "TransactionConflict",
-                "Transaction is ongoing for the item.", null);
+        int actions = items != null && items.isArray() && items.size() > 0 ? items.size() : 1;
+        return cancellation(actions, Math.min(index, actions - 1), code,
+                REASON_MESSAGES.getOrDefault(code, "Injected cancellation reason " + code), null);
     }
 }

@@ -31,7 +31,7 @@ final class Lexer {
                     tokens.add(new Token(c == '#' ? Token.Kind.NAME_PLACEHOLDER : Token.Kind.VALUE_PLACEHOLDER,
                             src.substring(start, i), start, i));
                 }
-            } else if (Character.isLetter(c) || c == '_') {
+            } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
                 while (i < n && isWordChar(src.charAt(i))) {
                     i++;
                 }

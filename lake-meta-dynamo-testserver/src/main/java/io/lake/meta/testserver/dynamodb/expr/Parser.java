@@ -38,6 +38,7 @@ final class Parser {
     private final List<Token> tokens;
     private final List<String> referencedNames = new ArrayList<>();
     private final List<String> referencedValues = new ArrayList<>();
+    private final List<String> bareNames = new ArrayList<>();
     private int pos;
 
     private Parser(String source, String parameter) {
@@ -46,9 +47,17 @@ final class Parser {
         this.tokens = Lexer.tokenize(source);
     }
 
+    /** DynamoDB's limit on the length of one expression string. */
+    static final int MAX_EXPRESSION_BYTES = 4096;
+
     static Parser of(String source, String parameter) {
         if (source.isEmpty()) {
-            throw new Parser(source, parameter).error("The expression can not be empty;");
+            throw Errors.validation("Invalid " + parameter + ": The expression can not be empty;");
+        }
+        int bytes = source.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > MAX_EXPRESSION_BYTES) {
+            throw Errors.validation("Invalid " + parameter + ": Expression size has exceeded the maximum allowed size; "
+                    + "expression size: " + bytes);
         }
         return new Parser(source, parameter);
     }
@@ -57,8 +66,16 @@ final class Parser {
         return Errors.validation("Invalid " + parameter + ": " + detail);
     }
 
-    /** Checks the collected placeholder references and marks them used. */
+    /**
+     * Checks, once the syntax was accepted, bare names against the reserved words, then the
+     * collected placeholder references, and marks them used.
+     */
     void resolve(Placeholders placeholders) {
+        for (String name : bareNames) {
+            if (ReservedWords.isReserved(name)) {
+                throw error("Attribute name is a reserved keyword; reserved keyword: " + name);
+            }
+        }
         for (String name : referencedNames) {
             if (!placeholders.hasName(name)) {
                 throw error("An expression attribute name used in the document path is not defined; attribute name: "
@@ -267,9 +284,7 @@ final class Parser {
         if (t.kind() != Token.Kind.IDENT) {
             throw syntaxError(t);
         }
-        if (ReservedWords.isReserved(t.text())) {
-            throw error("Attribute name is a reserved keyword; reserved keyword: " + t.text());
-        }
+        bareNames.add(t.text());
         return new Step(t.text(), -1);
     }
 

@@ -6,7 +6,6 @@ import io.lake.meta.testserver.dynamodb.model.AttrValue;
 import io.lake.meta.testserver.dynamodb.protocol.DynamoException;
 import io.lake.meta.testserver.dynamodb.protocol.Errors;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -75,9 +74,7 @@ public final class Placeholders {
         }
         Map<String, String> names = new LinkedHashMap<>();
         if (hasNames) {
-            Iterator<Map.Entry<String, JsonNode>> it = namesNode.fields();
-            while (it.hasNext()) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : namesNode.properties()) {
                 if (!NAME_KEY.matcher(e.getKey()).matches()) {
                     throw Errors.validation("ExpressionAttributeNames contains invalid key: Syntax error; key: \""
                             + e.getKey() + "\"");
@@ -90,9 +87,7 @@ public final class Placeholders {
         }
         Map<String, AttrValue> values = new LinkedHashMap<>();
         if (hasValues) {
-            Iterator<Map.Entry<String, JsonNode>> it = valuesNode.fields();
-            while (it.hasNext()) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : valuesNode.properties()) {
                 if (!VALUE_KEY.matcher(e.getKey()).matches()) {
                     throw Errors.validation("ExpressionAttributeValues contains invalid key: Syntax error; key: \""
                             + e.getKey() + "\"");

@@ -22,7 +22,8 @@ public final class ReservedWords {
         return WORDS.contains(name.toUpperCase(Locale.ROOT));
     }
 
-    static int count() {
+    /** How many words are reserved. */
+    public static int count() {
         return WORDS.size();
     }
 

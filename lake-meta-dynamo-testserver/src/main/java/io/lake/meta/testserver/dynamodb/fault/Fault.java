@@ -35,6 +35,21 @@ public final class Fault {
         DROP_CONNECTION,
         /** The request is applied, then the connection is closed without any response. */
         APPLY_THEN_DROP_RESPONSE,
+        /** The request is applied, then answered with HTTP 500 InternalServerError. */
+        APPLY_THEN_INTERNAL_SERVER_ERROR,
+        /**
+         * TransactWriteItems / TransactGetItems only: {@code TransactionCanceledException} with the
+         * given cancellation reason code on one action (other actions {@code None}); nothing is
+         * applied. Known codes get DynamoDB's message; any other code is sent as is, so a client's
+         * handling of unknown reasons can be tested.
+         */
+        CANCELLATION,
+        /**
+         * BatchWriteItem / BatchGetItem only: the last {@code count} requests (or keys) of the batch
+         * are not processed and come back in {@code UnprocessedItems} / {@code UnprocessedKeys}, as
+         * DynamoDB does under throttling; the rest are processed normally.
+         */
+        UNPROCESSED,
         /** The request waits for the given latency, then proceeds normally (or meets another fault). */
         LATENCY
     }
@@ -46,9 +61,15 @@ public final class Fault {
     private final int times;
     private final Duration latency;
     private final int conflictingAction;
+    private final String reasonCode;
 
     private Fault(Kind kind, String operation, String table, int attempt, int times, Duration latency,
                   int conflictingAction) {
+        this(kind, operation, table, attempt, times, latency, conflictingAction, null);
+    }
+
+    private Fault(Kind kind, String operation, String table, int attempt, int times, Duration latency,
+                  int conflictingAction, String reasonCode) {
         this.kind = kind;
         this.operation = operation;
         this.table = table;
@@ -56,6 +77,7 @@ public final class Fault {
         this.times = times;
         this.latency = latency;
         this.conflictingAction = conflictingAction;
+        this.reasonCode = reasonCode;
     }
 
     private static Fault of(Kind kind) {
@@ -99,6 +121,31 @@ public final class Fault {
         return of(Kind.APPLY_THEN_DROP_RESPONSE);
     }
 
+    public static Fault applyThenInternalServerError() {
+        return of(Kind.APPLY_THEN_INTERNAL_SERVER_ERROR);
+    }
+
+    /**
+     * A transaction cancellation with reason {@code code} (such as {@code "ThrottlingError"},
+     * {@code "ProvisionedThroughputExceeded"}, {@code "TransactionConflict"} or an invented code) on
+     * the given (zero-based) action; only transactions are hit.
+     */
+    public static Fault cancellation(int actionIndex, String code) {
+        Objects.requireNonNull(code, "code");
+        if (actionIndex < 0) {
+            throw new IllegalArgumentException("actionIndex must be >= 0, was " + actionIndex);
+        }
+        return new Fault(Kind.CANCELLATION, null, null, 0, 1, Duration.ZERO, actionIndex, code);
+    }
+
+    /** The last {@code count} requests or keys of a batch come back unprocessed; only batches are hit. */
+    public static Fault unprocessed(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be >= 1, was " + count);
+        }
+        return new Fault(Kind.UNPROCESSED, null, null, 0, 1, Duration.ZERO, count, null);
+    }
+
     public static Fault latency(Duration latency) {
         Objects.requireNonNull(latency, "latency");
         if (latency.isNegative()) {
@@ -110,13 +157,13 @@ public final class Fault {
     /** Only requests of this operation, such as {@code "PutItem"}. */
     public Fault onOperation(String operation) {
         return new Fault(kind, Objects.requireNonNull(operation, "operation"), table, attempt, times, latency,
-                conflictingAction);
+                conflictingAction, reasonCode);
     }
 
     /** Only requests that name this table. */
     public Fault onTable(String table) {
         return new Fault(kind, operation, Objects.requireNonNull(table, "table"), attempt, times, latency,
-                conflictingAction);
+                conflictingAction, reasonCode);
     }
 
     /**
@@ -127,7 +174,7 @@ public final class Fault {
         if (attempt < 1) {
             throw new IllegalArgumentException("attempt must be >= 1, was " + attempt);
         }
-        return new Fault(kind, operation, table, attempt, times, latency, conflictingAction);
+        return new Fault(kind, operation, table, attempt, times, latency, conflictingAction, reasonCode);
     }
 
     /** Hit this many matching requests, then disarm. */
@@ -135,12 +182,12 @@ public final class Fault {
         if (times < 1) {
             throw new IllegalArgumentException("times must be >= 1, was " + times);
         }
-        return new Fault(kind, operation, table, attempt, times, latency, conflictingAction);
+        return new Fault(kind, operation, table, attempt, times, latency, conflictingAction, reasonCode);
     }
 
     /** Hit every matching request until the plan is cleared. */
     public Fault always() {
-        return new Fault(kind, operation, table, attempt, Integer.MAX_VALUE, latency, conflictingAction);
+        return new Fault(kind, operation, table, attempt, Integer.MAX_VALUE, latency, conflictingAction, reasonCode);
     }
 
     public Kind kind() {
@@ -151,8 +198,17 @@ public final class Fault {
         return latency;
     }
 
+    /**
+     * The zero-based transaction action a conflict or cancellation names; for
+     * {@link Kind#UNPROCESSED}, how many requests are left unprocessed.
+     */
     public int conflictingAction() {
         return conflictingAction;
+    }
+
+    /** The cancellation reason code of a {@link Kind#CANCELLATION} fault, else null. */
+    public String reasonCode() {
+        return reasonCode;
     }
 
     int times() {
@@ -160,6 +216,12 @@ public final class Fault {
     }
 
     boolean matches(String op, java.util.Set<String> tables, int attemptNumber) {
+        if (kind == Kind.CANCELLATION && !op.equals("TransactWriteItems") && !op.equals("TransactGetItems")) {
+            return false;
+        }
+        if (kind == Kind.UNPROCESSED && !op.equals("BatchWriteItem") && !op.equals("BatchGetItem")) {
+            return false;
+        }
         return (operation == null || operation.equals(op))
                 && (table == null || tables.contains(table))
                 && (attempt == 0 || attempt == attemptNumber);
@@ -169,6 +231,7 @@ public final class Fault {
     public String toString() {
         return "Fault[" + kind + (operation == null ? "" : " op=" + operation) + (table == null ? "" : " table=" + table)
                 + (attempt == 0 ? "" : " attempt=" + attempt) + (times == Integer.MAX_VALUE ? " always" : " times=" + times)
-                + (kind == Kind.LATENCY ? " latency=" + latency : "") + "]";
+                + (kind == Kind.LATENCY ? " latency=" + latency : "")
+                + (kind == Kind.CANCELLATION ? " action=" + conflictingAction + " code=" + reasonCode : "") + "]";
     }
 }

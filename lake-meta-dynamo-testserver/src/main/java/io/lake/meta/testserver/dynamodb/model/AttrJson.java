@@ -4,13 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lake.meta.testserver.dynamodb.protocol.DynamoException;
 import io.lake.meta.testserver.dynamodb.protocol.Errors;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,9 +35,7 @@ public final class AttrJson {
             throw Errors.serialization(jsonTypeName(node) + " cannot be converted to Map");
         }
         Map<String, AttrValue> item = new LinkedHashMap<>();
-        Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> f = fields.next();
+        for (Map.Entry<String, JsonNode> f : node.properties()) {
             item.put(f.getKey(), read(f.getValue(), 1));
         }
         return item;
@@ -64,9 +60,7 @@ public final class AttrJson {
         String typeName = null;
         JsonNode value = null;
         int count = 0;
-        Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> f = fields.next();
+        for (Map.Entry<String, JsonNode> f : node.properties()) {
             if (f.getValue().isNull() || !isTypeName(f.getKey())) {
                 continue;
             }
@@ -109,9 +103,7 @@ public final class AttrJson {
                     throw Errors.serialization(jsonTypeName(value) + " cannot be converted to Map");
                 }
                 Map<String, AttrValue> m = new LinkedHashMap<>();
-                Iterator<Map.Entry<String, JsonNode>> entries = value.fields();
-                while (entries.hasNext()) {
-                    Map.Entry<String, JsonNode> e = entries.next();
+                for (Map.Entry<String, JsonNode> e : value.properties()) {
                     m.put(e.getKey(), read(e.getValue(), depth + 1));
                 }
                 return AttrValue.m(m);

@@ -78,6 +78,11 @@ public final class Errors {
                 "Transaction is ongoing for the item.", "message", 400);
     }
 
+    public static DynamoException transactionInProgress() {
+        return new DynamoException(DYNAMO + "TransactionInProgressException",
+                "Transaction from previous request is still in progress", "Message", 400);
+    }
+
     public static DynamoException idempotentParameterMismatch() {
         return new DynamoException(DYNAMO + "IdempotentParameterMismatchException",
                 "The request uses the same client token as a previous, but non-identical request.", "Message", 400);

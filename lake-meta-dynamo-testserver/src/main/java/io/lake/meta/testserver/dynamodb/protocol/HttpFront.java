@@ -148,6 +148,10 @@ public final class HttpFront implements HttpHandler {
                 case SERVICE_UNAVAILABLE:
                     sendError(exchange, Errors.serviceUnavailable(), requestId);
                     return;
+                case CANCELLATION:
+                    sendError(exchange, Database.injectedCancellation(body, fault.conflictingAction(), fault.reasonCode()),
+                            requestId);
+                    return;
                 case DROP_CONNECTION:
                     drop(exchange);
                     return;
@@ -155,12 +159,22 @@ public final class HttpFront implements HttpHandler {
                     break;
             }
         }
+        ObjectNode unprocessed = null;
+        if (fault != null && fault.kind() == Fault.Kind.UNPROCESSED) {
+            unprocessed = Unprocessed.split(operation, body, fault.conflictingAction());
+        }
         ObjectNode result;
         try {
-            result = db.execute(operation, body);
+            result = unprocessed != null && Unprocessed.isEmptyBatch(body)
+                    ? Unprocessed.emptyResult(operation) : db.execute(operation, body);
+            if (unprocessed != null) {
+                result.set(operation.equals("BatchWriteItem") ? "UnprocessedItems" : "UnprocessedKeys", unprocessed);
+            }
         } catch (DynamoException e) {
             if (fault != null && fault.kind() == Fault.Kind.APPLY_THEN_DROP_RESPONSE) {
                 drop(exchange);
+            } else if (fault != null && fault.kind() == Fault.Kind.APPLY_THEN_INTERNAL_SERVER_ERROR) {
+                sendError(exchange, Errors.internalServerError(), requestId);
             } else {
                 sendError(exchange, e, requestId);
             }
@@ -168,6 +182,10 @@ public final class HttpFront implements HttpHandler {
         }
         if (fault != null && fault.kind() == Fault.Kind.APPLY_THEN_DROP_RESPONSE) {
             drop(exchange);
+            return;
+        }
+        if (fault != null && fault.kind() == Fault.Kind.APPLY_THEN_INTERNAL_SERVER_ERROR) {
+            sendError(exchange, Errors.internalServerError(), requestId);
             return;
         }
         send(exchange, 200, MAPPER.writeValueAsBytes(result), requestId, CONTENT_TYPE);
