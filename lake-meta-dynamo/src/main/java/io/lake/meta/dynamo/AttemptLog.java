@@ -7,6 +7,7 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.metrics.CoreMetric;
 import software.amazon.awssdk.metrics.MetricCollection;
 import software.amazon.awssdk.metrics.MetricPublisher;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * What the SDK's retries did during one call, learned from the SDK's own per-attempt metrics
@@ -23,9 +24,24 @@ final class AttemptLog implements MetricPublisher {
     private final List<String> errorTypes = new ArrayList<>();
     private boolean published;
 
-    /** Request configuration that attaches this log to one call. */
-    AwsRequestOverrideConfiguration attach() {
-        return AwsRequestOverrideConfiguration.builder().addMetricPublisher(this).build();
+    /**
+     * Request configuration that attaches this log to one call of {@code client}. Request-level
+     * publishers replace the client's own in the SDK, so the client's publishers are attached
+     * too: the caller's metrics keep flowing.
+     */
+    AwsRequestOverrideConfiguration attach(DynamoDbClient client) {
+        List<MetricPublisher> publishers = new ArrayList<>(clientPublishers(client));
+        publishers.add(this);
+        return AwsRequestOverrideConfiguration.builder().metricPublishers(publishers).build();
+    }
+
+    private static List<MetricPublisher> clientPublishers(DynamoDbClient client) {
+        try {
+            return client.serviceClientConfiguration().overrideConfiguration().metricPublishers();
+        } catch (RuntimeException e) {
+            // A client that does not describe its configuration (a test double): nothing to keep.
+            return List.of();
+        }
     }
 
     @Override

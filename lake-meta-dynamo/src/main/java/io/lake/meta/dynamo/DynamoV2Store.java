@@ -98,14 +98,14 @@ final class DynamoV2Store implements MetaStore {
                         .expressionAttributeNames(condition.names())
                         .expressionAttributeValues(condition.values())
                         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                        .overrideConfiguration(log.attach()));
+                        .overrideConfiguration(log.attach(client)));
             } else {
                 client.putItem(r -> r.tableName(table).item(layout.itemOf(mutation.key(), mutation.newValue().orElseThrow()))
                         .conditionExpression(condition.expression())
                         .expressionAttributeNames(condition.names())
                         .expressionAttributeValues(condition.values())
                         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                        .overrideConfiguration(log.attach()));
+                        .overrideConfiguration(log.attach(client)));
             }
             return WriteResult.applied();
         } catch (ConditionalCheckFailedException e) {
@@ -160,7 +160,7 @@ final class DynamoV2Store implements MetaStore {
         String what = "guarded " + describe(target) + " (guard '" + mutation.guardKey() + "')";
         try {
             client.transactWriteItems(r -> r.transactItems(check, write).clientRequestToken(token)
-                    .overrideConfiguration(log.attach()));
+                    .overrideConfiguration(log.attach(client)));
             return GuardedResult.applied();
         } catch (TransactionCanceledException e) {
             return cancelled(what, target, e);
