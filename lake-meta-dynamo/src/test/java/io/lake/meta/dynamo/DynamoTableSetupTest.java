@@ -17,7 +17,9 @@ import io.lake.meta.testserver.dynamodb.stats.TableStatistics;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -90,8 +92,8 @@ class DynamoTableSetupTest extends DynamoTestSupport {
         DynamoDbClient client = client();
         String table = TARGET.uniqueTableName("setup-schema");
         client.createTable(r -> r.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.S))
-                .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH)));
+                .attributeDefinitions(AttributeDefinition.builder().attributeName("id").attributeType(ScalarAttributeType.S).build())
+                .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build()));
         client.waiter().waitUntilTableExists(r -> r.tableName(table));
 
         assertThatThrownBy(() -> open(client, table, null, true))
