@@ -5,6 +5,7 @@ import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.StoreUnavailableException;
 import java.io.IOException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.Crc32MismatchException;
@@ -65,13 +66,13 @@ final class Failures {
         return false;
     }
 
-    /** The request may have reached DynamoDB, but no readable answer came back. */
+    /** The request may have reached DynamoDB, but no readable answer came back (lost, timed out, unreadable, or the caller was interrupted). */
     private static boolean isAmbiguous(SdkException e) {
         if (!(e instanceof SdkClientException)) {
             return false;
         }
         if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException
-                || e instanceof Crc32MismatchException) {
+                || e instanceof Crc32MismatchException || e instanceof AbortedException) {
             return true;
         }
         for (Throwable c = e.getCause(); c != null; c = c.getCause()) {

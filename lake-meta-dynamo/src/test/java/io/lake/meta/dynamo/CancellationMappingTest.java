@@ -23,6 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -232,6 +233,14 @@ class CancellationMappingTest {
         };
         assertThatThrownBy(() -> store.create(TARGET, MetaValue.utf8("v")))
                 .isInstanceOf(OutcomeUnknownException.class).hasMessageContaining("re-read");
+    }
+
+    @Test
+    void interruptedWrite_isOutcomeUnknown() {
+        client.transact = r -> {
+            throw AbortedException.builder().message("Thread was interrupted").build();
+        };
+        assertThatThrownBy(this::guardedUpdate).isInstanceOf(OutcomeUnknownException.class);
     }
 
     @Test
