@@ -44,7 +44,7 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
         if (ex instanceof UsageException || ex instanceof InvalidArgumentException) {
             return ExitCodes.USAGE;
         }
-        if (ex instanceof StoreOpenException || ex instanceof MetaStoreException) {
+        if (ex instanceof StoreOpenException || ex instanceof ServerStartException || ex instanceof MetaStoreException) {
             return ExitCodes.STORE_ERROR;
         }
         return ExitCodes.INTERNAL_ERROR;

@@ -23,7 +23,8 @@ public final class ExitCodes {
 
     /**
      * The store failed: it could not be opened (held by another process, unreadable), was
-     * unavailable, or a write's outcome is unknown.
+     * unavailable, or a write's outcome is unknown. Also: {@code dynamo-local} could not start its
+     * server (the port is in use).
      */
     public static final int STORE_ERROR = 4;
 

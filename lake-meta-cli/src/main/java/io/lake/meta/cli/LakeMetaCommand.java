@@ -10,7 +10,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** The {@code lake-meta} command: the demo and the inspection commands. */
+/** The {@code lake-meta} command: the demo, the inspection commands and the standalone DynamoDB test server. */
 @Command(
         name = "lake-meta",
         mixinStandardHelpOptions = true,
@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
             PutCommand.class,
             DeleteCommand.class,
             ScanCommand.class,
+            DynamoLocalCommand.class,
             CommandLine.HelpCommand.class
         },
         footerHeading = "%nExit codes:%n",
@@ -32,7 +33,8 @@ import picocli.CommandLine.Spec;
             "  2   bad input: usage, invalid key, value, limit or token,",
             "      unknown store scheme, missing store directory",
             "  3   compare-and-set conflict: nothing was written",
-            "  4   store error: cannot open the store, unavailable, or outcome unknown",
+            "  4   store error: cannot open the store, unavailable, or outcome unknown;",
+            "      dynamo-local: the server cannot listen (port in use)",
             "  70  internal error (a bug: please report it)"
         })
 public final class LakeMetaCommand implements Callable<Integer> {

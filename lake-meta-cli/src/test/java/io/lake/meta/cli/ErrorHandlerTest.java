@@ -26,6 +26,7 @@ class ErrorHandlerTest {
     @Test
     void storeFailures_mapToStoreError() {
         assertThat(ErrorHandler.exitCodeFor(new StoreOpenException("x", null))).isEqualTo(ExitCodes.STORE_ERROR);
+        assertThat(ErrorHandler.exitCodeFor(new ServerStartException("x", null))).isEqualTo(ExitCodes.STORE_ERROR);
         assertThat(ErrorHandler.exitCodeFor(new StoreUnavailableException("x"))).isEqualTo(ExitCodes.STORE_ERROR);
         assertThat(ErrorHandler.exitCodeFor(new OutcomeUnknownException("x", null))).isEqualTo(ExitCodes.STORE_ERROR);
         assertThat(ErrorHandler.exitCodeFor(new StoreClosedException("store"))).isEqualTo(ExitCodes.STORE_ERROR);

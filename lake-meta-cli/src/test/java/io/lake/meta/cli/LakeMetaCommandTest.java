@@ -21,12 +21,12 @@ class LakeMetaCommandTest {
         Cli.Run run = Cli.run("--help");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.out()).contains("demo", "get", "put", "delete", "scan")
+        assertThat(run.out()).contains("demo", "get", "put", "delete", "scan", "dynamo-local")
                 .contains("Exit codes:", "3   compare-and-set conflict", "4   store error");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"demo", "get", "put", "delete", "scan"})
+    @ValueSource(strings = {"demo", "get", "put", "delete", "scan", "dynamo-local"})
     void everyCommand_hasHelpAndVersion(String command) {
         Cli.Run help = Cli.run(command, "--help");
         Cli.Run version = Cli.run(command, "--version");

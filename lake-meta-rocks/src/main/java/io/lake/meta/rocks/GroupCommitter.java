@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * then answers every caller in the batch. Concurrent writers thereby share syncs, and no answer
  * (conflicts included, which may depend on earlier commits of the batch) is given before the
  * batch is durable. If the batch write fails, every commit in it fails with
- * {@link StoreUnavailableException}: the batch did not apply.
+ * {@link OutcomeUnknownException}: RocksDB may have logged part of it before failing.
  *
  * <p>Lifecycle: the store submits only while it holds the read side of its lifecycle lock and
  * calls {@link #stop()} under the write side, so by then no caller is waiting and no submit can
@@ -166,18 +166,33 @@ final class GroupCommitter {
                 evaluate(pending, view, overlay, writes);
             }
             if (writes.count() > 0) {
-                writer.write(writes);
-                batchesWritten.incrementAndGet();
+                write(writes, batch);
             }
-        } catch (RocksDBException | RuntimeException | Error e) {
-            LOG.warn("{}: writing a batch of {} commits failed; none of them applied", description, batch.size(), e);
-            StoreUnavailableException failure = new StoreUnavailableException(description + ": writing a batch of "
-                    + batch.size() + " commits failed (" + e.getMessage() + "); the batch did not apply, nothing"
+        } catch (RuntimeException | Error e) {
+            LOG.warn("{}: staging a batch of {} commits failed; none of them applied", description, batch.size(), e);
+            StoreUnavailableException failure = new StoreUnavailableException(description + ": staging a batch of "
+                    + batch.size() + " commits failed (" + e.getMessage() + "); the batch was not written, nothing"
                     + " changed: retry", e);
             batch.forEach(p -> p.fail(failure));
         }
         commitsAnswered.addAndGet(batch.size()); // before answering, so a caller sees its own commit counted
         batch.forEach(Pending::answer);
+    }
+
+    /**
+     * A failed write is an unknown outcome, not a refusal: RocksDB may have appended the batch to
+     * the WAL before the failure (a failed sync, say) and would then replay it on the next open.
+     */
+    private void write(WriteBatch writes, List<Pending> batch) {
+        try {
+            writer.write(writes);
+            batchesWritten.incrementAndGet();
+        } catch (RocksDBException | RuntimeException e) {
+            LOG.warn("{}: writing a batch of {} commits failed; their outcome is unknown", description, batch.size(), e);
+            batch.forEach(p -> p.fail(new OutcomeUnknownException(description + ": writing the batch holding "
+                    + p.commit.target().key() + " failed (" + e.getMessage() + "); it may still apply when the"
+                    + " store is reopened: re-read the key to learn the outcome", e)));
+        }
     }
 
     private void evaluate(Pending pending, Commit.View view, Map<MetaKey, Optional<MetaValue>> overlay,

@@ -10,7 +10,7 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.OutcomeUnknownException;
-import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.RaceHooks;
 import java.nio.file.Path;
@@ -123,7 +123,7 @@ class GroupCommitTest {
     }
 
     @Test
-    void batchWriteFailure_failsEveryCommitInIt_andNothingApplies() throws Exception {
+    void batchWriteFailure_failsEveryCommitInItAsOutcomeUnknown_andTheStoreKeepsWorking() throws Exception {
         AtomicInteger writes = new AtomicInteger();
         UnaryOperator<GroupCommitter.BatchWriter> failSecondWrite = real -> batch -> {
             if (writes.incrementAndGet() == 2) {
@@ -146,8 +146,8 @@ class GroupCommitTest {
             for (CompletableFuture<WriteResult> result : doomed) {
                 assertThatThrownBy(() -> result.get(30, TimeUnit.SECONDS))
                         .isInstanceOf(ExecutionException.class)
-                        .cause().isInstanceOf(StoreUnavailableException.class)
-                        .hasMessageContaining("did not apply")
+                        .cause().isInstanceOf(OutcomeUnknownException.class)
+                        .hasMessageContaining("re-read the key")
                         .hasMessageContaining("injected write failure");
             }
             for (int i = 0; i < 3; i++) {

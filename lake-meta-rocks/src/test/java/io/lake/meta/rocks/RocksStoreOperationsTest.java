@@ -180,6 +180,19 @@ class RocksStoreOperationsTest {
     }
 
     @Test
+    void page_whoseLastKeyEqualsThePrefix_resumesAfterIt() {
+        for (String k : List.of("tbl/ns/t", "tbl/ns/t/1", "tbl/ns/tt", "tbl/ns/u")) {
+            store.create(key(k), value(k));
+        }
+        KeyPrefix prefix = KeyPrefix.of("tbl/ns/t");
+        Page first = store.page(prefix, 1);
+        assertThat(first.entries()).extracting(Entry::key).containsExactly(key("tbl/ns/t"));
+        Page rest = store.page(PageRequest.after(prefix, first.nextToken().orElseThrow(), 10));
+        assertThat(rest.entries()).extracting(Entry::key).containsExactly(key("tbl/ns/t/1"), key("tbl/ns/tt"));
+        assertThat(rest.nextToken()).isEmpty();
+    }
+
+    @Test
     void page_tokenOfAnotherPrefix_isRejected() {
         store.create(key("tbl/a/1"), value("1"));
         store.create(key("tbl/a/2"), value("2"));

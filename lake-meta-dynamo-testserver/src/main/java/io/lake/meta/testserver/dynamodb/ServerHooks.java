@@ -17,6 +17,21 @@ public interface ServerHooks {
      */
     String WRITE_CHECKED = "dynamodb.write.checked";
 
+    /**
+     * Reached inside a TransactWriteItems of two or more actions, after its first action took
+     * effect and before the others do, with the commit lock held. Reads started meanwhile (GetItem,
+     * BatchGetItem, Query, Scan) reach {@link #READ_WAITING} and wait until the transaction's
+     * items are all in place: no read sees a transaction half applied. A test blocking here must
+     * not wait for such a read to answer.
+     */
+    String TRANSACTION_APPLYING = "dynamodb.transaction.applying";
+
+    /**
+     * Reached by a read (GetItem, BatchGetItem, Query, Scan) that found a transaction putting its
+     * items in place, just before it waits for that transaction; the read then sees all of them.
+     */
+    String READ_WAITING = "dynamodb.read.waiting";
+
     /** Hooks that do nothing. */
     ServerHooks NONE = point -> { };
 

@@ -147,7 +147,8 @@ class LifecycleAndConcurrencyTest extends ServerTestSupport {
                 software.amazon.awssdk.services.dynamodb.model.TransactWriteItem.builder()
                         .delete(d -> d.tableName("ctx_a").key(key("x"))).build()));
         assertThat(seen).containsExactly(ServerHooks.WRITE_CHECKED + " PutItem [ctx_a]",
-                ServerHooks.WRITE_CHECKED + " TransactWriteItems [ctx_a, ctx_b]");
+                ServerHooks.WRITE_CHECKED + " TransactWriteItems [ctx_a, ctx_b]",
+                ServerHooks.TRANSACTION_APPLYING + " TransactWriteItems [ctx_a, ctx_b]");
     }
 
     @Test

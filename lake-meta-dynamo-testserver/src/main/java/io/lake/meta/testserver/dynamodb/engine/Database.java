@@ -7,17 +7,24 @@ import io.lake.meta.testserver.dynamodb.stats.ServerStatistics;
 import java.time.Clock;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.StampedLock;
+import java.util.function.Supplier;
 
 /**
  * The emulated service's state and its operations. Writes (and TransactGetItems) serialise on
- * one commit lock, which gives single-item and transactional atomicity; point reads, queries and
- * scans read the concurrent item maps without the lock, so they see each item either before or
- * after a write (a Query or Scan may see part of a transaction, as DynamoDB documents).
+ * one commit lock, which gives single-item and transactional atomicity. Reads (GetItem,
+ * BatchGetItem, Query, Scan) never take the commit lock: they see each item either before or
+ * after a write. A TransactWriteItems applies its items under the write side of a second lock,
+ * {@link #visibility}, whose read side every read holds, so a read sees all of a transaction's
+ * items or none of them; it waits only while a committed transaction's items are being put in
+ * place, never while a write is paused before that.
  */
 public final class Database {
 
     final ConcurrentHashMap<String, Table> tables = new ConcurrentHashMap<>();
     final ReentrantLock commitLock = new ReentrantLock();
+    /** Read side: every read; write side: a transaction putting its items in place. */
+    final StampedLock visibility = new StampedLock();
     final Clock clock;
     final String region;
     final String account;
@@ -54,18 +61,36 @@ public final class Database {
             case "DescribeTable": return tableOps.describeTable(body);
             case "DeleteTable": return tableOps.deleteTable(body);
             case "ListTables": return tableOps.listTables(body);
-            case "GetItem": return itemOps.getItem(body);
+            case "GetItem": return visibleRead(operation, body, () -> itemOps.getItem(body));
             case "PutItem": return itemOps.putItem(body);
             case "DeleteItem": return itemOps.deleteItem(body);
             case "UpdateItem": return itemOps.updateItem(body);
-            case "Query": return readOps.query(body);
-            case "Scan": return readOps.scan(body);
+            case "Query": return visibleRead(operation, body, () -> readOps.query(body));
+            case "Scan": return visibleRead(operation, body, () -> readOps.scan(body));
             case "TransactWriteItems": return transactOps.transactWriteItems(body);
             case "TransactGetItems": return transactOps.transactGetItems(body);
-            case "BatchGetItem": return batchOps.batchGetItem(body);
+            case "BatchGetItem": return visibleRead(operation, body, () -> batchOps.batchGetItem(body));
             case "BatchWriteItem": return batchOps.batchWriteItem(body);
             default:
                 throw Errors.unsupported("operation " + operation);
+        }
+    }
+
+    /**
+     * Runs a read under the read side of {@link #visibility}: it sees no transaction half applied.
+     * When a transaction is putting its items in place, the read reaches {@link #READ_WAITING}
+     * and then waits for it.
+     */
+    private ObjectNode visibleRead(String operation, JsonNode body, Supplier<ObjectNode> read) {
+        long stamp = visibility.tryReadLock();
+        if (stamp == 0L) {
+            hooks.reached(READ_WAITING, operation, Requests.tableNames(body));
+            stamp = visibility.readLock();
+        }
+        try {
+            return read.get();
+        } finally {
+            visibility.unlockRead(stamp);
         }
     }
 
@@ -139,4 +164,10 @@ public final class Database {
 
     /** The pause point inside every write: conditions evaluated, write not yet visible. */
     public static final String WRITE_CHECKED = "dynamodb.write.checked";
+
+    /** Inside a TransactWriteItems of several actions, after its first action took effect. */
+    public static final String TRANSACTION_APPLYING = "dynamodb.transaction.applying";
+
+    /** A read found a transaction putting its items in place and is about to wait for it. */
+    public static final String READ_WAITING = "dynamodb.read.waiting";
 }

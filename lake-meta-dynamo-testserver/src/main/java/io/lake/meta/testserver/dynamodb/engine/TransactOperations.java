@@ -188,24 +188,33 @@ final class TransactOperations {
             java.util.Set<String> touched = new java.util.LinkedHashSet<>();
             actions.forEach(a -> touched.add(a.tableName));
             db.writeChecked("TransactWriteItems", touched);
-            for (int i = 0; i < actions.size(); i++) {
-                Action a = actions.get(i);
-                Map<String, AttrValue> old = olds.get(i);
-                Map<String, AttrValue> after = news.get(i);
-                long size = Math.max(old == null ? 0 : ItemSize.of(old), after == null ? 0 : ItemSize.of(after));
-                capacity.computeIfAbsent(a.tableName, t -> new double[1])[0] += 2 * Capacity.write(size);
-                switch (a.kind) {
-                    case PUT:
-                    case UPDATE:
-                        a.table.items.put(a.pk, after);
-                        break;
-                    case DELETE:
-                        a.table.items.remove(a.pk);
-                        break;
-                    default:
-                        break;
+            // readers hold the read side: they see none of these items or all of them
+            long visibilityStamp = db.visibility.writeLock();
+            try {
+                for (int i = 0; i < actions.size(); i++) {
+                    Action a = actions.get(i);
+                    Map<String, AttrValue> old = olds.get(i);
+                    Map<String, AttrValue> after = news.get(i);
+                    long size = Math.max(old == null ? 0 : ItemSize.of(old), after == null ? 0 : ItemSize.of(after));
+                    capacity.computeIfAbsent(a.tableName, t -> new double[1])[0] += 2 * Capacity.write(size);
+                    switch (a.kind) {
+                        case PUT:
+                        case UPDATE:
+                            a.table.items.put(a.pk, after);
+                            break;
+                        case DELETE:
+                            a.table.items.remove(a.pk);
+                            break;
+                        default:
+                            break;
+                    }
+                    db.stats.evaluated(a.tableName, 1);
+                    if (i == 0 && actions.size() > 1) {
+                        db.hooks.reached(Database.TRANSACTION_APPLYING, "TransactWriteItems", touched);
+                    }
                 }
-                db.stats.evaluated(a.tableName, 1);
+            } finally {
+                db.visibility.unlockWrite(visibilityStamp);
             }
             if (token != null) {
                 Map<String, Integer> perTable = new LinkedHashMap<>();

@@ -24,6 +24,9 @@ public final class Placeholders {
     private static final Pattern NAME_KEY = Pattern.compile("^#[0-9a-zA-Z_]+$");
     private static final Pattern VALUE_KEY = Pattern.compile("^:[0-9a-zA-Z_]+$");
 
+    /** The longest placeholder ({@code #name} or {@code :value}), in bytes. */
+    static final int MAX_PLACEHOLDER_BYTES = 255;
+
     private final Map<String, String> names;
     private final Map<String, AttrValue> values;
     private final Set<String> usedNames = new LinkedHashSet<>();
@@ -79,8 +82,14 @@ public final class Placeholders {
                     throw Errors.validation("ExpressionAttributeNames contains invalid key: Syntax error; key: \""
                             + e.getKey() + "\"");
                 }
+                checkKeyLength("ExpressionAttributeNames", e.getKey());
                 if (!e.getValue().isTextual()) {
                     throw Errors.serialization(AttrJson.jsonTypeName(e.getValue()) + " cannot be converted to String");
+                }
+                String problem = AttrJson.attributeNameProblem(e.getValue().textValue());
+                if (problem != null) {
+                    throw Errors.validation("ExpressionAttributeNames contains invalid value: " + problem
+                            + " for key " + e.getKey());
                 }
                 names.put(e.getKey(), e.getValue().textValue());
             }
@@ -92,6 +101,7 @@ public final class Placeholders {
                     throw Errors.validation("ExpressionAttributeValues contains invalid key: Syntax error; key: \""
                             + e.getKey() + "\"");
                 }
+                checkKeyLength("ExpressionAttributeValues", e.getKey());
                 try {
                     values.put(e.getKey(), AttrJson.read(e.getValue()));
                 } catch (DynamoException invalid) {
@@ -104,6 +114,17 @@ public final class Placeholders {
             }
         }
         return new Placeholders(names, values);
+    }
+
+    /**
+     * A placeholder is at most 255 bytes long (the keys match an ASCII pattern, so characters are
+     * bytes). The wording is this emulator's: DynamoDB's exact text is not known, only the limit.
+     */
+    private static void checkKeyLength(String member, String key) {
+        if (key.length() > MAX_PLACEHOLDER_BYTES) {
+            throw Errors.validation(member + " contains invalid key: The key is too long, it must be at most "
+                    + MAX_PLACEHOLDER_BYTES + " bytes; key size: " + key.length() + ", key: \"" + key + "\"");
+        }
     }
 
     boolean hasName(String placeholder) {

@@ -29,6 +29,14 @@ public final class UpdateExpression {
 
     private static final String PARAMETER = "UpdateExpression";
 
+    /**
+     * DynamoDB's limit on operators and functions in one update expression. Counted here: the
+     * {@code +} and {@code -} operators and the functions ({@code if_not_exists},
+     * {@code list_append}) of the SET actions, as in the service quotas' example, where
+     * {@code SET a = :val1 + :val2 + :val3} "contains 2 '+' operators" (so {@code =} is not counted).
+     */
+    static final int MAX_OPERATORS = 300;
+
     private final Ast.Update update;
     private final Placeholders placeholders;
     private final List<List<Object>> actionPaths = new ArrayList<>();
@@ -41,6 +49,14 @@ public final class UpdateExpression {
     public static UpdateExpression parse(String source, Placeholders placeholders) {
         Parser parser = Parser.of(source, PARAMETER);
         Ast.Update update = parser.parseUpdate();
+        int operators = 0;
+        for (SetAction s : update.sets()) {
+            operators += operators(s.value());
+        }
+        if (operators > MAX_OPERATORS) {
+            throw Errors.validation("Invalid UpdateExpression: The expression contains too many operators or functions;"
+                    + " the maximum is " + MAX_OPERATORS + ", operators and functions: " + operators);
+        }
         parser.resolve(placeholders);
         UpdateExpression expression = new UpdateExpression(update, placeholders);
         for (SetAction s : update.sets()) {
@@ -67,6 +83,20 @@ public final class UpdateExpression {
         }
         Paths.checkNoOverlap(expression.actionPaths, PARAMETER);
         return expression;
+    }
+
+    private static int operators(Operand operand) {
+        if (operand instanceof Arith arith) {
+            return 1 + operators(arith.left()) + operators(arith.right());
+        }
+        if (operand instanceof Call call) {
+            int count = 1;
+            for (Operand arg : call.args()) {
+                count += operators(arg);
+            }
+            return count;
+        }
+        return 0;
     }
 
     private static String typeWord(AttrValue.Type t) {

@@ -21,6 +21,9 @@ public final class AttrJson {
     /** Maps and lists may nest at most this deep, counting the item itself. */
     public static final int MAX_DEPTH = 32;
 
+    /** The longest attribute name, in UTF-8 bytes (65 536 is rejected). */
+    public static final int MAX_ATTRIBUTE_NAME_BYTES = 65535;
+
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     private AttrJson() {
@@ -36,9 +39,31 @@ public final class AttrJson {
         }
         Map<String, AttrValue> item = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> f : node.properties()) {
+            String problem = attributeNameProblem(f.getKey());
+            if (problem != null) {
+                throw Errors.validation("One or more parameter values were invalid: " + problem);
+            }
             item.put(f.getKey(), read(f.getValue(), 1));
         }
         return item;
+    }
+
+    /**
+     * What is wrong with a top-level attribute name (1..65535 UTF-8 bytes), or null. The wording
+     * is this emulator's: DynamoDB's exact text is not known, only the limit.
+     */
+    public static String attributeNameProblem(String name) {
+        if (name.isEmpty()) {
+            return "Empty attribute name";
+        }
+        if (name.length() * 3 > MAX_ATTRIBUTE_NAME_BYTES) { // cheap bound first: at most 3 bytes per char
+            int bytes = name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (bytes > MAX_ATTRIBUTE_NAME_BYTES) {
+                return "Attribute name is too large, it must be at most " + MAX_ATTRIBUTE_NAME_BYTES
+                        + " bytes; attribute name size: " + bytes;
+            }
+        }
+        return null;
     }
 
     /** Reads one attribute value, throwing DynamoDB's ValidationException when it is malformed. */

@@ -33,7 +33,15 @@ public final class HttpFront implements HttpHandler {
     static final int MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 
     private static final Pattern ATTEMPT = Pattern.compile("attempt=(\\d+)");
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * Jackson's default stream constraints cap a JSON member name at 50 000 characters; DynamoDB
+     * attribute names reach 65 535 bytes (and map keys count against the 16 MiB body only), so the
+     * parser allows names as long as a whole request.
+     */
+    private static final ObjectMapper MAPPER = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
+            .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                    .maxNameLength(MAX_REQUEST_BYTES).build())
+            .build());
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final char[] ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".toCharArray();
 
