@@ -5,6 +5,7 @@ import io.lake.meta.spi.RaceHooks;
 import io.lake.meta.testkit.MetaStoreContract;
 import io.lake.meta.testkit.dynamo.DynamoTestTarget;
 import io.lake.meta.testserver.dynamodb.ServerHooks;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -37,15 +38,24 @@ class DynamoMetaStoreContractTest extends MetaStoreContract {
 
     @Override
     protected MetaStore openStore(RaceHooks hooks) {
+        String table = TARGET.uniqueTableName("contract");
         MetaStore store = DynamoMetaStore.builder()
                 .client(client())
-                .tableName(TARGET.uniqueTableName("contract"))
+                .tableName(table)
                 .shardCount(CONTRACT_SHARDS)
                 .createTableIfMissing(true)
                 .build();
-        TARGET.inProcessServer().ifPresent(server -> server.hooks(point -> {
-            if (ServerHooks.WRITE_CHECKED.equals(point)) {
-                hooks.reached(RaceHooks.COMMIT_CHECKED);
+        // Installed after the layout record was written; only this store's table is paused.
+        TARGET.inProcessServer().ifPresent(server -> server.hooks(new ServerHooks() {
+            @Override
+            public void reached(String point) {
+            }
+
+            @Override
+            public void reached(String point, String operation, Set<String> tables) {
+                if (ServerHooks.WRITE_CHECKED.equals(point) && tables.contains(table)) {
+                    hooks.reached(RaceHooks.COMMIT_CHECKED);
+                }
             }
         }));
         return store;
