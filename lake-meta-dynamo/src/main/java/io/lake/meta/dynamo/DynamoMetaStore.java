@@ -1,0 +1,145 @@
+package io.lake.meta.dynamo;
+
+import io.lake.meta.InvalidArgumentException;
+import io.lake.meta.MetaStore;
+import java.time.Duration;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * The DynamoDB backend of {@link MetaStore}, in the sharded v2 layout.
+ *
+ * <pre>{@code
+ * try (DynamoDbClient client = DynamoDbClient.create();
+ *      MetaStore store = DynamoMetaStore.builder()
+ *              .client(client)
+ *              .tableName("lake-meta")
+ *              .createTableIfMissing(true)
+ *              .build()) {
+ *     store.create(MetaKey.of("tbl/ns1/orders"), MetaValue.utf8("{...}"));
+ * }
+ * }</pre>
+ *
+ * <p><b>Ownership:</b> the client is the caller's. The store never closes it, not even in
+ * {@link MetaStore#close()}; close it yourself after the store.
+ *
+ * <p><b>Layout:</b> hash key {@code pk = family#shard} (S), range key {@code sk} = the full
+ * logical key (S), value attribute {@code v} (B), and a layout record that fixes the table's
+ * shard count the first time a store opens it. See {@code docs/guides/dynamodb.md}.
+ */
+public final class DynamoMetaStore {
+
+    private DynamoMetaStore() {
+    }
+
+    /** A builder with the defaults: 16 shards for a new table, no table creation, 5 minutes to wait for ACTIVE. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Configures and opens a store. Setting an option twice is an {@link IllegalStateException};
+     * a bad value is an {@link InvalidArgumentException} naming the rule. Not thread-safe; build
+     * once.
+     */
+    public static final class Builder {
+
+        private static final Pattern TABLE_NAME = Pattern.compile("[a-zA-Z0-9_.-]{3,255}");
+
+        private DynamoDbClient client;
+        private String tableName;
+        private Integer shardCount;
+        private Boolean createTableIfMissing;
+        private Duration tableActiveTimeout;
+
+        private Builder() {
+        }
+
+        /** The client to use; required. The store never closes it. */
+        public Builder client(DynamoDbClient client) {
+            requireUnset(this.client, "client");
+            if (client == null) {
+                throw new InvalidArgumentException("client must not be null");
+            }
+            this.client = client;
+            return this;
+        }
+
+        /** The table's name; required. 3 to 255 characters of {@code [a-zA-Z0-9_.-]}, as DynamoDB demands. */
+        public Builder tableName(String tableName) {
+            requireUnset(this.tableName, "tableName");
+            if (tableName == null || !TABLE_NAME.matcher(tableName).matches()) {
+                throw new InvalidArgumentException("table name '" + tableName + "' is not a valid DynamoDB table name:"
+                        + " use 3 to 255 characters of [a-zA-Z0-9_.-]");
+            }
+            this.tableName = tableName;
+            return this;
+        }
+
+        /**
+         * The number of shards each family is spread over, 1 to 1024. It is fixed by the layout
+         * record when a table is first used: a store configured with another count refuses to
+         * open. Unset: adopt the table's count, or 16 for a new table.
+         */
+        public Builder shardCount(int shardCount) {
+            requireUnset(this.shardCount, "shardCount");
+            if (shardCount < V2Layout.MIN_SHARDS || shardCount > V2Layout.MAX_SHARDS) {
+                throw new InvalidArgumentException("shard count " + shardCount + " is out of range: use "
+                        + V2Layout.MIN_SHARDS + " to " + V2Layout.MAX_SHARDS + " (more shards spread a hot family"
+                        + " over more partitions, but a full prefix scan issues one query per shard)");
+            }
+            this.shardCount = shardCount;
+            return this;
+        }
+
+        /**
+         * Whether to create the table (on-demand capacity) when it does not exist. Default false.
+         * Creation is idempotent: an existing table is accepted once its key schema is checked.
+         */
+        public Builder createTableIfMissing(boolean create) {
+            requireUnset(this.createTableIfMissing, "createTableIfMissing");
+            this.createTableIfMissing = create;
+            return this;
+        }
+
+        /** How long {@link #build()} waits for a creating table to become ACTIVE. Default 5 minutes. */
+        public Builder tableActiveTimeout(Duration timeout) {
+            requireUnset(this.tableActiveTimeout, "tableActiveTimeout");
+            if (timeout == null || timeout.isNegative()) {
+                throw new InvalidArgumentException("tableActiveTimeout must be zero or positive, got " + timeout);
+            }
+            this.tableActiveTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Opens the store: checks (or creates) the table, waits until it is ACTIVE, checks its key
+         * schema and reads its layout record, writing it on a table no store has used yet.
+         *
+         * @throws IllegalStateException if the client or the table name is missing
+         * @throws InvalidArgumentException if the configured shard count differs from the table's
+         * @throws DynamoStoreException if the table is missing (and creation is off), has another
+         *     key schema, or holds a foreign or newer layout record; nothing was written
+         * @throws io.lake.meta.StoreUnavailableException if DynamoDB could not be reached or the
+         *     table did not become ACTIVE in time (retryable)
+         */
+        public MetaStore build() {
+            if (client == null) {
+                throw new IllegalStateException("client is required: call client(DynamoDbClient)");
+            }
+            if (tableName == null) {
+                throw new IllegalStateException("tableName is required: call tableName(String)");
+            }
+            V2Layout layout = new TableSetup(client, tableName).open(shardCount,
+                    createTableIfMissing != null && createTableIfMissing,
+                    tableActiveTimeout == null ? Duration.ofMinutes(5) : tableActiveTimeout);
+            return new DynamoV2Store(client, tableName, layout);
+        }
+
+        private static void requireUnset(Object current, String option) {
+            if (current != null) {
+                throw new IllegalStateException(option + " was already set; set each option once");
+            }
+        }
+    }
+}

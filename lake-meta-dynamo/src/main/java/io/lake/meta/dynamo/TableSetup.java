@@ -1,0 +1,222 @@
+package io.lake.meta.dynamo;
+
+import io.lake.meta.InvalidArgumentException;
+import io.lake.meta.MetaStoreException;
+import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.StoreUnavailableException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
+
+/**
+ * Opens a v2 table: creates it when asked and missing, waits until it is usable, checks its key
+ * schema, and reads (or, on a fresh table, writes) the layout record that fixes the shard count.
+ */
+final class TableSetup {
+
+    private static final Duration POLL = Duration.ofMillis(250);
+
+    private final DynamoDbClient client;
+    private final String table;
+
+    TableSetup(DynamoDbClient client, String table) {
+        this.client = client;
+        this.table = table;
+    }
+
+    /**
+     * @param configuredShards the builder's shard count, or null to adopt the table's (16 on a new table)
+     */
+    V2Layout open(Integer configuredShards, boolean createIfMissing, Duration activeTimeout) {
+        TableDescription description = describe();
+        if (description == null) {
+            if (!createIfMissing) {
+                throw new DynamoStoreException("DynamoDB table '" + table + "' does not exist: create it with key schema "
+                        + expectedSchema() + " (see the DynamoDB guide), or build the store with createTableIfMissing(true)");
+            }
+            create();
+        }
+        description = awaitUsable(activeTimeout);
+        checkSchema(description);
+        return new V2Layout(layoutShards(configuredShards));
+    }
+
+    private TableDescription describe() {
+        try {
+            return client.describeTable(r -> r.tableName(table)).table();
+        } catch (ResourceNotFoundException e) {
+            return null;
+        } catch (SdkException e) {
+            throw Failures.onRead("DescribeTable", e, table);
+        }
+    }
+
+    private void create() {
+        try {
+            client.createTable(r -> r.tableName(table)
+                    .billingMode(BillingMode.PAY_PER_REQUEST)
+                    .attributeDefinitions(
+                            AttributeDefinition.builder().attributeName(V2Layout.HASH)
+                                    .attributeType(ScalarAttributeType.S).build(),
+                            AttributeDefinition.builder().attributeName(V2Layout.RANGE)
+                                    .attributeType(ScalarAttributeType.S).build())
+                    .keySchema(
+                            KeySchemaElement.builder().attributeName(V2Layout.HASH).keyType(KeyType.HASH).build(),
+                            KeySchemaElement.builder().attributeName(V2Layout.RANGE).keyType(KeyType.RANGE).build()));
+        } catch (ResourceInUseException e) {
+            // another process created it first: accepted once its schema is checked
+        } catch (SdkException e) {
+            throw Failures.onRead("CreateTable", e, table);
+        }
+    }
+
+    private TableDescription awaitUsable(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            TableDescription d = describe();
+            TableStatus status = d == null ? null : d.tableStatus();
+            if (status == TableStatus.ACTIVE || status == TableStatus.UPDATING) {
+                return d;
+            }
+            if (d != null && status != TableStatus.CREATING) {
+                throw new DynamoStoreException("DynamoDB table '" + table + "' is " + d.tableStatusAsString()
+                        + ", not ACTIVE: lake-meta cannot use it");
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new StoreUnavailableException("DynamoDB table '" + table + "' did not become ACTIVE within "
+                        + timeout + " (status " + (d == null ? "not visible yet" : d.tableStatusAsString())
+                        + "); open the store again later or raise tableActiveTimeout");
+            }
+            try {
+                Thread.sleep(POLL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoreUnavailableException("interrupted while waiting for table '" + table + "' to become ACTIVE", e);
+            }
+        }
+    }
+
+    private void checkSchema(TableDescription d) {
+        Map<String, String> types = d.attributeDefinitions().stream()
+                .collect(Collectors.toMap(AttributeDefinition::attributeName, AttributeDefinition::attributeTypeAsString));
+        List<KeySchemaElement> keys = d.keySchema();
+        boolean ok = keys.size() == 2
+                && keys.stream().anyMatch(k -> k.attributeName().equals(V2Layout.HASH) && k.keyType() == KeyType.HASH)
+                && keys.stream().anyMatch(k -> k.attributeName().equals(V2Layout.RANGE) && k.keyType() == KeyType.RANGE)
+                && "S".equals(types.get(V2Layout.HASH)) && "S".equals(types.get(V2Layout.RANGE));
+        if (!ok) {
+            String found = keys.stream()
+                    .map(k -> k.attributeName() + " (" + types.get(k.attributeName()) + ", " + k.keyTypeAsString() + ")")
+                    .collect(Collectors.joining(", ", "[", "]"));
+            throw new DynamoStoreException("DynamoDB table '" + table + "' has key schema " + found
+                    + " but the lake-meta v2 layout needs " + expectedSchema()
+                    + ": point the store at another table, or create one with that schema");
+        }
+    }
+
+    private static String expectedSchema() {
+        return "[" + V2Layout.HASH + " (S, HASH), " + V2Layout.RANGE + " (S, RANGE)]";
+    }
+
+    private int layoutShards(Integer configured) {
+        Map<String, AttributeValue> record = readLayoutRecord();
+        if (record == null) {
+            int shards = configured == null ? V2Layout.DEFAULT_SHARDS : configured;
+            record = writeLayoutRecord(shards);
+            if (record == null) {
+                return shards;
+            }
+        }
+        int recorded = parseShards(record);
+        if (configured != null && configured != recorded) {
+            throw new InvalidArgumentException("DynamoDB table '" + table + "' was laid out with " + recorded
+                    + " shards, but the store was configured with shardCount(" + configured + "): the shard count is"
+                    + " fixed when a table is first used; configure shardCount(" + recorded
+                    + ") or leave it unset to adopt the table's, or use a new table");
+        }
+        return recorded;
+    }
+
+    private Map<String, AttributeValue> readLayoutRecord() {
+        try {
+            var response = client.getItem(r -> r.tableName(table).key(V2Layout.layoutRecordKey()).consistentRead(true));
+            return response.hasItem() && !response.item().isEmpty() ? response.item() : null;
+        } catch (SdkException e) {
+            throw Failures.onRead("reading the layout record", e, table);
+        }
+    }
+
+    /** Writes the record if absent; returns null when written, else the record another opener wrote first. */
+    private Map<String, AttributeValue> writeLayoutRecord(int shards) {
+        AttemptLog log = new AttemptLog();
+        try {
+            client.putItem(r -> r.tableName(table).item(V2Layout.layoutRecord(shards))
+                    .conditionExpression("attribute_not_exists(#h)")
+                    .expressionAttributeNames(Map.of("#h", V2Layout.HASH))
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                    .overrideConfiguration(log.attach(client)));
+            return null;
+        } catch (ConditionalCheckFailedException e) {
+            if (e.hasItem() && !e.item().isEmpty()) {
+                return e.item();
+            }
+            Map<String, AttributeValue> record = readLayoutRecord();
+            if (record == null) {
+                throw new DynamoStoreException("the layout record of table '" + table + "' changed while opening; open again", e);
+            }
+            return record;
+        } catch (SdkException e) {
+            MetaStoreException failure = Failures.onWrite("writing the layout record", e, log, table);
+            if (failure instanceof OutcomeUnknownException) {
+                Map<String, AttributeValue> record = readLayoutRecord();
+                if (record != null) {
+                    return record;
+                }
+                throw new StoreUnavailableException("writing the layout record of table '" + table
+                        + "' got no answer and the record is absent; open the store again", e);
+            }
+            throw failure;
+        }
+    }
+
+    private int parseShards(Map<String, AttributeValue> record) {
+        AttributeValue format = record.get(V2Layout.LAYOUT_FORMAT_ATTR);
+        AttributeValue version = record.get(V2Layout.LAYOUT_VERSION_ATTR);
+        AttributeValue shards = record.get(V2Layout.LAYOUT_SHARDS_ATTR);
+        if (format == null || !V2Layout.LAYOUT_FORMAT.equals(format.s()) || version == null || version.n() == null
+                || shards == null || shards.n() == null) {
+            throw new DynamoStoreException("DynamoDB table '" + table + "' holds an item at the layout record's key that"
+                    + " lake-meta did not write (" + record + "): use another table");
+        }
+        if (!Integer.toString(V2Layout.VERSION).equals(version.n())) {
+            throw new DynamoStoreException("DynamoDB table '" + table + "' holds lake-meta layout version " + version.n()
+                    + "; this library reads version " + V2Layout.VERSION + ": use a library version that reads it");
+        }
+        int n;
+        try {
+            n = Integer.parseInt(shards.n());
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < V2Layout.MIN_SHARDS || n > V2Layout.MAX_SHARDS) {
+            throw new DynamoStoreException("DynamoDB table '" + table + "' records " + shards.n()
+                    + " shards, outside " + V2Layout.MIN_SHARDS + ".." + V2Layout.MAX_SHARDS + ": the layout record is damaged");
+        }
+        return n;
+    }
+}

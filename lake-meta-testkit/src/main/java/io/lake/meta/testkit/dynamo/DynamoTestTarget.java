@@ -1,0 +1,213 @@
+package io.lake.meta.testkit.dynamo;
+
+import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
+import java.net.URI;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Assumptions;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.localstack.LocalStackContainer;
+import org.testcontainers.utility.DockerImageName;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
+
+/**
+ * The one place that decides which DynamoDB the tests use, in this order:
+ * <ol>
+ *   <li>{@value #ENDPOINT_ENV} when set (LocalStack, real AWS, any compatible server), with
+ *       region {@value #REGION_ENV} or {@code AWS_REGION} (default {@code us-east-1}) and
+ *       credentials from {@code AWS_ACCESS_KEY_ID}/{@code AWS_SECRET_ACCESS_KEY} (default
+ *       {@code test}/{@code test}, as LocalStack accepts);</li>
+ *   <li>else LocalStack in a container, when a Docker engine answers (image
+ *       {@value #DEFAULT_LOCALSTACK_IMAGE}, or {@value #LOCALSTACK_IMAGE_ENV});</li>
+ *   <li>else the in-process {@link DynamoDbTestServer}.</li>
+ * </ol>
+ * The choice is made once per JVM ({@link #shared()}) and printed. Tests that need the in-process
+ * server (fault injection, statistics, pause hooks) call {@link #requireInProcessServer()}, which
+ * skips them with a reason on the other targets; every other test runs on every target.
+ *
+ * <p>Thread-safe. Whatever the target started (a container, a server) is stopped when the JVM exits.
+ */
+public final class DynamoTestTarget {
+
+    public static final String ENDPOINT_ENV = "LAKE_META_DYNAMO_ENDPOINT";
+    public static final String REGION_ENV = "LAKE_META_DYNAMO_REGION";
+    public static final String LOCALSTACK_IMAGE_ENV = "LAKE_META_LOCALSTACK_IMAGE";
+    public static final String DEFAULT_LOCALSTACK_IMAGE = "localstack/localstack:4.0";
+
+    /** Which DynamoDB the tests talk to. */
+    public enum Kind {
+        /** The endpoint named by {@value #ENDPOINT_ENV}. */
+        ENDPOINT,
+        /** LocalStack in a Docker container started through testcontainers. */
+        LOCALSTACK,
+        /** The in-process, Docker-free {@link DynamoDbTestServer}. */
+        IN_PROCESS
+    }
+
+    private static DynamoTestTarget shared;
+    private static final AtomicLong TABLES = new AtomicLong();
+
+    private final Kind kind;
+    private final URI endpoint;
+    private final Region region;
+    private final AwsCredentialsProvider credentials;
+    private final DynamoDbTestServer server;
+    private final String reason;
+
+    private DynamoTestTarget(Kind kind, URI endpoint, Region region, AwsCredentialsProvider credentials,
+                             DynamoDbTestServer server, String reason) {
+        this.kind = kind;
+        this.endpoint = endpoint;
+        this.region = region;
+        this.credentials = credentials;
+        this.server = server;
+        this.reason = reason;
+    }
+
+    /** The target for this JVM: chosen, started and printed on first use. */
+    public static synchronized DynamoTestTarget shared() {
+        if (shared == null) {
+            shared = start(System.getenv(), DynamoTestTarget::dockerAnswers);
+            System.out.println("[lake-meta] DynamoDB test target: " + shared);
+        }
+        return shared;
+    }
+
+    /** Which target the environment selects; starts nothing. */
+    static Kind decide(Map<String, String> env, BooleanSupplier dockerAnswers) {
+        if (!blank(env.get(ENDPOINT_ENV))) {
+            return Kind.ENDPOINT;
+        }
+        return dockerAnswers.getAsBoolean() ? Kind.LOCALSTACK : Kind.IN_PROCESS;
+    }
+
+    static DynamoTestTarget start(Map<String, String> env, BooleanSupplier dockerAnswers) {
+        switch (decide(env, dockerAnswers)) {
+            case ENDPOINT:
+                return new DynamoTestTarget(Kind.ENDPOINT, URI.create(env.get(ENDPOINT_ENV).trim()), region(env),
+                        credentials(env), null, ENDPOINT_ENV + " is set");
+            case LOCALSTACK:
+                return startLocalStack(env);
+            default:
+                DynamoDbTestServer server = DynamoDbTestServer.create().start();
+                Runtime.getRuntime().addShutdownHook(new Thread(server::close, "dynamodb-test-server-stop"));
+                return new DynamoTestTarget(Kind.IN_PROCESS, server.endpoint(), Region.of(server.region()),
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")), server,
+                        ENDPOINT_ENV + " is not set and no Docker engine answers");
+        }
+    }
+
+    private static DynamoTestTarget startLocalStack(Map<String, String> env) {
+        String image = blank(env.get(LOCALSTACK_IMAGE_ENV)) ? DEFAULT_LOCALSTACK_IMAGE : env.get(LOCALSTACK_IMAGE_ENV);
+        LocalStackContainer container = new LocalStackContainer(DockerImageName.parse(image)).withServices("dynamodb");
+        container.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "localstack-stop"));
+        return new DynamoTestTarget(Kind.LOCALSTACK, container.getEndpoint(), Region.of(container.getRegion()),
+                StaticCredentialsProvider.create(AwsBasicCredentials.create(container.getAccessKey(), container.getSecretKey())),
+                null, ENDPOINT_ENV + " is not set and a Docker engine answers (" + image + ")");
+    }
+
+    private static Region region(Map<String, String> env) {
+        String region = !blank(env.get(REGION_ENV)) ? env.get(REGION_ENV) : env.get("AWS_REGION");
+        return Region.of(blank(region) ? "us-east-1" : region.trim());
+    }
+
+    private static AwsCredentialsProvider credentials(Map<String, String> env) {
+        if (!blank(env.get("AWS_ACCESS_KEY_ID")) && !blank(env.get("AWS_SECRET_ACCESS_KEY"))) {
+            return EnvironmentVariableCredentialsProvider.create();
+        }
+        return StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
+    }
+
+    private static boolean dockerAnswers() {
+        try {
+            return DockerClientFactory.instance().isDockerAvailable();
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public URI endpoint() {
+        return endpoint;
+    }
+
+    public Region region() {
+        return region;
+    }
+
+    public AwsCredentialsProvider credentials() {
+        return credentials;
+    }
+
+    /** A new client for this target (URL-connection HTTP client, the SDK's default retries). The caller closes it. */
+    public DynamoDbClient newClient() {
+        return newClient(b -> { });
+    }
+
+    /**
+     * A new client for this target with the URL-connection HTTP client, after {@code customizer}
+     * adjusted the builder (retries, timeouts, interceptors). The caller closes it. To use another
+     * HTTP client, start from {@link #clientBuilder()} instead.
+     */
+    public DynamoDbClient newClient(Consumer<DynamoDbClientBuilder> customizer) {
+        DynamoDbClientBuilder builder = clientBuilder().httpClientBuilder(UrlConnectionHttpClient.builder());
+        Objects.requireNonNull(customizer, "customizer").accept(builder);
+        return builder.build();
+    }
+
+    /** A client builder pointed at this target (endpoint, region, credentials), with no HTTP client chosen yet. */
+    public DynamoDbClientBuilder clientBuilder() {
+        return DynamoDbClient.builder()
+                .endpointOverride(endpoint)
+                .region(region)
+                .credentialsProvider(credentials);
+    }
+
+    /** The in-process server, when it is the target. */
+    public Optional<DynamoDbTestServer> inProcessServer() {
+        return Optional.ofNullable(server);
+    }
+
+    /**
+     * The in-process server; on any other target the calling test is skipped (a JUnit assumption)
+     * with a reason, because faults, statistics and pause hooks exist only in-process.
+     */
+    public DynamoDbTestServer requireInProcessServer() {
+        Assumptions.assumeTrue(server != null, () -> "needs the in-process DynamoDB test server (fault injection,"
+                + " statistics or pause hooks), but the target is " + this);
+        return server;
+    }
+
+    /** A table name no other test in this JVM (or a parallel run against the same endpoint) uses. */
+    public String uniqueTableName(String hint) {
+        String clean = hint.replaceAll("[^a-zA-Z0-9_.-]", "-");
+        return "lm-" + clean.substring(0, Math.min(clean.length(), 40)) + "-" + TABLES.incrementAndGet() + "-"
+                + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    @Override
+    public String toString() {
+        String what = kind == Kind.ENDPOINT ? "explicit endpoint" : kind == Kind.LOCALSTACK ? "LocalStack" : "in-process server";
+        return what + " at " + endpoint + " (region " + region + "; " + reason + ")";
+    }
+}
