@@ -1,8 +1,5 @@
 package io.lake.meta.testkit;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.spi.RaceHooks;
-
 /**
  * The MetaStore contract suite, written once. A backend runs it by extending this class with a
  * small factory:
@@ -14,13 +11,19 @@ import io.lake.meta.spi.RaceHooks;
  *     }
  * }
  * }</pre>
+ *
+ * <p>{@link #openStore} must return a new, empty store on every call: the suite opens one per
+ * test and one per generated operation sequence of the model-equivalence properties, and closes
+ * each. The store must call its hooks at {@link io.lake.meta.spi.RaceHooks#COMMIT_CHECKED} inside
+ * every commit, after the preconditions were checked and before the write becomes visible, and
+ * must keep any other commit from checking its own preconditions until then.
+ *
+ * <p>The suite is split into one class per concept, each holding one {@code @Nested} group; the
+ * groups are inherited, so the one subclass runs them all:
+ * <ul>
+ *   <li>{@link ConditionalWriteContract}: point reads, create/update/delete on exact bytes,
+ *       concurrent compare-and-set;</li>
+ * </ul>
  */
-public abstract class MetaStoreContract {
-
-    /**
-     * Opens a fresh, empty store. Called for each test; the suite closes the store afterwards.
-     *
-     * @param hooks the hooks the store must call at {@link RaceHooks#COMMIT_CHECKED} inside every commit
-     */
-    protected abstract MetaStore openStore(RaceHooks hooks) throws Exception;
+public abstract class MetaStoreContract extends ConditionalWriteContract {
 }

@@ -1,0 +1,227 @@
+package io.lake.meta.testkit;
+
+import io.lake.meta.Entry;
+import io.lake.meta.GuardedMutation;
+import io.lake.meta.GuardedResult;
+import io.lake.meta.InvalidArgumentException;
+import io.lake.meta.KeyPrefix;
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaStore;
+import io.lake.meta.MetaValue;
+import io.lake.meta.Mutation;
+import io.lake.meta.Page;
+import io.lake.meta.PageCost;
+import io.lake.meta.PageRequest;
+import io.lake.meta.StoreClosedException;
+import io.lake.meta.WriteResult;
+import io.lake.meta.spi.PageCursor;
+import io.lake.meta.spi.PageTokenCodec;
+import io.lake.meta.spi.RaceHooks;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The obviously-correct {@link MetaStore}: one lock, one sorted map. It is the model the
+ * property tests compare every backend with, and a convenient store for unit tests of code
+ * written against the contract.
+ *
+ * <ul>
+ *   <li>Every operation runs under one lock, so operations are linearizable in lock order.</li>
+ *   <li>Each commit (a conditional or guarded write) checks its preconditions, then calls
+ *       {@code hooks.reached(}{@link RaceHooks#COMMIT_CHECKED}{@code )} while still holding the
+ *       lock, then makes its write visible. A test pausing a writer there therefore holds every
+ *       other operation off until it releases the writer.</li>
+ *   <li>Conflicts always carry the current value ({@link WriteResult#isCurrentKnown()} is true).</li>
+ *   <li>Pages follow the unsigned-byte order of the keys' UTF-8 encodings (the order of
+ *       {@link MetaKey#compareTo}). A page reads at most {@code limit} entries plus one
+ *       look-ahead inside the prefix: it returns a continuation token only when the look-ahead
+ *       found another key. A page that exactly fills {@code limit} with nothing after it therefore
+ *       has <em>no</em> token. {@link PageCost#itemsEvaluated()} counts the entries read, the
+ *       look-ahead included when it found one. Tokens use the shared {@link PageTokenCodec} with
+ *       layout {@value #LAYOUT} and one partition; the cursor is the last key returned.</li>
+ *   <li>Nothing is ever read outside the requested prefix.</li>
+ * </ul>
+ *
+ * <p>Thread-safe. {@link #close()} is idempotent; afterwards every call throws
+ * {@link StoreClosedException}.
+ */
+public final class InMemoryMetaStore implements MetaStore {
+
+    /** The layout descriptor of this store's page tokens. */
+    public static final String LAYOUT = "memory";
+
+    private final Object lock = new Object();
+    private final NavigableMap<byte[], Entry> entries = new TreeMap<>(Arrays::compareUnsigned);
+    private final PageTokenCodec tokens = new PageTokenCodec(LAYOUT, 1);
+    private final RaceHooks hooks;
+    private boolean closed;
+
+    private InMemoryMetaStore(RaceHooks hooks) {
+        this.hooks = hooks;
+    }
+
+    /** An empty store without race hooks. */
+    public static InMemoryMetaStore create() {
+        return new InMemoryMetaStore(RaceHooks.NONE);
+    }
+
+    /**
+     * An empty store that calls {@code hooks} at {@link RaceHooks#COMMIT_CHECKED} inside every commit.
+     *
+     * @throws InvalidArgumentException if {@code hooks} is null
+     */
+    public static InMemoryMetaStore withHooks(RaceHooks hooks) {
+        return new InMemoryMetaStore(notNull(hooks, "race hooks"));
+    }
+
+    @Override
+    public Optional<MetaValue> get(MetaKey key) {
+        notNull(key, "key");
+        synchronized (lock) {
+            requireOpen();
+            return current(key);
+        }
+    }
+
+    @Override
+    public WriteResult apply(Mutation mutation) {
+        notNull(mutation, "mutation");
+        synchronized (lock) {
+            requireOpen();
+            Optional<MetaValue> current = current(mutation.key());
+            if (!mutation.preconditionHolds(current)) {
+                return WriteResult.conflict(current);
+            }
+            hooks.reached(RaceHooks.COMMIT_CHECKED);
+            write(mutation);
+            return WriteResult.applied();
+        }
+    }
+
+    @Override
+    public GuardedResult applyGuarded(GuardedMutation mutation) {
+        notNull(mutation, "guarded mutation");
+        synchronized (lock) {
+            requireOpen();
+            Optional<MetaValue> guard = current(mutation.guardKey());
+            if (!guard.equals(Optional.of(mutation.expectedGuard()))) {
+                return GuardedResult.guardRejected();
+            }
+            Mutation target = mutation.target();
+            Optional<MetaValue> current = current(target.key());
+            if (!target.preconditionHolds(current)) {
+                return GuardedResult.targetConflict(WriteResult.conflict(current));
+            }
+            hooks.reached(RaceHooks.COMMIT_CHECKED);
+            write(target);
+            return GuardedResult.applied();
+        }
+    }
+
+    @Override
+    public Page page(PageRequest request) {
+        notNull(request, "page request");
+        synchronized (lock) {
+            requireOpen();
+            KeyPrefix prefix = request.prefix();
+            Optional<MetaKey> after = request.token()
+                    .flatMap(token -> tokens.decode(prefix, token).afterKey(prefix));
+            Iterator<Entry> candidates = range(prefix, after).values().iterator();
+            List<Entry> page = new ArrayList<>();
+            while (page.size() < request.limit() && candidates.hasNext()) {
+                page.add(candidates.next());
+            }
+            boolean more = candidates.hasNext(); // the look-ahead: reads at most one more entry
+            Optional<String> next = more
+                    ? Optional.of(tokens.encode(prefix, PageCursor.after(0, prefix, page.get(page.size() - 1).key())))
+                    : Optional.empty();
+            return new Page(page, next, PageCost.items(page.size() + (more ? 1 : 0)));
+        }
+    }
+
+    /** The number of keys held, for tests. */
+    public int size() {
+        synchronized (lock) {
+            requireOpen();
+            return entries.size();
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (lock) {
+            closed = true;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "InMemoryMetaStore";
+    }
+
+    /** The keys under {@code prefix}, strictly after {@code after} when present. */
+    private NavigableMap<byte[], Entry> range(KeyPrefix prefix, Optional<MetaKey> after) {
+        byte[] start = after.map(MetaKey::utf8).orElse(prefix.utf8());
+        boolean startInclusive = after.isEmpty();
+        Optional<byte[]> end = successor(prefix.utf8());
+        return end.isPresent()
+                ? entries.subMap(start, startInclusive, end.get(), false)
+                : entries.tailMap(start, startInclusive);
+    }
+
+    /** The smallest byte string greater than every string starting with {@code prefix}, if any. */
+    private static Optional<byte[]> successor(byte[] prefix) {
+        for (int i = prefix.length - 1; i >= 0; i--) {
+            if (prefix[i] != (byte) 0xff) {
+                byte[] end = Arrays.copyOf(prefix, i + 1);
+                end[i]++;
+                return Optional.of(end);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<MetaValue> current(MetaKey key) {
+        return Optional.ofNullable(entries.get(key.utf8())).map(Entry::value);
+    }
+
+    private void write(Mutation mutation) {
+        Optional<MetaValue> value = mutation.newValue();
+        if (value.isPresent()) {
+            entries.put(mutation.key().utf8(), new Entry(mutation.key(), value.get()));
+        } else {
+            entries.remove(mutation.key().utf8());
+        }
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new StoreClosedException(toString());
+        }
+    }
+
+    private static <T> T notNull(T value, String name) {
+        if (value == null) {
+            throw new InvalidArgumentException(name + " must not be null");
+        }
+        return value;
+    }
+
+    /** A read-only snapshot of every entry, in key order, for tests and debugging. */
+    public List<Entry> snapshot() {
+        synchronized (lock) {
+            requireOpen();
+            List<Entry> all = new ArrayList<>();
+            for (Map.Entry<byte[], Entry> e : entries.entrySet()) {
+                all.add(e.getValue());
+            }
+            return List.copyOf(all);
+        }
+    }
+}
