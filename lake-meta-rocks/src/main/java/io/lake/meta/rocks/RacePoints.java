@@ -1,0 +1,17 @@
+package io.lake.meta.rocks;
+
+/**
+ * The RocksDB store's own race-hook points, besides the contract's
+ * {@link io.lake.meta.spi.RaceHooks#COMMIT_CHECKED}. Tests latch on them to order a race.
+ */
+final class RacePoints {
+
+    /** A read or page holds the store open and is about to touch RocksDB. */
+    static final String READ_STARTED = "rocks.read.started";
+
+    /** {@code close()} refuses new calls and is about to wait for the calls in flight. */
+    static final String CLOSE_DRAINING = "rocks.close.draining";
+
+    private RacePoints() {
+    }
+}

@@ -1,0 +1,276 @@
+package io.lake.meta.rocks;
+
+import io.lake.meta.Entry;
+import io.lake.meta.GuardedMutation;
+import io.lake.meta.GuardedResult;
+import io.lake.meta.InvalidArgumentException;
+import io.lake.meta.KeyPrefix;
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaStore;
+import io.lake.meta.MetaValue;
+import io.lake.meta.Mutation;
+import io.lake.meta.Page;
+import io.lake.meta.PageCost;
+import io.lake.meta.PageRequest;
+import io.lake.meta.StoreClosedException;
+import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.WriteResult;
+import io.lake.meta.spi.PageCursor;
+import io.lake.meta.spi.PageTokenCodec;
+import io.lake.meta.spi.RaceHooks;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
+import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Slice;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The RocksDB {@link MetaStore}. Thread-safe.
+ *
+ * <p>Every call holds the read side of a lifecycle lock while it uses native handles;
+ * {@link #close()} first refuses new calls, then takes the write side, so it waits for the
+ * calls in flight and frees the handles only when nothing can touch them any more.
+ */
+final class RocksStore implements MetaStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RocksStore.class);
+
+    /** Layout of page tokens; change the format number whenever a position's meaning changes. */
+    static final String TOKEN_LAYOUT = "rocksdb/format=" + StoreFormat.VERSION;
+
+    private final Path directory;
+    private final String description;
+    private final RaceHooks hooks;
+    private final Durability durability;
+    private final Options options;
+    private final RocksDB db;
+    private final WriteOptions writeOptions;
+    private final ReadOptions pointReads;
+    private final PageTokenCodec tokens = new PageTokenCodec(TOKEN_LAYOUT, 1);
+
+    private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    private final Object closeMonitor = new Object();
+    private volatile boolean closing;
+    private boolean closed;
+
+    private final Lock writerLock = new ReentrantLock();
+
+    RocksStore(Path directory, Durability durability, RaceHooks hooks, Options options, RocksDB db) {
+        this.directory = directory;
+        this.description = "RocksDB store at " + directory;
+        this.durability = durability;
+        this.hooks = hooks;
+        this.options = options;
+        this.db = db;
+        this.writeOptions = new WriteOptions().setSync(durability == Durability.SYNCED_WAL);
+        this.pointReads = new ReadOptions();
+    }
+
+    @Override
+    public Optional<MetaValue> get(MetaKey key) {
+        return whileOpen(() -> {
+            requireArgument(key, "key");
+            hooks.reached(RacePoints.READ_STARTED);
+            try {
+                byte[] value = db.get(pointReads, key.utf8());
+                return value == null ? Optional.empty() : Optional.of(MetaValue.of(value));
+            } catch (RocksDBException e) {
+                throw unavailable("could not read " + key, e);
+            }
+        });
+    }
+
+    @Override
+    public WriteResult apply(Mutation mutation) {
+        return whileOpen(() -> commit(Commit.plain(requireArgument(mutation, "mutation"))).writeResult());
+    }
+
+    @Override
+    public GuardedResult applyGuarded(GuardedMutation mutation) {
+        return whileOpen(() -> commit(Commit.guarded(requireArgument(mutation, "guarded mutation"))).guardedResult());
+    }
+
+    private Commit.Decision commit(Commit commit) {
+        writerLock.lock();
+        try {
+            Commit.Decision decision = commit.evaluate(this::read);
+            hooks.reached(io.lake.meta.spi.RaceHooks.COMMIT_CHECKED);
+            if (decision.applies()) {
+                try (WriteBatch batch = new WriteBatch()) {
+                    stage(batch, commit.target());
+                    db.write(writeOptions, batch);
+                }
+            }
+            return decision;
+        } catch (RocksDBException e) {
+            throw unavailable("could not write " + commit.target().key() + "; the write did not apply", e);
+        } finally {
+            writerLock.unlock();
+        }
+    }
+
+    static void stage(WriteBatch batch, Mutation mutation) throws RocksDBException {
+        Optional<MetaValue> value = mutation.newValue();
+        if (value.isPresent()) {
+            batch.put(mutation.key().utf8(), value.get().toByteArray());
+        } else {
+            batch.delete(mutation.key().utf8());
+        }
+    }
+
+    private Optional<MetaValue> read(MetaKey key) throws RocksDBException {
+        byte[] value = db.get(pointReads, key.utf8());
+        return value == null ? Optional.empty() : Optional.of(MetaValue.of(value));
+    }
+
+    @Override
+    public Page page(PageRequest request) {
+        return whileOpen(() -> {
+            requireArgument(request, "page request");
+            KeyPrefix prefix = request.prefix();
+            PageCursor cursor = request.token().map(t -> tokens.decode(prefix, t)).orElse(PageCursor.startOf(0));
+            byte[] start = cursor.afterKey(prefix).map(k -> Keys.justAfter(k.utf8())).orElse(prefix.utf8());
+            hooks.reached(RacePoints.READ_STARTED);
+            return readPage(prefix, start, request.limit());
+        });
+    }
+
+    private Page readPage(KeyPrefix prefix, byte[] start, int limit) {
+        try (Slice upperBound = new Slice(Keys.successor(prefix.utf8()));
+                ReadOptions readOptions = new ReadOptions().setIterateUpperBound(upperBound);
+                RocksIterator it = db.newIterator(readOptions)) {
+            List<Entry> entries = new ArrayList<>(Math.min(limit, 256));
+            long itemsRead = 0;
+            it.seek(start);
+            while (entries.size() < limit && it.isValid()) {
+                itemsRead++;
+                entries.add(entry(it.key(), it.value()));
+                it.next();
+            }
+            boolean more = false;
+            if (it.isValid()) {
+                itemsRead++;
+                more = true;
+            }
+            it.status();
+            Optional<String> next = more
+                    ? Optional.of(tokens.encode(prefix, PageCursor.after(0, prefix, entries.get(entries.size() - 1).key())))
+                    : Optional.empty();
+            return new Page(entries, next, PageCost.items(itemsRead));
+        } catch (RocksDBException e) {
+            throw unavailable("could not read a page of " + prefix, e);
+        }
+    }
+
+    private Entry entry(byte[] key, byte[] value) {
+        MetaKey metaKey;
+        try {
+            metaKey = MetaKey.fromUtf8(key);
+        } catch (InvalidArgumentException e) {
+            throw new StoreUnavailableException(description + " holds a key that is not a valid lake-meta key ("
+                    + e.getMessage() + "); the store is corrupt or was written by another program", e);
+        }
+        return new Entry(metaKey, MetaValue.of(value));
+    }
+
+    /**
+     * Refuses new calls, waits for the calls in flight to finish, then frees every native handle.
+     * Idempotent: later calls return at once; concurrent calls return once the first has closed.
+     */
+    @Override
+    public void close() {
+        synchronized (closeMonitor) {
+            if (closed) {
+                return;
+            }
+            closing = true;
+            hooks.reached(RacePoints.CLOSE_DRAINING);
+            lifecycle.writeLock().lock();
+            try {
+                closeNative();
+                closed = true;
+                LOG.info("closed {}", description);
+            } finally {
+                lifecycle.writeLock().unlock();
+            }
+        }
+    }
+
+    private void closeNative() {
+        if (durability == Durability.UNSYNCED_WAL) {
+            try {
+                db.syncWal();
+            } catch (RocksDBException e) {
+                LOG.warn("could not sync the write-ahead log of {} on close; the last writes may not survive a power loss",
+                        description, e);
+            }
+        }
+        try {
+            db.closeE();
+        } catch (RocksDBException e) {
+            LOG.warn("closing {} reported an error", description, e);
+        }
+        pointReads.close();
+        writeOptions.close();
+        options.close();
+    }
+
+    private <T> T whileOpen(Supplier<T> call) {
+        if (closing) {
+            throw new StoreClosedException(description);
+        }
+        Lock open = lifecycle.readLock();
+        open.lock();
+        try {
+            if (closing) {
+                throw new StoreClosedException(description);
+            }
+            return call.get();
+        } finally {
+            open.unlock();
+        }
+    }
+
+    private static <T> T requireArgument(T value, String name) {
+        if (value == null) {
+            throw new InvalidArgumentException(name + " must not be null");
+        }
+        return value;
+    }
+
+    private StoreUnavailableException unavailable(String what, RocksDBException e) {
+        return new StoreUnavailableException(description + ": " + what + ": " + e.getMessage(), e);
+    }
+
+    Path directory() {
+        return directory;
+    }
+
+    /** Whether acknowledged writes were fsynced to the WAL (read from the native options). */
+    boolean syncsWrites() {
+        return writeOptions.sync();
+    }
+
+    /** Whether writes go to the WAL at all (read from the native options). */
+    boolean writesWal() {
+        return !writeOptions.disableWAL();
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+}

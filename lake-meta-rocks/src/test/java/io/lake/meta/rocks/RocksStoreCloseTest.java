@@ -1,0 +1,117 @@
+package io.lake.meta.rocks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lake.meta.GuardedMutation;
+import io.lake.meta.KeyPrefix;
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaStore;
+import io.lake.meta.MetaValue;
+import io.lake.meta.Mutation;
+import io.lake.meta.Page;
+import io.lake.meta.StoreClosedException;
+import io.lake.meta.WriteResult;
+import io.lake.meta.spi.RaceHooks;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** close(): idempotent, refuses later calls, and never frees native handles under a call in flight. */
+class RocksStoreCloseTest {
+
+    private static final MetaKey KEY = MetaKey.of("tbl/k");
+    private static final MetaValue V1 = MetaValue.utf8("v1");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyCallAfterClose_failsClosed_andCloseIsIdempotent() {
+        MetaStore store = RocksDbMetaStore.builder().directory(dir).build();
+        store.create(KEY, V1);
+        store.close();
+        store.close();
+        assertThatThrownBy(() -> store.get(KEY)).isInstanceOf(StoreClosedException.class)
+                .hasMessageContaining(dir.toString());
+        assertThatThrownBy(() -> store.create(KEY, V1)).isInstanceOf(StoreClosedException.class);
+        assertThatThrownBy(() -> store.apply(Mutation.update(KEY, V1, V1))).isInstanceOf(StoreClosedException.class);
+        assertThatThrownBy(() -> store.applyGuarded(new GuardedMutation(MetaKey.of("lease/l"), V1,
+                Mutation.delete(KEY, V1)))).isInstanceOf(StoreClosedException.class);
+        assertThatThrownBy(() -> store.page(KeyPrefix.of("tbl/"), 10)).isInstanceOf(StoreClosedException.class);
+        assertThatThrownBy(() -> store.get(null)).isInstanceOf(StoreClosedException.class);
+    }
+
+    @Test
+    void close_releasesTheDirectory() {
+        RocksDbMetaStore.builder().directory(dir).build().close();
+        try (MetaStore again = RocksDbMetaStore.builder().directory(dir).build()) {
+            assertThat(again.get(KEY)).isEmpty();
+        }
+    }
+
+    @Test
+    void close_waitsForAGetInFlight_thenRefusesNewCalls() throws Exception {
+        TestHooks hooks = new TestHooks();
+        PauseAt readPaused = hooks.pause(RacePoints.READ_STARTED);
+        MetaStore store = RocksDbMetaStore.builder().directory(dir).raceHooks(hooks).build();
+        store.create(KEY, V1);
+
+        CompletableFuture<Optional<MetaValue>> read = CompletableFuture.supplyAsync(() -> store.get(KEY));
+        readPaused.awaitArrival();
+        CloseInBackground close = CloseInBackground.start(store, hooks);
+        close.awaitDraining();
+
+        assertThatThrownBy(() -> store.get(KEY)).isInstanceOf(StoreClosedException.class);
+        assertThat(close.isDone()).isFalse();
+
+        readPaused.release();
+        assertThat(read.get(30, TimeUnit.SECONDS)).contains(V1);
+        close.awaitDone();
+        assertThatThrownBy(() -> store.get(KEY)).isInstanceOf(StoreClosedException.class);
+    }
+
+    @Test
+    void close_waitsForAPageInFlight() throws Exception {
+        TestHooks hooks = new TestHooks();
+        PauseAt readPaused = hooks.pause(RacePoints.READ_STARTED);
+        MetaStore store = RocksDbMetaStore.builder().directory(dir).raceHooks(hooks).build();
+        store.create(KEY, V1);
+
+        CompletableFuture<Page> page = CompletableFuture.supplyAsync(() -> store.page(KeyPrefix.of("tbl/"), 10));
+        readPaused.awaitArrival();
+        CloseInBackground close = CloseInBackground.start(store, hooks);
+        close.awaitDraining();
+        assertThat(close.isDone()).isFalse();
+
+        readPaused.release();
+        assertThat(page.get(30, TimeUnit.SECONDS).entries()).hasSize(1);
+        close.awaitDone();
+    }
+
+    @Test
+    void close_letsACommitInFlightFinishAndPersist() throws Exception {
+        TestHooks hooks = new TestHooks();
+        PauseAt commitPaused = hooks.pause(RaceHooks.COMMIT_CHECKED);
+        MetaStore store = RocksDbMetaStore.builder().directory(dir).raceHooks(hooks).build();
+
+        CompletableFuture<WriteResult> write = CompletableFuture.supplyAsync(() -> store.create(KEY, V1));
+        commitPaused.awaitArrival();
+        CloseInBackground close = CloseInBackground.start(store, hooks);
+        close.awaitDraining();
+        assertThatThrownBy(() -> store.create(MetaKey.of("tbl/late"), V1)).isInstanceOf(StoreClosedException.class);
+        assertThat(close.isDone()).isFalse();
+
+        commitPaused.release();
+        assertThat(write.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
+        close.awaitDone();
+
+        try (MetaStore reopened = RocksDbMetaStore.builder().directory(dir).build()) {
+            assertThat(reopened.get(KEY)).contains(V1);
+            assertThat(reopened.get(MetaKey.of("tbl/late"))).isEmpty();
+        }
+    }
+}
