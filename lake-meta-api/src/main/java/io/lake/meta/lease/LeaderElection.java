@@ -84,6 +84,8 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     private Installation installed;
     /** Guarded by roundLock: bytes sent whose answer was lost; resolved by the next read. */
     private Installation unresolved;
+    /** Guarded by roundLock: the highest epoch this election has seen, so a deleted record cannot restart the epochs here. */
+    private long highestEpochSeen;
 
     /** Guarded by this: lifecycle. */
     private volatile State state = State.LATENT;
@@ -270,13 +272,35 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     public void guardRejected(LeaseGuard rejected) {
         roundLock.lock();
         try {
-            if (guard == rejected) {
-                installed = null;
-                dropGuard("a fenced write found the lease record changed (taken over or removed)");
+            if (guard != rejected) {
+                return; // already replaced (a renewal) or dropped
             }
+            if (unresolved != null && unresolved.epoch() == rejected.epoch() && adoptIfInstalled(unresolved)) {
+                return; // our own renewal whose answer was lost did apply: the caller may retry with it
+            }
+            installed = null;
+            dropGuard("a fenced write found the lease record changed (taken over or removed)");
         } finally {
             roundLock.unlock();
         }
+    }
+
+    /** Publishes {@code attempt} as the guard if the record holds its bytes and its deadline has not passed. */
+    private boolean adoptIfInstalled(Installation attempt) {
+        Optional<MetaValue> current;
+        try {
+            current = store.get(leaseKey);
+        } catch (MetaStoreException e) {
+            return false; // cannot tell: fail closed
+        }
+        if (current.isEmpty() || !current.get().equals(attempt.bytes())
+                || ticker.read() - attempt.deadlineNanos() >= 0) {
+            return false;
+        }
+        installed = attempt;
+        unresolved = null;
+        guard = new LeaseGuard(leaseKey, attempt.bytes(), attempt.epoch(), attempt.deadlineNanos());
+        return true;
     }
 
     @Override
@@ -312,7 +336,9 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
             unresolved = null;
             installed = null;
             loseIfLeading("the lease record disappeared");
-            return install(Optional.empty(), 1, false);
+            // Absent normally means "never used" (epoch 0). If it was deleted, at least this
+            // election does not go back to an epoch it has seen.
+            return install(Optional.empty(), nextEpoch(highestEpochSeen), false);
         }
         MetaValue bytes = current.get();
         Installation own = ownInstallation(bytes);
@@ -331,6 +357,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         installed = null;
         loseIfLeading("the lease record changed: another candidate took over");
         LeaseRecord record = LeaseRecord.decode(leaseKey, bytes);
+        highestEpochSeen = Math.max(highestEpochSeen, record.epoch());
         if (record.isFreeAt(clock.millis())) {
             return install(current, nextEpoch(record.epoch()), false);
         }
@@ -371,6 +398,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
             throw e;
         }
         if (result.isApplied()) {
+            highestEpochSeen = Math.max(highestEpochSeen, epoch);
             installed = new Installation(next, epoch, deadline);
             LeaseGuard fresh = new LeaseGuard(leaseKey, next, epoch, deadline);
             boolean wasLeading = guard != null;

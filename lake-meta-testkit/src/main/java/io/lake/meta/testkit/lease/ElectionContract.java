@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lake.meta.MetaValue;
+import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.lease.CorruptLeaseRecordException;
 import io.lake.meta.lease.LeaderElection;
 import io.lake.meta.lease.LeaseEpochExhaustedException;
@@ -178,6 +179,18 @@ public abstract class ElectionContract extends LeaseSupport {
         }
 
         @Test
+        void campaign_afterTheRecordWasDeleted_doesNotReuseAnEpochItHasSeen() {
+            ManualTicker ticker = new ManualTicker();
+            LeaderElection a = candidate("node-a", ticker);
+            a.campaignOnce();
+            ticker.advance(RENEW);
+            a.campaignOnce();
+            assertThat(store.delete(LEASE_KEY, leaseBytes()).isApplied()).isTrue(); // an operator's mistake
+
+            assertThat(a.campaignOnce()).isEqualTo(new Leader(2));
+        }
+
+        @Test
         void campaign_corruptRecord_failsClosedAndWritesNothing() {
             seedLease("{\"holder\":\"x\",\"epoch\":-4,\"expiresAtMillis\":0}");
             LeaderElection a = candidate("node-a", new ManualTicker());
@@ -296,6 +309,59 @@ public abstract class ElectionContract extends LeaseSupport {
             assertThat(guardB.epoch()).isEqualTo(2);
             assertThat(guardB.leaseBytes()).isEqualTo(leaseBytes()).isNotEqualTo(guardA.leaseBytes());
             assertThat(a.currentGuard()).isEmpty();
+        }
+    }
+
+    @Nested
+    class LostAnswers {
+
+        @Test
+        void acquisitionWhoseAnswerWasLost_butApplied_isAdoptedByTheNextRound_withoutANewEpoch() {
+            LosesAnswers network = new LosesAnswers(store);
+            LeadershipEvents events = new LeadershipEvents();
+            LeaderElection a = candidate("node-a", new ManualTicker(), network, b -> b.listener(events));
+            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+
+            assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+            assertThat(a.currentGuard()).as("not leader until the outcome is known").isEmpty();
+            assertThat(leaseRecord().holder()).contains("node-a");
+
+            assertThat(a.campaignOnce()).isEqualTo(new Leader(1));
+            assertThat(a.currentGuard().orElseThrow().leaseBytes()).isEqualTo(leaseBytes());
+            assertThat(events.events()).containsExactly("gained 1");
+        }
+
+        @Test
+        void acquisitionWhoseAnswerWasLost_andNotApplied_isRetriedByTheNextRound() {
+            LosesAnswers network = new LosesAnswers(store);
+            LeaderElection a = candidate("node-a", new ManualTicker(), network, b -> b);
+            network.next(LosesAnswers.Next.DROP_AND_LOSE_ANSWER);
+
+            assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+            assertThat(store.get(LEASE_KEY)).isEmpty();
+
+            assertThat(a.campaignOnce()).isEqualTo(new Leader(1));
+        }
+
+        @Test
+        void renewalWhoseAnswerWasLost_keepsTheOldGuardUntilResolved_andTheNextRoundRenewsFromTheNewBytes() {
+            ManualTicker ticker = new ManualTicker();
+            LosesAnswers network = new LosesAnswers(store);
+            LeadershipEvents events = new LeadershipEvents();
+            LeaderElection a = candidate("node-a", ticker, network, b -> b.listener(events));
+            a.campaignOnce();
+            LeaseGuard before = a.currentGuard().orElseThrow();
+            ticker.advance(RENEW);
+            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+
+            assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+            assertThat(a.currentGuard()).contains(before);
+            assertThat(leaseBytes()).isNotEqualTo(before.leaseBytes());
+
+            ticker.advance(RENEW);
+            assertThat(a.campaignOnce()).isEqualTo(new Leader(1));
+            assertThat(a.currentGuard().orElseThrow().leaseBytes()).isEqualTo(leaseBytes());
+            assertThat(events.events()).containsExactly("gained 1");
         }
     }
 }

@@ -10,6 +10,7 @@ import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
+import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.StoreClosedException;
 import io.lake.meta.WriteResult;
 import io.lake.meta.fenced.FencedMetaStore;
@@ -211,6 +212,25 @@ public abstract class FencingContract extends ElectionContract {
             } finally {
                 writer.shutdownNow();
             }
+        }
+
+        @Test
+        void writeAfterARenewalWhoseAnswerWasLost_adoptsTheRenewal_andApplies() {
+            ManualTicker ticker = new ManualTicker();
+            LosesAnswers network = new LosesAnswers(store);
+            LeadershipEvents events = new LeadershipEvents();
+            LeaderElection a = candidate("node-a", ticker, network, b -> b.listener(events));
+            a.campaignOnce();
+            ticker.advance(RENEW);
+            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+            assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+            CountingMetaStore counting = new CountingMetaStore(store);
+
+            assertThat(FencedMetaStore.over(counting, a).create(TARGET, value("v1")).isApplied()).isTrue();
+
+            assertThat(counting.guardedWrites()).hasSize(2); // rejected with the old guard, applied with the adopted one
+            assertThat(a.currentGuard().orElseThrow().leaseBytes()).isEqualTo(leaseBytes());
+            assertThat(events.events()).containsExactly("gained 1");
         }
 
         @Test
