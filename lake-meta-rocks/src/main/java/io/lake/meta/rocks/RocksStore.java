@@ -23,9 +23,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -39,6 +39,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The RocksDB {@link MetaStore}. Thread-safe.
+ *
+ * <p>Writes go through the {@link GroupCommitter}: one thread checks and writes the commits of
+ * all concurrent writers in shared batches. Reads go straight to RocksDB.
  *
  * <p>Every call holds the read side of a lifecycle lock while it uses native handles;
  * {@link #close()} first refuses new calls, then takes the write side, so it waits for the
@@ -66,9 +69,10 @@ final class RocksStore implements MetaStore {
     private volatile boolean closing;
     private boolean closed;
 
-    private final Lock writerLock = new ReentrantLock();
+    private final GroupCommitter committer;
 
-    RocksStore(Path directory, Durability durability, RaceHooks hooks, Options options, RocksDB db) {
+    RocksStore(Path directory, Durability durability, RaceHooks hooks, Options options, RocksDB db,
+            UnaryOperator<GroupCommitter.BatchWriter> writerDecorator) {
         this.directory = directory;
         this.description = "RocksDB store at " + directory;
         this.durability = durability;
@@ -77,6 +81,10 @@ final class RocksStore implements MetaStore {
         this.db = db;
         this.writeOptions = new WriteOptions().setSync(durability == Durability.SYNCED_WAL);
         this.pointReads = new ReadOptions();
+        this.committer = new GroupCommitter(this::read,
+                writerDecorator.apply(batch -> db.write(writeOptions, batch)),
+                hooks, description, "lake-meta-rocks-committer[" + directory + "]");
+        committer.start();
     }
 
     @Override
@@ -85,8 +93,7 @@ final class RocksStore implements MetaStore {
             requireArgument(key, "key");
             hooks.reached(RacePoints.READ_STARTED);
             try {
-                byte[] value = db.get(pointReads, key.utf8());
-                return value == null ? Optional.empty() : Optional.of(MetaValue.of(value));
+                return read(key);
             } catch (RocksDBException e) {
                 throw unavailable("could not read " + key, e);
             }
@@ -104,22 +111,7 @@ final class RocksStore implements MetaStore {
     }
 
     private Commit.Decision commit(Commit commit) {
-        writerLock.lock();
-        try {
-            Commit.Decision decision = commit.evaluate(this::read);
-            hooks.reached(io.lake.meta.spi.RaceHooks.COMMIT_CHECKED);
-            if (decision.applies()) {
-                try (WriteBatch batch = new WriteBatch()) {
-                    stage(batch, commit.target());
-                    db.write(writeOptions, batch);
-                }
-            }
-            return decision;
-        } catch (RocksDBException e) {
-            throw unavailable("could not write " + commit.target().key() + "; the write did not apply", e);
-        } finally {
-            writerLock.unlock();
-        }
+        return committer.commit(commit);
     }
 
     static void stage(WriteBatch batch, Mutation mutation) throws RocksDBException {
@@ -200,6 +192,7 @@ final class RocksStore implements MetaStore {
             hooks.reached(RacePoints.CLOSE_DRAINING);
             lifecycle.writeLock().lock();
             try {
+                committer.stop();
                 closeNative();
                 closed = true;
                 LOG.info("closed {}", description);
@@ -257,6 +250,16 @@ final class RocksStore implements MetaStore {
 
     Path directory() {
         return directory;
+    }
+
+    /** Batches the committer wrote (batches of only conflicts and rejections write nothing). */
+    long batchesWritten() {
+        return committer.batchesWritten();
+    }
+
+    /** Commits the committer answered, applied or not. */
+    long commitsAnswered() {
+        return committer.commitsAnswered();
     }
 
     /** Whether acknowledged writes were fsynced to the WAL (read from the native options). */

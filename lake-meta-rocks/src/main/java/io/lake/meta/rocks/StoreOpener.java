@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
@@ -34,18 +35,27 @@ final class StoreOpener {
     /** RocksDB writes this file when it creates a database. */
     private static final String ROCKSDB_CURRENT = "CURRENT";
 
+    private static final long KEPT_INFO_LOGS = 5;
+
     private StoreOpener() {
     }
 
     static RocksStore open(Path directory, Durability durability, boolean createIfMissing, RaceHooks hooks) {
+        return open(directory, durability, createIfMissing, hooks, UnaryOperator.identity());
+    }
+
+    /** As above; {@code writerDecorator} wraps the batch writer, so tests can make writes fail. */
+    static RocksStore open(Path directory, Durability durability, boolean createIfMissing, RaceHooks hooks,
+            UnaryOperator<GroupCommitter.BatchWriter> writerDecorator) {
         RocksDB.loadLibrary();
         boolean exists = prepareDirectory(directory, createIfMissing);
-        Options options = new Options().setCreateIfMissing(!exists);
+        // keep a few info logs, not RocksDB's default of a thousand: every open rotates one
+        Options options = new Options().setCreateIfMissing(!exists).setKeepLogFileNum(KEPT_INFO_LOGS);
         RocksDB db = null;
         try {
             db = RocksDB.open(options, directory.toString());
             checkOrWriteFormat(db, directory);
-            RocksStore store = new RocksStore(directory, durability, hooks, options, db);
+            RocksStore store = new RocksStore(directory, durability, hooks, options, db, writerDecorator);
             LOG.info("opened {} ({})", store, durability);
             return store;
         } catch (RocksDBException e) {

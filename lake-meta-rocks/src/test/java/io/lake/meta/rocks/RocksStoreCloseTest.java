@@ -14,8 +14,11 @@ import io.lake.meta.StoreClosedException;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.RaceHooks;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -112,6 +115,40 @@ class RocksStoreCloseTest {
         try (MetaStore reopened = RocksDbMetaStore.builder().directory(dir).build()) {
             assertThat(reopened.get(KEY)).contains(V1);
             assertThat(reopened.get(MetaKey.of("tbl/late"))).isEmpty();
+        }
+    }
+
+    @Test
+    void closeUnderLoad_everyCallEitherCompletesOrFailsClosed() throws Exception {
+        MetaStore store = RocksDbMetaStore.builder().directory(dir).build();
+        int threads = 6;
+        CountDownLatch warmedUp = new CountDownLatch(threads);
+        List<CompletableFuture<Throwable>> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int id = t;
+            CompletableFuture<Throwable> worker = new CompletableFuture<>();
+            Thread thread = new Thread(() -> {
+                MetaKey mine = MetaKey.of("load/" + id);
+                try {
+                    for (int i = 0; ; i++) {
+                        store.create(MetaKey.of("load/" + id + "/" + i), V1);
+                        store.get(mine);
+                        store.page(KeyPrefix.of("load/"), 5);
+                        if (i == 3) {
+                            warmedUp.countDown();
+                        }
+                    }
+                } catch (Throwable e) {
+                    worker.complete(e);
+                }
+            }, "load-" + id);
+            thread.start();
+            workers.add(worker);
+        }
+        PauseAt.await(warmedUp, "every worker to run a few calls");
+        store.close();
+        for (CompletableFuture<Throwable> worker : workers) {
+            assertThat(worker.get(30, TimeUnit.SECONDS)).isInstanceOf(StoreClosedException.class);
         }
     }
 }

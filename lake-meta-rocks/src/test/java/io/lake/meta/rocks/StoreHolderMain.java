@@ -25,8 +25,8 @@ public final class StoreHolderMain {
         Path dir = Path.of(args[1]);
         switch (args[0]) {
             case "hold":
-                try (MetaStore store = RocksDbMetaStore.builder().directory(dir).build()) {
-                    System.out.println("OPEN");
+                try (MetaStore held = RocksDbMetaStore.builder().directory(dir).build()) {
+                    System.out.println("OPEN " + held.get(MetaKey.of("tbl/k")).isPresent());
                     System.out.flush();
                     while (System.in.read() >= 0) {
                         // keep the store open until the parent closes our stdin

@@ -1,0 +1,35 @@
+package io.lake.meta.cli;
+
+/**
+ * The exit codes of every {@code lake-meta} command. Scripts may rely on them; the README lists
+ * them too.
+ */
+public final class ExitCodes {
+
+    /** The command did what was asked. */
+    public static final int OK = 0;
+
+    /** {@code get}: the key is absent. */
+    public static final int NOT_FOUND = 1;
+
+    /**
+     * Bad input: unknown option, missing argument, invalid key, prefix, value, limit or page
+     * token, unknown store scheme, missing store directory. Nothing was written.
+     */
+    public static final int USAGE = 2;
+
+    /** A compare-and-set precondition failed (the key was present, absent or held other bytes). Nothing was written. */
+    public static final int CONFLICT = 3;
+
+    /**
+     * The store failed: it could not be opened (held by another process, unreadable), was
+     * unavailable, or a write's outcome is unknown.
+     */
+    public static final int STORE_ERROR = 4;
+
+    /** A bug in lake-meta: the message and stack trace belong in an issue. */
+    public static final int INTERNAL_ERROR = 70;
+
+    private ExitCodes() {
+    }
+}

@@ -1,0 +1,72 @@
+package io.lake.meta.cli;
+
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaStore;
+import io.lake.meta.MetaValue;
+import io.lake.meta.Mutation;
+import io.lake.meta.WriteResult;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code put KEY VALUE [--expect OLD | --create]}: a conditional create or update. */
+@Command(name = "put", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {
+            "Create a key, or update it with --expect; exits 3 on a conflict.",
+            "Without --expect the key must be absent. With --expect OLD it must hold exactly OLD.",
+            "A conflict writes nothing and reports the current value."
+        })
+final class PutCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    StoreOptions storeOptions;
+
+    @Mixin
+    FormatOptions format;
+
+    @Parameters(index = "0", paramLabel = "KEY", description = "The key, family/rest: for example tbl/sales/orders.")
+    String key;
+
+    @Parameters(index = "1", paramLabel = "VALUE", description = "The new value.")
+    String value;
+
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    Condition condition;
+
+    @Option(names = "--create-store", description = "Create the store if its directory does not exist yet.")
+    boolean createStore;
+
+    /** What the key must hold for the write to apply. */
+    static final class Condition {
+        @Option(names = "--expect", paramLabel = "OLD", required = true,
+                description = "Update: apply only if the key holds exactly OLD.")
+        String expected;
+
+        @Option(names = "--create", required = true,
+                description = "Create: apply only if the key is absent (the default).")
+        boolean create;
+    }
+
+    @Override
+    public Integer call() {
+        ValueEncoding encoding = format.encoding();
+        MetaKey metaKey = MetaKey.of(Arguments.text(key, "KEY"));
+        MetaValue newValue = encoding.decode(value, "VALUE");
+        Mutation mutation = condition == null || condition.expected == null
+                ? Mutation.create(metaKey, newValue)
+                : Mutation.update(metaKey, encoding.decode(condition.expected, "--expect"), newValue);
+        WriteResult result;
+        try (MetaStore store = storeOptions.open(createStore)) {
+            result = store.apply(mutation);
+        }
+        return WriteReport.print(spec.commandLine(), format, mutation, result);
+    }
+}

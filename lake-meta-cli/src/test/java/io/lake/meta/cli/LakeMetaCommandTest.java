@@ -1,0 +1,101 @@
+package io.lake.meta.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+class LakeMetaCommandTest {
+
+    @Test
+    void version_printsTheProjectVersion() {
+        Cli.Run run = Cli.run("--version");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.out()).startsWith("lake-meta 0.1.0-SNAPSHOT").contains("Java ");
+    }
+
+    @Test
+    void help_listsEveryCommandAndTheExitCodes() {
+        Cli.Run run = Cli.run("--help");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.out()).contains("demo", "get", "put", "delete", "scan")
+                .contains("Exit codes:", "3   compare-and-set conflict", "4   store error");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"demo", "get", "put", "delete", "scan"})
+    void everyCommand_hasHelpAndVersion(String command) {
+        Cli.Run help = Cli.run(command, "--help");
+        Cli.Run version = Cli.run(command, "--version");
+
+        assertThat(help.exitCode()).as(help.toString()).isZero();
+        assertThat(help.out()).startsWith("Usage: lake-meta " + command);
+        assertThat(version.exitCode()).as(version.toString()).isZero();
+        assertThat(version.out()).startsWith("lake-meta 0.1.0-SNAPSHOT");
+    }
+
+    @Test
+    void noCommand_isAUsageError() {
+        Cli.Run run = Cli.run();
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).startsWith("lake-meta: missing command: choose one of demo, get, put, delete, scan");
+    }
+
+    @Test
+    void unknownCommand_suggestsTheClosestOne() {
+        Cli.Run run = Cli.run("gett");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).contains("Unmatched argument at index 0: 'gett'", "lake-meta get")
+                .contains("Try 'lake-meta --help' for more information.");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void missingRequiredOption_namesItOnOneLine() {
+        Cli.Run run = Cli.run("get", "tbl/a/b");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err().lines().findFirst()).hasValue(
+                "lake-meta get: Missing required option: '--store=SCHEME:LOCATION'");
+        assertThat(run.err()).doesNotContain("Exception", "\tat ");
+    }
+
+    @Test
+    void unknownStoreScheme_isAUsageError() {
+        Cli.Run run = Cli.run("get", "--store", "dynamo:tables", "tbl/a/b");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err().lines().findFirst()).hasValue("lake-meta get: Invalid value for option '--store':"
+                + " unknown store scheme 'dynamo' in 'dynamo:tables': the supported scheme is rocks:DIR");
+    }
+
+    @Test
+    void storeWithoutScheme_isAUsageError() {
+        Cli.Run run = Cli.run("scan", "--store", "/var/lib/meta", "--prefix", "tbl/");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).contains("'/var/lib/meta' names no store scheme: write rocks:DIR");
+    }
+
+    @Test
+    void hexAndBase64Together_isAUsageError() {
+        Cli.Run run = Cli.run("put", "--store", "rocks:unused", "--hex", "--base64", "tbl/a/b", "00");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).isEqualTo("lake-meta put: --hex and --base64 exclude each other: choose one"
+                + System.lineSeparator());
+    }
+
+    @Test
+    void expectAndCreateTogether_isAUsageError() {
+        Cli.Run run = Cli.run("put", "--store", "rocks:unused", "tbl/a/b", "v", "--expect", "old", "--create");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).contains("--expect=OLD, --create are mutually exclusive");
+    }
+}

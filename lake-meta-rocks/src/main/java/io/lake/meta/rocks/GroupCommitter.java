@@ -1,0 +1,234 @@
+package io.lake.meta.rocks;
+
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaStoreException;
+import io.lake.meta.MetaValue;
+import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.StoreClosedException;
+import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.spi.RaceHooks;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Group commit: one daemon thread drains the queue of pending commits, checks each in arrival
+ * order against the database plus the batch's own earlier writes, writes the whole batch as one
+ * {@link WriteBatch} with one write (one WAL sync under {@link Durability#SYNCED_WAL}), and only
+ * then answers every caller in the batch. Concurrent writers thereby share syncs, and no answer
+ * (conflicts included, which may depend on earlier commits of the batch) is given before the
+ * batch is durable. If the batch write fails, every commit in it fails with
+ * {@link StoreUnavailableException}: the batch did not apply.
+ *
+ * <p>Lifecycle: the store submits only while it holds the read side of its lifecycle lock and
+ * calls {@link #stop()} under the write side, so by then no caller is waiting and no submit can
+ * race the stop; anything still queued would be failed as closed rather than left hanging.
+ */
+final class GroupCommitter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCommitter.class);
+
+    /** Most commits in one batch. */
+    static final int MAX_BATCH_COMMITS = 512;
+
+    /** Stop adding commits to a batch once their keys and values reach this many bytes. */
+    static final long MAX_BATCH_BYTES = 8L << 20;
+
+    /** Writes one batch; RocksDB's write in production, a failing one in tests. */
+    @FunctionalInterface
+    interface BatchWriter {
+        void write(WriteBatch batch) throws RocksDBException;
+    }
+
+    private static final Pending STOP = new Pending(null);
+
+    private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    private final Commit.View database;
+    private final BatchWriter writer;
+    private final RaceHooks hooks;
+    private final String description;
+    private final Thread thread;
+    private final AtomicLong batchesWritten = new AtomicLong();
+    private final AtomicLong commitsAnswered = new AtomicLong();
+
+    GroupCommitter(Commit.View database, BatchWriter writer, RaceHooks hooks, String description, String threadName) {
+        this.database = database;
+        this.writer = writer;
+        this.hooks = hooks;
+        this.description = description;
+        this.thread = new Thread(this::run, threadName);
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /**
+     * Queues {@code commit} and blocks until its batch was written (or failed).
+     *
+     * @throws StoreUnavailableException if the batch could not be written; nothing of it applied
+     * @throws OutcomeUnknownException if the calling thread was interrupted while waiting: the
+     *     commit may still apply
+     */
+    Commit.Decision commit(Commit commit) {
+        Pending pending = new Pending(commit);
+        queue.add(pending);
+        hooks.reached(RacePoints.COMMIT_QUEUED);
+        try {
+            return pending.result.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new OutcomeUnknownException(description + ": interrupted while waiting for the write of "
+                    + commit.target().key() + " to commit; it may or may not apply: re-read the key to learn the outcome", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException) {
+                throw (RuntimeException) cause;
+            }
+            if (cause instanceof Error) {
+                throw (Error) cause;
+            }
+            throw new StoreUnavailableException(description + ": the commit failed: " + cause, cause);
+        }
+    }
+
+    /** Finishes the queued batches, stops the thread and waits for it. */
+    void stop() {
+        queue.add(STOP);
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        List<Pending> left = new ArrayList<>();
+        queue.drainTo(left);
+        left.stream().filter(p -> p != STOP)
+                .forEach(p -> p.result.completeExceptionally(new StoreClosedException(description)));
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    long batchesWritten() {
+        return batchesWritten.get();
+    }
+
+    long commitsAnswered() {
+        return commitsAnswered.get();
+    }
+
+    private void run() {
+        List<Pending> batch = new ArrayList<>();
+        boolean stopping = false;
+        while (!stopping) {
+            try {
+                batch.add(queue.take());
+            } catch (InterruptedException e) {
+                continue; // only stop() ends this thread, and it never interrupts it
+            }
+            long bytes = batch.get(0).bytes();
+            while (batch.size() < MAX_BATCH_COMMITS && bytes < MAX_BATCH_BYTES) {
+                Pending next = queue.poll();
+                if (next == null) {
+                    break;
+                }
+                batch.add(next);
+                bytes += next.bytes();
+            }
+            stopping = batch.remove(STOP);
+            if (!batch.isEmpty()) {
+                commitBatch(batch);
+            }
+            batch.clear();
+        }
+    }
+
+    private void commitBatch(List<Pending> batch) {
+        Map<MetaKey, Optional<MetaValue>> overlay = new HashMap<>();
+        Commit.View view = key -> overlay.containsKey(key) ? overlay.get(key) : database.current(key);
+        try (WriteBatch writes = new WriteBatch()) {
+            for (Pending pending : batch) {
+                evaluate(pending, view, overlay, writes);
+            }
+            if (writes.count() > 0) {
+                writer.write(writes);
+                batchesWritten.incrementAndGet();
+            }
+        } catch (RocksDBException | RuntimeException | Error e) {
+            LOG.warn("{}: writing a batch of {} commits failed; none of them applied", description, batch.size(), e);
+            StoreUnavailableException failure = new StoreUnavailableException(description + ": writing a batch of "
+                    + batch.size() + " commits failed (" + e.getMessage() + "); the batch did not apply, nothing"
+                    + " changed: retry", e);
+            batch.forEach(p -> p.fail(failure));
+        }
+        commitsAnswered.addAndGet(batch.size()); // before answering, so a caller sees its own commit counted
+        batch.forEach(Pending::answer);
+    }
+
+    private void evaluate(Pending pending, Commit.View view, Map<MetaKey, Optional<MetaValue>> overlay,
+            WriteBatch writes) {
+        try {
+            Commit.Decision decision = pending.commit.evaluate(view);
+            hooks.reached(RaceHooks.COMMIT_CHECKED);
+            if (decision.applies()) {
+                RocksStore.stage(writes, pending.commit.target());
+                overlay.put(pending.commit.target().key(), pending.commit.target().newValue());
+            }
+            pending.decision = decision;
+        } catch (RocksDBException e) {
+            pending.fail(new StoreUnavailableException(description + ": could not check "
+                    + pending.commit.target().key() + " (" + e.getMessage() + "); the write did not apply: retry", e));
+        } catch (MetaStoreException | Error e) {
+            pending.fail(e);
+        } catch (RuntimeException e) {
+            pending.fail(new StoreUnavailableException(description + ": could not check "
+                    + pending.commit.target().key() + " (" + e + "); the write did not apply", e));
+        }
+    }
+
+    /** A queued commit and, once its batch is done, its answer. Touched by the committer only until answered. */
+    private static final class Pending {
+        final Commit commit;
+        final CompletableFuture<Commit.Decision> result = new CompletableFuture<>();
+        Commit.Decision decision;
+        Throwable failure;
+
+        Pending(Commit commit) {
+            this.commit = commit;
+        }
+
+        long bytes() {
+            return commit == null ? 0 : commit.target().key().utf8Length()
+                    + commit.target().newValue().map(MetaValue::size).orElse(0);
+        }
+
+        void fail(Throwable error) {
+            if (failure == null) {
+                failure = error;
+            }
+        }
+
+        void answer() {
+            if (failure != null) {
+                result.completeExceptionally(failure);
+            } else {
+                result.complete(decision);
+            }
+        }
+    }
+}

@@ -1,0 +1,254 @@
+package io.lake.meta.rocks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lake.meta.GuardedMutation;
+import io.lake.meta.GuardedResult;
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaStore;
+import io.lake.meta.MetaValue;
+import io.lake.meta.Mutation;
+import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.WriteResult;
+import io.lake.meta.spi.RaceHooks;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.rocksdb.RocksDBException;
+
+/**
+ * Group commit: concurrent writers share batches (and so WAL syncs), later commits of a batch
+ * see earlier ones, nothing is answered before its batch is written, and a failed batch write
+ * fails every commit in it. Batches are formed deterministically: the test pauses the committer
+ * on a first commit, queues the others, then releases it.
+ */
+class GroupCommitTest {
+
+    private static final MetaValue V = MetaValue.utf8("v");
+
+    @TempDir
+    Path dir;
+
+    private final ExecutorService writers = Executors.newCachedThreadPool();
+    private final TestHooks hooks = new TestHooks();
+
+    @AfterEach
+    void stopWriters() throws InterruptedException {
+        writers.shutdownNow();
+        assertThat(writers.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+    }
+
+    private RocksStore open(Durability durability) {
+        return StoreOpener.open(dir, durability, true, hooks, UnaryOperator.identity());
+    }
+
+    private CompletableFuture<WriteResult> async(MetaStore store, Mutation mutation) {
+        return CompletableFuture.supplyAsync(() -> store.apply(mutation), writers);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Durability.class)
+    void concurrentWriters_shareBatches_andEveryAcknowledgedWriteSurvivesReopen(Durability durability)
+            throws Exception {
+        int queued = 40;
+        PauseAt firstChecked = hooks.pause(RaceHooks.COMMIT_CHECKED);
+        List<CompletableFuture<WriteResult>> results = new ArrayList<>();
+        try (RocksStore store = open(durability)) {
+            results.add(async(store, Mutation.create(MetaKey.of("gc/first"), V)));
+            firstChecked.awaitArrival();
+            hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 1);
+            for (int i = 0; i < queued; i++) {
+                results.add(async(store, Mutation.create(MetaKey.of("gc/" + i), MetaValue.utf8("v" + i))));
+            }
+            hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, queued);
+            assertThat(results).noneMatch(CompletableFuture::isDone);
+
+            firstChecked.release();
+            for (CompletableFuture<WriteResult> result : results) {
+                assertThat(result.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
+            }
+            assertThat(store.commitsAnswered()).isEqualTo(queued + 1);
+            assertThat(store.batchesWritten()).isEqualTo(2);
+        }
+        try (RocksStore store = open(durability)) {
+            assertThat(store.get(MetaKey.of("gc/first"))).contains(V);
+            for (int i = 0; i < queued; i++) {
+                assertThat(store.get(MetaKey.of("gc/" + i))).contains(MetaValue.utf8("v" + i));
+            }
+        }
+    }
+
+    @Test
+    void concurrentCasIncrements_loseNoUpdate() throws Exception {
+        int threads = 8;
+        int incrementsPerThread = 25;
+        MetaKey counter = MetaKey.of("gc/counter");
+        try (RocksStore store = open(Durability.SYNCED_WAL)) {
+            store.create(counter, MetaValue.utf8("0"));
+            AtomicInteger attempts = new AtomicInteger();
+            List<CompletableFuture<Void>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                done.add(CompletableFuture.runAsync(() -> {
+                    for (int i = 0; i < incrementsPerThread; i++) {
+                        while (true) {
+                            attempts.incrementAndGet();
+                            MetaValue current = store.get(counter).orElseThrow();
+                            MetaValue next = MetaValue.utf8(Integer.toString(Integer.parseInt(current.asUtf8()) + 1));
+                            if (store.update(counter, current, next).isApplied()) {
+                                break;
+                            }
+                        }
+                    }
+                }, writers));
+            }
+            CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            assertThat(store.get(counter)).contains(MetaValue.utf8(Integer.toString(threads * incrementsPerThread)));
+            assertThat(attempts.get()).isGreaterThanOrEqualTo(threads * incrementsPerThread);
+        }
+    }
+
+    @Test
+    void batchWriteFailure_failsEveryCommitInIt_andNothingApplies() throws Exception {
+        AtomicInteger writes = new AtomicInteger();
+        UnaryOperator<GroupCommitter.BatchWriter> failSecondWrite = real -> batch -> {
+            if (writes.incrementAndGet() == 2) {
+                throw new RocksDBException("injected write failure");
+            }
+            real.write(batch);
+        };
+        PauseAt firstChecked = hooks.pause(RaceHooks.COMMIT_CHECKED);
+        try (RocksStore store = StoreOpener.open(dir, Durability.SYNCED_WAL, true, hooks, failSecondWrite)) {
+            CompletableFuture<WriteResult> first = async(store, Mutation.create(MetaKey.of("gc/first"), V));
+            firstChecked.awaitArrival();
+            List<CompletableFuture<WriteResult>> doomed = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                doomed.add(async(store, Mutation.create(MetaKey.of("gc/doomed" + i), V)));
+            }
+            hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 4);
+            firstChecked.release();
+
+            assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
+            for (CompletableFuture<WriteResult> result : doomed) {
+                assertThatThrownBy(() -> result.get(30, TimeUnit.SECONDS))
+                        .isInstanceOf(ExecutionException.class)
+                        .cause().isInstanceOf(StoreUnavailableException.class)
+                        .hasMessageContaining("did not apply")
+                        .hasMessageContaining("injected write failure");
+            }
+            for (int i = 0; i < 3; i++) {
+                assertThat(store.get(MetaKey.of("gc/doomed" + i))).isEmpty();
+            }
+            // the store keeps working after a failed batch
+            assertThat(store.create(MetaKey.of("gc/doomed0"), V)).isEqualTo(WriteResult.applied());
+        }
+    }
+
+    @Test
+    void committerThread_isANamedDaemon_andStopsOnClose() {
+        RocksStore store = open(Durability.SYNCED_WAL);
+        store.create(MetaKey.of("gc/k"), V);
+        Thread committer = committerThread();
+        assertThat(committer).isNotNull();
+        assertThat(committer.isDaemon()).isTrue();
+        assertThat(committer.getName()).contains(dir.toString());
+        store.close();
+        assertThat(committer.isAlive()).isFalse();
+        assertThat(committerThread()).isNull();
+    }
+
+    private Thread committerThread() {
+        String name = "lake-meta-rocks-committer[" + dir.toAbsolutePath().normalize() + "]";
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals(name) && t.isAlive())
+                .findFirst().orElse(null);
+    }
+
+    @Test
+    void laterCommitsInABatch_seeEarlierOnes() throws Exception {
+        MetaKey guard = MetaKey.of("lease/l");
+        MetaKey target = MetaKey.of("gc/t");
+        MetaKey blocker = MetaKey.of("gc/blocker");
+        MetaValue epoch1 = MetaValue.utf8("epoch-1");
+        MetaValue epoch2 = MetaValue.utf8("epoch-2");
+        try (RocksStore store = open(Durability.SYNCED_WAL)) {
+            store.create(guard, epoch1);
+            hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 1);
+            PauseAt blockerChecked = hooks.pause(RaceHooks.COMMIT_CHECKED);
+
+            CompletableFuture<WriteResult> first = async(store, Mutation.create(blocker, V));
+            blockerChecked.awaitArrival();
+            hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 1);
+            // queued in this order: take over the lease, then a write guarded by the old lease,
+            // then two creates of the same key
+            CompletableFuture<WriteResult> takeover = async(store, Mutation.update(guard, epoch1, epoch2));
+            hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 1);
+            CompletableFuture<GuardedResult> stale = CompletableFuture.supplyAsync(() -> store.applyGuarded(
+                    new GuardedMutation(guard, epoch1, Mutation.create(target, V))), writers);
+            hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 1);
+            CompletableFuture<WriteResult> createA = async(store, Mutation.create(MetaKey.of("gc/same"), MetaValue.utf8("a")));
+            hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 1);
+            CompletableFuture<WriteResult> createB = async(store, Mutation.create(MetaKey.of("gc/same"), MetaValue.utf8("b")));
+            hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 1);
+            long batchesBefore = store.batchesWritten();
+            blockerChecked.release();
+
+            assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
+            assertThat(takeover.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
+            assertThat(stale.get(30, TimeUnit.SECONDS)).isEqualTo(GuardedResult.guardRejected());
+            assertThat(createA.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
+            assertThat(createB.get(30, TimeUnit.SECONDS))
+                    .isEqualTo(WriteResult.conflict(Optional.of(MetaValue.utf8("a"))));
+            assertThat(store.batchesWritten() - batchesBefore).isEqualTo(2);
+            assertThat(store.get(target)).isEmpty();
+            assertThat(store.get(guard)).contains(epoch2);
+            assertThat(store.get(MetaKey.of("gc/same"))).contains(MetaValue.utf8("a"));
+        }
+    }
+
+    @Test
+    void writerInterruptedWhileWaiting_getsOutcomeUnknown_andTheCommitMayStillApply() throws Exception {
+        MetaKey key = MetaKey.of("gc/interrupted");
+        PauseAt checked = hooks.pause(RaceHooks.COMMIT_CHECKED);
+        try (RocksStore store = open(Durability.SYNCED_WAL)) {
+            CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+            Thread writer = new Thread(() -> {
+                try {
+                    store.create(key, V);
+                    outcome.complete(null);
+                } catch (Throwable e) {
+                    outcome.complete(e);
+                }
+            }, "interrupted-writer");
+            writer.start();
+            checked.awaitArrival();
+            hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 1);
+            writer.interrupt();
+
+            assertThat(outcome.get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(OutcomeUnknownException.class)
+                    .hasMessageContaining("re-read");
+            checked.release();
+            writer.join(30_000);
+            assertThat(writer.isAlive()).isFalse();
+            // a later commit is answered only after every earlier batch was written
+            assertThat(store.create(MetaKey.of("gc/later"), V)).isEqualTo(WriteResult.applied());
+            // the commit was already checked: it applied although its caller gave up waiting
+            assertThat(store.get(key)).contains(V);
+        }
+    }
+}
