@@ -95,7 +95,9 @@ public final class FencedMetaStore implements MetaStore {
     @Override
     public WriteResult apply(Mutation mutation) {
         requireOpen();
-        Objects.requireNonNull(mutation, "mutation");
+        if (mutation == null) {
+            throw new InvalidArgumentException("mutation must not be null");
+        }
         if (mutation.key().equals(leaseKey)) {
             throw new InvalidArgumentException("key '" + leaseKey + "' is the lease key this store is fenced by:"
                     + " the lease is written only by its election, never through the fenced store");
