@@ -144,6 +144,17 @@ public abstract class FencingContract extends ElectionContract {
         }
 
         @Test
+        void nullMutation_isInvalid_andNothingIsSent() {
+            LeaderElection a = candidate("node-a", new ManualTicker());
+            a.campaignOnce();
+            CountingMetaStore counting = new CountingMetaStore(store);
+
+            assertThatThrownBy(() -> FencedMetaStore.over(counting, a).apply(null))
+                    .isInstanceOf(InvalidArgumentException.class);
+            assertThat(counting.guardedWrites()).isEmpty();
+        }
+
+        @Test
         void oldLeadersWrite_afterTakeover_isRejectedByTheStore_andNothingMoves() {
             // a's ticker does not move: a still believes it leads (its clock ran slow, say), so only
             // the store's guard check stands between a and b's data.
