@@ -13,7 +13,6 @@ import io.lake.meta.lease.LeadershipListener;
 import io.lake.meta.lease.LeadershipStatus.Leader;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
