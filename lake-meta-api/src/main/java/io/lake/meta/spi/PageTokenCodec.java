@@ -136,7 +136,9 @@ public final class PageTokenCodec {
             throw invalid("its position is malformed");
         }
         int length = Short.toUnsignedInt(in.getShort());
-        if (length == 0 || length > in.remaining()) {
+        // An empty suffix is a real position: the last key returned was the prefix itself
+        // (prefix "tbl/ns1/t", key "tbl/ns1/t"). Whether it forms a key is checked by the caller.
+        if (length > in.remaining()) {
             throw invalid("its position is malformed");
         }
         try {

@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -153,6 +152,14 @@ public final class InMemoryMetaStore implements MetaStore {
         }
     }
 
+    /** A read-only snapshot of every entry, in key order, for tests and debugging. */
+    public List<Entry> snapshot() {
+        synchronized (lock) {
+            requireOpen();
+            return List.copyOf(entries.values());
+        }
+    }
+
     @Override
     public void close() {
         synchronized (lock) {
@@ -211,17 +218,5 @@ public final class InMemoryMetaStore implements MetaStore {
             throw new InvalidArgumentException(name + " must not be null");
         }
         return value;
-    }
-
-    /** A read-only snapshot of every entry, in key order, for tests and debugging. */
-    public List<Entry> snapshot() {
-        synchronized (lock) {
-            requireOpen();
-            List<Entry> all = new ArrayList<>();
-            for (Map.Entry<byte[], Entry> e : entries.entrySet()) {
-                all.add(e.getValue());
-            }
-            return List.copyOf(all);
-        }
     }
 }

@@ -19,11 +19,35 @@ package io.lake.meta.testkit;
  * must keep any other commit from checking its own preconditions until then.
  *
  * <p>The suite is split into one class per concept, each holding one {@code @Nested} group; the
- * groups are inherited, so the one subclass runs them all:
+ * groups are inherited along one chain, so the one subclass runs them all:
  * <ul>
- *   <li>{@link ConditionalWriteContract}: point reads, create/update/delete on exact bytes,
- *       concurrent compare-and-set;</li>
+ *   <li>{@link ConditionalWriteContract}: point reads, create/update/delete on exact bytes, the
+ *       empty value, concurrent compare-and-set increments;</li>
+ *   <li>{@link GuardedMutationContract}: guarded create/update/delete, stale and missing guards,
+ *       guard equal to target;</li>
+ *   <li>{@link PageContract}: bounded, resumable pages, family and sibling-prefix isolation,
+ *       page cost, limits;</li>
+ *   <li>{@link PageTokenContract}: tokens bound to their prefix; tampered, truncated, foreign and
+ *       garbage tokens refused;</li>
+ *   <li>{@link KeyAndValueRulesContract}: every key, prefix and value rule at and just past its
+ *       boundary, null arguments;</li>
+ *   <li>{@link ClosedStoreContract}: every call after {@code close()}, idempotent close;</li>
+ *   <li>{@link RaceContract}: races proven by ordering with {@link PausePoints};</li>
+ *   <li>{@link ModelEquivalenceContract}: random operation sequences against
+ *       {@link InMemoryMetaStore}.</li>
+ * </ul>
+ *
+ * <p>What the suite expects of a backend beyond the {@link io.lake.meta.MetaStore} javadoc:
+ * <ul>
+ *   <li>a conflict reports the current value ({@link io.lake.meta.WriteResult#isCurrentKnown()});</li>
+ *   <li>null arguments to store methods raise {@link io.lake.meta.InvalidArgumentException};</li>
+ *   <li>a page's {@link io.lake.meta.PageCost#itemsEvaluated()} is at most its limit plus one;</li>
+ *   <li>a writer competing with a commit held at {@code COMMIT_CHECKED} waits on a Java lock,
+ *       monitor, latch or future (the race tests wait for it to park), not in native code;</li>
+ *   <li>by default, pages equal the model's page for page (unsigned-byte key order, full pages
+ *       while keys remain): override {@link #pagesMatchTheModelExactly()} when the layout pages
+ *       differently.</li>
  * </ul>
  */
-public abstract class MetaStoreContract extends ConditionalWriteContract {
+public abstract class MetaStoreContract extends ModelEquivalenceContract {
 }

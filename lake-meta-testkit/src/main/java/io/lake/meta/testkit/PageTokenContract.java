@@ -1,0 +1,154 @@
+package io.lake.meta.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lake.meta.InvalidPageTokenException;
+import io.lake.meta.KeyPrefix;
+import io.lake.meta.Page;
+import io.lake.meta.PageRequest;
+import io.lake.meta.spi.PageCursor;
+import io.lake.meta.spi.PageTokenCodec;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Part of {@link MetaStoreContract}: page tokens are bound to their prefix and store, and every
+ * malformed, tampered, truncated or foreign token is refused with {@link InvalidPageTokenException}
+ * before anything is read.
+ */
+public abstract class PageTokenContract extends PageContract {
+
+    @Nested
+    class PageTokens {
+
+        private final KeyPrefix ns1 = prefix("tbl/ns1/");
+        private String token;
+        private Map<String, String> before;
+
+        @BeforeEach
+        void fillAndTakeAToken() {
+            for (String k : List.of("tbl/ns1/a", "tbl/ns1/b", "tbl/ns1/c", "tbl/ns10/a", "tbl/ns1x/a", "tbl2/ns1/a")) {
+                store.create(key(k), value(k));
+            }
+            token = firstToken(ns1);
+            before = contents("tbl/");
+        }
+
+        /** The first continuation token of {@code p} read with limit 1, skipping empty pages. */
+        private String firstToken(KeyPrefix p) {
+            Page page = store.page(p, 1);
+            assertThat(page.nextToken()).as("a token after the first page of %s with limit 1", p).isPresent();
+            return page.nextToken().get();
+        }
+
+        private void assertRejected(KeyPrefix p, String badToken, String what) {
+            assertThatThrownBy(() -> store.page(PageRequest.after(p, badToken, 10))).as(what)
+                    .isInstanceOf(InvalidPageTokenException.class);
+        }
+
+        private void assertNothingChanged() {
+            assertThat(contents("tbl/")).isEqualTo(before);
+            assertThat(store.page(PageRequest.after(ns1, token, 10)).entries()).as("the genuine token still works")
+                    .isNotEmpty();
+        }
+
+        @Test
+        void token_resumesTheSamePrefix() {
+            Page next = store.page(PageRequest.after(ns1, token, 10));
+
+            ContractSupport.checkPage(ns1, 10, next);
+            assertThat(next.entries()).isNotEmpty();
+        }
+
+        @Test
+        void token_usedWithAnotherPrefix_isRejected() {
+            for (String other : List.of("tbl/ns10/", "tbl/ns1x/", "tbl/", "tbl/ns1/a", "tbl/ns1", "tbl2/ns1/", "other/")) {
+                assertRejected(prefix(other), token, "token of tbl/ns1/ used with " + other);
+            }
+            assertNothingChanged();
+        }
+
+        @Test
+        void tokenOfTheWholeFamily_usedWithANarrowerPrefix_isRejected() {
+            String familyToken = firstToken(prefix("tbl/"));
+
+            assertRejected(ns1, familyToken, "token of tbl/ used with tbl/ns1/");
+            assertNothingChanged();
+        }
+
+        @Test
+        void tamperedToken_isRejected_atEveryCharacter() {
+            // The last character may carry unused bits of base64, so it is left alone.
+            for (int i = 0; i < token.length() - 1; i++) {
+                char original = token.charAt(i);
+                char replacement = original == 'A' ? 'B' : 'A';
+                String tampered = token.substring(0, i) + replacement + token.substring(i + 1);
+                assertRejected(ns1, tampered, "character " + i + " changed");
+            }
+            assertNothingChanged();
+        }
+
+        @Test
+        void truncatedToken_isRejected_atEveryLength() {
+            for (int length = 0; length < token.length(); length++) {
+                String cut = token.substring(0, length);
+                assertRejected(ns1, cut, "token cut to " + length + " characters");
+            }
+            assertNothingChanged();
+        }
+
+        @Test
+        void extendedToken_isRejected() {
+            assertRejected(ns1, token + "A", "one character appended");
+            assertRejected(ns1, token + token, "token repeated");
+            assertRejected(ns1, token + "AAAA", "four characters appended");
+            assertNothingChanged();
+        }
+
+        @Test
+        void tokenOfAnotherVersion_isRejected() {
+            byte[] raw = Base64.getUrlDecoder().decode(token);
+            for (int version : new int[] {0, PageTokenCodec.VERSION + 1, 255}) {
+                byte[] other = raw.clone();
+                other[0] = (byte) version;
+                assertRejected(ns1, Base64.getUrlEncoder().withoutPadding().encodeToString(other), "version " + version);
+            }
+            assertNothingChanged();
+        }
+
+        @Test
+        void tokenOfAnotherLayout_isRejected() {
+            for (String layout : List.of("other-backend", "dynamodb-v2/shards=1", "rocksdb/v0", "memory/v0")) {
+                String foreign = new PageTokenCodec(layout, 1).encode(ns1, PageCursor.startOf(0));
+                assertRejected(ns1, foreign, "token of layout " + layout);
+            }
+            assertNothingChanged();
+        }
+
+        @Test
+        void garbageTokens_areRejected() {
+            List<String> garbage = new ArrayList<>(List.of("x", "garbage", "!!!!", "a b c", "AAAA", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+                    "____", "====", "null", "\u00e9\u00e9", "\ud83d\ude00", " " + token, token + " ", "A".repeat(10_000)));
+            if (!token.toLowerCase().equals(token)) {
+                garbage.add(token.toLowerCase());
+            }
+            garbage.add(token.replace('-', '+').replace('_', '/') + "+/");
+            for (String bad : garbage) {
+                assertRejected(ns1, bad, "'" + (bad.length() > 40 ? bad.substring(0, 40) + "..." : bad) + "'");
+            }
+            assertNothingChanged();
+        }
+
+        @Test
+        void emptyToken_isRejected() {
+            assertThatThrownBy(() -> store.page(PageRequest.after(ns1, "", 10))).isInstanceOf(InvalidPageTokenException.class);
+            assertNothingChanged();
+        }
+    }
+}

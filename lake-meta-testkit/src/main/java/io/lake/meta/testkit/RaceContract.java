@@ -1,0 +1,150 @@
+package io.lake.meta.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lake.meta.GuardedMutation;
+import io.lake.meta.GuardedResult;
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaValue;
+import io.lake.meta.Mutation;
+import io.lake.meta.WriteResult;
+import io.lake.meta.spi.RaceHooks;
+import java.util.Optional;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Part of {@link MetaStoreContract}: races proven by ordering, with {@link PausePoints}.
+ *
+ * <p>Each test holds one commit at {@link RaceHooks#COMMIT_CHECKED} (its preconditions checked,
+ * its write not yet visible), starts a competing operation, waits until the competitor has
+ * either finished or parked, and only then releases the held commit. A store that serializes
+ * commits has parked the competitor; a store that lets commits interleave has let it finish,
+ * which the tests report. The held thread may be a committer thread of the store rather than the
+ * caller's: the tests never assume which.
+ */
+public abstract class RaceContract extends ClosedStoreContract {
+
+    @Nested
+    class Races {
+
+        private final MetaKey k = key("tbl/ns1/orders");
+        private final MetaValue v0 = value("v0");
+        private final MetaValue vA = value("vA");
+        private final MetaValue vB = value("vB");
+
+        /** Starts {@code competitor} while {@code pause} holds a commit, then lets the commit go. */
+        private <T> Racer<T> competeWhileHeld(PausePoints.Pause pause, String name, java.util.concurrent.Callable<T> competitor) {
+            Racer<T> racer = Racer.start(name, competitor);
+            racer.awaitParkedOrDone();
+            assertThat(racer.isDone())
+                    .as("%s finished while another commit was held between its check and its write:"
+                            + " the store lets commits interleave", name)
+                    .isFalse();
+            assertThat(pause.hasArrived()).isTrue();
+            pause.release();
+            return racer;
+        }
+
+        @Test
+        void twoWritersInterleavedInsideACommit_secondConflictsWithTheFirstsValue() throws Exception {
+            store.create(k, v0);
+            PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
+
+            Racer<WriteResult> writerA = Racer.start("writer A", () -> store.update(k, v0, vA));
+            pause.awaitArrival();
+            Racer<WriteResult> writerB = competeWhileHeld(pause, "writer B", () -> store.update(k, v0, vB));
+
+            assertThat(writerA.result()).isEqualTo(WriteResult.applied());
+            assertThat(writerB.result()).isEqualTo(WriteResult.conflict(Optional.of(vA)));
+            assertThat(store.get(k)).contains(vA);
+        }
+
+        @Test
+        void twoCreatorsInterleavedInsideACommit_secondConflictsWithTheFirstsValue() throws Exception {
+            PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
+
+            Racer<WriteResult> creatorA = Racer.start("creator A", () -> store.create(k, vA));
+            pause.awaitArrival();
+            Racer<WriteResult> creatorB = competeWhileHeld(pause, "creator B", () -> store.create(k, vB));
+
+            assertThat(creatorA.result()).isEqualTo(WriteResult.applied());
+            assertThat(creatorB.result()).isEqualTo(WriteResult.conflict(Optional.of(vA)));
+            assertThat(store.get(k)).contains(vA);
+        }
+
+        @Test
+        void updateStartedWhileADeleteIsHeld_conflictsWithAbsent() throws Exception {
+            store.create(k, v0);
+            PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
+
+            Racer<WriteResult> deleter = Racer.start("deleter", () -> store.delete(k, v0));
+            pause.awaitArrival();
+            Racer<WriteResult> updater = competeWhileHeld(pause, "updater", () -> store.update(k, v0, vB));
+
+            assertThat(deleter.result()).isEqualTo(WriteResult.applied());
+            assertThat(updater.result()).isEqualTo(WriteResult.conflict(Optional.empty()));
+            assertThat(store.get(k)).isEmpty();
+        }
+
+        @Test
+        void guardReplacedWhileAGuardedWriteIsHeld_theGuardedWriteAppliesBeforeTheReplacement() throws Exception {
+            MetaKey guard = key("lease/leader");
+            MetaValue leaseA = value("holder=a;epoch=1");
+            MetaValue leaseB = value("holder=b;epoch=2");
+            store.create(guard, leaseA);
+            store.create(k, v0);
+            PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
+
+            Racer<GuardedResult> leaderA = Racer.start("guarded writer A",
+                    () -> store.applyGuarded(new GuardedMutation(guard, leaseA, Mutation.update(k, v0, vA))));
+            pause.awaitArrival();
+            Racer<WriteResult> takeover = competeWhileHeld(pause, "lease takeover", () -> store.update(guard, leaseA, leaseB));
+
+            assertThat(leaderA.result()).isEqualTo(GuardedResult.applied());
+            assertThat(takeover.result()).isEqualTo(WriteResult.applied());
+            assertThat(store.get(guard)).contains(leaseB);
+            assertThat(store.get(k)).contains(vA);
+        }
+
+        @Test
+        void guardedWriteStartedWhileTheGuardReplacementIsHeld_isRejectedAndMovesNothing() throws Exception {
+            MetaKey guard = key("lease/leader");
+            MetaValue leaseA = value("holder=a;epoch=1");
+            MetaValue leaseB = value("holder=b;epoch=2");
+            store.create(guard, leaseA);
+            store.create(k, v0);
+            PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
+
+            Racer<WriteResult> takeover = Racer.start("lease takeover", () -> store.update(guard, leaseA, leaseB));
+            pause.awaitArrival();
+            Racer<GuardedResult> staleLeader = competeWhileHeld(pause, "stale guarded writer",
+                    () -> store.applyGuarded(new GuardedMutation(guard, leaseA, Mutation.update(k, v0, vA))));
+
+            assertThat(takeover.result()).isEqualTo(WriteResult.applied());
+            assertThat(staleLeader.result()).as("a guarded write never applies on a replaced guard")
+                    .isEqualTo(GuardedResult.guardRejected());
+            assertThat(store.get(guard)).contains(leaseB);
+            assertThat(store.get(k)).contains(v0);
+        }
+
+        @Test
+        void guardedWritesOfTwoHoldersOfTheSameGuard_onlyTheFirstApplies() throws Exception {
+            MetaKey guard = key("lease/leader");
+            MetaValue lease = value("holder=a;epoch=1");
+            store.create(guard, lease);
+            store.create(k, v0);
+            PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
+
+            Racer<GuardedResult> first = Racer.start("first guarded writer",
+                    () -> store.applyGuarded(new GuardedMutation(guard, lease, Mutation.update(k, v0, vA))));
+            pause.awaitArrival();
+            Racer<GuardedResult> second = competeWhileHeld(pause, "second guarded writer",
+                    () -> store.applyGuarded(new GuardedMutation(guard, lease, Mutation.update(k, v0, vB))));
+
+            assertThat(first.result()).isEqualTo(GuardedResult.applied());
+            assertThat(second.result()).isEqualTo(GuardedResult.targetConflict(WriteResult.conflict(Optional.of(vA))));
+            assertThat(store.get(k)).contains(vA);
+        }
+    }
+}
