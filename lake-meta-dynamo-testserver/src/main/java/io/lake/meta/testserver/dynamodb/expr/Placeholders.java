@@ -1,0 +1,158 @@
+package io.lake.meta.testserver.dynamodb.expr;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lake.meta.testserver.dynamodb.model.AttrJson;
+import io.lake.meta.testserver.dynamodb.model.AttrValue;
+import io.lake.meta.testserver.dynamodb.protocol.DynamoException;
+import io.lake.meta.testserver.dynamodb.protocol.Errors;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The ExpressionAttributeNames and ExpressionAttributeValues of one request (or one action of a
+ * transaction), checked in DynamoDB's order: presence without expressions, emptiness, key
+ * syntax, value validity; then, while expressions are parsed, undefined references; finally,
+ * after every expression of the request was parsed, unused entries ({@link #checkAllUsed()}).
+ */
+public final class Placeholders {
+
+    private static final Pattern NAME_KEY = Pattern.compile("^#[0-9a-zA-Z_]+$");
+    private static final Pattern VALUE_KEY = Pattern.compile("^:[0-9a-zA-Z_]+$");
+
+    private final Map<String, String> names;
+    private final Map<String, AttrValue> values;
+    private final Set<String> usedNames = new LinkedHashSet<>();
+    private final Set<String> usedValues = new LinkedHashSet<>();
+
+    private Placeholders(Map<String, String> names, Map<String, AttrValue> values) {
+        this.names = names;
+        this.values = values;
+    }
+
+    /** No placeholders at all. */
+    public static Placeholders none() {
+        return new Placeholders(Map.of(), Map.of());
+    }
+
+    /**
+     * Reads and checks the two maps.
+     *
+     * @param namesNode the ExpressionAttributeNames member, or null
+     * @param valuesNode the ExpressionAttributeValues member, or null
+     * @param anyExpression whether the request carries any expression at all
+     * @param valueExpressions the names of the request's expressions that may use values, as
+     *     DynamoDB lists them in its message (such as "ConditionExpression"), when none of them is
+     *     present; null when at least one is present
+     */
+    public static Placeholders read(JsonNode namesNode, JsonNode valuesNode, boolean anyExpression,
+                                    String valueExpressions) {
+        boolean hasNames = namesNode != null && !namesNode.isNull();
+        boolean hasValues = valuesNode != null && !valuesNode.isNull();
+        if (hasNames && !anyExpression) {
+            throw Errors.validation("ExpressionAttributeNames can only be specified when using expressions");
+        }
+        if (hasValues && valueExpressions != null) {
+            throw Errors.validation("ExpressionAttributeValues can only be specified when using expressions: "
+                    + valueExpressions + (valueExpressions.contains(" and ") ? " are null" : " is null"));
+        }
+        if (hasNames && !namesNode.isObject()) {
+            throw Errors.serialization(AttrJson.jsonTypeName(namesNode) + " cannot be converted to Map");
+        }
+        if (hasValues && !valuesNode.isObject()) {
+            throw Errors.serialization(AttrJson.jsonTypeName(valuesNode) + " cannot be converted to Map");
+        }
+        if (hasNames && namesNode.size() == 0) {
+            throw Errors.validation("ExpressionAttributeNames must not be empty");
+        }
+        if (hasValues && valuesNode.size() == 0) {
+            throw Errors.validation("ExpressionAttributeValues must not be empty");
+        }
+        Map<String, String> names = new LinkedHashMap<>();
+        if (hasNames) {
+            for (Map.Entry<String, JsonNode> e : namesNode.properties()) {
+                if (!NAME_KEY.matcher(e.getKey()).matches()) {
+                    throw Errors.validation("ExpressionAttributeNames contains invalid key: Syntax error; key: \""
+                            + e.getKey() + "\"");
+                }
+                if (!e.getValue().isTextual()) {
+                    throw Errors.serialization(AttrJson.jsonTypeName(e.getValue()) + " cannot be converted to String");
+                }
+                names.put(e.getKey(), e.getValue().textValue());
+            }
+        }
+        Map<String, AttrValue> values = new LinkedHashMap<>();
+        if (hasValues) {
+            for (Map.Entry<String, JsonNode> e : valuesNode.properties()) {
+                if (!VALUE_KEY.matcher(e.getKey()).matches()) {
+                    throw Errors.validation("ExpressionAttributeValues contains invalid key: Syntax error; key: \""
+                            + e.getKey() + "\"");
+                }
+                try {
+                    values.put(e.getKey(), AttrJson.read(e.getValue()));
+                } catch (DynamoException invalid) {
+                    if (!invalid.errorName().equals("ValidationException")) {
+                        throw invalid;
+                    }
+                    throw Errors.validation("ExpressionAttributeValues contains invalid value: "
+                            + invalid.getMessage() + " for key " + e.getKey());
+                }
+            }
+        }
+        return new Placeholders(names, values);
+    }
+
+    boolean hasName(String placeholder) {
+        return names.containsKey(placeholder);
+    }
+
+    boolean hasValue(String placeholder) {
+        return values.containsKey(placeholder);
+    }
+
+    void markName(String placeholder) {
+        usedNames.add(placeholder);
+    }
+
+    void markValue(String placeholder) {
+        usedValues.add(placeholder);
+    }
+
+    /** The attribute name a path step stands for. */
+    public String name(String step) {
+        return step.startsWith("#") ? names.get(step) : step;
+    }
+
+    /** The attribute value a placeholder stands for. */
+    public AttrValue value(String placeholder) {
+        return values.get(placeholder);
+    }
+
+    /** Raises DynamoDB's error for the first kind of unused placeholder, names first. */
+    public void checkAllUsed() {
+        List<String> unusedNames = new ArrayList<>();
+        for (String k : names.keySet()) {
+            if (!usedNames.contains(k)) {
+                unusedNames.add(k);
+            }
+        }
+        if (!unusedNames.isEmpty()) {
+            throw Errors.validation("Value provided in ExpressionAttributeNames unused in expressions: keys: {"
+                    + String.join(", ", unusedNames) + "}");
+        }
+        List<String> unusedValues = new ArrayList<>();
+        for (String k : values.keySet()) {
+            if (!usedValues.contains(k)) {
+                unusedValues.add(k);
+            }
+        }
+        if (!unusedValues.isEmpty()) {
+            throw Errors.validation("Value provided in ExpressionAttributeValues unused in expressions: keys: {"
+                    + String.join(", ", unusedValues) + "}");
+        }
+    }
+}

@@ -1,0 +1,5 @@
+/**
+ * Internal: DynamoDB's expression languages (condition, filter, key condition, projection,
+ * update) with a lexer, a recursive-descent parser and evaluators. Not a stable API.
+ */
+package io.lake.meta.testserver.dynamodb.expr;

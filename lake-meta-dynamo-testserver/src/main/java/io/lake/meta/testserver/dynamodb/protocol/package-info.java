@@ -1,0 +1,2 @@
+/** Internal: the JSON 1.0 wire protocol over the JDK HTTP server, and the error catalogue. Not a stable API. */
+package io.lake.meta.testserver.dynamodb.protocol;

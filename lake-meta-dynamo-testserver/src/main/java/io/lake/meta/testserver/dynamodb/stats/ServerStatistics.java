@@ -1,0 +1,61 @@
+package io.lake.meta.testserver.dynamodb.stats;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Per-table counters, safe under concurrent requests. Statistics survive a table's deletion. */
+public final class ServerStatistics {
+
+    private final ConcurrentHashMap<String, Counters> tables = new ConcurrentHashMap<>();
+
+    private static final class Counters {
+        final ConcurrentHashMap<String, LongAdder> requests = new ConcurrentHashMap<>();
+        final LongAdder evaluated = new LongAdder();
+        final LongAdder returned = new LongAdder();
+        final DoubleAdder read = new DoubleAdder();
+        final DoubleAdder write = new DoubleAdder();
+    }
+
+    private Counters counters(String table) {
+        return tables.computeIfAbsent(table, t -> new Counters());
+    }
+
+    /** A snapshot for one table; all zero when the server never saw it. */
+    public TableStatistics table(String table) {
+        Counters c = tables.get(table);
+        if (c == null) {
+            return new TableStatistics(Map.of(), 0, 0, 0, 0);
+        }
+        Map<String, Long> requests = new TreeMap<>();
+        c.requests.forEach((op, n) -> requests.put(op, n.sum()));
+        return new TableStatistics(Map.copyOf(requests), c.evaluated.sum(), c.returned.sum(), c.read.sum(), c.write.sum());
+    }
+
+    /** Forgets every counter. */
+    public void reset() {
+        tables.clear();
+    }
+
+    public void request(String table, String operation) {
+        counters(table).requests.computeIfAbsent(operation, o -> new LongAdder()).increment();
+    }
+
+    public void evaluated(String table, long items) {
+        counters(table).evaluated.add(items);
+    }
+
+    public void returned(String table, long items) {
+        counters(table).returned.add(items);
+    }
+
+    public void read(String table, double units) {
+        counters(table).read.add(units);
+    }
+
+    public void write(String table, double units) {
+        counters(table).write.add(units);
+    }
+}
