@@ -1,0 +1,647 @@
+package io.lake.meta.lease;
+
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaStore;
+import io.lake.meta.MetaStoreException;
+import io.lake.meta.MetaValue;
+import io.lake.meta.Mutation;
+import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.WriteResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Leader election on one lease key of a {@link MetaStore}, using only compare-and-set on the
+ * exact bytes of the lease record ({@link LeaseRecord}).
+ *
+ * <p>A campaign round ({@link #campaignOnce()}) reads the record and then:
+ * <ul>
+ *   <li>renews it, keeping the epoch, when it holds the bytes this election installed and the
+ *       local deadline has not passed;</li>
+ *   <li>acquires it with epoch + 1 when it is absent, vacant, expired by this candidate's wall
+ *       clock, or holds this election's own bytes past their local deadline (a new term);</li>
+ *   <li>otherwise follows.</li>
+ * </ul>
+ * Every change is a compare-and-set on the exact bytes read, so two candidates can never both
+ * install a record over the same predecessor. At epoch {@link Long#MAX_VALUE} acquisition fails
+ * closed with {@link LeaseEpochExhaustedException}.
+ *
+ * <p>A successful round publishes a new immutable {@link LeaseGuard} whose local deadline is the
+ * {@link Ticker} reading taken <em>before</em> the write was sent, plus the lease duration, minus
+ * the safety margin. Others judge expiry by the record's wall-clock expiry, so this leader stops
+ * believing it leads before anyone may take over, as long as wall clocks agree within the safety
+ * margin (less the tickers' rate drift over one lease). Writes made through a
+ * {@code io.lake.meta.fenced.FencedMetaStore} do not depend on that assumption: the store checks
+ * the guard's bytes atomically with each write.
+ *
+ * <p>Lifecycle, once each: latent → started ({@link #start()}: rounds every renew interval on a
+ * scheduler) → closed ({@link #close()}: stops rounds and resigns). {@link #campaignOnce()} may
+ * also be called directly, latent or started. Thread-safe: rounds, resignation and guard
+ * rejections are serialized.
+ */
+public final class LeaderElection implements LeaseAuthority, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
+
+    /** Where the election is in its one-way lifecycle. */
+    public enum State {
+        LATENT, STARTED, CLOSED
+    }
+
+    /** Bytes this election wrote (or may have written), with the term and deadline they carry. */
+    private record Installation(MetaValue bytes, long epoch, long deadlineNanos) {
+    }
+
+    private final MetaStore store;
+    private final MetaKey leaseKey;
+    private final String candidateId;
+    private final Duration leaseDuration;
+    private final Duration renewInterval;
+    private final Duration safetyMargin;
+    private final long recordDurationMillis;
+    private final long localValidityNanos;
+    private final Clock clock;
+    private final Ticker ticker;
+    private final ScheduledExecutorService suppliedScheduler;
+    private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
+    private final ReentrantLock roundLock = new ReentrantLock();
+
+    /** The published guard; null when this candidate does not consider itself leader. */
+    private volatile LeaseGuard guard;
+    /** Guarded by roundLock: the last bytes known to be installed by this election. */
+    private Installation installed;
+    /** Guarded by roundLock: bytes sent whose answer was lost; resolved by the next read. */
+    private Installation unresolved;
+    /** Guarded by roundLock: the highest epoch this election has seen, so a deleted record cannot restart the epochs here. */
+    private long highestEpochSeen;
+
+    /** Guarded by this: lifecycle. */
+    private volatile State state = State.LATENT;
+    private ScheduledExecutorService ownedScheduler;
+    private ScheduledFuture<?> rounds;
+
+    private LeaderElection(Builder b) {
+        this.store = b.store;
+        this.leaseKey = b.leaseKey;
+        this.candidateId = b.candidateId;
+        this.leaseDuration = b.leaseDuration;
+        this.renewInterval = b.renewInterval != null ? b.renewInterval : b.leaseDuration.dividedBy(3);
+        this.safetyMargin = b.safetyMargin != null ? b.safetyMargin : Duration.ZERO;
+        this.clock = b.clock != null ? b.clock : Clock.systemUTC();
+        this.ticker = b.ticker != null ? b.ticker : Ticker.system();
+        this.suppliedScheduler = b.scheduler;
+        // Round the record's expiry up: a longer wall-clock expiry only makes others wait longer.
+        long millis = leaseDuration.toMillis();
+        this.recordDurationMillis = Duration.ofMillis(millis).equals(leaseDuration) ? millis : millis + 1;
+        this.localValidityNanos = leaseDuration.minus(safetyMargin).toNanos();
+        if (b.listener != null) {
+            listeners.add(b.listener);
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public MetaKey leaseKey() {
+        return leaseKey;
+    }
+
+    public String candidateId() {
+        return candidateId;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    /** Adds a listener; it hears events from the next transition on. */
+    public void addListener(LeadershipListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * The freshest guard, or empty when this candidate holds no lease or the guard's local
+     * deadline has passed. Reads no I/O.
+     */
+    @Override
+    public Optional<LeaseGuard> currentGuard() {
+        LeaseGuard g = guard;
+        return g != null && g.isValidAt(ticker.read()) ? Optional.of(g) : Optional.empty();
+    }
+
+    /** Whether this candidate currently holds a valid guard. Reads no I/O. */
+    public boolean isLeader() {
+        return currentGuard().isPresent();
+    }
+
+    /**
+     * Reads the lease record (one linearizable read) and says who holds it. Leader only while
+     * this candidate's guard is valid and the record still holds the guard's exact bytes.
+     *
+     * @throws CorruptLeaseRecordException if the key holds something that is not a lease record
+     */
+    public LeadershipStatus status() {
+        Optional<MetaValue> current = store.get(leaseKey);
+        Optional<LeaseGuard> g = currentGuard();
+        if (current.isPresent() && g.isPresent() && g.get().leaseBytes().equals(current.get())) {
+            return new LeadershipStatus.Leader(g.get().epoch());
+        }
+        return observed(current);
+    }
+
+    /**
+     * Runs one campaign round now, on the calling thread: renew, acquire or follow (see the
+     * class comment). Serialized with the background rounds.
+     *
+     * @return the status this round established
+     * @throws IllegalStateException if the election is closed
+     * @throws LeaseEpochExhaustedException if the lease is free but at the maximum epoch; nothing written
+     * @throws CorruptLeaseRecordException if the lease key holds no valid record; nothing written
+     * @throws OutcomeUnknownException if the lease write's answer was lost; the next round resolves it
+     * @throws MetaStoreException any other store failure; the current guard stays valid until its deadline
+     */
+    public LeadershipStatus campaignOnce() {
+        roundLock.lock();
+        try {
+            if (state == State.CLOSED) {
+                throw new IllegalStateException("election for '" + leaseKey + "' (candidate " + candidateId
+                        + ") is closed: build a new one to campaign again");
+            }
+            return round();
+        } finally {
+            roundLock.unlock();
+        }
+    }
+
+    /**
+     * Gives up the lease now if this election holds it: drops the guard first (fenced writes
+     * stop), then replaces the record with a vacant one that keeps the epoch, so the next
+     * acquisition goes past it. A started election campaigns again at its next round; close it
+     * to stop for good.
+     *
+     * @return whether a record of this election was replaced by a vacant one
+     * @throws IllegalStateException if the election is closed
+     */
+    public boolean resign() {
+        roundLock.lock();
+        try {
+            if (state == State.CLOSED) {
+                throw new IllegalStateException("election for '" + leaseKey + "' is closed; it resigned when it closed");
+            }
+            return resignLocked("resigned");
+        } finally {
+            roundLock.unlock();
+        }
+    }
+
+    /**
+     * Starts campaigning in the background: a round now, then one every renew interval (fixed
+     * delay), on the scheduler supplied to the builder or on a single daemon thread this election
+     * owns. Round failures are logged and the rounds go on.
+     *
+     * @throws IllegalStateException if already started or closed
+     */
+    public synchronized void start() {
+        if (state != State.LATENT) {
+            throw new IllegalStateException("election for '" + leaseKey + "' (candidate " + candidateId
+                    + ") cannot start: it is " + state.name().toLowerCase() + "; an election starts once");
+        }
+        state = State.STARTED;
+        ScheduledExecutorService scheduler = suppliedScheduler;
+        if (scheduler == null) {
+            ownedScheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "lake-meta-election-" + candidateId);
+                t.setDaemon(true);
+                return t;
+            });
+            scheduler = ownedScheduler;
+        }
+        rounds = scheduler.scheduleWithFixedDelay(this::backgroundRound, 0, renewInterval.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Stops the rounds, waits for a running round to finish, and resigns (best effort: if the
+     * store fails, the lease simply expires). Shuts down the scheduler only if the election owns
+     * it; a supplied scheduler and the store stay open. Idempotent.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            state = State.CLOSED;
+            if (rounds != null) {
+                rounds.cancel(false);
+            }
+            if (ownedScheduler != null) {
+                ownedScheduler.shutdown();
+            }
+        }
+        roundLock.lock();
+        try {
+            resignLocked("election closed");
+        } catch (MetaStoreException e) {
+            LOG.warn("election for '{}' (candidate {}) could not resign on close; the lease will expire on its own: {}",
+                    leaseKey, candidateId, e.toString());
+        } finally {
+            roundLock.unlock();
+        }
+    }
+
+    /**
+     * A fenced store found that the lease record no longer holds {@code rejected}'s bytes. If it
+     * is still the published guard, leadership is lost. Waits for a running round, so a renewal
+     * that has just replaced the guard is not mistaken for a takeover.
+     */
+    @Override
+    public void guardRejected(LeaseGuard rejected) {
+        roundLock.lock();
+        try {
+            if (guard != rejected) {
+                return; // already replaced (a renewal) or dropped
+            }
+            if (unresolved != null && unresolved.epoch() == rejected.epoch() && adoptIfInstalled(unresolved)) {
+                return; // our own renewal whose answer was lost did apply: the caller may retry with it
+            }
+            installed = null;
+            dropGuard("a fenced write found the lease record changed (taken over or removed)");
+        } finally {
+            roundLock.unlock();
+        }
+    }
+
+    /** Publishes {@code attempt} as the guard if the record holds its bytes and its deadline has not passed. */
+    private boolean adoptIfInstalled(Installation attempt) {
+        Optional<MetaValue> current;
+        try {
+            current = store.get(leaseKey);
+        } catch (MetaStoreException e) {
+            return false; // cannot tell: fail closed
+        }
+        if (current.isEmpty() || !current.get().equals(attempt.bytes())
+                || ticker.read() - attempt.deadlineNanos() >= 0) {
+            return false;
+        }
+        installed = attempt;
+        unresolved = null;
+        guard = new LeaseGuard(leaseKey, attempt.bytes(), attempt.epoch(), attempt.deadlineNanos());
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return "LeaderElection[" + leaseKey + ", candidate=" + candidateId + ", " + state.name().toLowerCase()
+                + ", duration=" + leaseDuration + ", renew=" + renewInterval + ", margin=" + safetyMargin + "]";
+    }
+
+    // ---- rounds -------------------------------------------------------------------------------
+
+    private void backgroundRound() {
+        roundLock.lock();
+        try {
+            if (state != State.CLOSED) {
+                round();
+            }
+        } catch (RuntimeException e) {
+            // Never let an exception escape: it would cancel the periodic task for good.
+            LOG.warn("campaign round for '{}' (candidate {}) failed; retrying next round: {}",
+                    leaseKey, candidateId, e.toString());
+        } finally {
+            roundLock.unlock();
+        }
+    }
+
+    private LeadershipStatus round() {
+        LeaseGuard held = guard;
+        if (held != null && !held.isValidAt(ticker.read())) {
+            dropGuard("local lease deadline passed before a renewal succeeded");
+        }
+        Optional<MetaValue> current = store.get(leaseKey);
+        if (current.isEmpty()) {
+            unresolved = null;
+            installed = null;
+            loseIfLeading("the lease record disappeared");
+            // Absent normally means "never used" (epoch 0). If it was deleted, at least this
+            // election does not go back to an epoch it has seen.
+            return install(Optional.empty(), nextEpoch(highestEpochSeen), false);
+        }
+        MetaValue bytes = current.get();
+        Installation own = ownInstallation(bytes);
+        unresolved = null;
+        if (own != null) {
+            installed = own;
+            if (ticker.read() - own.deadlineNanos() < 0) {
+                // Renewal keeps the term. (With no guard published, this adopts a write whose
+                // answer was lost but which did apply: the next line publishes it.)
+                return install(current, own.epoch(), true);
+            }
+            // Our own record, but we already stopped believing in it: listeners heard "lost",
+            // so leading again is a new term.
+            return install(current, nextEpoch(own.epoch()), false);
+        }
+        installed = null;
+        loseIfLeading("the lease record changed: another candidate took over");
+        LeaseRecord record = LeaseRecord.decode(leaseKey, bytes);
+        highestEpochSeen = Math.max(highestEpochSeen, record.epoch());
+        if (record.isFreeAt(clock.millis())) {
+            return install(current, nextEpoch(record.epoch()), false);
+        }
+        return observed(current);
+    }
+
+    private Installation ownInstallation(MetaValue bytes) {
+        if (installed != null && installed.bytes().equals(bytes)) {
+            return installed;
+        }
+        if (unresolved != null && unresolved.bytes().equals(bytes)) {
+            return unresolved;
+        }
+        return null;
+    }
+
+    private long nextEpoch(long epoch) {
+        if (epoch == Long.MAX_VALUE) {
+            throw new LeaseEpochExhaustedException(leaseKey);
+        }
+        return epoch + 1;
+    }
+
+    /** Compare-and-sets a record held by this candidate over {@code expected}; publishes the guard. */
+    private LeadershipStatus install(Optional<MetaValue> expected, long epoch, boolean renewal) {
+        long sentAt = ticker.read();
+        long deadline = sentAt + localValidityNanos;
+        long expiresAt = saturatedAdd(clock.millis(), recordDurationMillis);
+        MetaValue next = LeaseRecord.held(candidateId, epoch, expiresAt, nonce()).encode();
+        Mutation mutation = expected.isPresent()
+                ? Mutation.update(leaseKey, expected.get(), next)
+                : Mutation.create(leaseKey, next);
+        WriteResult result;
+        try {
+            result = store.apply(mutation);
+        } catch (OutcomeUnknownException e) {
+            unresolved = new Installation(next, epoch, deadline);
+            throw e;
+        }
+        if (result.isApplied()) {
+            highestEpochSeen = Math.max(highestEpochSeen, epoch);
+            installed = new Installation(next, epoch, deadline);
+            LeaseGuard fresh = new LeaseGuard(leaseKey, next, epoch, deadline);
+            boolean wasLeading = guard != null;
+            guard = fresh;
+            if (!wasLeading) {
+                LOG.info("candidate {} leads '{}' in epoch {}", candidateId, leaseKey, epoch);
+                for (LeadershipListener l : listeners) {
+                    notifyGained(l, fresh);
+                }
+            }
+            return new LeadershipStatus.Leader(epoch);
+        }
+        installed = null;
+        loseIfLeading(renewal ? "renewal lost a race: the lease record changed" : "lost the race for the lease");
+        return observed(result.isCurrentKnown() ? result.currentValue() : store.get(leaseKey));
+    }
+
+    private boolean resignLocked(String reason) {
+        Installation own = installed;
+        Installation maybe = unresolved;
+        dropGuard(reason);
+        installed = null;
+        unresolved = null;
+        if (own == null && maybe == null) {
+            return false;
+        }
+        Optional<MetaValue> current = store.get(leaseKey);
+        if (current.isEmpty()) {
+            return false;
+        }
+        Installation mine = own != null && own.bytes().equals(current.get()) ? own
+                : maybe != null && maybe.bytes().equals(current.get()) ? maybe : null;
+        if (mine == null) {
+            return false;
+        }
+        MetaValue vacant = LeaseRecord.vacant(mine.epoch(), clock.millis(), nonce()).encode();
+        boolean applied = store.apply(Mutation.update(leaseKey, mine.bytes(), vacant)).isApplied();
+        if (applied) {
+            LOG.info("candidate {} resigned '{}' in epoch {}", candidateId, leaseKey, mine.epoch());
+        }
+        return applied;
+    }
+
+    private LeadershipStatus observed(Optional<MetaValue> current) {
+        if (current.isEmpty()) {
+            return new LeadershipStatus.Vacant(0);
+        }
+        LeaseRecord record = LeaseRecord.decode(leaseKey, current.get());
+        if (record.isFreeAt(clock.millis())) {
+            return new LeadershipStatus.Vacant(record.epoch());
+        }
+        return new LeadershipStatus.Follower(record.holder().orElseThrow(), record.epoch());
+    }
+
+    private void loseIfLeading(String reason) {
+        if (guard != null) {
+            dropGuard(reason);
+        }
+    }
+
+    private void dropGuard(String reason) {
+        LeaseGuard g = guard;
+        guard = null;
+        if (g != null) {
+            LOG.info("candidate {} no longer leads '{}' (epoch {}): {}", candidateId, leaseKey, g.epoch(), reason);
+            for (LeadershipListener l : listeners) {
+                notifyLost(l, g.epoch(), reason);
+            }
+        }
+    }
+
+    private void notifyGained(LeadershipListener l, LeaseGuard g) {
+        try {
+            l.gained(g);
+        } catch (RuntimeException e) {
+            LOG.warn("leadership listener {} failed on gained: {}", l, e.toString());
+        }
+    }
+
+    private void notifyLost(LeadershipListener l, long epoch, String reason) {
+        try {
+            l.lost(epoch, reason);
+        } catch (RuntimeException e) {
+            LOG.warn("leadership listener {} failed on lost: {}", l, e.toString());
+        }
+    }
+
+    private static String nonce() {
+        return UUID.randomUUID().toString();
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long r = a + b;
+        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+    }
+
+    // ---- builder ------------------------------------------------------------------------------
+
+    /**
+     * Builds a {@link LeaderElection}. Required: store, lease key, candidate id, lease duration.
+     * A bad value raises {@link IllegalArgumentException} (null: {@link NullPointerException}),
+     * setting an option twice or building without a required one {@link IllegalStateException}.
+     */
+    public static final class Builder {
+        private MetaStore store;
+        private MetaKey leaseKey;
+        private String candidateId;
+        private Duration leaseDuration;
+        private Duration renewInterval;
+        private Duration safetyMargin;
+        private Clock clock;
+        private Ticker ticker;
+        private ScheduledExecutorService scheduler;
+        private LeadershipListener listener;
+
+        private Builder() {
+        }
+
+        /** The raw store holding the lease (never a fenced store: the election writes the lease itself). The election does not close it. */
+        public Builder store(MetaStore store) {
+            requireUnset(this.store, "store");
+            this.store = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /** The key of the lease record. */
+        public Builder leaseKey(MetaKey leaseKey) {
+            requireUnset(this.leaseKey, "leaseKey");
+            this.leaseKey = Objects.requireNonNull(leaseKey, "leaseKey");
+            return this;
+        }
+
+        /** This candidate's id: unique among live candidates, 1 to 256 characters, not blank. */
+        public Builder candidateId(String candidateId) {
+            requireUnset(this.candidateId, "candidateId");
+            Objects.requireNonNull(candidateId, "candidateId");
+            if (candidateId.isBlank() || candidateId.length() > 256) {
+                throw new IllegalArgumentException("candidateId must be 1 to 256 characters and not blank, got '"
+                        + candidateId + "'");
+            }
+            this.candidateId = candidateId;
+            return this;
+        }
+
+        /** How long an installed or renewed lease lasts; at least 1 ms. */
+        public Builder leaseDuration(Duration leaseDuration) {
+            requireUnset(this.leaseDuration, "leaseDuration");
+            Objects.requireNonNull(leaseDuration, "leaseDuration");
+            if (leaseDuration.compareTo(Duration.ofMillis(1)) < 0) {
+                throw new IllegalArgumentException("leaseDuration must be at least 1 ms, got " + leaseDuration);
+            }
+            this.leaseDuration = leaseDuration;
+            return this;
+        }
+
+        /** Delay between background rounds; must be shorter than lease duration minus safety margin. Default: a third of the lease duration. */
+        public Builder renewInterval(Duration renewInterval) {
+            requireUnset(this.renewInterval, "renewInterval");
+            Objects.requireNonNull(renewInterval, "renewInterval");
+            if (renewInterval.isNegative() || renewInterval.isZero()) {
+                throw new IllegalArgumentException("renewInterval must be positive, got " + renewInterval);
+            }
+            this.renewInterval = renewInterval;
+            return this;
+        }
+
+        /**
+         * How much earlier than the lease duration the leader's local view expires; covers the
+         * wall-clock disagreement between nodes and the tickers' rate drift (see the guide).
+         * Default: zero.
+         */
+        public Builder safetyMargin(Duration safetyMargin) {
+            requireUnset(this.safetyMargin, "safetyMargin");
+            Objects.requireNonNull(safetyMargin, "safetyMargin");
+            if (safetyMargin.isNegative()) {
+                throw new IllegalArgumentException("safetyMargin must not be negative, got " + safetyMargin);
+            }
+            this.safetyMargin = safetyMargin;
+            return this;
+        }
+
+        /** Wall clock for the record's expiry and for judging others' records. Default: UTC system clock. */
+        public Builder clock(Clock clock) {
+            requireUnset(this.clock, "clock");
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** Monotonic ticker for the local deadline. Default: {@link System#nanoTime()}. */
+        public Builder ticker(Ticker ticker) {
+            requireUnset(this.ticker, "ticker");
+            this.ticker = Objects.requireNonNull(ticker, "ticker");
+            return this;
+        }
+
+        /** Runs background rounds on this scheduler, which the election never shuts down. */
+        public Builder scheduler(ScheduledExecutorService scheduler) {
+            requireUnset(this.scheduler, "scheduler");
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /** A listener registered before any round runs; more can be added later. */
+        public Builder listener(LeadershipListener listener) {
+            requireUnset(this.listener, "listener");
+            this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * @throws IllegalStateException if a required option is missing
+         * @throws IllegalArgumentException if the safety margin is not shorter than the lease
+         *     duration, or the renew interval not shorter than duration minus margin
+         */
+        public LeaderElection build() {
+            requireSet(store, "store");
+            requireSet(leaseKey, "leaseKey");
+            requireSet(candidateId, "candidateId");
+            requireSet(leaseDuration, "leaseDuration");
+            Duration margin = safetyMargin != null ? safetyMargin : Duration.ZERO;
+            if (margin.compareTo(leaseDuration) >= 0) {
+                throw new IllegalArgumentException("safetyMargin " + margin + " must be shorter than leaseDuration "
+                        + leaseDuration + ": otherwise a leader would never trust its own lease");
+            }
+            Duration valid = leaseDuration.minus(margin);
+            Duration renew = renewInterval != null ? renewInterval : leaseDuration.dividedBy(3);
+            if (renew.isZero() || renew.compareTo(valid) >= 0) {
+                throw new IllegalArgumentException("renewInterval " + renew + " must be shorter than leaseDuration"
+                        + " minus safetyMargin (" + valid + "): otherwise the leader's view expires before it renews");
+            }
+            return new LeaderElection(this);
+        }
+
+        private static void requireUnset(Object current, String name) {
+            if (current != null) {
+                throw new IllegalStateException(name + " was already set");
+            }
+        }
+
+        private static void requireSet(Object value, String name) {
+            if (value == null) {
+                throw new IllegalStateException(name + " is required: call " + name + "(...) before build()");
+            }
+        }
+    }
+}

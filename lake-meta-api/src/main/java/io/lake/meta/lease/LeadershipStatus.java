@@ -1,0 +1,29 @@
+package io.lake.meta.lease;
+
+/** Who holds a lease, as one candidate sees it. */
+public sealed interface LeadershipStatus {
+
+    /** The epoch of the record seen: the current term, or the last one for a vacant lease. */
+    long epoch();
+
+    /** This candidate holds the lease in term {@code epoch} and its local deadline has not passed. */
+    record Leader(long epoch) implements LeadershipStatus {
+    }
+
+    /**
+     * Another holder (or a stale incarnation of this candidate) holds an unexpired lease.
+     *
+     * @param holder the holder's candidate id
+     * @param epoch the holder's term
+     */
+    record Follower(String holder, long epoch) implements LeadershipStatus {
+    }
+
+    /**
+     * Nobody holds an unexpired lease: the key is absent, vacant after a resign, or expired.
+     *
+     * @param epoch the last term recorded (0 when the key is absent or legacy)
+     */
+    record Vacant(long epoch) implements LeadershipStatus {
+    }
+}

@@ -1,0 +1,10 @@
+/**
+ * Leases with monotonic epochs and leader election, built only on the public
+ * {@link io.lake.meta.MetaStore} contract, so they work on every backend.
+ *
+ * <p>{@link io.lake.meta.lease.LeaderElection} campaigns for a lease key and publishes a
+ * {@link io.lake.meta.lease.LeaseGuard} per installed lease; {@code io.lake.meta.fenced.FencedMetaStore}
+ * turns every write into a guarded mutation on that guard's exact bytes. See
+ * {@code docs/guides/leases-and-fencing.md}.
+ */
+package io.lake.meta.lease;

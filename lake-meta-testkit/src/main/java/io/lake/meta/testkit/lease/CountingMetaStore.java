@@ -1,0 +1,75 @@
+package io.lake.meta.testkit.lease;
+
+import io.lake.meta.GuardedMutation;
+import io.lake.meta.GuardedResult;
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaStore;
+import io.lake.meta.MetaValue;
+import io.lake.meta.Mutation;
+import io.lake.meta.Page;
+import io.lake.meta.PageRequest;
+import io.lake.meta.WriteResult;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Forwards everything to a store and records what reached it: every plain and every guarded
+ * mutation, in order, and how many reads. Does not close the store it wraps. Thread-safe.
+ */
+public final class CountingMetaStore implements MetaStore {
+
+    private final MetaStore delegate;
+    private final List<Mutation> plainWrites = new CopyOnWriteArrayList<>();
+    private final List<GuardedMutation> guardedWrites = new CopyOnWriteArrayList<>();
+    private final AtomicInteger reads = new AtomicInteger();
+
+    public CountingMetaStore(MetaStore delegate) {
+        this.delegate = delegate;
+    }
+
+    /** Plain (unguarded) mutations that reached the store. */
+    public List<Mutation> plainWrites() {
+        return List.copyOf(plainWrites);
+    }
+
+    /** Guarded mutations that reached the store. */
+    public List<GuardedMutation> guardedWrites() {
+        return List.copyOf(guardedWrites);
+    }
+
+    /** Point reads and page reads that reached the store. */
+    public int reads() {
+        return reads.get();
+    }
+
+    @Override
+    public Optional<MetaValue> get(MetaKey key) {
+        reads.incrementAndGet();
+        return delegate.get(key);
+    }
+
+    @Override
+    public WriteResult apply(Mutation mutation) {
+        plainWrites.add(mutation);
+        return delegate.apply(mutation);
+    }
+
+    @Override
+    public GuardedResult applyGuarded(GuardedMutation mutation) {
+        guardedWrites.add(mutation);
+        return delegate.applyGuarded(mutation);
+    }
+
+    @Override
+    public Page page(PageRequest request) {
+        reads.incrementAndGet();
+        return delegate.page(request);
+    }
+
+    @Override
+    public void close() {
+        // the wrapped store belongs to the test
+    }
+}

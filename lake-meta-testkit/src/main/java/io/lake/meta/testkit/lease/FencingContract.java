@@ -1,0 +1,402 @@
+package io.lake.meta.testkit.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lake.meta.FencedException;
+import io.lake.meta.GuardedMutation;
+import io.lake.meta.InvalidArgumentException;
+import io.lake.meta.KeyPrefix;
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaValue;
+import io.lake.meta.Mutation;
+import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.StoreClosedException;
+import io.lake.meta.WriteResult;
+import io.lake.meta.fenced.FencedMetaStore;
+import io.lake.meta.lease.LeaderElection;
+import io.lake.meta.lease.LeaseGuard;
+import io.lake.meta.lease.LeadershipStatus.Follower;
+import io.lake.meta.testkit.PausePoints;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/** Part of {@link LeaseFencingContract}: the fenced store and the races it closes. */
+public abstract class FencingContract extends ElectionContract {
+
+    private static final MetaKey TARGET = MetaKey.of("tbl/ns1/orders");
+
+    @Nested
+    class FencedWrites {
+
+        @Test
+        void createUpdateDelete_withFreshGuard_apply() {
+            LeaderElection a = candidate("node-a", new ManualTicker());
+            a.campaignOnce();
+            FencedMetaStore fenced = FencedMetaStore.over(store, a);
+
+            assertThat(fenced.create(TARGET, value("v1"))).isEqualTo(WriteResult.applied());
+            assertThat(fenced.update(TARGET, value("v1"), value("v2"))).isEqualTo(WriteResult.applied());
+            assertThat(fenced.get(TARGET)).contains(value("v2"));
+            assertThat(fenced.delete(TARGET, value("v2"))).isEqualTo(WriteResult.applied());
+            assertThat(store.get(TARGET)).isEmpty();
+        }
+
+        @Test
+        void targetPreconditionFailure_isAnOrdinaryConflict() {
+            LeaderElection a = candidate("node-a", new ManualTicker());
+            a.campaignOnce();
+            FencedMetaStore fenced = FencedMetaStore.over(store, a);
+            fenced.create(TARGET, value("v1"));
+
+            assertThat(fenced.update(TARGET, value("other"), value("v2")))
+                    .isEqualTo(WriteResult.conflict(Optional.of(value("v1"))));
+            assertThat(fenced.create(TARGET, value("v3")).isConflict()).isTrue();
+            assertThat(a.currentGuard()).as("a conflict is not a loss of leadership").isPresent();
+        }
+
+        @Test
+        void reads_delegateUnchanged_evenWithoutAGuard() {
+            store.create(TARGET, value("v1"));
+            FencedMetaStore fenced = FencedMetaStore.over(store, candidate("node-a", new ManualTicker()));
+
+            assertThat(fenced.get(TARGET)).contains(value("v1"));
+            assertThat(fenced.page(KeyPrefix.of("tbl/"), 10).entries()).hasSize(1);
+        }
+
+        @Test
+        void write_withoutEverLeading_isFenced_andNothingReachesTheStore() {
+            CountingMetaStore counting = new CountingMetaStore(store);
+            FencedMetaStore fenced = FencedMetaStore.over(counting, candidate("node-a", new ManualTicker()));
+
+            assertThatThrownBy(() -> fenced.create(TARGET, value("v1")))
+                    .isInstanceOf(FencedException.class).hasMessageContaining("no valid lease");
+            assertThat(counting.guardedWrites()).isEmpty();
+            assertThat(counting.plainWrites()).isEmpty();
+            assertThat(store.get(TARGET)).isEmpty();
+        }
+
+        @Test
+        void write_afterLocalDeadline_isFenced_evenThoughTheRecordIsStillOurs() {
+            ManualTicker ticker = new ManualTicker();
+            LeaderElection a = candidate("node-a", ticker);
+            a.campaignOnce();
+            CountingMetaStore counting = new CountingMetaStore(store);
+            FencedMetaStore fenced = FencedMetaStore.over(counting, a);
+            MetaValue lease = leaseBytes();
+
+            ticker.advance(LEASE);
+
+            assertThatThrownBy(() -> fenced.create(TARGET, value("v1"))).isInstanceOf(FencedException.class);
+            assertThat(counting.guardedWrites()).isEmpty();
+            assertThat(store.get(TARGET)).isEmpty();
+            assertThat(leaseBytes()).isEqualTo(lease);
+        }
+
+        @Test
+        void write_afterResign_isFenced() {
+            LeaderElection a = candidate("node-a", new ManualTicker());
+            a.campaignOnce();
+            FencedMetaStore fenced = FencedMetaStore.over(store, a);
+            a.resign();
+
+            assertThatThrownBy(() -> fenced.create(TARGET, value("v1"))).isInstanceOf(FencedException.class);
+            assertThat(store.get(TARGET)).isEmpty();
+        }
+
+        @Test
+        void write_toTheLeaseKeyItself_isInvalid_withOrWithoutAGuard() {
+            LeaderElection a = candidate("node-a", new ManualTicker());
+            CountingMetaStore counting = new CountingMetaStore(store);
+            FencedMetaStore fenced = FencedMetaStore.over(counting, a);
+
+            assertThatThrownBy(() -> fenced.create(LEASE_KEY, value("x")))
+                    .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("lease key");
+            a.campaignOnce();
+            MetaValue lease = leaseBytes();
+            assertThatThrownBy(() -> fenced.update(LEASE_KEY, lease, value("x")))
+                    .isInstanceOf(InvalidArgumentException.class);
+            assertThatThrownBy(() -> fenced.delete(LEASE_KEY, lease)).isInstanceOf(InvalidArgumentException.class);
+            assertThat(counting.guardedWrites()).isEmpty();
+            assertThat(counting.plainWrites()).isEmpty();
+            assertThat(leaseBytes()).isEqualTo(lease);
+        }
+
+        @Test
+        void callerSuppliedGuardedMutation_isInvalid_andNothingIsSent() {
+            LeaderElection a = candidate("node-a", new ManualTicker());
+            a.campaignOnce();
+            CountingMetaStore counting = new CountingMetaStore(store);
+            FencedMetaStore fenced = FencedMetaStore.over(counting, a);
+
+            assertThatThrownBy(() -> fenced.applyGuarded(new GuardedMutation(LEASE_KEY, leaseBytes(),
+                    Mutation.create(TARGET, value("v1")))))
+                    .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("second guard");
+            assertThat(counting.guardedWrites()).isEmpty();
+            assertThat(store.get(TARGET)).isEmpty();
+        }
+
+        @Test
+        void nullMutation_isInvalid_andNothingIsSent() {
+            LeaderElection a = candidate("node-a", new ManualTicker());
+            a.campaignOnce();
+            CountingMetaStore counting = new CountingMetaStore(store);
+
+            assertThatThrownBy(() -> FencedMetaStore.over(counting, a).apply(null))
+                    .isInstanceOf(InvalidArgumentException.class);
+            assertThat(counting.guardedWrites()).isEmpty();
+        }
+
+        @Test
+        void oldLeadersWrite_afterTakeover_isRejectedByTheStore_andNothingMoves() {
+            // a's ticker does not move: a still believes it leads (its clock ran slow, say), so only
+            // the store's guard check stands between a and b's data.
+            LeadershipEvents eventsA = new LeadershipEvents();
+            LeaderElection a = candidate("node-a", new ManualTicker(), store, b -> b.listener(eventsA));
+            LeaderElection b = candidate("node-b", new ManualTicker());
+            a.campaignOnce();
+            FencedMetaStore fencedA = FencedMetaStore.over(store, a);
+            fencedA.create(TARGET, value("from-a-1"));
+            wall.advance(LEASE);
+            b.campaignOnce();
+            MetaValue leaseOfB = leaseBytes();
+            assertThat(a.currentGuard()).as("a's own view has not expired").isPresent();
+
+            assertThatThrownBy(() -> fencedA.update(TARGET, value("from-a-1"), value("from-a-2")))
+                    .isInstanceOf(FencedException.class).hasMessageContaining("epoch 1");
+
+            assertThat(store.get(TARGET)).contains(value("from-a-1"));
+            assertThat(leaseBytes()).isEqualTo(leaseOfB);
+            assertThat(a.currentGuard()).as("the rejection ends a's leadership").isEmpty();
+            assertThat(eventsA.events()).containsExactly("gained 1", "lost 1");
+            assertThat(FencedMetaStore.over(store, b).update(TARGET, value("from-a-1"), value("from-b")).isApplied())
+                    .isTrue();
+        }
+
+        @Test
+        void renewalBetweenTwoWrites_doesNotBreakTheSecond() {
+            ManualTicker ticker = new ManualTicker();
+            LeaderElection a = candidate("node-a", ticker);
+            a.campaignOnce();
+            FencedMetaStore fenced = FencedMetaStore.over(store, a);
+            assertThat(fenced.create(TARGET, value("v1")).isApplied()).isTrue();
+
+            ticker.advance(RENEW);
+            wall.advance(RENEW);
+            a.campaignOnce();
+
+            assertThat(fenced.update(TARGET, value("v1"), value("v2")).isApplied()).isTrue();
+            assertThat(store.get(TARGET)).contains(value("v2"));
+        }
+
+        @Test
+        void renewalWhileAWriteIsInFlight_resendsTheWriteWithTheNewGuard() throws Exception {
+            ManualTicker ticker = new ManualTicker();
+            LeaderElection a = candidate("node-a", ticker);
+            a.campaignOnce();
+            PausePoints points = new PausePoints();
+            CountingMetaStore counting = new CountingMetaStore(store);
+            FencedMetaStore fenced = FencedMetaStore.over(new InFlightHooks(counting, points), a);
+            ExecutorService writer = Executors.newSingleThreadExecutor();
+            try {
+                PausePoints.Pause pause = points.arm(InFlightHooks.BEFORE_GUARDED_WRITE);
+                Future<WriteResult> write = writer.submit(() -> fenced.create(TARGET, value("v1")));
+                pause.awaitArrival();
+                LeaseGuard used = a.currentGuard().orElseThrow();
+                ticker.advance(RENEW);
+                a.campaignOnce(); // renewal: the record's bytes change under the in-flight write
+                pause.release();
+
+                assertThat(write.get().isApplied()).isTrue();
+                List<GuardedMutation> sent = counting.guardedWrites();
+                assertThat(sent).hasSize(2);
+                assertThat(sent.get(0).expectedGuard()).isEqualTo(used.leaseBytes());
+                assertThat(sent.get(1).expectedGuard()).isEqualTo(leaseBytes());
+                assertThat(a.currentGuard()).isPresent();
+            } finally {
+                writer.shutdownNow();
+            }
+        }
+
+        @Test
+        void writeAfterARenewalWhoseAnswerWasLost_adoptsTheRenewal_andApplies() {
+            ManualTicker ticker = new ManualTicker();
+            LosesAnswers network = new LosesAnswers(store);
+            LeadershipEvents events = new LeadershipEvents();
+            LeaderElection a = candidate("node-a", ticker, network, b -> b.listener(events));
+            a.campaignOnce();
+            ticker.advance(RENEW);
+            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+            assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+            CountingMetaStore counting = new CountingMetaStore(store);
+
+            assertThat(FencedMetaStore.over(counting, a).create(TARGET, value("v1")).isApplied()).isTrue();
+
+            assertThat(counting.guardedWrites()).hasSize(2); // rejected with the old guard, applied with the adopted one
+            assertThat(a.currentGuard().orElseThrow().leaseBytes()).isEqualTo(leaseBytes());
+            assertThat(events.events()).containsExactly("gained 1");
+        }
+
+        @Test
+        void writeInFlightFromAnEarlierTerm_isNotResentUnderTheNewTerm() throws Exception {
+            ManualTicker ticker = new ManualTicker();
+            LeaderElection a = candidate("node-a", ticker);
+            a.campaignOnce();
+            PausePoints points = new PausePoints();
+            FencedMetaStore fenced = FencedMetaStore.over(new InFlightHooks(store, points), a);
+            ExecutorService writer = Executors.newSingleThreadExecutor();
+            try {
+                PausePoints.Pause pause = points.arm(InFlightHooks.BEFORE_GUARDED_WRITE);
+                Future<WriteResult> write = writer.submit(() -> fenced.create(TARGET, value("decided-in-epoch-1")));
+                pause.awaitArrival();
+                ticker.advance(LEASE); // term 1 ends locally ("lost" is heard) ...
+                assertThat(a.campaignOnce().epoch()).isEqualTo(2); // ... and a leads again in a new term
+                pause.release();
+
+                assertThatThrownBy(write::get).hasCauseInstanceOf(FencedException.class);
+                assertThat(store.get(TARGET)).isEmpty();
+                assertThat(a.currentGuard().orElseThrow().epoch())
+                        .as("a stale guard's rejection does not end the new term").isEqualTo(2);
+            } finally {
+                writer.shutdownNow();
+            }
+        }
+
+        @Test
+        void closingTheFencedStore_leavesTheDelegateAndTheElectionOpen() {
+            LeaderElection a = candidate("node-a", new ManualTicker());
+            a.campaignOnce();
+            FencedMetaStore fenced = FencedMetaStore.over(store, a);
+
+            fenced.close();
+            fenced.close();
+
+            assertThatThrownBy(() -> fenced.get(TARGET)).isInstanceOf(StoreClosedException.class);
+            assertThatThrownBy(() -> fenced.create(TARGET, value("v1"))).isInstanceOf(StoreClosedException.class);
+            assertThat(store.create(TARGET, value("raw")).isApplied()).isTrue();
+            assertThat(a.currentGuard()).isPresent();
+        }
+    }
+
+    @Nested
+    class PausedLeader {
+
+        /**
+         * A leads and builds a write, then pauses (GC, network) with the request in flight
+         * until well past its lease. B takes over and writes. When A's request finally reaches
+         * the store it is rejected: neither the target nor the lease moves.
+         */
+        @Test
+        void pausedLeader_resumesAfterTakeover_andItsWriteIsRejected() throws Exception {
+            ManualTicker tickerA = new ManualTicker();
+            LeadershipEvents eventsA = new LeadershipEvents();
+            LeaderElection a = candidate("node-a", tickerA, store, b -> b.listener(eventsA));
+            LeaderElection b = candidate("node-b", new ManualTicker());
+            PausePoints points = new PausePoints();
+            FencedMetaStore fencedA = FencedMetaStore.over(new InFlightHooks(store, points), a);
+            FencedMetaStore fencedB = FencedMetaStore.over(store, b);
+            assertThat(a.campaignOnce().epoch()).isEqualTo(1);
+            assertThat(fencedA.create(TARGET, value("v0")).isApplied()).isTrue();
+            ExecutorService nodeA = Executors.newSingleThreadExecutor();
+            try {
+                PausePoints.Pause pause = points.arm(InFlightHooks.BEFORE_GUARDED_WRITE);
+                Future<WriteResult> staleWrite = nodeA.submit(() -> fencedA.update(TARGET, value("v0"), value("from-a")));
+                pause.awaitArrival(); // A chose its guard and is now paused with the request in flight
+
+                tickerA.advance(LEASE.plus(RENEW));
+                wall.advance(LEASE.plus(RENEW));
+                assertThat(b.campaignOnce().epoch()).isEqualTo(2);
+                assertThat(fencedB.update(TARGET, value("v0"), value("from-b")).isApplied()).isTrue();
+                MetaValue leaseOfB = leaseBytes();
+
+                pause.release();
+
+                assertThatThrownBy(staleWrite::get).isInstanceOf(ExecutionException.class)
+                        .hasCauseInstanceOf(FencedException.class);
+                assertThat(store.get(TARGET)).contains(value("from-b"));
+                assertThat(leaseBytes()).isEqualTo(leaseOfB);
+                assertThat(leaseRecord().holder()).contains("node-b");
+                assertThat(eventsA.events()).containsExactly("gained 1", "lost 1");
+            } finally {
+                nodeA.shutdownNow();
+            }
+        }
+
+        @Test
+        void campaignRace_theLoserConflictsAndFollows() throws Exception {
+            PausePoints points = new PausePoints();
+            LeaderElection a = candidate("node-a", new ManualTicker(), new InFlightHooks(store, points), x -> x);
+            LeaderElection b = candidate("node-b", new ManualTicker());
+            ExecutorService nodeA = Executors.newSingleThreadExecutor();
+            try {
+                PausePoints.Pause pause = points.arm(InFlightHooks.BEFORE_WRITE);
+                Future<?> campaignA = nodeA.submit(a::campaignOnce);
+                pause.awaitArrival(); // A read "absent" and is about to create the record
+
+                assertThat(b.campaignOnce().epoch()).isEqualTo(1);
+                pause.release();
+
+                assertThat(campaignA.get()).isEqualTo(new Follower("node-b", 1));
+                assertThat(a.currentGuard()).isEmpty();
+                assertThat(leaseRecord().holder()).contains("node-b");
+            } finally {
+                nodeA.shutdownNow();
+            }
+        }
+    }
+
+    @Nested
+    class MutationCoverage {
+
+        /** Every write entry point of the fenced store reaches the backend as one guarded mutation, never a plain one. */
+        @Test
+        void everyFencedWrite_reachesTheBackendAsAGuardedMutation() {
+            ManualTicker ticker = new ManualTicker();
+            LeaderElection a = candidate("node-a", ticker);
+            a.campaignOnce();
+            CountingMetaStore counting = new CountingMetaStore(store);
+            FencedMetaStore fenced = FencedMetaStore.over(counting, a);
+            MetaKey k2 = MetaKey.of("tbl/ns1/k2");
+            List<Function<FencedMetaStore, WriteResult>> writes = List.of(
+                    f -> f.create(TARGET, value("v1")),
+                    f -> f.update(TARGET, value("v1"), value("v2")),
+                    f -> f.apply(Mutation.create(k2, value("w1"))),
+                    f -> f.apply(Mutation.update(k2, value("w1"), value("w2"))),
+                    f -> f.apply(Mutation.update(k2, value("stale"), value("w3"))), // conflict: still sent guarded
+                    f -> f.apply(Mutation.delete(k2, value("w2"))),
+                    f -> f.delete(TARGET, value("v2")));
+            List<Mutation> expectedTargets = List.of(
+                    Mutation.create(TARGET, value("v1")),
+                    Mutation.update(TARGET, value("v1"), value("v2")),
+                    Mutation.create(k2, value("w1")),
+                    Mutation.update(k2, value("w1"), value("w2")),
+                    Mutation.update(k2, value("stale"), value("w3")),
+                    Mutation.delete(k2, value("w2")),
+                    Mutation.delete(TARGET, value("v2")));
+
+            for (int i = 0; i < writes.size(); i++) {
+                if (i == 3) { // a renewal in the middle: later writes must carry the new bytes
+                    ticker.advance(RENEW);
+                    a.campaignOnce();
+                }
+                MetaValue leaseNow = leaseBytes();
+                writes.get(i).apply(fenced);
+                GuardedMutation sent = counting.guardedWrites().get(i);
+                assertThat(sent.guardKey()).isEqualTo(LEASE_KEY);
+                assertThat(sent.expectedGuard()).as("write %d carries the current lease bytes", i).isEqualTo(leaseNow);
+                assertThat(sent.target()).isEqualTo(expectedTargets.get(i));
+            }
+            assertThat(counting.guardedWrites()).hasSize(writes.size());
+            assertThat(counting.plainWrites()).as("no write bypassed the guard").isEmpty();
+            assertThat(store.get(TARGET)).isEmpty();
+            assertThat(store.get(k2)).isEmpty();
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package io.lake.meta.testkit.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaStore;
+import io.lake.meta.MetaValue;
+import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.lease.LeaderElection;
+import io.lake.meta.lease.LeaseGuard;
+import io.lake.meta.lease.LeadershipListener;
+import io.lake.meta.lease.LeadershipStatus.Leader;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The lease, election and fenced-store suite, written once. A backend runs it by extending this
+ * class with a factory:
+ *
+ * <pre>{@code
+ * class MyStoreLeaseFencingTest extends LeaseFencingContract {
+ *     protected MetaStore openStore() {
+ *         return MyStore.builder().build();   // fresh and empty on every call
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Groups, inherited so the one subclass runs them all: {@link ElectionContract} (epochs,
+ * status, guards), {@link FencingContract} (fenced writes, the paused leader, mutation coverage)
+ * and the lifecycle group below. Time is manual (a shared {@link ManualClock}, one
+ * {@link ManualTicker} per candidate) and races are ordered with pause points, never sleeps.
+ */
+public abstract class LeaseFencingContract extends FencingContract {
+
+    private static final Duration SAFETY_TIMEOUT = Duration.ofSeconds(30);
+
+    @Nested
+    class Lifecycle {
+
+        @Test
+        void start_campaignsOnAThreadItOwns_andCloseStopsThatThread() throws Exception {
+            LeadershipEvents events = new LeadershipEvents();
+            LeaderElection a = candidate("node-a", new ManualTicker(), store, b -> b.listener(events));
+            assertThat(a.state()).isEqualTo(LeaderElection.State.LATENT);
+
+            a.start();
+            assertThat(a.state()).isEqualTo(LeaderElection.State.STARTED);
+            events.awaitFirstGain(SAFETY_TIMEOUT);
+
+            Thread roundThread = events.threads().get(0);
+            assertThat(roundThread.getName()).isEqualTo("lake-meta-election-node-a");
+            assertThat(roundThread.isDaemon()).isTrue();
+            a.close();
+            assertThat(a.state()).isEqualTo(LeaderElection.State.CLOSED);
+            roundThread.join(SAFETY_TIMEOUT.toMillis());
+            assertThat(roundThread.isAlive()).as("the owned scheduler was shut down").isFalse();
+            assertThat(leaseRecord().isVacant()).as("close resigned").isTrue();
+        }
+
+        @Test
+        void close_withCallerSuppliedScheduler_leavesItRunning() throws Exception {
+            ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+            try {
+                LeadershipEvents events = new LeadershipEvents();
+                LeaderElection a = candidate("node-a", new ManualTicker(), store,
+                        b -> b.listener(events).scheduler(scheduler));
+                a.start();
+                events.awaitFirstGain(SAFETY_TIMEOUT);
+
+                a.close();
+
+                assertThat(scheduler.isShutdown()).isFalse();
+                assertThat(scheduler.submit(() -> 42).get()).isEqualTo(42);
+                assertThat(leaseRecord().isVacant()).isTrue();
+            } finally {
+                scheduler.shutdownNow();
+            }
+        }
+
+        @Test
+        void start_twice_orAfterClose_isIllegalState() {
+            LeaderElection a = candidate("node-a", new ManualTicker());
+            a.start();
+
+            assertThatThrownBy(a::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("started");
+            a.close();
+            assertThatThrownBy(a::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+            assertThatThrownBy(a::campaignOnce).isInstanceOf(IllegalStateException.class);
+            assertThat(a.currentGuard()).isEmpty();
+        }
+
+        @Test
+        void backgroundRoundFailure_isLogged_andTheNextRoundGoesOn() throws Exception {
+            AtomicInteger failuresLeft = new AtomicInteger(2);
+            MetaStore flaky = new FailingReads(store, failuresLeft);
+            LeadershipEvents events = new LeadershipEvents();
+            ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+            LeaderElection a = LeaderElection.builder().store(flaky).leaseKey(LEASE_KEY).candidateId("node-a")
+                    .leaseDuration(LEASE).renewInterval(Duration.ofMillis(1)).clock(wall).ticker(new ManualTicker())
+                    .scheduler(scheduler).listener(events).build();
+            try {
+                a.start();
+                events.awaitFirstGain(SAFETY_TIMEOUT);
+
+                assertThat(failuresLeft.get()).isLessThanOrEqualTo(0);
+                assertThat(leaseRecord().holder()).contains("node-a");
+            } finally {
+                a.close();
+                scheduler.shutdownNow();
+            }
+        }
+
+        @Test
+        void failingListener_doesNotStopTheElection() {
+            LeadershipEvents events = new LeadershipEvents();
+            LeaderElection a = candidate("node-a", new ManualTicker(), store, b -> b.listener(new LeadershipListener() {
+                @Override
+                public void gained(LeaseGuard guard) {
+                    throw new IllegalStateException("listener bug");
+                }
+
+                @Override
+                public void lost(long epoch, String reason) {
+                    throw new IllegalStateException("listener bug");
+                }
+            }));
+            a.addListener(events);
+
+            assertThat(a.campaignOnce()).isEqualTo(new Leader(1));
+            assertThat(a.resign()).isTrue();
+            assertThat(events.events()).containsExactly("gained 1", "lost 1");
+        }
+
+        @Test
+        void storeFailureDuringRenewal_keepsTheGuardUntilItsDeadline() {
+            ManualTicker ticker = new ManualTicker();
+            AtomicInteger failuresLeft = new AtomicInteger(0);
+            LeaderElection a = candidate("node-a", ticker, new FailingReads(store, failuresLeft), b -> b);
+            a.campaignOnce();
+            ticker.advance(RENEW);
+
+            failuresLeft.set(1);
+            assertThatThrownBy(a::campaignOnce).isInstanceOf(StoreUnavailableException.class);
+
+            assertThat(a.currentGuard()).isPresent();
+            ticker.advance(LEASE.minus(RENEW));
+            assertThat(a.currentGuard()).as("without a renewal the guard ends at its deadline").isEmpty();
+        }
+    }
+
+    /** Fails the next {@code failuresLeft} point reads with a retryable error, then forwards. */
+    private static final class FailingReads implements MetaStore {
+        private final MetaStore delegate;
+        private final AtomicInteger failuresLeft;
+
+        FailingReads(MetaStore delegate, AtomicInteger failuresLeft) {
+            this.delegate = delegate;
+            this.failuresLeft = failuresLeft;
+        }
+
+        @Override
+        public Optional<MetaValue> get(MetaKey key) {
+            if (failuresLeft.getAndDecrement() > 0) {
+                throw new StoreUnavailableException("injected: store unavailable");
+            }
+            return delegate.get(key);
+        }
+
+        @Override
+        public io.lake.meta.WriteResult apply(io.lake.meta.Mutation mutation) {
+            return delegate.apply(mutation);
+        }
+
+        @Override
+        public io.lake.meta.GuardedResult applyGuarded(io.lake.meta.GuardedMutation mutation) {
+            return delegate.applyGuarded(mutation);
+        }
+
+        @Override
+        public io.lake.meta.Page page(io.lake.meta.PageRequest request) {
+            return delegate.page(request);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

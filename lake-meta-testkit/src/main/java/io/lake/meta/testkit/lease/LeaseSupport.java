@@ -1,0 +1,102 @@
+package io.lake.meta.testkit.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaStore;
+import io.lake.meta.MetaValue;
+import io.lake.meta.lease.LeaderElection;
+import io.lake.meta.lease.LeaseRecord;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * The plumbing the lease suite shares: a fresh store per test, a shared manual wall clock, one
+ * manual ticker per candidate, and elections that are closed after each test. Backends do not
+ * extend this class directly: extend {@link LeaseFencingContract}.
+ */
+public abstract class LeaseSupport {
+
+    protected static final MetaKey LEASE_KEY = MetaKey.of("lease/orders-writer");
+    protected static final Duration LEASE = Duration.ofSeconds(10);
+    protected static final Duration RENEW = Duration.ofSeconds(3);
+    /** 2026-01-01T00:00:00Z: any fixed instant would do. */
+    protected static final long START_MILLIS = 1_767_225_600_000L;
+
+    /** The raw store under test; fresh and empty for each test. */
+    protected MetaStore store;
+
+    /** The wall clock every candidate reads (the suite's nodes agree on wall time unless a test says otherwise). */
+    protected ManualClock wall;
+
+    private final List<LeaderElection> elections = new ArrayList<>();
+
+    /**
+     * Opens a fresh, empty store of the backend under test. Called once before each test; the
+     * suite closes it afterwards.
+     */
+    protected abstract MetaStore openStore() throws Exception;
+
+    @BeforeEach
+    final void openLeaseStore() throws Exception {
+        store = openStore();
+        assertThat(store).as("openStore() must return a store").isNotNull();
+        wall = new ManualClock(START_MILLIS);
+    }
+
+    @AfterEach
+    final void closeLeaseStore() {
+        try {
+            for (LeaderElection e : elections) {
+                e.close();
+            }
+        } finally {
+            if (store != null) {
+                store.close();
+            }
+        }
+    }
+
+    /** A candidate on the raw store with the suite's lease settings. */
+    protected LeaderElection candidate(String id, ManualTicker ticker) {
+        return candidate(id, ticker, store, b -> b);
+    }
+
+    /**
+     * A candidate campaigning through {@code via} (usually the raw store, or a wrapper around it);
+     * {@code extra} may add builder options (a listener, a margin, a scheduler...).
+     */
+    protected LeaderElection candidate(String id, ManualTicker ticker, MetaStore via,
+            UnaryOperator<LeaderElection.Builder> extra) {
+        LeaderElection.Builder b = LeaderElection.builder().store(via).leaseKey(LEASE_KEY).candidateId(id)
+                .leaseDuration(LEASE).renewInterval(RENEW).clock(wall).ticker(ticker);
+        LeaderElection e = extra.apply(b).build();
+        elections.add(e);
+        return e;
+    }
+
+    protected MetaValue leaseBytes() {
+        return store.get(LEASE_KEY).orElseThrow(() -> new AssertionError("no lease record under " + LEASE_KEY));
+    }
+
+    protected LeaseRecord leaseRecord() {
+        return LeaseRecord.decode(LEASE_KEY, leaseBytes());
+    }
+
+    /** Writes raw lease bytes, as an older library version or an operator would have. */
+    protected void seedLease(String json) {
+        assertThat(store.create(LEASE_KEY, MetaValue.utf8(json)).isApplied()).isTrue();
+    }
+
+    protected static MetaKey key(String text) {
+        return MetaKey.of(text);
+    }
+
+    protected static MetaValue value(String text) {
+        return MetaValue.utf8(text);
+    }
+}
