@@ -13,6 +13,7 @@ public final class DemoScenes {
                 new RegisterTablesScene(),
                 new CompareAndSetScene(),
                 new GuardedWriteScene(),
-                new PagingScene());
+                new PagingScene(),
+                new LeadershipScene());
     }
 }
