@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "demo", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {
             "Walk through lake-meta on an embedded RocksDB store.",
-            "Scenes: table records, compare-and-set, guarded writes, paging with tokens.",
+            "Scenes: table records, compare-and-set, guarded writes, paging with tokens, leader election with a fenced store.",
             "The store lives in a temporary directory, deleted afterwards, unless --path keeps it."
         })
 final class DemoCommand implements Callable<Integer> {
