@@ -17,7 +17,9 @@ package io.lake.meta.testkit;
  * each. The store must call its hooks at {@link io.lake.meta.spi.RaceHooks#COMMIT_CHECKED} inside
  * every commit whose preconditions hold, after the preconditions were checked and before the
  * write becomes visible, and must keep any other commit from checking its own preconditions
- * until then.
+ * until then. A test setup that cannot pause the commit (a store backed by a server outside the
+ * test's process) says why in {@link #raceHooksUnsupportedReason()}: the race tests are then
+ * skipped with that reason.
  *
  * <p>The suite is split into one class per concept, each holding one {@code @Nested} group; the
  * groups are inherited along one chain, so the one subclass runs them all:
@@ -28,8 +30,8 @@ package io.lake.meta.testkit;
  *       guard equal to target;</li>
  *   <li>{@link PageContract}: bounded, resumable pages, family and sibling-prefix isolation,
  *       page cost, limits;</li>
- *   <li>{@link PageTokenContract}: tokens bound to their prefix; tampered, truncated, foreign and
- *       garbage tokens refused;</li>
+ *   <li>{@link PageTokenContract}: tokens bound to their prefix, resuming it to its end; tampered,
+ *       truncated, foreign and garbage tokens refused;</li>
  *   <li>{@link KeyAndValueRulesContract}: every key, prefix and value rule at and just past its
  *       boundary, null arguments;</li>
  *   <li>{@link ClosedStoreContract}: every call after {@code close()}, idempotent close;</li>
@@ -45,6 +47,8 @@ package io.lake.meta.testkit;
  *   <li>a page's {@link io.lake.meta.PageCost#itemsEvaluated()} is at most its limit plus one;</li>
  *   <li>a writer competing with a commit held at {@code COMMIT_CHECKED} waits on a Java lock,
  *       monitor, latch or future (the race tests wait for it to park), not in native code;</li>
+ *   <li>no page needs to hold entries: a page may be empty while a token follows, and the suite
+ *       follows tokens to the end of a prefix wherever it checks what they resume;</li>
  *   <li>by default, pages equal the model's page for page (unsigned-byte key order, full pages
  *       while keys remain): override {@link #pagesMatchTheModelExactly()} when the layout pages
  *       differently.</li>

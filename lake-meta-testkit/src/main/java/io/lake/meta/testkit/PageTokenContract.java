@@ -10,9 +10,11 @@ import io.lake.meta.PageRequest;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -27,8 +29,13 @@ public abstract class PageTokenContract extends PageContract {
     @Nested
     class PageTokens {
 
+        private static final List<String> NS1_KEYS = List.of("tbl/ns1/a", "tbl/ns1/b", "tbl/ns1/c");
+
         private final KeyPrefix ns1 = prefix("tbl/ns1/");
+        /** The token of the first page of {@code tbl/ns1/} with limit 1. */
         private String token;
+        /** The keys of {@code tbl/ns1/} that the first page did not return: what {@link #token} must still yield. */
+        private List<String> afterToken;
         private Map<String, String> before;
 
         @BeforeEach
@@ -36,15 +43,39 @@ public abstract class PageTokenContract extends PageContract {
             for (String k : List.of("tbl/ns1/a", "tbl/ns1/b", "tbl/ns1/c", "tbl/ns10/a", "tbl/ns1x/a", "tbl2/ns1/a")) {
                 store.create(key(k), value(k));
             }
-            token = firstToken(ns1);
+            Page first = store.page(ns1, 1);
+            ContractSupport.checkPage(ns1, 1, first);
+            assertThat(first.nextToken()).as("a token after the first page of %s with limit 1 (3 keys)", ns1).isPresent();
+            token = first.nextToken().get();
+            List<String> returned = keysOf(first.entries());
+            afterToken = NS1_KEYS.stream().filter(k -> !returned.contains(k)).toList();
             before = contents("tbl/");
         }
 
-        /** The first continuation token of {@code p} read with limit 1, skipping empty pages. */
+        /** The first continuation token of {@code p} read with limit 1 (its first page may be empty). */
         private String firstToken(KeyPrefix p) {
             Page page = store.page(p, 1);
             assertThat(page.nextToken()).as("a token after the first page of %s with limit 1", p).isPresent();
             return page.nextToken().get();
+        }
+
+        /**
+         * Every key read by following {@code start} on {@code p} to the end of the prefix, each page
+         * checked. Pages may be empty while a token follows (a sharded layout's are), so this loops
+         * on the token, never on the number of entries.
+         */
+        private List<String> keysFromTokenToTheEnd(KeyPrefix p, String start, int limit) {
+            List<String> keys = new ArrayList<>();
+            Optional<PageRequest> request = Optional.of(PageRequest.after(p, start, limit));
+            for (int pages = 0; request.isPresent(); pages++) {
+                assertThat(pages).as("pages from the token to the end of %s: the continuation tokens loop", p)
+                        .isLessThan(ContractSupport.MAX_PAGES_PER_ITERATION);
+                Page page = store.page(request.get());
+                ContractSupport.checkPage(p, limit, page);
+                page.entries().forEach(e -> keys.add(e.key().toString()));
+                request = request.get().next(page);
+            }
+            return keys;
         }
 
         private void assertRejected(KeyPrefix p, String badToken, String what) {
@@ -54,16 +85,20 @@ public abstract class PageTokenContract extends PageContract {
 
         private void assertNothingChanged() {
             assertThat(contents("tbl/")).isEqualTo(before);
-            assertThat(store.page(PageRequest.after(ns1, token, 10)).entries()).as("the genuine token still works")
-                    .isNotEmpty();
+            assertThat(keysFromTokenToTheEnd(ns1, token, 10))
+                    .as("the genuine token still works: from it to the end of %s, exactly the keys the first page did"
+                            + " not return, each once", ns1)
+                    .containsExactlyInAnyOrderElementsOf(afterToken);
         }
 
         @Test
         void token_resumesTheSamePrefix() {
-            Page next = store.page(PageRequest.after(ns1, token, 10));
+            List<String> resumed = keysFromTokenToTheEnd(ns1, token, 1);
 
-            ContractSupport.checkPage(ns1, 10, next);
-            assertThat(next.entries()).isNotEmpty();
+            assertThat(afterToken).as("keys of %s left after a first page of limit 1", ns1).isNotEmpty();
+            assertThat(resumed).as("from the token to the end of %s, exactly the keys the first page did not return,"
+                    + " each once (and nothing of tbl/ns10/, tbl/ns1x/ or tbl2/)", ns1)
+                    .containsExactlyInAnyOrderElementsOf(afterToken);
         }
 
         @Test
@@ -124,10 +159,19 @@ public abstract class PageTokenContract extends PageContract {
 
         @Test
         void tokenOfAnotherLayout_isRejected() {
+            // A candidate may be the store's own layout (a 1-shard DynamoDB table is dynamodb-v2/shards=1):
+            // that one is skipped, recognised by the layout digest in bytes 1..4 of the genuine token.
+            byte[] ownLayout = Arrays.copyOfRange(Base64.getUrlDecoder().decode(token), 1, 5);
+            int tried = 0;
             for (String layout : List.of("other-backend", "dynamodb-v2/shards=1", "rocksdb/v0", "memory/v0")) {
                 String foreign = new PageTokenCodec(layout, 1).encode(ns1, PageCursor.startOf(0));
+                if (Arrays.equals(Arrays.copyOfRange(Base64.getUrlDecoder().decode(foreign), 1, 5), ownLayout)) {
+                    continue;
+                }
                 assertRejected(ns1, foreign, "token of layout " + layout);
+                tried++;
             }
+            assertThat(tried).as("foreign layouts tried").isGreaterThanOrEqualTo(3);
             assertNothingChanged();
         }
 

@@ -10,6 +10,8 @@ import io.lake.meta.Mutation;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.RaceHooks;
 import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -22,11 +24,38 @@ import org.junit.jupiter.api.Test;
  * commits has parked the competitor; a store that lets commits interleave has let it finish,
  * which the tests report. The held thread may be a committer thread of the store rather than the
  * caller's: the tests never assume which.
+ *
+ * <p>A backend whose test setup cannot honour the hook (its commit runs in a server the test cannot
+ * pause, such as a remote DynamoDB endpoint) overrides {@link #raceHooksUnsupportedReason()}:
+ * these tests are then skipped with that reason, and only then.
  */
 public abstract class RaceContract extends ClosedStoreContract {
 
+    /**
+     * Why the stores {@link #openStore} returns cannot honour {@link RaceHooks#COMMIT_CHECKED}, or
+     * empty (the default) when they can. When present, every race test is skipped (a JUnit
+     * assumption) with this reason; the rest of the contract runs. Override only where the commit
+     * really cannot be held, for example on a store backed by a server outside the test's process;
+     * a store that can pause must return empty, so that its races are proven.
+     *
+     * @return the reason, which must not be blank, or empty to run the race tests
+     */
+    protected Optional<String> raceHooksUnsupportedReason() {
+        return Optional.empty();
+    }
+
     @Nested
     class Races {
+
+        @BeforeEach
+        void skipWhenTheStoreCannotPause() {
+            Optional<String> reason = raceHooksUnsupportedReason();
+            assertThat(reason).as("raceHooksUnsupportedReason() must not return null").isNotNull();
+            reason.ifPresent(why -> {
+                assertThat(why).as("raceHooksUnsupportedReason() must give a reason").isNotBlank();
+                Assumptions.assumeTrue(false, "the store under test cannot honour RaceHooks.COMMIT_CHECKED: " + why);
+            });
+        }
 
         private final MetaKey k = key("tbl/ns1/orders");
         private final MetaValue v0 = value("v0");

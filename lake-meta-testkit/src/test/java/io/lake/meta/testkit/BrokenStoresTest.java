@@ -24,6 +24,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import org.opentest4j.TestAbortedException;
 
 /**
  * The contract suite must catch broken backends: here it runs parts of itself against stores
@@ -34,14 +35,25 @@ class BrokenStoresTest {
     /** A contract instance whose store comes from {@code factory}. */
     private static final class ContractOn extends MetaStoreContract {
         private final Function<RaceHooks, MetaStore> factory;
+        private final Optional<String> raceHooksUnsupportedReason;
 
         ContractOn(Function<RaceHooks, MetaStore> factory) {
+            this(factory, Optional.empty());
+        }
+
+        ContractOn(Function<RaceHooks, MetaStore> factory, Optional<String> raceHooksUnsupportedReason) {
             this.factory = factory;
+            this.raceHooksUnsupportedReason = raceHooksUnsupportedReason;
         }
 
         @Override
         protected MetaStore openStore(RaceHooks hooks) {
             return factory.apply(hooks);
+        }
+
+        @Override
+        protected Optional<String> raceHooksUnsupportedReason() {
+            return raceHooksUnsupportedReason;
         }
     }
 
@@ -145,7 +157,86 @@ class BrokenStoresTest {
     void racesPass_onTheModel() throws Exception {
         RaceContract.Races races = open(InMemoryMetaStore::withHooks).new Races();
 
+        races.skipWhenTheStoreCannotPause();
         races.twoWritersInterleavedInsideACommit_secondConflictsWithTheFirstsValue();
+    }
+
+    // --- a store whose test declares that it cannot pause --------------------------------------
+
+    @Test
+    void racesAreSkippedWithTheReason_onlyWhenTheTestGivesOne() throws Exception {
+        contract = new ContractOn(InterleavingStore::new, Optional.of("the commit runs in a remote server"));
+        contract.openStoreUnderTest();
+        RaceContract.Races races = contract.new Races();
+
+        assertThatThrownBy(races::skipWhenTheStoreCannotPause).isInstanceOf(TestAbortedException.class)
+                .hasMessageContaining("cannot honour RaceHooks.COMMIT_CHECKED").hasMessageContaining("remote server");
+        close();
+
+        // without a reason the same broken store is raced, and caught
+        RaceContract.Races raced = open(InterleavingStore::new).new Races();
+        raced.skipWhenTheStoreCannotPause();
+        assertContractFails(raced::twoWritersInterleavedInsideACommit_secondConflictsWithTheFirstsValue, "interleave");
+    }
+
+    @Test
+    void aBlankReasonToSkipTheRaces_isRefused() throws Exception {
+        contract = new ContractOn(InMemoryMetaStore::withHooks, Optional.of(" "));
+        contract.openStoreUnderTest();
+        RaceContract.Races races = contract.new Races();
+
+        assertContractFails(races::skipWhenTheStoreCannotPause, "must give a reason");
+    }
+
+    // --- stores whose tokens do not resume what is left -----------------------------------------
+
+    /** Checks a continuation token, then answers that the prefix has ended: the rest is never read. */
+    private static final class DeadEndTokenStore extends Delegating {
+        DeadEndTokenStore() {
+            super(InMemoryMetaStore.create());
+        }
+
+        @Override
+        public Page page(PageRequest request) {
+            Page page = super.page(request);
+            return request.token().isPresent() ? new Page(List.of(), Optional.empty(), PageCost.items(0)) : page;
+        }
+    }
+
+    /** Loses the first entry of every page after a token, as an off-by-one in the resume position would. */
+    private static final class SkipOnResumeStore extends Delegating {
+        SkipOnResumeStore() {
+            super(InMemoryMetaStore.create());
+        }
+
+        @Override
+        public Page page(PageRequest request) {
+            Page page = super.page(request);
+            return request.token().isPresent() && !page.entries().isEmpty()
+                    ? new Page(page.entries().subList(1, page.entries().size()), page.nextToken(), page.cost()) : page;
+        }
+    }
+
+    private PageTokenContract.PageTokens pageTokensOn(java.util.function.Supplier<MetaStore> broken) throws Exception {
+        PageTokenContract.PageTokens tokens = open(hooks -> broken.get()).new PageTokens();
+        tokens.fillAndTakeAToken();
+        return tokens;
+    }
+
+    @Test
+    void pageTokensCatchATokenThatLeadsNowhere() throws Exception {
+        assertContractFails(pageTokensOn(DeadEndTokenStore::new)::token_resumesTheSamePrefix, "exactly the keys");
+        close();
+        assertContractFails(pageTokensOn(DeadEndTokenStore::new)::garbageTokens_areRejected, "the genuine token still works");
+    }
+
+    @Test
+    void pageTokensCatchATokenThatLosesAKey() throws Exception {
+        // the page right after the token still holds an entry: only following the token to the end shows the loss
+        assertContractFails(pageTokensOn(SkipOnResumeStore::new)::token_resumesTheSamePrefix, "exactly the keys");
+        close();
+        assertContractFails(pageTokensOn(SkipOnResumeStore::new)::tamperedToken_isRejected_atEveryCharacter,
+                "the genuine token still works");
     }
 
     // --- stores with small, plausible bugs the property tests must find --------------------------

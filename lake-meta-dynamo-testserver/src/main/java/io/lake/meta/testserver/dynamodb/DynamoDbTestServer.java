@@ -31,8 +31,32 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Tests can arm faults through {@link #faults()}, read per-table counters through
  * {@link #statistics()} and pause writes at {@link ServerHooks#WRITE_CHECKED} through
  * {@link #hooks(ServerHooks)}.
+ *
+ * <p>Latency: the server runs on the JDK's HTTP server, which writes a response's headers and body
+ * separately. Without {@code TCP_NODELAY}, Nagle's algorithm holds the body back until the client
+ * acknowledges the headers, which a client on a reused connection delays by up to ~40 ms: every
+ * request would take that long. The JDK sets {@code TCP_NODELAY} on the connections it accepts
+ * when the system property {@value #NODELAY_PROPERTY} is {@code true}, and reads the property once
+ * per JVM, when the JVM's first JDK HTTP server is created. Loading this class sets it to
+ * {@code true} unless it is already set (an explicit {@code false} is respected). In a JVM that
+ * created a JDK HTTP server before using this class, pass {@code -D}{@value #NODELAY_PROPERTY}{@code =true}
+ * instead.
  */
 public final class DynamoDbTestServer implements Closeable {
+
+    /** The JDK HTTP server's switch for {@code TCP_NODELAY} on accepted connections. */
+    public static final String NODELAY_PROPERTY = "sun.net.httpserver.nodelay";
+
+    static {
+        // Before any HttpServer.create in this class: the JDK reads it in a static initialiser.
+        try {
+            if (System.getProperty(NODELAY_PROPERTY) == null) {
+                System.setProperty(NODELAY_PROPERTY, "true");
+            }
+        } catch (SecurityException e) {
+            // a security manager forbids it: the server still works, only slower on reused connections
+        }
+    }
 
     private enum State { NEW, RUNNING, STOPPED, CLOSED }
 

@@ -198,6 +198,18 @@ public final class DynamoTestTarget {
         return server;
     }
 
+    /**
+     * Why a commit on this target cannot be held between its condition check and its write, or
+     * empty on the in-process server, whose {@code ServerHooks.WRITE_CHECKED} pauses it there. On
+     * LocalStack or an explicit endpoint the commit runs in a server the test cannot pause, so a
+     * contract test returns this from {@code MetaStoreContract.raceHooksUnsupportedReason()} and
+     * its race tests are skipped with the reason.
+     */
+    public Optional<String> pauseUnsupportedReason() {
+        return server != null ? Optional.empty() : Optional.of("nothing can pause a commit inside the DynamoDB of "
+                + this + "; the race tests need the in-process server's ServerHooks.WRITE_CHECKED");
+    }
+
     /** A table name no other test in this JVM (or a parallel run against the same endpoint) uses. */
     public String uniqueTableName(String hint) {
         String clean = hint.replaceAll("[^a-zA-Z0-9_.-]", "-");

@@ -36,6 +36,8 @@ class DynamoTestTargetTest {
         assertThat(target.credentials().resolveCredentials().accessKeyId()).isEqualTo("test");
         assertThat(target.inProcessServer()).isEmpty();
         assertThat(target.toString()).contains("explicit endpoint").contains(DynamoTestTarget.ENDPOINT_ENV);
+        assertThat(target.pauseUnsupportedReason()).hasValueSatisfying(reason -> assertThat(reason)
+                .contains("nothing can pause").contains("http://127.0.0.1:4566"));
     }
 
     @Test
@@ -45,6 +47,7 @@ class DynamoTestTargetTest {
             assertThat(target.kind()).isEqualTo(DynamoTestTarget.Kind.IN_PROCESS);
             assertThat(target.endpoint().getHost()).isEqualTo("127.0.0.1");
             assertThat(client.listTables().tableNames()).isNotNull();
+            assertThat(target.pauseUnsupportedReason()).as("the in-process server can pause a commit").isEmpty();
         } finally {
             target.inProcessServer().orElseThrow().close();
         }
