@@ -31,6 +31,7 @@ import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.utils.SdkAutoCloseable;
 
 /**
  * {@code dynamo:TABLE}: a lake-meta table in DynamoDB, reached at {@code --endpoint} (or the
@@ -206,13 +207,13 @@ record DynamoStoreSpec(String table, URI endpoint, String region) implements Sto
     }
 
     /** The store, closing the client (and the credentials provider) the command built, after the store. */
-    private static final class ClientOwningStore implements MetaStore {
+    static final class ClientOwningStore implements MetaStore {
 
         private final MetaStore store;
-        private final DynamoDbClient client;
-        private final DefaultCredentialsProvider credentials;
+        private final SdkAutoCloseable client;
+        private final SdkAutoCloseable credentials;
 
-        ClientOwningStore(MetaStore store, DynamoDbClient client, DefaultCredentialsProvider credentials) {
+        ClientOwningStore(MetaStore store, SdkAutoCloseable client, SdkAutoCloseable credentials) {
             this.store = store;
             this.client = client;
             this.credentials = credentials;

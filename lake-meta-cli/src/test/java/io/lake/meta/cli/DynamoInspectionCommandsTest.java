@@ -26,6 +26,11 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * {@code get}, {@code put}, {@code delete} and {@code scan} on {@code dynamo:TABLE}, driven
@@ -251,9 +256,10 @@ class DynamoInspectionCommandsTest {
     @Test
     void tableWithAnotherKeySchema_isAUsageError() {
         admin.createTable(b -> b.tableName("not-lake-meta")
-                .billingMode("PAY_PER_REQUEST")
-                .attributeDefinitions(d -> d.attributeName("id").attributeType("S"))
-                .keySchema(k -> k.attributeName("id").keyType("HASH")));
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(AttributeDefinition.builder().attributeName("id")
+                        .attributeType(ScalarAttributeType.S).build())
+                .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build()));
 
         Cli.Run run = run("get", "dynamo:not-lake-meta", true, "tbl/a/b");
 
