@@ -15,12 +15,12 @@ final class StoreOptions {
     StoreSpec store;
 
     @Option(names = "--endpoint", paramLabel = "URI",
-            description = "dynamo: only: the DynamoDB endpoint, such as http://127.0.0.1:8000 for dynamo-local"
+            description = "For dynamo:TABLE only: the DynamoDB endpoint, such as http://127.0.0.1:8000 for dynamo-local"
                     + " (default: the region's AWS endpoint).")
     String endpoint;
 
     @Option(names = "--region", paramLabel = "R",
-            description = "dynamo: only: the AWS region, such as us-east-1 (default: the AWS SDK's region chain,"
+            description = "For dynamo:TABLE only: the AWS region, such as us-east-1 (default: the AWS SDK's region chain,"
                     + " such as AWS_REGION or the AWS profile's region).")
     String region;
 
