@@ -30,10 +30,12 @@ import picocli.CommandLine.Spec;
         footer = {
             "  0   success",
             "  1   get: the key is absent",
-            "  2   bad input: usage, invalid key, value, limit or token,",
-            "      unknown store scheme, missing store directory",
+            "  2   bad input: usage, invalid key, value, limit or token, unknown store",
+            "      scheme, missing store directory or DynamoDB table, no AWS region",
+            "      or credentials found",
             "  3   compare-and-set conflict: nothing was written",
-            "  4   store error: cannot open the store, unavailable, or outcome unknown;",
+            "  4   store error: cannot open the store (DynamoDB unreachable or refusing),",
+            "      unavailable, or outcome unknown;",
             "      dynamo-local: the server cannot listen (port in use)",
             "  70  internal error (a bug: please report it)"
         })

@@ -26,7 +26,10 @@ final class PutCommand extends StoreCommand {
     @ArgGroup(exclusive = true, multiplicity = "0..1")
     Condition condition;
 
-    @Option(names = "--create-store", description = "Create the store if its directory does not exist yet.")
+    @Option(names = "--create-store", description = {
+        "Create the store if it does not exist yet: for rocks:DIR its directory; for dynamo:TABLE an"
+                + " on-demand table with the lake-meta key schema and 16 shards (needs dynamodb:CreateTable)."
+    })
     boolean createStore;
 
     /** What the key must hold for the write to apply. */

@@ -21,6 +21,11 @@ record RocksStoreSpec(Path directory) implements StoreSpec {
     }
 
     @Override
+    public String text() {
+        return "rocks:" + directory;
+    }
+
+    @Override
     public MetaStore open(boolean createIfMissing) {
         if (Files.exists(directory) && !Files.isDirectory(directory)) {
             throw new UsageException("store path " + directory + " is a file, not a directory:"

@@ -8,11 +8,24 @@ final class StoreOptions {
 
     @Option(names = "--store", required = true, paramLabel = "SCHEME:LOCATION",
             converter = StoreSpec.Converter.class,
-            description = "The store to open: rocks:DIR (an embedded RocksDB store in DIR).")
+            description = {
+                "The store to open: rocks:DIR (an embedded RocksDB store in DIR) or dynamo:TABLE (a DynamoDB"
+                        + " table; credentials from the AWS SDK's default chain)."
+            })
     StoreSpec store;
+
+    @Option(names = "--endpoint", paramLabel = "URI",
+            description = "For dynamo:TABLE only: the DynamoDB endpoint, such as http://127.0.0.1:8000 for dynamo-local"
+                    + " (default: the region's AWS endpoint).")
+    String endpoint;
+
+    @Option(names = "--region", paramLabel = "R",
+            description = "For dynamo:TABLE only: the AWS region, such as us-east-1 (default: the AWS SDK's region chain,"
+                    + " such as AWS_REGION or the AWS profile's region).")
+    String region;
 
     /** Opens the chosen store; the caller closes it. */
     MetaStore open(boolean createIfMissing) {
-        return store.open(createIfMissing);
+        return store.withConnection(endpoint, region).open(createIfMissing);
     }
 }

@@ -7,16 +7,37 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * Which store a command opens, written {@code SCHEME:LOCATION} (for example {@code rocks:./meta}).
- * A new backend adds its scheme to {@link #SCHEMES} and its options to {@link StoreOptions}.
+ * Which store a command opens, written {@code SCHEME:LOCATION} (for example {@code rocks:./meta}
+ * or {@code dynamo:lake-meta}). A new backend adds its scheme to {@link #SCHEMES} and its options
+ * to {@link StoreOptions}.
  */
 interface StoreSpec {
 
     /** Every scheme {@code --store} accepts, with the parser of its location. */
-    Map<String, Function<String, StoreSpec>> SCHEMES = Map.of("rocks", RocksStoreSpec::parse);
+    Map<String, Function<String, StoreSpec>> SCHEMES = Map.of(
+            "rocks", RocksStoreSpec::parse,
+            "dynamo", DynamoStoreSpec::parse);
 
-    /** How the scheme is written, for messages. */
-    String SYNTAX = "rocks:DIR";
+    /** How the schemes are written, for messages. */
+    String SYNTAX = "rocks:DIR or dynamo:TABLE";
+
+    /**
+     * This spec with the DynamoDB connection options {@code --endpoint} and {@code --region}
+     * (each null when absent). Only {@code dynamo:} takes them; every other scheme refuses them.
+     *
+     * @throws UsageException if the scheme takes no such option, or a value is malformed
+     */
+    default StoreSpec withConnection(String endpoint, String region) {
+        if (endpoint != null || region != null) {
+            throw new UsageException((endpoint != null ? "--endpoint" : "--region")
+                    + " applies only to a dynamo:TABLE store, not to " + this.text()
+                    + ": leave out --endpoint and --region");
+        }
+        return this;
+    }
+
+    /** The spec as the user would write it, for messages. */
+    String text();
 
     /**
      * Opens the store.
@@ -42,7 +63,7 @@ interface StoreSpec {
         Function<String, StoreSpec> parser = SCHEMES.get(scheme);
         if (parser == null) {
             throw new TypeConversionException("unknown store scheme '" + scheme + "' in '" + text
-                    + "': the supported scheme is " + SYNTAX);
+                    + "': the supported schemes are " + SYNTAX);
         }
         String location = text.substring(colon + 1);
         if (location.isBlank()) {

@@ -67,11 +67,11 @@ class LakeMetaCommandTest {
 
     @Test
     void unknownStoreScheme_isAUsageError() {
-        Cli.Run run = Cli.run("get", "--store", "dynamo:tables", "tbl/a/b");
+        Cli.Run run = Cli.run("get", "--store", "etcd:tables", "tbl/a/b");
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.err().lines().findFirst()).hasValue("lake-meta get: Invalid value for option '--store':"
-                + " unknown store scheme 'dynamo' in 'dynamo:tables': the supported scheme is rocks:DIR");
+                + " unknown store scheme 'etcd' in 'etcd:tables': the supported schemes are rocks:DIR or dynamo:TABLE");
     }
 
     @Test
@@ -79,7 +79,7 @@ class LakeMetaCommandTest {
         Cli.Run run = Cli.run("scan", "--store", "/var/lib/meta", "--prefix", "tbl/");
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).contains("'/var/lib/meta' names no store scheme: write rocks:DIR");
+        assertThat(run.err()).contains("'/var/lib/meta' names no store scheme: write rocks:DIR or dynamo:TABLE");
     }
 
     @Test
