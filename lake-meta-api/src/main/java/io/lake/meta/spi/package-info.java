@@ -1,6 +1,7 @@
 /**
  * For backend implementers: the page-token codec and page cursor every backend shares, and the
- * race hooks the contract suite uses to order concurrent calls deterministically. Applications
- * do not need it.
+ * race hooks the contract suite uses to order concurrent calls deterministically. For decorators:
+ * {@link io.lake.meta.spi.ForwardingMetaStore}, a store that forwards every call to another.
+ * Applications do not need it.
  */
 package io.lake.meta.spi;

@@ -1,0 +1,67 @@
+package io.lake.meta.spi;
+
+import io.lake.meta.GuardedMutation;
+import io.lake.meta.GuardedResult;
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaStore;
+import io.lake.meta.MetaValue;
+import io.lake.meta.Mutation;
+import io.lake.meta.Page;
+import io.lake.meta.PageRequest;
+import io.lake.meta.WriteResult;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * For decorators: a {@link MetaStore} that forwards every call to a delegate, so a wrapper
+ * (fault injection, counting, ownership of extra resources) overrides only what it changes.
+ *
+ * <p>{@link #get}, {@link #apply}, {@link #applyGuarded}, {@link #page(PageRequest)} and
+ * {@link #close()} forward to {@link #delegate()}. The convenience methods ({@code create},
+ * {@code update}, {@code delete}, {@code page(prefix, limit)}) are not forwarded: they keep
+ * {@link MetaStore}'s defaults and so go through this store's own {@code apply} and
+ * {@code page}, where a decorator sees them.
+ *
+ * <p>{@code close()} forwards too unless overridden: a decorator that does not own its
+ * delegate must override it (usually with an empty body).
+ */
+public abstract class ForwardingMetaStore implements MetaStore {
+
+    private final MetaStore delegate;
+
+    /** @param delegate the store every call is forwarded to; not null */
+    protected ForwardingMetaStore(MetaStore delegate) {
+        this.delegate = Objects.requireNonNull(delegate, "delegate");
+    }
+
+    /** The store every call is forwarded to. */
+    protected MetaStore delegate() {
+        return delegate;
+    }
+
+    @Override
+    public Optional<MetaValue> get(MetaKey key) {
+        return delegate().get(key);
+    }
+
+    @Override
+    public WriteResult apply(Mutation mutation) {
+        return delegate().apply(mutation);
+    }
+
+    @Override
+    public GuardedResult applyGuarded(GuardedMutation mutation) {
+        return delegate().applyGuarded(mutation);
+    }
+
+    @Override
+    public Page page(PageRequest request) {
+        return delegate().page(request);
+    }
+
+    /** Closes the delegate. Override when the decorator does not own it. */
+    @Override
+    public void close() {
+        delegate().close();
+    }
+}

@@ -1,0 +1,125 @@
+package io.lake.meta.spi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lake.meta.GuardedMutation;
+import io.lake.meta.GuardedResult;
+import io.lake.meta.KeyPrefix;
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaStore;
+import io.lake.meta.MetaValue;
+import io.lake.meta.Mutation;
+import io.lake.meta.Page;
+import io.lake.meta.PageCost;
+import io.lake.meta.PageRequest;
+import io.lake.meta.WriteResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ForwardingMetaStoreTest {
+
+    private static final MetaKey KEY = MetaKey.of("tbl/ns1/t");
+    private static final MetaValue VALUE = MetaValue.utf8("v");
+
+    /** Records every call and answers with fixed results. */
+    private static final class Recording implements MetaStore {
+        final List<Object> calls = new ArrayList<>();
+        final Optional<MetaValue> read = Optional.of(VALUE);
+        final WriteResult written = WriteResult.conflictWithUnknownCurrent();
+        final GuardedResult guarded = GuardedResult.guardRejected();
+        final Page paged = new Page(List.of(), Optional.empty(), PageCost.items(0));
+
+        @Override
+        public Optional<MetaValue> get(MetaKey key) {
+            calls.add(key);
+            return read;
+        }
+
+        @Override
+        public WriteResult apply(Mutation mutation) {
+            calls.add(mutation);
+            return written;
+        }
+
+        @Override
+        public GuardedResult applyGuarded(GuardedMutation mutation) {
+            calls.add(mutation);
+            return guarded;
+        }
+
+        @Override
+        public Page page(PageRequest request) {
+            calls.add(request);
+            return paged;
+        }
+
+        @Override
+        public void close() {
+            calls.add("close");
+        }
+    }
+
+    private final Recording inner = new Recording();
+    private final ForwardingMetaStore store = new ForwardingMetaStore(inner) { };
+
+    @Test
+    void everyCallIsForwardedWithItsArgumentAndAnswer() {
+        Mutation mutation = Mutation.create(KEY, VALUE);
+        GuardedMutation guarded = new GuardedMutation(MetaKey.of("tbl/ns1/lease"), VALUE, mutation);
+        PageRequest request = PageRequest.first(KeyPrefix.of("tbl/ns1/"), 10);
+
+        assertThat(store.get(KEY)).isSameAs(inner.read);
+        assertThat(store.apply(mutation)).isSameAs(inner.written);
+        assertThat(store.applyGuarded(guarded)).isSameAs(inner.guarded);
+        assertThat(store.page(request)).isSameAs(inner.paged);
+        store.close();
+
+        assertThat(inner.calls).containsExactly(KEY, mutation, guarded, request, "close");
+        assertThat(store.delegate()).isSameAs(inner);
+    }
+
+    @Test
+    void convenienceMethodsGoThroughTheDecoratorsOverrides() {
+        List<Object> seen = new ArrayList<>();
+        ForwardingMetaStore decorator = new ForwardingMetaStore(inner) {
+            @Override
+            public WriteResult apply(Mutation mutation) {
+                seen.add(mutation);
+                return super.apply(mutation);
+            }
+
+            @Override
+            public Page page(PageRequest request) {
+                seen.add(request);
+                return super.page(request);
+            }
+        };
+
+        decorator.create(KEY, VALUE);
+        decorator.page(KeyPrefix.of("tbl/ns1/"), 5);
+
+        assertThat(seen).hasSize(2);
+        assertThat(inner.calls).isEqualTo(seen);
+    }
+
+    @Test
+    void aDecoratorThatDoesNotOwnItsDelegateLeavesItOpen() {
+        ForwardingMetaStore borrowing = new ForwardingMetaStore(inner) {
+            @Override
+            public void close() {
+            }
+        };
+
+        borrowing.close();
+
+        assertThat(inner.calls).isEmpty();
+    }
+
+    @Test
+    void theDelegateMustNotBeNull() {
+        assertThatThrownBy(() -> new ForwardingMetaStore(null) { }).isInstanceOf(NullPointerException.class);
+    }
+}
