@@ -15,6 +15,7 @@ import io.lake.meta.Page;
 import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
 import io.lake.meta.WriteResult;
+import io.lake.meta.spi.ForwardingMetaStore;
 import io.lake.meta.spi.RaceHooks;
 import java.util.HashMap;
 import java.util.List;
@@ -80,7 +81,7 @@ class BrokenStoresTest {
     // --- a store whose commits interleave: it checks, lets go of its lock, then writes ----------
 
     /** Checks preconditions under the lock, calls the hook outside it, then writes blindly. */
-    private static final class InterleavingStore extends Delegating {
+    private static final class InterleavingStore extends ForwardingMetaStore {
         private final Map<MetaKey, MetaValue> data = new HashMap<>();
         private final RaceHooks hooks;
 
@@ -191,7 +192,7 @@ class BrokenStoresTest {
     // --- stores whose tokens do not resume what is left -----------------------------------------
 
     /** Checks a continuation token, then answers that the prefix has ended: the rest is never read. */
-    private static final class DeadEndTokenStore extends Delegating {
+    private static final class DeadEndTokenStore extends ForwardingMetaStore {
         DeadEndTokenStore() {
             super(InMemoryMetaStore.create());
         }
@@ -204,7 +205,7 @@ class BrokenStoresTest {
     }
 
     /** Loses the first entry of every page after a token, as an off-by-one in the resume position would. */
-    private static final class SkipOnResumeStore extends Delegating {
+    private static final class SkipOnResumeStore extends ForwardingMetaStore {
         SkipOnResumeStore() {
             super(InMemoryMetaStore.create());
         }
@@ -242,7 +243,7 @@ class BrokenStoresTest {
     // --- stores with small, plausible bugs the property tests must find --------------------------
 
     /** Delete conflicts forget the current value, as a backend that skips the read might. */
-    private static final class ForgetfulDeleteStore extends Delegating {
+    private static final class ForgetfulDeleteStore extends ForwardingMetaStore {
         ForgetfulDeleteStore() {
             super(InMemoryMetaStore.create());
         }
@@ -255,7 +256,7 @@ class BrokenStoresTest {
     }
 
     /** A page that exactly fills its limit claims there is nothing more: an off-by-one in the look-ahead. */
-    private static final class ShortSightedPagesStore extends Delegating {
+    private static final class ShortSightedPagesStore extends ForwardingMetaStore {
         ShortSightedPagesStore() {
             super(InMemoryMetaStore.create());
         }
@@ -269,7 +270,7 @@ class BrokenStoresTest {
     }
 
     /** A guarded write with a stale guard still applies when the target's precondition holds. */
-    private static final class GuardIgnoringStore extends Delegating {
+    private static final class GuardIgnoringStore extends ForwardingMetaStore {
         GuardIgnoringStore() {
             super(InMemoryMetaStore.create());
         }
@@ -289,7 +290,7 @@ class BrokenStoresTest {
      * Pages by position instead of by key: the token holds how many entries came before. Its pages
      * equal the model's while nothing is written between them.
      */
-    private static final class OffsetPagingStore extends Delegating {
+    private static final class OffsetPagingStore extends ForwardingMetaStore {
         OffsetPagingStore() {
             super(InMemoryMetaStore.create());
         }
@@ -365,39 +366,4 @@ class BrokenStoresTest {
         }
         throw new AssertionError("expected the property to fail");
     }
-
-    /** Forwards everything to a delegate; the broken stores override what they get wrong. */
-    private abstract static class Delegating implements MetaStore {
-        private final MetaStore delegate;
-
-        Delegating(MetaStore delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public Optional<MetaValue> get(MetaKey key) {
-            return delegate.get(key);
-        }
-
-        @Override
-        public WriteResult apply(Mutation mutation) {
-            return delegate.apply(mutation);
-        }
-
-        @Override
-        public GuardedResult applyGuarded(GuardedMutation mutation) {
-            return delegate.applyGuarded(mutation);
-        }
-
-        @Override
-        public Page page(PageRequest request) {
-            return delegate.page(request);
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
-        }
-    }
-
 }

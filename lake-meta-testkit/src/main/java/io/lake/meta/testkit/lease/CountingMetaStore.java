@@ -9,6 +9,7 @@ import io.lake.meta.Mutation;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
 import io.lake.meta.WriteResult;
+import io.lake.meta.spi.ForwardingMetaStore;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,15 +19,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Forwards everything to a store and records what reached it: every plain and every guarded
  * mutation, in order, and how many reads. Does not close the store it wraps. Thread-safe.
  */
-public final class CountingMetaStore implements MetaStore {
+public final class CountingMetaStore extends ForwardingMetaStore {
 
-    private final MetaStore delegate;
     private final List<Mutation> plainWrites = new CopyOnWriteArrayList<>();
     private final List<GuardedMutation> guardedWrites = new CopyOnWriteArrayList<>();
     private final AtomicInteger reads = new AtomicInteger();
 
     public CountingMetaStore(MetaStore delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     /** Plain (unguarded) mutations that reached the store. */
@@ -47,25 +47,25 @@ public final class CountingMetaStore implements MetaStore {
     @Override
     public Optional<MetaValue> get(MetaKey key) {
         reads.incrementAndGet();
-        return delegate.get(key);
+        return super.get(key);
     }
 
     @Override
     public WriteResult apply(Mutation mutation) {
         plainWrites.add(mutation);
-        return delegate.apply(mutation);
+        return super.apply(mutation);
     }
 
     @Override
     public GuardedResult applyGuarded(GuardedMutation mutation) {
         guardedWrites.add(mutation);
-        return delegate.applyGuarded(mutation);
+        return super.applyGuarded(mutation);
     }
 
     @Override
     public Page page(PageRequest request) {
         reads.incrementAndGet();
-        return delegate.page(request);
+        return super.page(request);
     }
 
     @Override

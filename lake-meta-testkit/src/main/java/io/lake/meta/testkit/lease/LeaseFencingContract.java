@@ -11,6 +11,7 @@ import io.lake.meta.lease.LeaderElection;
 import io.lake.meta.lease.LeaseGuard;
 import io.lake.meta.lease.LeadershipListener;
 import io.lake.meta.lease.LeadershipStatus.Leader;
+import io.lake.meta.spi.ForwardingMetaStore;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -155,12 +156,11 @@ public abstract class LeaseFencingContract extends FencingContract {
     }
 
     /** Fails the next {@code failuresLeft} point reads with a retryable error, then forwards. */
-    private static final class FailingReads implements MetaStore {
-        private final MetaStore delegate;
+    private static final class FailingReads extends ForwardingMetaStore {
         private final AtomicInteger failuresLeft;
 
         FailingReads(MetaStore delegate, AtomicInteger failuresLeft) {
-            this.delegate = delegate;
+            super(delegate);
             this.failuresLeft = failuresLeft;
         }
 
@@ -169,22 +169,7 @@ public abstract class LeaseFencingContract extends FencingContract {
             if (failuresLeft.getAndDecrement() > 0) {
                 throw new StoreUnavailableException("injected: store unavailable");
             }
-            return delegate.get(key);
-        }
-
-        @Override
-        public io.lake.meta.WriteResult apply(io.lake.meta.Mutation mutation) {
-            return delegate.apply(mutation);
-        }
-
-        @Override
-        public io.lake.meta.GuardedResult applyGuarded(io.lake.meta.GuardedMutation mutation) {
-            return delegate.applyGuarded(mutation);
-        }
-
-        @Override
-        public io.lake.meta.Page page(io.lake.meta.PageRequest request) {
-            return delegate.page(request);
+            return super.get(key);
         }
 
         @Override

@@ -3,18 +3,14 @@ package io.lake.meta.testkit.outside;
 import io.lake.meta.testkit.InMemoryMetaStore;
 import io.lake.meta.testkit.MetaStoreContract;
 
-import io.lake.meta.GuardedMutation;
-import io.lake.meta.GuardedResult;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
-import io.lake.meta.MetaValue;
-import io.lake.meta.Mutation;
 import io.lake.meta.Page;
 import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
-import io.lake.meta.WriteResult;
+import io.lake.meta.spi.ForwardingMetaStore;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
 import io.lake.meta.spi.RaceHooks;
@@ -40,29 +36,13 @@ class EmptyFirstPageMetaStoreContractTest extends MetaStoreContract {
         return false;
     }
 
-    private static final class EmptyFirstPageStore implements MetaStore {
+    private static final class EmptyFirstPageStore extends ForwardingMetaStore {
         /** The same layout as the model's, so the model's own tokens decode here too. */
         private final PageTokenCodec tokens = new PageTokenCodec(InMemoryMetaStore.LAYOUT, 1);
-        private final InMemoryMetaStore inner;
         private volatile boolean closed;
 
         EmptyFirstPageStore(InMemoryMetaStore inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public Optional<MetaValue> get(MetaKey key) {
-            return inner.get(key);
-        }
-
-        @Override
-        public WriteResult apply(Mutation mutation) {
-            return inner.apply(mutation);
-        }
-
-        @Override
-        public GuardedResult applyGuarded(GuardedMutation mutation) {
-            return inner.applyGuarded(mutation);
+            super(inner);
         }
 
         @Override
@@ -78,14 +58,14 @@ class EmptyFirstPageMetaStoreContractTest extends MetaStoreContract {
             }
             PageCursor cursor = tokens.decode(request.prefix(), request.token().get());
             return cursor.afterKey(request.prefix()).isEmpty()
-                    ? inner.page(PageRequest.first(request.prefix(), request.limit()))
-                    : inner.page(request);
+                    ? delegate().page(PageRequest.first(request.prefix(), request.limit()))
+                    : delegate().page(request);
         }
 
         @Override
         public void close() {
             closed = true;
-            inner.close();
+            super.close();
         }
     }
 }

@@ -1,17 +1,13 @@
 package io.lake.meta.testkit.outside;
 
-import io.lake.meta.GuardedMutation;
-import io.lake.meta.GuardedResult;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
-import io.lake.meta.MetaValue;
-import io.lake.meta.Mutation;
 import io.lake.meta.Page;
 import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
-import io.lake.meta.WriteResult;
+import io.lake.meta.spi.ForwardingMetaStore;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
 import io.lake.meta.spi.RaceHooks;
@@ -42,32 +38,16 @@ class EmptyPageAfterEveryTokenMetaStoreContractTest extends MetaStoreContract {
      * Partition 0 of a token: "answer an empty page, then resume at the same position"; partition 1:
      * "resume". The position is the model's (the last key returned).
      */
-    private static final class EmptyPageAfterEveryTokenStore implements MetaStore {
+    private static final class EmptyPageAfterEveryTokenStore extends ForwardingMetaStore {
         private static final int OWES_AN_EMPTY_PAGE = 0;
         private static final int RESUMES = 1;
 
         private final PageTokenCodec tokens = new PageTokenCodec("empty-page-after-every-token", 2);
         private final PageTokenCodec modelTokens = new PageTokenCodec(InMemoryMetaStore.LAYOUT, 1);
-        private final InMemoryMetaStore inner;
         private volatile boolean closed;
 
         EmptyPageAfterEveryTokenStore(InMemoryMetaStore inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public Optional<MetaValue> get(MetaKey key) {
-            return inner.get(key);
-        }
-
-        @Override
-        public WriteResult apply(Mutation mutation) {
-            return inner.apply(mutation);
-        }
-
-        @Override
-        public GuardedResult applyGuarded(GuardedMutation mutation) {
-            return inner.applyGuarded(mutation);
+            super(inner);
         }
 
         @Override
@@ -95,7 +75,7 @@ class EmptyPageAfterEveryTokenMetaStoreContractTest extends MetaStoreContract {
                     .map(k -> PageRequest.after(request.prefix(),
                             modelTokens.encode(request.prefix(), PageCursor.after(0, request.prefix(), k)), request.limit()))
                     .orElse(PageRequest.first(request.prefix(), request.limit()));
-            Page page = inner.page(modelRequest);
+            Page page = delegate().page(modelRequest);
             Optional<String> next = page.nextToken().map(t -> tokens.encode(request.prefix(),
                     PageCursor.after(OWES_AN_EMPTY_PAGE, request.prefix(), page.entries().get(page.entries().size() - 1).key())));
             return new Page(page.entries(), next, page.cost());
@@ -104,7 +84,7 @@ class EmptyPageAfterEveryTokenMetaStoreContractTest extends MetaStoreContract {
         @Override
         public void close() {
             closed = true;
-            inner.close();
+            super.close();
         }
     }
 }
