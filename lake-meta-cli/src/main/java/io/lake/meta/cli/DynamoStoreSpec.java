@@ -1,24 +1,16 @@
 package io.lake.meta.cli;
 
-import io.lake.meta.GuardedMutation;
-import io.lake.meta.GuardedResult;
 import io.lake.meta.InvalidArgumentException;
-import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
-import io.lake.meta.MetaValue;
-import io.lake.meta.Mutation;
-import io.lake.meta.Page;
-import io.lake.meta.PageRequest;
 import io.lake.meta.StoreUnavailableException;
-import io.lake.meta.WriteResult;
 import io.lake.meta.dynamo.DynamoMetaStore;
 import io.lake.meta.dynamo.DynamoStoreException;
+import io.lake.meta.spi.ForwardingMetaStore;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
-import java.util.Optional;
 import java.util.regex.Pattern;
 import picocli.CommandLine.TypeConversionException;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -207,42 +199,21 @@ record DynamoStoreSpec(String table, URI endpoint, String region) implements Sto
     }
 
     /** The store, closing the client (and the credentials provider) the command built, after the store. */
-    static final class ClientOwningStore implements MetaStore {
+    static final class ClientOwningStore extends ForwardingMetaStore {
 
-        private final MetaStore store;
         private final SdkAutoCloseable client;
         private final SdkAutoCloseable credentials;
 
         ClientOwningStore(MetaStore store, SdkAutoCloseable client, SdkAutoCloseable credentials) {
-            this.store = store;
+            super(store);
             this.client = client;
             this.credentials = credentials;
         }
 
         @Override
-        public Optional<MetaValue> get(MetaKey key) {
-            return store.get(key);
-        }
-
-        @Override
-        public WriteResult apply(Mutation mutation) {
-            return store.apply(mutation);
-        }
-
-        @Override
-        public GuardedResult applyGuarded(GuardedMutation mutation) {
-            return store.applyGuarded(mutation);
-        }
-
-        @Override
-        public Page page(PageRequest request) {
-            return store.page(request);
-        }
-
-        @Override
         public void close() {
             try {
-                store.close();
+                super.close();
             } finally {
                 try {
                     client.close();

@@ -6,15 +6,13 @@ import io.lake.meta.GuardedResult;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
-import io.lake.meta.Mutation;
-import io.lake.meta.Page;
-import io.lake.meta.PageRequest;
 import io.lake.meta.WriteResult;
 import io.lake.meta.fenced.FencedMetaStore;
 import io.lake.meta.lease.LeaderElection;
 import io.lake.meta.lease.LeaseRecord;
 import io.lake.meta.lease.LeadershipStatus;
 import io.lake.meta.lease.Ticker;
+import io.lake.meta.spi.ForwardingMetaStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -152,12 +150,11 @@ final class LeadershipScene implements DemoScene {
     }
 
     /** The network between node-a and the store: can hold one guarded write while the world moves on. */
-    private static final class HeldRequests implements MetaStore {
-        private final MetaStore store;
+    private static final class HeldRequests extends ForwardingMetaStore {
         private Runnable meanwhile;
 
         HeldRequests(MetaStore store) {
-            this.store = store;
+            super(store);
         }
 
         void holdNextGuardedWrite(Runnable meanwhile) {
@@ -171,22 +168,7 @@ final class LeadershipScene implements DemoScene {
             if (r != null) {
                 r.run();
             }
-            return store.applyGuarded(mutation);
-        }
-
-        @Override
-        public Optional<MetaValue> get(MetaKey key) {
-            return store.get(key);
-        }
-
-        @Override
-        public WriteResult apply(Mutation mutation) {
-            return store.apply(mutation);
-        }
-
-        @Override
-        public Page page(PageRequest request) {
-            return store.page(request);
+            return super.applyGuarded(mutation);
         }
 
         @Override
