@@ -1,11 +1,6 @@
 package io.lake.meta.testkit.lease;
 
-import io.lake.meta.GuardedMutation;
-import io.lake.meta.GuardedResult;
 import io.lake.meta.MetaStore;
-import io.lake.meta.Mutation;
-import io.lake.meta.WriteResult;
-import io.lake.meta.spi.ForwardingMetaStore;
 import io.lake.meta.spi.RaceHooks;
 
 /**
@@ -14,7 +9,7 @@ import io.lake.meta.spi.RaceHooks;
  * request that the client has already built (its guard already chosen) while the world moves on:
  * a GC pause or a slow network. Does not close the store it wraps.
  */
-public final class InFlightHooks extends ForwardingMetaStore {
+public final class InFlightHooks extends BeforeEachWrite {
 
     /** Reached before a plain mutation is forwarded. */
     public static final String BEFORE_WRITE = "lease-test.before-write";
@@ -30,19 +25,7 @@ public final class InFlightHooks extends ForwardingMetaStore {
     }
 
     @Override
-    public WriteResult apply(Mutation mutation) {
-        hooks.reached(BEFORE_WRITE);
-        return super.apply(mutation);
-    }
-
-    @Override
-    public GuardedResult applyGuarded(GuardedMutation mutation) {
-        hooks.reached(BEFORE_GUARDED_WRITE);
-        return super.applyGuarded(mutation);
-    }
-
-    @Override
-    public void close() {
-        // the wrapped store belongs to the test
+    void beforeWrite(boolean guarded) {
+        hooks.reached(guarded ? BEFORE_GUARDED_WRITE : BEFORE_WRITE);
     }
 }
