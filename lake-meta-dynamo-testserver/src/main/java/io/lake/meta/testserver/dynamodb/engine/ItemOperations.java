@@ -13,6 +13,7 @@ import io.lake.meta.testserver.dynamodb.protocol.Errors;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToDoubleFunction;
 
 /** GetItem, PutItem, DeleteItem, UpdateItem. */
 final class ItemOperations {
@@ -92,58 +93,46 @@ final class ItemOperations {
     }
 
     ObjectNode putItem(ObjectNode body) {
-        Requests.onlyMembers("PutItem", body, Set.of("TableName", "Item", "ReturnValues", "ReturnConsumedCapacity",
-                "ReturnItemCollectionMetrics", "ConditionExpression", "ExpressionAttributeNames",
-                "ExpressionAttributeValues", "ReturnValuesOnConditionCheckFailure", "Expected", "ConditionalOperator"));
-        rejectLegacy("PutItem", body);
-        String tableName = Requests.tableName(body, 1);
-        Map<String, AttrValue> item = requiredItem(body, "Item", "item");
-        String returnValues = Requests.enumValue(body, "ReturnValues", "returnValues", "NONE", ALL_RETURN_VALUES);
-        if (!returnValues.equals("NONE") && !returnValues.equals("ALL_OLD")) {
-            throw Errors.validation("ReturnValues can only be ALL_OLD or NONE");
-        }
-        String capacityMode = Requests.returnConsumedCapacity(body);
-        Requests.returnItemCollectionMetrics(body);
-        String onFailure = returnValuesOnConditionCheckFailure(body);
-        boolean hasCondition = Requests.member(body, "ConditionExpression") != null;
-        Placeholders placeholders = Placeholders.read(Requests.member(body, "ExpressionAttributeNames"),
-                Requests.member(body, "ExpressionAttributeValues"), hasCondition, hasCondition ? null : "ConditionExpression");
-        ConditionExpression condition = condition(body, placeholders);
-        placeholders.checkAllUsed();
+        SingleWrite request = readSingleWrite("PutItem", body, "Item", "item");
+        Map<String, AttrValue> item = request.item();
         checkItemSize(item, "Item size has exceeded the maximum allowed size");
-        Table table = db.table(tableName);
+        Table table = db.table(request.tableName());
         PrimaryKey pk = table.schema.fromItem(item);
-        Map<String, AttrValue> old;
-        double units;
-        db.commitLock.lock();
-        try {
-            old = table.get(pk);
-            units = Capacity.write(Math.max(ItemSize.of(item), old == null ? 0 : ItemSize.of(old)));
-            db.stats.write(tableName, units);
-            if (condition != null && !condition.matches(old)) {
-                throw Errors.conditionalCheckFailed(onFailure.equals("ALL_OLD") && old != null ? AttrJson.write(old) : null);
-            }
-            db.writeChecked("PutItem", Set.of(tableName));
-            table.items.put(pk, orderedCopy(item));
-        } finally {
-            db.commitLock.unlock();
-        }
-        db.stats.evaluated(tableName, 1);
-        ObjectNode response = JsonNodeFactory.instance.objectNode();
-        if (returnValues.equals("ALL_OLD") && old != null) {
-            response.set("Attributes", AttrJson.write(old));
-        }
-        putIfNotNull(response, "ConsumedCapacity", Capacity.single(capacityMode, tableName, units));
-        return response;
+        Committed done = commitSingle("PutItem", request, table, pk,
+                old -> Capacity.write(Math.max(ItemSize.of(item), old == null ? 0 : ItemSize.of(old))),
+                () -> table.items.put(pk, orderedCopy(item)));
+        db.stats.evaluated(request.tableName(), 1);
+        return singleWriteResponse(request, done);
     }
 
     ObjectNode deleteItem(ObjectNode body) {
-        Requests.onlyMembers("DeleteItem", body, Set.of("TableName", "Key", "ReturnValues", "ReturnConsumedCapacity",
+        SingleWrite request = readSingleWrite("DeleteItem", body, "Key", "key");
+        Table table = db.table(request.tableName());
+        PrimaryKey pk = table.schema.fromKey(request.item());
+        Committed done = commitSingle("DeleteItem", request, table, pk,
+                old -> Capacity.write(old == null ? 0 : ItemSize.of(old)),
+                () -> table.items.remove(pk));
+        db.stats.evaluated(request.tableName(), done.old() == null ? 0 : 1);
+        return singleWriteResponse(request, done);
+    }
+
+    /** A parsed PutItem or DeleteItem: {@code item} is the item to put, or the key to delete. */
+    private record SingleWrite(String tableName, Map<String, AttrValue> item, String returnValues,
+                               String capacityMode, String onFailure, ConditionExpression condition) {
+    }
+
+    /** The item a single write found (null when absent) and the write units it was charged. */
+    private record Committed(Map<String, AttrValue> old, double units) {
+    }
+
+    /** Validates and reads a PutItem or DeleteItem request, in the order the service checks it. */
+    private static SingleWrite readSingleWrite(String operation, ObjectNode body, String itemMember, String itemPath) {
+        Requests.onlyMembers(operation, body, Set.of("TableName", itemMember, "ReturnValues", "ReturnConsumedCapacity",
                 "ReturnItemCollectionMetrics", "ConditionExpression", "ExpressionAttributeNames",
                 "ExpressionAttributeValues", "ReturnValuesOnConditionCheckFailure", "Expected", "ConditionalOperator"));
-        rejectLegacy("DeleteItem", body);
+        rejectLegacy(operation, body);
         String tableName = Requests.tableName(body, 1);
-        Map<String, AttrValue> key = requiredItem(body, "Key", "key");
+        Map<String, AttrValue> item = requiredItem(body, itemMember, itemPath);
         String returnValues = Requests.enumValue(body, "ReturnValues", "returnValues", "NONE", ALL_RETURN_VALUES);
         if (!returnValues.equals("NONE") && !returnValues.equals("ALL_OLD")) {
             throw Errors.validation("ReturnValues can only be ALL_OLD or NONE");
@@ -156,29 +145,38 @@ final class ItemOperations {
                 Requests.member(body, "ExpressionAttributeValues"), hasCondition, hasCondition ? null : "ConditionExpression");
         ConditionExpression condition = condition(body, placeholders);
         placeholders.checkAllUsed();
-        Table table = db.table(tableName);
-        PrimaryKey pk = table.schema.fromKey(key);
-        Map<String, AttrValue> old;
-        double units;
+        return new SingleWrite(tableName, item, returnValues, capacityMode, onFailure, condition);
+    }
+
+    /**
+     * Under the commit lock: reads the current item, charges the write units {@code units} gives
+     * for it, checks the condition against it, then runs {@code write}.
+     */
+    private Committed commitSingle(String operation, SingleWrite request, Table table, PrimaryKey pk,
+                                   ToDoubleFunction<Map<String, AttrValue>> units, Runnable write) {
         db.commitLock.lock();
         try {
-            old = table.get(pk);
-            units = Capacity.write(old == null ? 0 : ItemSize.of(old));
-            db.stats.write(tableName, units);
-            if (condition != null && !condition.matches(old)) {
-                throw Errors.conditionalCheckFailed(onFailure.equals("ALL_OLD") && old != null ? AttrJson.write(old) : null);
+            Map<String, AttrValue> old = table.get(pk);
+            double charged = units.applyAsDouble(old);
+            db.stats.write(request.tableName(), charged);
+            if (request.condition() != null && !request.condition().matches(old)) {
+                throw Errors.conditionalCheckFailed(
+                        request.onFailure().equals("ALL_OLD") && old != null ? AttrJson.write(old) : null);
             }
-            db.writeChecked("DeleteItem", Set.of(tableName));
-            table.items.remove(pk);
+            db.writeChecked(operation, Set.of(request.tableName()));
+            write.run();
+            return new Committed(old, charged);
         } finally {
             db.commitLock.unlock();
         }
-        db.stats.evaluated(tableName, old == null ? 0 : 1);
+    }
+
+    private static ObjectNode singleWriteResponse(SingleWrite request, Committed done) {
         ObjectNode response = JsonNodeFactory.instance.objectNode();
-        if (returnValues.equals("ALL_OLD") && old != null) {
-            response.set("Attributes", AttrJson.write(old));
+        if (request.returnValues().equals("ALL_OLD") && done.old() != null) {
+            response.set("Attributes", AttrJson.write(done.old()));
         }
-        putIfNotNull(response, "ConsumedCapacity", Capacity.single(capacityMode, tableName, units));
+        putIfNotNull(response, "ConsumedCapacity", Capacity.single(request.capacityMode(), request.tableName(), done.units()));
         return response;
     }
 
