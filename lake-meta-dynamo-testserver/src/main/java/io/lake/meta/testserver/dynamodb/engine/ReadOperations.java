@@ -17,6 +17,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Query and Scan, with DynamoDB's page model: {@code Limit} counts evaluated items (before the
@@ -138,36 +139,8 @@ final class ReadOperations {
         String rangeName = table.schema.rangeName();
         // the items a sort-key condition matches are contiguous in sort order: skip up to the
         // first match, stop at the first miss after it
-        Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> matching = new Iterator<>() {
-            private boolean matchedAny;
-            private Map.Entry<PrimaryKey, Map<String, AttrValue>> next = advance();
-
-            private Map.Entry<PrimaryKey, Map<String, AttrValue>> advance() {
-                while (walk.hasNext()) {
-                    Map.Entry<PrimaryKey, Map<String, AttrValue>> e = walk.next();
-                    if (key.matchesRange(rangeName == null ? null : e.getValue().get(rangeName))) {
-                        matchedAny = true;
-                        return e;
-                    }
-                    if (matchedAny) {
-                        return null;
-                    }
-                }
-                return null;
-            }
-
-            @Override
-            public boolean hasNext() {
-                return next != null;
-            }
-
-            @Override
-            public Map.Entry<PrimaryKey, Map<String, AttrValue>> next() {
-                Map.Entry<PrimaryKey, Map<String, AttrValue>> e = next;
-                next = advance();
-                return e;
-            }
-        };
+        Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> matching = contiguousRun(walk,
+                e -> key.matchesRange(rangeName == null ? null : e.getValue().get(rangeName)), e -> false);
         return page(table, c, matching);
     }
 
@@ -284,17 +257,33 @@ final class ReadOperations {
         }
         Map<PrimaryKey, Map<String, AttrValue>> range = start == null ? table.items : table.items.tailMap(start, false);
         Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> all = range.entrySet().iterator();
-        Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> inSegment = new Iterator<>() {
+        // segments follow the walk's order: skip up to the first key of mine, stop at the first key past it
+        Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> inSegment = contiguousRun(all,
+                e -> e.getKey().segment(total) == mine, e -> e.getKey().segment(total) > mine);
+        return page(table, c, inSegment);
+    }
+
+    /**
+     * The entries of {@code walk} that {@code inRun} accepts, when those are contiguous in the walk:
+     * skips the entries before the first of them, and stops at the first entry after one of them
+     * that {@code inRun} refuses, or earlier, at the first refused entry that {@code pastRun} accepts.
+     */
+    private static Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> contiguousRun(
+            Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> walk,
+            Predicate<Map.Entry<PrimaryKey, Map<String, AttrValue>>> inRun,
+            Predicate<Map.Entry<PrimaryKey, Map<String, AttrValue>>> pastRun) {
+        return new Iterator<>() {
+            private boolean matchedAny;
             private Map.Entry<PrimaryKey, Map<String, AttrValue>> next = advance();
 
             private Map.Entry<PrimaryKey, Map<String, AttrValue>> advance() {
-                while (all.hasNext()) {
-                    Map.Entry<PrimaryKey, Map<String, AttrValue>> e = all.next();
-                    int s = e.getKey().segment(total);
-                    if (s == mine) {
+                while (walk.hasNext()) {
+                    Map.Entry<PrimaryKey, Map<String, AttrValue>> e = walk.next();
+                    if (inRun.test(e)) {
+                        matchedAny = true;
                         return e;
                     }
-                    if (s > mine) {
+                    if (matchedAny || pastRun.test(e)) {
                         return null;
                     }
                 }
@@ -313,7 +302,6 @@ final class ReadOperations {
                 return e;
             }
         };
-        return page(table, c, inSegment);
     }
 
     private ObjectNode page(Table table, Common c, Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> items) {
