@@ -103,15 +103,7 @@ final class ReadOperations {
         Placeholders placeholders = Placeholders.read(Requests.member(body, "ExpressionAttributeNames"),
                 Requests.member(body, "ExpressionAttributeValues"), true, null);
         ConditionExpression keyCondition = ConditionExpression.parse(keySource, "KeyConditionExpression", placeholders);
-        c.filter = filterSource == null ? null : ConditionExpression.parse(filterSource, "FilterExpression", placeholders);
-        c.projection = projectionSource == null ? null : ProjectionExpression.parse(projectionSource, placeholders);
-        placeholders.checkAllUsed();
-        checkSelect(c);
-        Table table = db.table(c.tableName);
-        String index = Requests.string(body, "IndexName");
-        if (index != null) {
-            throw Errors.validation("The table does not have the specified index: " + index);
-        }
+        Table table = filterProjectionAndTable(c, body, filterSource, projectionSource, placeholders);
         KeyCondition key = KeyCondition.analyse(keyCondition, table.schema);
         if (c.filter != null) {
             for (String attribute : filterAttributes(c.filter)) {
@@ -142,6 +134,25 @@ final class ReadOperations {
         Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> matching = contiguousRun(walk,
                 e -> key.matchesRange(rangeName == null ? null : e.getValue().get(rangeName)), e -> false);
         return page(table, c, matching);
+    }
+
+    /**
+     * The rest of a Query or Scan request, in the order the service checks it: parses the filter
+     * and the projection into {@code c}, checks that every placeholder was used and the Select,
+     * then finds the table and refuses an index.
+     */
+    private Table filterProjectionAndTable(Common c, ObjectNode body, String filterSource, String projectionSource,
+                                           Placeholders placeholders) {
+        c.filter = filterSource == null ? null : ConditionExpression.parse(filterSource, "FilterExpression", placeholders);
+        c.projection = projectionSource == null ? null : ProjectionExpression.parse(projectionSource, placeholders);
+        placeholders.checkAllUsed();
+        checkSelect(c);
+        Table table = db.table(c.tableName);
+        String index = Requests.string(body, "IndexName");
+        if (index != null) {
+            throw Errors.validation("The table does not have the specified index: " + index);
+        }
+        return table;
     }
 
     /** The top-level attribute names a filter reads. */
@@ -236,15 +247,7 @@ final class ReadOperations {
         Placeholders placeholders = Placeholders.read(Requests.member(body, "ExpressionAttributeNames"),
                 Requests.member(body, "ExpressionAttributeValues"), filterSource != null || projectionSource != null,
                 filterSource != null ? null : "FilterExpression");
-        c.filter = filterSource == null ? null : ConditionExpression.parse(filterSource, "FilterExpression", placeholders);
-        c.projection = projectionSource == null ? null : ProjectionExpression.parse(projectionSource, placeholders);
-        placeholders.checkAllUsed();
-        checkSelect(c);
-        Table table = db.table(c.tableName);
-        String index = Requests.string(body, "IndexName");
-        if (index != null) {
-            throw Errors.validation("The table does not have the specified index: " + index);
-        }
+        Table table = filterProjectionAndTable(c, body, filterSource, projectionSource, placeholders);
         int total = totalSegments == null ? 1 : totalSegments.intValue();
         int mine = segment == null ? 0 : segment.intValue();
         PrimaryKey start = null;
