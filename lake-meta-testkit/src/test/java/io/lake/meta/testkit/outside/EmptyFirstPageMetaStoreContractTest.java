@@ -3,14 +3,11 @@ package io.lake.meta.testkit.outside;
 import io.lake.meta.testkit.InMemoryMetaStore;
 import io.lake.meta.testkit.MetaStoreContract;
 
-import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.Page;
 import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
-import io.lake.meta.StoreClosedException;
-import io.lake.meta.spi.ForwardingMetaStore;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
 import io.lake.meta.spi.RaceHooks;
@@ -36,23 +33,16 @@ class EmptyFirstPageMetaStoreContractTest extends MetaStoreContract {
         return false;
     }
 
-    private static final class EmptyFirstPageStore extends ForwardingMetaStore {
+    private static final class EmptyFirstPageStore extends PageRewritingStore {
         /** The same layout as the model's, so the model's own tokens decode here too. */
         private final PageTokenCodec tokens = new PageTokenCodec(InMemoryMetaStore.LAYOUT, 1);
-        private volatile boolean closed;
 
         EmptyFirstPageStore(InMemoryMetaStore inner) {
             super(inner);
         }
 
         @Override
-        public Page page(PageRequest request) {
-            if (request == null) {
-                throw new InvalidArgumentException("page request must not be null");
-            }
-            if (closed) {
-                throw new StoreClosedException("EmptyFirstPageStore");
-            }
+        Page rewritePage(PageRequest request) {
             if (request.token().isEmpty()) {
                 return new Page(List.of(), Optional.of(tokens.encode(request.prefix(), PageCursor.startOf(0))), PageCost.items(0));
             }
@@ -60,12 +50,6 @@ class EmptyFirstPageMetaStoreContractTest extends MetaStoreContract {
             return cursor.afterKey(request.prefix()).isEmpty()
                     ? delegate().page(PageRequest.first(request.prefix(), request.limit()))
                     : delegate().page(request);
-        }
-
-        @Override
-        public void close() {
-            closed = true;
-            super.close();
         }
     }
 }

@@ -1,13 +1,10 @@
 package io.lake.meta.testkit.outside;
 
-import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.Page;
 import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
-import io.lake.meta.StoreClosedException;
-import io.lake.meta.spi.ForwardingMetaStore;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
 import io.lake.meta.spi.RaceHooks;
@@ -38,26 +35,19 @@ class EmptyPageAfterEveryTokenMetaStoreContractTest extends MetaStoreContract {
      * Partition 0 of a token: "answer an empty page, then resume at the same position"; partition 1:
      * "resume". The position is the model's (the last key returned).
      */
-    private static final class EmptyPageAfterEveryTokenStore extends ForwardingMetaStore {
+    private static final class EmptyPageAfterEveryTokenStore extends PageRewritingStore {
         private static final int OWES_AN_EMPTY_PAGE = 0;
         private static final int RESUMES = 1;
 
         private final PageTokenCodec tokens = new PageTokenCodec("empty-page-after-every-token", 2);
         private final PageTokenCodec modelTokens = new PageTokenCodec(InMemoryMetaStore.LAYOUT, 1);
-        private volatile boolean closed;
 
         EmptyPageAfterEveryTokenStore(InMemoryMetaStore inner) {
             super(inner);
         }
 
         @Override
-        public Page page(PageRequest request) {
-            if (request == null) {
-                throw new InvalidArgumentException("page request must not be null");
-            }
-            if (closed) {
-                throw new StoreClosedException("EmptyPageAfterEveryTokenStore");
-            }
+        Page rewritePage(PageRequest request) {
             if (request.token().isEmpty()) {
                 return resume(request, Optional.empty());
             }
@@ -79,12 +69,6 @@ class EmptyPageAfterEveryTokenMetaStoreContractTest extends MetaStoreContract {
             Optional<String> next = page.nextToken().map(t -> tokens.encode(request.prefix(),
                     PageCursor.after(OWES_AN_EMPTY_PAGE, request.prefix(), page.entries().get(page.entries().size() - 1).key())));
             return new Page(page.entries(), next, page.cost());
-        }
-
-        @Override
-        public void close() {
-            closed = true;
-            super.close();
         }
     }
 }
