@@ -45,7 +45,27 @@ final class TransactOperations {
         this.db = db;
     }
 
-    private enum Kind { CONDITION_CHECK, PUT, DELETE, UPDATE }
+    /** A write action's kind, with its wire name and the members DynamoDB accepts in it. */
+    private enum Kind {
+        CONDITION_CHECK("ConditionCheck", "Key"),
+        PUT("Put", "Item"),
+        DELETE("Delete", "Key"),
+        UPDATE("Update", "Key", "UpdateExpression");
+
+        final String wireName;
+        /** The member holding the key: the whole item for a Put. */
+        final String keyMember;
+        final Set<String> members;
+
+        Kind(String wireName, String keyMember, String... extraMembers) {
+            this.wireName = wireName;
+            this.keyMember = keyMember;
+            Set<String> all = new HashSet<>(Set.of(keyMember, "TableName", "ConditionExpression",
+                    "ExpressionAttributeNames", "ExpressionAttributeValues", "ReturnValuesOnConditionCheckFailure"));
+            all.addAll(List.of(extraMembers));
+            this.members = Set.copyOf(all);
+        }
+    }
 
     private static final class Action {
         Kind kind;
@@ -276,54 +296,29 @@ final class TransactOperations {
         }
     }
 
+    private static String lowerFirst(String name) {
+        return Character.toLowerCase(name.charAt(0)) + name.substring(1);
+    }
+
     private Action parseWriteAction(JsonNode node, int position) {
         if (node == null || !node.isObject()) {
             throw Errors.validation("TransactItems can only contain one of Check, Put, Update or Delete");
         }
-        List<String> present = new ArrayList<>();
-        for (String k : List.of("ConditionCheck", "Put", "Delete", "Update")) {
-            if (Requests.member(node, k) != null) {
+        List<Kind> present = new ArrayList<>();
+        for (Kind k : Kind.values()) {
+            if (Requests.member(node, k.wireName) != null) {
                 present.add(k);
             }
         }
         if (present.size() != 1) {
             throw Errors.validation("TransactItems can only contain one of Check, Put, Update or Delete");
         }
-        String kindName = present.get(0);
-        ObjectNode body = Requests.object(node, kindName);
         Action a = new Action();
-        String memberPath = "transactItems." + position + ".member." + Character.toLowerCase(kindName.charAt(0))
-                + kindName.substring(1);
-        switch (kindName) {
-            case "ConditionCheck":
-                a.kind = Kind.CONDITION_CHECK;
-                Requests.onlyMembers("TransactWriteItems ConditionCheck", body, Set.of("Key", "TableName",
-                        "ConditionExpression", "ExpressionAttributeNames", "ExpressionAttributeValues",
-                        "ReturnValuesOnConditionCheckFailure"));
-                a.key = ItemOperations.requiredItem(body, "Key", memberPath + ".key");
-                break;
-            case "Put":
-                a.kind = Kind.PUT;
-                Requests.onlyMembers("TransactWriteItems Put", body, Set.of("Item", "TableName",
-                        "ConditionExpression", "ExpressionAttributeNames", "ExpressionAttributeValues",
-                        "ReturnValuesOnConditionCheckFailure"));
-                a.key = ItemOperations.requiredItem(body, "Item", memberPath + ".item");
-                break;
-            case "Delete":
-                a.kind = Kind.DELETE;
-                Requests.onlyMembers("TransactWriteItems Delete", body, Set.of("Key", "TableName",
-                        "ConditionExpression", "ExpressionAttributeNames", "ExpressionAttributeValues",
-                        "ReturnValuesOnConditionCheckFailure"));
-                a.key = ItemOperations.requiredItem(body, "Key", memberPath + ".key");
-                break;
-            default:
-                a.kind = Kind.UPDATE;
-                Requests.onlyMembers("TransactWriteItems Update", body, Set.of("Key", "TableName", "UpdateExpression",
-                        "ConditionExpression", "ExpressionAttributeNames", "ExpressionAttributeValues",
-                        "ReturnValuesOnConditionCheckFailure"));
-                a.key = ItemOperations.requiredItem(body, "Key", memberPath + ".key");
-                break;
-        }
+        a.kind = present.get(0);
+        ObjectNode body = Requests.object(node, a.kind.wireName);
+        String memberPath = "transactItems." + position + ".member." + lowerFirst(a.kind.wireName);
+        Requests.onlyMembers("TransactWriteItems " + a.kind.wireName, body, a.kind.members);
+        a.key = ItemOperations.requiredItem(body, a.kind.keyMember, memberPath + "." + lowerFirst(a.kind.keyMember));
         if (Requests.member(body, "TableName") == null) {
             throw Errors.validation("1 validation error detected: Value null at '" + memberPath
                     + ".tableName' failed to satisfy constraint: Member must not be null");
