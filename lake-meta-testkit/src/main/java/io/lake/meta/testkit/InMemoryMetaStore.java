@@ -130,7 +130,7 @@ public final class InMemoryMetaStore implements MetaStore {
             KeyPrefix prefix = request.prefix();
             Optional<MetaKey> after = request.token()
                     .flatMap(token -> tokens.decode(prefix, token).afterKey(prefix));
-            Iterator<Entry> candidates = range(prefix, after).values().iterator();
+            Iterator<Entry> candidates = range(prefix, after);
             List<Entry> page = new ArrayList<>();
             while (page.size() < request.limit() && candidates.hasNext()) {
                 page.add(candidates.next());
@@ -171,26 +171,15 @@ public final class InMemoryMetaStore implements MetaStore {
         return "InMemoryMetaStore";
     }
 
-    /** The keys under {@code prefix}, strictly after {@code after} when present. */
-    private NavigableMap<byte[], Entry> range(KeyPrefix prefix, Optional<MetaKey> after) {
+    /**
+     * The entries under {@code prefix}, strictly after {@code after} when present, read lazily in
+     * key order until the first key outside the prefix (keys under a prefix are contiguous).
+     */
+    private Iterator<Entry> range(KeyPrefix prefix, Optional<MetaKey> after) {
         byte[] start = after.map(MetaKey::utf8).orElse(prefix.utf8());
-        boolean startInclusive = after.isEmpty();
-        Optional<byte[]> end = successor(prefix.utf8());
-        return end.isPresent()
-                ? entries.subMap(start, startInclusive, end.get(), false)
-                : entries.tailMap(start, startInclusive);
-    }
-
-    /** The smallest byte string greater than every string starting with {@code prefix}, if any. */
-    private static Optional<byte[]> successor(byte[] prefix) {
-        for (int i = prefix.length - 1; i >= 0; i--) {
-            if (prefix[i] != (byte) 0xff) {
-                byte[] end = Arrays.copyOf(prefix, i + 1);
-                end[i]++;
-                return Optional.of(end);
-            }
-        }
-        return Optional.empty();
+        return entries.tailMap(start, after.isEmpty()).values().stream()
+                .takeWhile(entry -> prefix.contains(entry.key()))
+                .iterator();
     }
 
     private Optional<MetaValue> current(MetaKey key) {
