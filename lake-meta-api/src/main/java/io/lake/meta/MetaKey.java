@@ -65,11 +65,6 @@ public final class MetaKey implements Comparable<MetaKey> {
         return utf8.length;
     }
 
-    /** Whether this key lies under {@code prefix}. */
-    public boolean startsWith(KeyPrefix prefix) {
-        return text.startsWith(prefix.toString());
-    }
-
     @Override
     public int compareTo(MetaKey other) {
         return Arrays.compareUnsigned(utf8, other.utf8);

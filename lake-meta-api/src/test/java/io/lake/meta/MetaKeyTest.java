@@ -116,11 +116,11 @@ class MetaKeyTest {
     }
 
     @Test
-    void startsWith_usesTheWholePrefixText() {
-        assertThat(MetaKey.of("tbl/ns1/a").startsWith(KeyPrefix.of("tbl/ns1/"))).isTrue();
-        assertThat(MetaKey.of("tbl/ns10/a").startsWith(KeyPrefix.of("tbl/ns1/"))).isFalse();
-        assertThat(MetaKey.of("tbl/ns10/a").startsWith(KeyPrefix.of("tbl/ns1"))).isTrue();
-        assertThat(MetaKey.of("tbl2/a").startsWith(KeyPrefix.of("tbl/"))).isFalse();
+    void prefixContains_usesTheWholePrefixText() {
+        assertThat(KeyPrefix.of("tbl/ns1/").contains(MetaKey.of("tbl/ns1/a"))).isTrue();
+        assertThat(KeyPrefix.of("tbl/ns1/").contains(MetaKey.of("tbl/ns10/a"))).isFalse();
+        assertThat(KeyPrefix.of("tbl/ns1").contains(MetaKey.of("tbl/ns10/a"))).isTrue();
+        assertThat(KeyPrefix.of("tbl/").contains(MetaKey.of("tbl2/a"))).isFalse();
     }
 
     @Test
