@@ -33,14 +33,42 @@ public interface MetaStore extends AutoCloseable {
     WriteResult apply(Mutation mutation);
 
     /**
+     * Applies every mutation of {@code transaction} atomically, only if every condition and every
+     * mutation's own precondition holds; otherwise nothing changes and the result names every
+     * condition and mutation that failed (not just the first).
+     *
+     * @return applied, or not applied with every failure
+     * @throws InvalidArgumentException if the transaction names more keys than
+     *     {@link #maxTransactionKeys()}; nothing changed
+     * @throws StoreUnavailableException if the transaction was refused before it could apply; nothing changed
+     * @throws OutcomeUnknownException if the transaction's answer was lost; re-read to learn the outcome
+     */
+    TransactionResult transact(Transaction transaction);
+
+    /**
      * Applies {@code mutation.target()} atomically, only while the guard key holds exactly the
      * expected guard bytes. When the guard does not match nothing changes, target included.
+     *
+     * <p>This is the transaction {@link GuardedMutation#asTransaction()}; the default runs it
+     * through {@link #transact} and answers {@link GuardedMutation#resultOf}.
      *
      * @return applied, guard rejected, or target conflict
      * @throws StoreUnavailableException if the write was refused before it could apply; nothing changed
      * @throws OutcomeUnknownException if the write's answer was lost; re-read to learn the outcome
      */
-    GuardedResult applyGuarded(GuardedMutation mutation);
+    default GuardedResult applyGuarded(GuardedMutation mutation) {
+        Checks.notNull(mutation, "guarded mutation");
+        return mutation.resultOf(transact(mutation.asTransaction()));
+    }
+
+    /**
+     * The most keys (conditions plus mutations) this store accepts in one transaction: at most
+     * {@link Limits#MAX_TRANSACTION_KEYS}, fewer where the store spends keys of its own (a fenced
+     * store adds its lease as a condition).
+     */
+    default int maxTransactionKeys() {
+        return Limits.MAX_TRANSACTION_KEYS;
+    }
 
     /**
      * Reads one bounded page of a prefix. The page never reads another family and holds at most
@@ -71,6 +99,11 @@ public interface MetaStore extends AutoCloseable {
     /** Deletes {@code key} if it holds exactly {@code expected}. */
     default WriteResult delete(MetaKey key, MetaValue expected) {
         return apply(Mutation.delete(key, expected));
+    }
+
+    /** The transaction of {@code conditions} and {@code mutations}; see {@link Transaction#of}. */
+    default TransactionResult transact(java.util.List<Condition> conditions, java.util.List<Mutation> mutations) {
+        return transact(Transaction.of(conditions, mutations));
     }
 
     /** The first page of {@code prefix}. */

@@ -14,6 +14,8 @@ import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
 import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.PageCursor;
 import java.util.ArrayList;
@@ -60,12 +62,14 @@ final class DynamoV2Store implements MetaStore {
     private final DynamoDbClient client;
     private final String table;
     private final V2Layout layout;
+    private final TransactWrite transactions;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     DynamoV2Store(DynamoDbClient client, String table, V2Layout layout) {
         this.client = client;
         this.table = table;
         this.layout = layout;
+        this.transactions = new TransactWrite(client, table, layout);
     }
 
     @Override
@@ -167,6 +171,13 @@ final class DynamoV2Store implements MetaStore {
         } catch (SdkException e) {
             throw Failures.onWrite(what, e, log, table);
         }
+    }
+
+    @Override
+    public TransactionResult transact(Transaction transaction) {
+        checkOpen();
+        notNull(transaction, "transaction");
+        return transactions.run(transaction);
     }
 
     private GuardedResult cancelled(String what, Mutation target, TransactionCanceledException e) {

@@ -1,8 +1,6 @@
 package io.lake.meta.rocks;
 
 import io.lake.meta.Entry;
-import io.lake.meta.GuardedMutation;
-import io.lake.meta.GuardedResult;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
@@ -14,6 +12,8 @@ import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
 import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
@@ -106,8 +106,8 @@ final class RocksStore implements MetaStore {
     }
 
     @Override
-    public GuardedResult applyGuarded(GuardedMutation mutation) {
-        return whileOpen(() -> commit(Commit.guarded(requireArgument(mutation, "guarded mutation"))).guardedResult());
+    public TransactionResult transact(Transaction transaction) {
+        return whileOpen(() -> commit(Commit.of(requireArgument(transaction, "transaction"))).transactionResult());
     }
 
     private Commit.Decision commit(Commit commit) {

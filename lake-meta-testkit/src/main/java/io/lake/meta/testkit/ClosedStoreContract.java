@@ -8,6 +8,7 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.Mutation;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
+import io.lake.meta.Transaction;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -41,6 +42,8 @@ public abstract class ClosedStoreContract extends KeyAndValueRulesContract {
             assertClosed(() -> store.apply(Mutation.delete(k, value("v"))), "apply");
             assertClosed(() -> store.applyGuarded(new GuardedMutation(key("lease/l"), value("g"),
                     Mutation.update(k, value("v"), value("w")))), "applyGuarded");
+            assertClosed(() -> store.transact(Transaction.builder().requireHolds(key("lease/l"), value("g"))
+                    .update(k, value("v"), value("w")).build()), "transact");
             assertClosed(() -> store.page(prefix("tbl/ns1/"), 10), "first page");
             assertClosed(() -> store.page(PageRequest.after(prefix("tbl/ns1/"), token, 10)), "next page");
         }
