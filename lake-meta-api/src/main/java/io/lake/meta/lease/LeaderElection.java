@@ -9,11 +9,9 @@ import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.WriteResult;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -28,15 +26,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A campaign round ({@link #campaignOnce()}) reads the record and then:
  * <ul>
- *   <li>renews it, keeping the epoch, when it holds the bytes this election installed and the
- *       local deadline has not passed;</li>
- *   <li>acquires it with epoch + 1 when it is absent, vacant, expired by this candidate's wall
- *       clock, or holds this election's own bytes past their local deadline (a new term);</li>
+ *   <li>renews it, keeping the epoch, when it holds the bytes this election installed and their
+ *       term has not ended (the local deadline has not passed, no "lost" was announced);</li>
+ *   <li>acquires it in a new term when it is absent, vacant, expired by this candidate's wall
+ *       clock, or holds this election's own bytes of a term that ended;</li>
  *   <li>otherwise follows.</li>
  * </ul>
- * Every change is a compare-and-set on the exact bytes read, so two candidates can never both
- * install a record over the same predecessor. At epoch {@link Long#MAX_VALUE} acquisition fails
- * closed with {@link LeaseEpochExhaustedException}.
+ * One term per epoch: once listeners heard "lost" for an epoch, this election never leads in it
+ * again. A new term's epoch is one past both the record's and the highest this election has
+ * seen. Every change is a compare-and-set on the exact bytes read, so two candidates can never
+ * both install a record over the same predecessor. At epoch {@link Long#MAX_VALUE} acquisition
+ * fails closed with {@link LeaseEpochExhaustedException}.
  *
  * <p>A successful round publishes a new immutable {@link LeaseGuard} whose local deadline is the
  * {@link Ticker} reading taken <em>before</em> the write was sent, plus the lease duration, minus
@@ -60,10 +60,6 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         LATENT, STARTED, CLOSED
     }
 
-    /** Bytes this election wrote (or may have written), with the term and deadline they carry. */
-    private record Installation(MetaValue bytes, long epoch, long deadlineNanos) {
-    }
-
     private final MetaStore store;
     private final MetaKey leaseKey;
     private final String candidateId;
@@ -75,17 +71,13 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     private final Clock clock;
     private final Ticker ticker;
     private final ScheduledExecutorService suppliedScheduler;
-    private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
+    private final LeadershipListeners listeners = new LeadershipListeners();
     private final ReentrantLock roundLock = new ReentrantLock();
 
     /** The published guard; null when this candidate does not consider itself leader. */
     private volatile LeaseGuard guard;
-    /** Guarded by roundLock: the last bytes known to be installed by this election. */
-    private Installation installed;
-    /** Guarded by roundLock: bytes sent whose answer was lost; resolved by the next read. */
-    private Installation unresolved;
-    /** Guarded by roundLock: the highest epoch this election has seen, so a deleted record cannot restart the epochs here. */
-    private long highestEpochSeen;
+    /** Guarded by roundLock: this election's installations and the epochs it has seen and ended. */
+    private final LeaseTerms terms;
 
     /** Guarded by this: lifecycle. */
     private volatile State state = State.LATENT;
@@ -102,6 +94,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         this.clock = b.clock != null ? b.clock : Clock.systemUTC();
         this.ticker = b.ticker != null ? b.ticker : Ticker.system();
         this.suppliedScheduler = b.scheduler;
+        this.terms = new LeaseTerms(b.leaseKey);
         // Round the record's expiry up: a longer wall-clock expiry only makes others wait longer.
         long millis = leaseDuration.toMillis();
         this.recordDurationMillis = Duration.ofMillis(millis).equals(leaseDuration) ? millis : millis + 1;
@@ -130,7 +123,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
 
     /** Adds a listener; it hears events from the next transition on. */
     public void addListener(LeadershipListener listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+        listeners.add(listener);
     }
 
     /**
@@ -265,8 +258,10 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
 
     /**
      * A fenced store found that the lease record no longer holds {@code rejected}'s bytes. If it
-     * is still the published guard, leadership is lost. Waits for a running round, so a renewal
-     * that has just replaced the guard is not mistaken for a takeover.
+     * is still the published guard, leadership is lost, unless this election's own renewal whose
+     * answer was lost did apply and its term has not ended: then that renewal is adopted. Waits
+     * for a running round, so a renewal that has just replaced the guard is not mistaken for a
+     * takeover.
      */
     @Override
     public void guardRejected(LeaseGuard rejected) {
@@ -275,31 +270,41 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
             if (guard != rejected) {
                 return; // already replaced (a renewal) or dropped
             }
-            if (unresolved != null && unresolved.epoch() == rejected.epoch() && adoptIfInstalled(unresolved)) {
+            if (endTermIfExpired()) {
+                return; // the deadline ended the term first: nothing may be adopted into it
+            }
+            LeaseInstallation maybe = terms.unresolved();
+            if (maybe != null && maybe.epoch() == rejected.epoch() && adoptIfInstalled(maybe)) {
                 return; // our own renewal whose answer was lost did apply: the caller may retry with it
             }
-            installed = null;
+            // The lost renewal, if it applied, stays recognisable: the next round sees the term
+            // ended and starts a new one over it rather than following its own record.
+            terms.forgetInstalled();
             dropGuard("a fenced write found the lease record changed (taken over or removed)");
         } finally {
             roundLock.unlock();
         }
     }
 
-    /** Publishes {@code attempt} as the guard if the record holds its bytes and its deadline has not passed. */
-    private boolean adoptIfInstalled(Installation attempt) {
+    /**
+     * Publishes {@code attempt} as the guard if its term is live, the record holds its bytes and
+     * its deadline has not passed.
+     */
+    private boolean adoptIfInstalled(LeaseInstallation attempt) {
+        if (!terms.isLive(attempt.epoch())) {
+            return false;
+        }
         Optional<MetaValue> current;
         try {
             current = store.get(leaseKey);
         } catch (MetaStoreException e) {
             return false; // cannot tell: fail closed
         }
-        if (current.isEmpty() || !current.get().equals(attempt.bytes())
-                || ticker.read() - attempt.deadlineNanos() >= 0) {
+        if (current.isEmpty() || !current.get().equals(attempt.bytes()) || attempt.expiredAt(ticker.read())) {
             return false;
         }
-        installed = attempt;
-        unresolved = null;
-        guard = new LeaseGuard(leaseKey, attempt.bytes(), attempt.epoch(), attempt.deadlineNanos());
+        terms.installed(attempt);
+        guard = attempt.guardUnder(leaseKey);
         return true;
     }
 
@@ -327,66 +332,58 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     }
 
     private LeadershipStatus round() {
-        LeaseGuard held = guard;
-        if (held != null && !held.isValidAt(ticker.read())) {
-            dropGuard("local lease deadline passed before a renewal succeeded");
-        }
+        endTermIfExpired();
         Optional<MetaValue> current = store.get(leaseKey);
         if (current.isEmpty()) {
-            unresolved = null;
-            installed = null;
+            terms.forget();
             loseIfLeading("the lease record disappeared");
             // Absent normally means "never used" (epoch 0). If it was deleted, at least this
             // election does not go back to an epoch it has seen.
-            return install(Optional.empty(), nextEpoch(highestEpochSeen), false);
+            return install(Optional.empty(), terms.nextTerm(0), false);
         }
         MetaValue bytes = current.get();
-        Installation own = ownInstallation(bytes);
-        unresolved = null;
+        LeaseInstallation own = terms.own(bytes);
         if (own != null) {
-            installed = own;
-            if (ticker.read() - own.deadlineNanos() < 0) {
+            terms.installed(own);
+            if (terms.renewable(own, ticker.read())) {
                 // Renewal keeps the term. (With no guard published, this adopts a write whose
                 // answer was lost but which did apply: the next line publishes it.)
                 return install(current, own.epoch(), true);
             }
-            // Our own record, but we already stopped believing in it: listeners heard "lost",
-            // so leading again is a new term.
-            return install(current, nextEpoch(own.epoch()), false);
+            // Our own record, but its term ended (listeners heard "lost"): leading again is a new term.
+            return install(current, terms.nextTerm(own.epoch()), false);
         }
-        installed = null;
+        terms.forget();
         loseIfLeading("the lease record changed: another candidate took over");
         LeaseRecord record = LeaseRecord.decode(leaseKey, bytes);
-        highestEpochSeen = Math.max(highestEpochSeen, record.epoch());
+        terms.saw(record.epoch());
         if (record.isFreeAt(clock.millis())) {
-            return install(current, nextEpoch(record.epoch()), false);
+            return install(current, terms.nextTerm(record.epoch()), false);
         }
         return observed(current);
     }
 
-    private Installation ownInstallation(MetaValue bytes) {
-        if (installed != null && installed.bytes().equals(bytes)) {
-            return installed;
+    /**
+     * The local deadline ends a term, whoever notices first (a round or a fenced rejection):
+     * announces "lost" for it.
+     *
+     * @return whether the published guard had expired and was dropped
+     */
+    private boolean endTermIfExpired() {
+        LeaseGuard held = guard;
+        if (held != null && !held.isValidAt(ticker.read())) {
+            dropGuard("local lease deadline passed before a renewal succeeded");
+            return true;
         }
-        if (unresolved != null && unresolved.bytes().equals(bytes)) {
-            return unresolved;
-        }
-        return null;
-    }
-
-    private long nextEpoch(long epoch) {
-        if (epoch == Long.MAX_VALUE) {
-            throw new LeaseEpochExhaustedException(leaseKey);
-        }
-        return epoch + 1;
+        return false;
     }
 
     /** Compare-and-sets a record held by this candidate over {@code expected}; publishes the guard. */
     private LeadershipStatus install(Optional<MetaValue> expected, long epoch, boolean renewal) {
         long sentAt = ticker.read();
-        long deadline = sentAt + localValidityNanos;
         long expiresAt = saturatedAdd(clock.millis(), recordDurationMillis);
         MetaValue next = LeaseRecord.held(candidateId, epoch, expiresAt, nonce()).encode();
+        LeaseInstallation attempt = new LeaseInstallation(next, epoch, sentAt + localValidityNanos);
         Mutation mutation = expected.isPresent()
                 ? Mutation.update(leaseKey, expected.get(), next)
                 : Mutation.create(leaseKey, next);
@@ -394,34 +391,32 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         try {
             result = store.apply(mutation);
         } catch (OutcomeUnknownException e) {
-            unresolved = new Installation(next, epoch, deadline);
+            terms.sent(attempt);
             throw e;
         }
         if (result.isApplied()) {
-            highestEpochSeen = Math.max(highestEpochSeen, epoch);
-            installed = new Installation(next, epoch, deadline);
-            LeaseGuard fresh = new LeaseGuard(leaseKey, next, epoch, deadline);
+            terms.installed(attempt);
+            LeaseGuard fresh = attempt.guardUnder(leaseKey);
             boolean wasLeading = guard != null;
             guard = fresh;
             if (!wasLeading) {
                 LOG.info("candidate {} leads '{}' in epoch {}", candidateId, leaseKey, epoch);
-                for (LeadershipListener l : listeners) {
-                    notifyGained(l, fresh);
-                }
+                listeners.gained(fresh);
             }
             return new LeadershipStatus.Leader(epoch);
         }
-        installed = null;
+        terms.forget();
         loseIfLeading(renewal ? "renewal lost a race: the lease record changed" : "lost the race for the lease");
-        return observed(result.isCurrentKnown() ? result.currentValue() : store.get(leaseKey));
+        LeadershipStatus winner = observed(result.isCurrentKnown() ? result.currentValue() : store.get(leaseKey));
+        terms.saw(winner.epoch());
+        return winner;
     }
 
     private boolean resignLocked(String reason) {
-        Installation own = installed;
-        Installation maybe = unresolved;
+        LeaseInstallation own = terms.installed();
+        LeaseInstallation maybe = terms.unresolved();
         dropGuard(reason);
-        installed = null;
-        unresolved = null;
+        terms.forget();
         if (own == null && maybe == null) {
             return false;
         }
@@ -429,11 +424,12 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         if (current.isEmpty()) {
             return false;
         }
-        Installation mine = own != null && own.bytes().equals(current.get()) ? own
+        LeaseInstallation mine = own != null && own.bytes().equals(current.get()) ? own
                 : maybe != null && maybe.bytes().equals(current.get()) ? maybe : null;
         if (mine == null) {
             return false;
         }
+        terms.saw(mine.epoch());
         MetaValue vacant = LeaseRecord.vacant(mine.epoch(), clock.millis(), nonce()).encode();
         boolean applied = store.apply(Mutation.update(leaseKey, mine.bytes(), vacant)).isApplied();
         if (applied) {
@@ -459,30 +455,14 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         }
     }
 
+    /** Ends the published guard's term: it is never led again, and listeners hear "lost". */
     private void dropGuard(String reason) {
         LeaseGuard g = guard;
         guard = null;
         if (g != null) {
+            terms.ended(g.epoch());
             LOG.info("candidate {} no longer leads '{}' (epoch {}): {}", candidateId, leaseKey, g.epoch(), reason);
-            for (LeadershipListener l : listeners) {
-                notifyLost(l, g.epoch(), reason);
-            }
-        }
-    }
-
-    private void notifyGained(LeadershipListener l, LeaseGuard g) {
-        try {
-            l.gained(g);
-        } catch (RuntimeException e) {
-            LOG.warn("leadership listener {} failed on gained: {}", l, e.toString());
-        }
-    }
-
-    private void notifyLost(LeadershipListener l, long epoch, String reason) {
-        try {
-            l.lost(epoch, reason);
-        } catch (RuntimeException e) {
-            LOG.warn("leadership listener {} failed on lost: {}", l, e.toString());
+            listeners.lost(g.epoch(), reason);
         }
     }
 
