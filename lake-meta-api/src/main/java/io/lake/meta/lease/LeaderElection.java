@@ -3,15 +3,11 @@ package io.lake.meta.lease;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
-import io.lake.meta.MetaValue;
-import io.lake.meta.Mutation;
 import io.lake.meta.OutcomeUnknownException;
-import io.lake.meta.WriteResult;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -60,24 +56,17 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         LATENT, STARTED, CLOSED
     }
 
-    private final MetaStore store;
     private final MetaKey leaseKey;
     private final String candidateId;
     private final Duration leaseDuration;
     private final Duration renewInterval;
     private final Duration safetyMargin;
-    private final long recordDurationMillis;
-    private final long localValidityNanos;
-    private final Clock clock;
-    private final Ticker ticker;
     private final ScheduledExecutorService suppliedScheduler;
     private final LeadershipListeners listeners = new LeadershipListeners();
     private final ReentrantLock roundLock = new ReentrantLock();
 
-    /** The published guard; null when this candidate does not consider itself leader. */
-    private volatile LeaseGuard guard;
-    /** Guarded by roundLock: this election's installations and the epochs it has seen and ended. */
-    private final LeaseTerms terms;
+    /** Guarded by roundLock, except its guard and status reads. */
+    private final LeaseCampaign campaign;
 
     /** Guarded by this: lifecycle. */
     private volatile State state = State.LATENT;
@@ -85,20 +74,20 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     private ScheduledFuture<?> rounds;
 
     private LeaderElection(Builder b) {
-        this.store = b.store;
         this.leaseKey = b.leaseKey;
         this.candidateId = b.candidateId;
         this.leaseDuration = b.leaseDuration;
         this.renewInterval = b.renewInterval != null ? b.renewInterval : b.leaseDuration.dividedBy(3);
         this.safetyMargin = b.safetyMargin != null ? b.safetyMargin : Duration.ZERO;
-        this.clock = b.clock != null ? b.clock : Clock.systemUTC();
-        this.ticker = b.ticker != null ? b.ticker : Ticker.system();
+        Clock clock = b.clock != null ? b.clock : Clock.systemUTC();
+        Ticker ticker = b.ticker != null ? b.ticker : Ticker.system();
         this.suppliedScheduler = b.scheduler;
-        this.terms = new LeaseTerms(b.leaseKey);
         // Round the record's expiry up: a longer wall-clock expiry only makes others wait longer.
         long millis = leaseDuration.toMillis();
-        this.recordDurationMillis = Duration.ofMillis(millis).equals(leaseDuration) ? millis : millis + 1;
-        this.localValidityNanos = leaseDuration.minus(safetyMargin).toNanos();
+        long recordDurationMillis = Duration.ofMillis(millis).equals(leaseDuration) ? millis : millis + 1;
+        long localValidityNanos = leaseDuration.minus(safetyMargin).toNanos();
+        this.campaign = new LeaseCampaign(b.store, b.leaseKey, b.candidateId, clock, ticker,
+                recordDurationMillis, localValidityNanos, listeners);
         if (b.listener != null) {
             listeners.add(b.listener);
         }
@@ -132,8 +121,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
      */
     @Override
     public Optional<LeaseGuard> currentGuard() {
-        LeaseGuard g = guard;
-        return g != null && g.isValidAt(ticker.read()) ? Optional.of(g) : Optional.empty();
+        return campaign.validGuard();
     }
 
     /** Whether this candidate currently holds a valid guard. Reads no I/O. */
@@ -148,12 +136,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
      * @throws CorruptLeaseRecordException if the key holds something that is not a lease record
      */
     public LeadershipStatus status() {
-        Optional<MetaValue> current = store.get(leaseKey);
-        Optional<LeaseGuard> g = currentGuard();
-        if (current.isPresent() && g.isPresent() && g.get().leaseBytes().equals(current.get())) {
-            return new LeadershipStatus.Leader(g.get().epoch());
-        }
-        return observed(current);
+        return campaign.status();
     }
 
     /**
@@ -174,7 +157,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
                 throw new IllegalStateException("election for '" + leaseKey + "' (candidate " + candidateId
                         + ") is closed: build a new one to campaign again");
             }
-            return round();
+            return campaign.round();
         } finally {
             roundLock.unlock();
         }
@@ -195,7 +178,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
             if (state == State.CLOSED) {
                 throw new IllegalStateException("election for '" + leaseKey + "' is closed; it resigned when it closed");
             }
-            return resignLocked("resigned");
+            return campaign.resign("resigned");
         } finally {
             roundLock.unlock();
         }
@@ -247,7 +230,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         }
         roundLock.lock();
         try {
-            resignLocked("election closed");
+            campaign.resign("election closed");
         } catch (MetaStoreException e) {
             LOG.warn("election for '{}' (candidate {}) could not resign on close; the lease will expire on its own: {}",
                     leaseKey, candidateId, e.toString());
@@ -267,45 +250,10 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     public void guardRejected(LeaseGuard rejected) {
         roundLock.lock();
         try {
-            if (guard != rejected) {
-                return; // already replaced (a renewal) or dropped
-            }
-            if (endTermIfExpired()) {
-                return; // the deadline ended the term first: nothing may be adopted into it
-            }
-            LeaseInstallation maybe = terms.unresolved();
-            if (maybe != null && maybe.epoch() == rejected.epoch() && adoptIfInstalled(maybe)) {
-                return; // our own renewal whose answer was lost did apply: the caller may retry with it
-            }
-            // The lost renewal, if it applied, stays recognisable: the next round sees the term
-            // ended and starts a new one over it rather than following its own record.
-            terms.forgetInstalled();
-            dropGuard("a fenced write found the lease record changed (taken over or removed)");
+            campaign.guardRejected(rejected);
         } finally {
             roundLock.unlock();
         }
-    }
-
-    /**
-     * Publishes {@code attempt} as the guard if its term is live, the record holds its bytes and
-     * its deadline has not passed.
-     */
-    private boolean adoptIfInstalled(LeaseInstallation attempt) {
-        if (!terms.isLive(attempt.epoch())) {
-            return false;
-        }
-        Optional<MetaValue> current;
-        try {
-            current = store.get(leaseKey);
-        } catch (MetaStoreException e) {
-            return false; // cannot tell: fail closed
-        }
-        if (current.isEmpty() || !current.get().equals(attempt.bytes()) || attempt.expiredAt(ticker.read())) {
-            return false;
-        }
-        terms.installed(attempt);
-        guard = attempt.guardUnder(leaseKey);
-        return true;
     }
 
     @Override
@@ -320,7 +268,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         roundLock.lock();
         try {
             if (state != State.CLOSED) {
-                round();
+                campaign.round();
             }
         } catch (RuntimeException e) {
             // Never let an exception escape: it would cancel the periodic task for good.
@@ -329,150 +277,6 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         } finally {
             roundLock.unlock();
         }
-    }
-
-    private LeadershipStatus round() {
-        endTermIfExpired();
-        Optional<MetaValue> current = store.get(leaseKey);
-        if (current.isEmpty()) {
-            terms.forget();
-            loseIfLeading("the lease record disappeared");
-            // Absent normally means "never used" (epoch 0). If it was deleted, at least this
-            // election does not go back to an epoch it has seen.
-            return install(Optional.empty(), terms.nextTerm(0), false);
-        }
-        MetaValue bytes = current.get();
-        LeaseInstallation own = terms.own(bytes);
-        if (own != null) {
-            terms.installed(own);
-            if (terms.renewable(own, ticker.read())) {
-                // Renewal keeps the term. (With no guard published, this adopts a write whose
-                // answer was lost but which did apply: the next line publishes it.)
-                return install(current, own.epoch(), true);
-            }
-            // Our own record, but its term ended (listeners heard "lost"): leading again is a new term.
-            return install(current, terms.nextTerm(own.epoch()), false);
-        }
-        terms.forget();
-        loseIfLeading("the lease record changed: another candidate took over");
-        LeaseRecord record = LeaseRecord.decode(leaseKey, bytes);
-        terms.saw(record.epoch());
-        if (record.isFreeAt(clock.millis())) {
-            return install(current, terms.nextTerm(record.epoch()), false);
-        }
-        return observed(current);
-    }
-
-    /**
-     * The local deadline ends a term, whoever notices first (a round or a fenced rejection):
-     * announces "lost" for it.
-     *
-     * @return whether the published guard had expired and was dropped
-     */
-    private boolean endTermIfExpired() {
-        LeaseGuard held = guard;
-        if (held != null && !held.isValidAt(ticker.read())) {
-            dropGuard("local lease deadline passed before a renewal succeeded");
-            return true;
-        }
-        return false;
-    }
-
-    /** Compare-and-sets a record held by this candidate over {@code expected}; publishes the guard. */
-    private LeadershipStatus install(Optional<MetaValue> expected, long epoch, boolean renewal) {
-        long sentAt = ticker.read();
-        long expiresAt = saturatedAdd(clock.millis(), recordDurationMillis);
-        MetaValue next = LeaseRecord.held(candidateId, epoch, expiresAt, nonce()).encode();
-        LeaseInstallation attempt = new LeaseInstallation(next, epoch, sentAt + localValidityNanos);
-        Mutation mutation = expected.isPresent()
-                ? Mutation.update(leaseKey, expected.get(), next)
-                : Mutation.create(leaseKey, next);
-        WriteResult result;
-        try {
-            result = store.apply(mutation);
-        } catch (OutcomeUnknownException e) {
-            terms.sent(attempt);
-            throw e;
-        }
-        if (result.isApplied()) {
-            terms.installed(attempt);
-            LeaseGuard fresh = attempt.guardUnder(leaseKey);
-            boolean wasLeading = guard != null;
-            guard = fresh;
-            if (!wasLeading) {
-                LOG.info("candidate {} leads '{}' in epoch {}", candidateId, leaseKey, epoch);
-                listeners.gained(fresh);
-            }
-            return new LeadershipStatus.Leader(epoch);
-        }
-        terms.forget();
-        loseIfLeading(renewal ? "renewal lost a race: the lease record changed" : "lost the race for the lease");
-        LeadershipStatus winner = observed(result.isCurrentKnown() ? result.currentValue() : store.get(leaseKey));
-        terms.saw(winner.epoch());
-        return winner;
-    }
-
-    private boolean resignLocked(String reason) {
-        LeaseInstallation own = terms.installed();
-        LeaseInstallation maybe = terms.unresolved();
-        dropGuard(reason);
-        terms.forget();
-        if (own == null && maybe == null) {
-            return false;
-        }
-        Optional<MetaValue> current = store.get(leaseKey);
-        if (current.isEmpty()) {
-            return false;
-        }
-        LeaseInstallation mine = own != null && own.bytes().equals(current.get()) ? own
-                : maybe != null && maybe.bytes().equals(current.get()) ? maybe : null;
-        if (mine == null) {
-            return false;
-        }
-        terms.saw(mine.epoch());
-        MetaValue vacant = LeaseRecord.vacant(mine.epoch(), clock.millis(), nonce()).encode();
-        boolean applied = store.apply(Mutation.update(leaseKey, mine.bytes(), vacant)).isApplied();
-        if (applied) {
-            LOG.info("candidate {} resigned '{}' in epoch {}", candidateId, leaseKey, mine.epoch());
-        }
-        return applied;
-    }
-
-    private LeadershipStatus observed(Optional<MetaValue> current) {
-        if (current.isEmpty()) {
-            return new LeadershipStatus.Vacant(0);
-        }
-        LeaseRecord record = LeaseRecord.decode(leaseKey, current.get());
-        if (record.isFreeAt(clock.millis())) {
-            return new LeadershipStatus.Vacant(record.epoch());
-        }
-        return new LeadershipStatus.Follower(record.holder().orElseThrow(), record.epoch());
-    }
-
-    private void loseIfLeading(String reason) {
-        if (guard != null) {
-            dropGuard(reason);
-        }
-    }
-
-    /** Ends the published guard's term: it is never led again, and listeners hear "lost". */
-    private void dropGuard(String reason) {
-        LeaseGuard g = guard;
-        guard = null;
-        if (g != null) {
-            terms.ended(g.epoch());
-            LOG.info("candidate {} no longer leads '{}' (epoch {}): {}", candidateId, leaseKey, g.epoch(), reason);
-            listeners.lost(g.epoch(), reason);
-        }
-    }
-
-    private static String nonce() {
-        return UUID.randomUUID().toString();
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long r = a + b;
-        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
     }
 
     // ---- builder ------------------------------------------------------------------------------
