@@ -39,7 +39,9 @@ import java.util.function.Function;
  *   <li>Guard rejected by the store: {@link FencedException}; the authority is told, so the
  *       election stops leading. One exception: when this authority's own renewal replaced the
  *       guard while the write was in flight (same epoch, new bytes), the write is re-sent with
- *       the new guard; a rejected guarded write changed nothing, so this is safe.</li>
+ *       the new guard; a rejected guarded write changed nothing, so this is safe. A write
+ *       whose term has ended (its "lost" announced) is never re-sent: the election leads in
+ *       each epoch at most once.</li>
  *   <li>A caller's condition or precondition failed: the ordinary conflict {@link WriteResult}
  *       or {@link TransactionResult}; a guarded mutation's own guard failing is its ordinary
  *       guard rejection.</li>
@@ -161,7 +163,9 @@ public final class FencedMetaStore implements MetaStore {
             Optional<LeaseGuard> fresh = authority.currentGuard();
             if (fresh.isPresent() && fresh.get().epoch() == guard.epoch()
                     && !fresh.get().leaseBytes().equals(guard.leaseBytes())) {
-                continue; // our own renewal replaced the guard while this write was in flight
+                // Our own renewal replaced the guard while this write was in flight. The same
+                // epoch is the same term: the election never leads again in an epoch it lost.
+                continue;
             }
             throw new FencedException(what + " refused: the lease on '" + leaseKey
                     + "' no longer holds the bytes of this node's epoch " + guard.epoch()

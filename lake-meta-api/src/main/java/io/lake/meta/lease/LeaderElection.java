@@ -3,17 +3,11 @@ package io.lake.meta.lease;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
-import io.lake.meta.MetaValue;
-import io.lake.meta.Mutation;
 import io.lake.meta.OutcomeUnknownException;
-import io.lake.meta.WriteResult;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -28,15 +22,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A campaign round ({@link #campaignOnce()}) reads the record and then:
  * <ul>
- *   <li>renews it, keeping the epoch, when it holds the bytes this election installed and the
- *       local deadline has not passed;</li>
- *   <li>acquires it with epoch + 1 when it is absent, vacant, expired by this candidate's wall
- *       clock, or holds this election's own bytes past their local deadline (a new term);</li>
+ *   <li>renews it, keeping the epoch, when it holds the bytes this election installed and their
+ *       term has not ended (the local deadline has not passed, no "lost" was announced);</li>
+ *   <li>acquires it in a new term when it is absent, vacant, expired by this candidate's wall
+ *       clock, or holds this election's own bytes of a term that ended;</li>
  *   <li>otherwise follows.</li>
  * </ul>
- * Every change is a compare-and-set on the exact bytes read, so two candidates can never both
- * install a record over the same predecessor. At epoch {@link Long#MAX_VALUE} acquisition fails
- * closed with {@link LeaseEpochExhaustedException}.
+ * One term per epoch: once listeners heard "lost" for an epoch, this election never leads in it
+ * again. A new term's epoch is one past both the record's and the highest this election has
+ * seen. Every change is a compare-and-set on the exact bytes read, so two candidates can never
+ * both install a record over the same predecessor. At epoch {@link Long#MAX_VALUE} acquisition
+ * fails closed with {@link LeaseEpochExhaustedException}.
  *
  * <p>A successful round publishes a new immutable {@link LeaseGuard} whose local deadline is the
  * {@link Ticker} reading taken <em>before</em> the write was sent, plus the lease duration, minus
@@ -60,32 +56,17 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         LATENT, STARTED, CLOSED
     }
 
-    /** Bytes this election wrote (or may have written), with the term and deadline they carry. */
-    private record Installation(MetaValue bytes, long epoch, long deadlineNanos) {
-    }
-
-    private final MetaStore store;
     private final MetaKey leaseKey;
     private final String candidateId;
     private final Duration leaseDuration;
     private final Duration renewInterval;
     private final Duration safetyMargin;
-    private final long recordDurationMillis;
-    private final long localValidityNanos;
-    private final Clock clock;
-    private final Ticker ticker;
     private final ScheduledExecutorService suppliedScheduler;
-    private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
+    private final LeadershipListeners listeners = new LeadershipListeners();
     private final ReentrantLock roundLock = new ReentrantLock();
 
-    /** The published guard; null when this candidate does not consider itself leader. */
-    private volatile LeaseGuard guard;
-    /** Guarded by roundLock: the last bytes known to be installed by this election. */
-    private Installation installed;
-    /** Guarded by roundLock: bytes sent whose answer was lost; resolved by the next read. */
-    private Installation unresolved;
-    /** Guarded by roundLock: the highest epoch this election has seen, so a deleted record cannot restart the epochs here. */
-    private long highestEpochSeen;
+    /** Guarded by roundLock, except its guard and status reads. */
+    private final LeaseCampaign campaign;
 
     /** Guarded by this: lifecycle. */
     private volatile State state = State.LATENT;
@@ -93,19 +74,20 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     private ScheduledFuture<?> rounds;
 
     private LeaderElection(Builder b) {
-        this.store = b.store;
         this.leaseKey = b.leaseKey;
         this.candidateId = b.candidateId;
         this.leaseDuration = b.leaseDuration;
         this.renewInterval = b.renewInterval != null ? b.renewInterval : b.leaseDuration.dividedBy(3);
         this.safetyMargin = b.safetyMargin != null ? b.safetyMargin : Duration.ZERO;
-        this.clock = b.clock != null ? b.clock : Clock.systemUTC();
-        this.ticker = b.ticker != null ? b.ticker : Ticker.system();
+        Clock clock = b.clock != null ? b.clock : Clock.systemUTC();
+        Ticker ticker = b.ticker != null ? b.ticker : Ticker.system();
         this.suppliedScheduler = b.scheduler;
         // Round the record's expiry up: a longer wall-clock expiry only makes others wait longer.
         long millis = leaseDuration.toMillis();
-        this.recordDurationMillis = Duration.ofMillis(millis).equals(leaseDuration) ? millis : millis + 1;
-        this.localValidityNanos = leaseDuration.minus(safetyMargin).toNanos();
+        long recordDurationMillis = Duration.ofMillis(millis).equals(leaseDuration) ? millis : millis + 1;
+        long localValidityNanos = leaseDuration.minus(safetyMargin).toNanos();
+        this.campaign = new LeaseCampaign(b.store, b.leaseKey, b.candidateId, clock, ticker,
+                recordDurationMillis, localValidityNanos, listeners);
         if (b.listener != null) {
             listeners.add(b.listener);
         }
@@ -130,7 +112,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
 
     /** Adds a listener; it hears events from the next transition on. */
     public void addListener(LeadershipListener listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+        listeners.add(listener);
     }
 
     /**
@@ -139,8 +121,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
      */
     @Override
     public Optional<LeaseGuard> currentGuard() {
-        LeaseGuard g = guard;
-        return g != null && g.isValidAt(ticker.read()) ? Optional.of(g) : Optional.empty();
+        return campaign.validGuard();
     }
 
     /** Whether this candidate currently holds a valid guard. Reads no I/O. */
@@ -155,12 +136,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
      * @throws CorruptLeaseRecordException if the key holds something that is not a lease record
      */
     public LeadershipStatus status() {
-        Optional<MetaValue> current = store.get(leaseKey);
-        Optional<LeaseGuard> g = currentGuard();
-        if (current.isPresent() && g.isPresent() && g.get().leaseBytes().equals(current.get())) {
-            return new LeadershipStatus.Leader(g.get().epoch());
-        }
-        return observed(current);
+        return campaign.status();
     }
 
     /**
@@ -181,7 +157,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
                 throw new IllegalStateException("election for '" + leaseKey + "' (candidate " + candidateId
                         + ") is closed: build a new one to campaign again");
             }
-            return round();
+            return campaign.round();
         } finally {
             roundLock.unlock();
         }
@@ -202,7 +178,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
             if (state == State.CLOSED) {
                 throw new IllegalStateException("election for '" + leaseKey + "' is closed; it resigned when it closed");
             }
-            return resignLocked("resigned");
+            return campaign.resign("resigned");
         } finally {
             roundLock.unlock();
         }
@@ -254,7 +230,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         }
         roundLock.lock();
         try {
-            resignLocked("election closed");
+            campaign.resign("election closed");
         } catch (MetaStoreException e) {
             LOG.warn("election for '{}' (candidate {}) could not resign on close; the lease will expire on its own: {}",
                     leaseKey, candidateId, e.toString());
@@ -265,42 +241,19 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
 
     /**
      * A fenced store found that the lease record no longer holds {@code rejected}'s bytes. If it
-     * is still the published guard, leadership is lost. Waits for a running round, so a renewal
-     * that has just replaced the guard is not mistaken for a takeover.
+     * is still the published guard, leadership is lost, unless this election's own renewal whose
+     * answer was lost did apply and its term has not ended: then that renewal is adopted. Waits
+     * for a running round, so a renewal that has just replaced the guard is not mistaken for a
+     * takeover.
      */
     @Override
     public void guardRejected(LeaseGuard rejected) {
         roundLock.lock();
         try {
-            if (guard != rejected) {
-                return; // already replaced (a renewal) or dropped
-            }
-            if (unresolved != null && unresolved.epoch() == rejected.epoch() && adoptIfInstalled(unresolved)) {
-                return; // our own renewal whose answer was lost did apply: the caller may retry with it
-            }
-            installed = null;
-            dropGuard("a fenced write found the lease record changed (taken over or removed)");
+            campaign.guardRejected(rejected);
         } finally {
             roundLock.unlock();
         }
-    }
-
-    /** Publishes {@code attempt} as the guard if the record holds its bytes and its deadline has not passed. */
-    private boolean adoptIfInstalled(Installation attempt) {
-        Optional<MetaValue> current;
-        try {
-            current = store.get(leaseKey);
-        } catch (MetaStoreException e) {
-            return false; // cannot tell: fail closed
-        }
-        if (current.isEmpty() || !current.get().equals(attempt.bytes())
-                || ticker.read() - attempt.deadlineNanos() >= 0) {
-            return false;
-        }
-        installed = attempt;
-        unresolved = null;
-        guard = new LeaseGuard(leaseKey, attempt.bytes(), attempt.epoch(), attempt.deadlineNanos());
-        return true;
     }
 
     @Override
@@ -315,7 +268,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         roundLock.lock();
         try {
             if (state != State.CLOSED) {
-                round();
+                campaign.round();
             }
         } catch (RuntimeException e) {
             // Never let an exception escape: it would cancel the periodic task for good.
@@ -324,175 +277,6 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         } finally {
             roundLock.unlock();
         }
-    }
-
-    private LeadershipStatus round() {
-        LeaseGuard held = guard;
-        if (held != null && !held.isValidAt(ticker.read())) {
-            dropGuard("local lease deadline passed before a renewal succeeded");
-        }
-        Optional<MetaValue> current = store.get(leaseKey);
-        if (current.isEmpty()) {
-            unresolved = null;
-            installed = null;
-            loseIfLeading("the lease record disappeared");
-            // Absent normally means "never used" (epoch 0). If it was deleted, at least this
-            // election does not go back to an epoch it has seen.
-            return install(Optional.empty(), nextEpoch(highestEpochSeen), false);
-        }
-        MetaValue bytes = current.get();
-        Installation own = ownInstallation(bytes);
-        unresolved = null;
-        if (own != null) {
-            installed = own;
-            if (ticker.read() - own.deadlineNanos() < 0) {
-                // Renewal keeps the term. (With no guard published, this adopts a write whose
-                // answer was lost but which did apply: the next line publishes it.)
-                return install(current, own.epoch(), true);
-            }
-            // Our own record, but we already stopped believing in it: listeners heard "lost",
-            // so leading again is a new term.
-            return install(current, nextEpoch(own.epoch()), false);
-        }
-        installed = null;
-        loseIfLeading("the lease record changed: another candidate took over");
-        LeaseRecord record = LeaseRecord.decode(leaseKey, bytes);
-        highestEpochSeen = Math.max(highestEpochSeen, record.epoch());
-        if (record.isFreeAt(clock.millis())) {
-            return install(current, nextEpoch(record.epoch()), false);
-        }
-        return observed(current);
-    }
-
-    private Installation ownInstallation(MetaValue bytes) {
-        if (installed != null && installed.bytes().equals(bytes)) {
-            return installed;
-        }
-        if (unresolved != null && unresolved.bytes().equals(bytes)) {
-            return unresolved;
-        }
-        return null;
-    }
-
-    private long nextEpoch(long epoch) {
-        if (epoch == Long.MAX_VALUE) {
-            throw new LeaseEpochExhaustedException(leaseKey);
-        }
-        return epoch + 1;
-    }
-
-    /** Compare-and-sets a record held by this candidate over {@code expected}; publishes the guard. */
-    private LeadershipStatus install(Optional<MetaValue> expected, long epoch, boolean renewal) {
-        long sentAt = ticker.read();
-        long deadline = sentAt + localValidityNanos;
-        long expiresAt = saturatedAdd(clock.millis(), recordDurationMillis);
-        MetaValue next = LeaseRecord.held(candidateId, epoch, expiresAt, nonce()).encode();
-        Mutation mutation = expected.isPresent()
-                ? Mutation.update(leaseKey, expected.get(), next)
-                : Mutation.create(leaseKey, next);
-        WriteResult result;
-        try {
-            result = store.apply(mutation);
-        } catch (OutcomeUnknownException e) {
-            unresolved = new Installation(next, epoch, deadline);
-            throw e;
-        }
-        if (result.isApplied()) {
-            highestEpochSeen = Math.max(highestEpochSeen, epoch);
-            installed = new Installation(next, epoch, deadline);
-            LeaseGuard fresh = new LeaseGuard(leaseKey, next, epoch, deadline);
-            boolean wasLeading = guard != null;
-            guard = fresh;
-            if (!wasLeading) {
-                LOG.info("candidate {} leads '{}' in epoch {}", candidateId, leaseKey, epoch);
-                for (LeadershipListener l : listeners) {
-                    notifyGained(l, fresh);
-                }
-            }
-            return new LeadershipStatus.Leader(epoch);
-        }
-        installed = null;
-        loseIfLeading(renewal ? "renewal lost a race: the lease record changed" : "lost the race for the lease");
-        return observed(result.isCurrentKnown() ? result.currentValue() : store.get(leaseKey));
-    }
-
-    private boolean resignLocked(String reason) {
-        Installation own = installed;
-        Installation maybe = unresolved;
-        dropGuard(reason);
-        installed = null;
-        unresolved = null;
-        if (own == null && maybe == null) {
-            return false;
-        }
-        Optional<MetaValue> current = store.get(leaseKey);
-        if (current.isEmpty()) {
-            return false;
-        }
-        Installation mine = own != null && own.bytes().equals(current.get()) ? own
-                : maybe != null && maybe.bytes().equals(current.get()) ? maybe : null;
-        if (mine == null) {
-            return false;
-        }
-        MetaValue vacant = LeaseRecord.vacant(mine.epoch(), clock.millis(), nonce()).encode();
-        boolean applied = store.apply(Mutation.update(leaseKey, mine.bytes(), vacant)).isApplied();
-        if (applied) {
-            LOG.info("candidate {} resigned '{}' in epoch {}", candidateId, leaseKey, mine.epoch());
-        }
-        return applied;
-    }
-
-    private LeadershipStatus observed(Optional<MetaValue> current) {
-        if (current.isEmpty()) {
-            return new LeadershipStatus.Vacant(0);
-        }
-        LeaseRecord record = LeaseRecord.decode(leaseKey, current.get());
-        if (record.isFreeAt(clock.millis())) {
-            return new LeadershipStatus.Vacant(record.epoch());
-        }
-        return new LeadershipStatus.Follower(record.holder().orElseThrow(), record.epoch());
-    }
-
-    private void loseIfLeading(String reason) {
-        if (guard != null) {
-            dropGuard(reason);
-        }
-    }
-
-    private void dropGuard(String reason) {
-        LeaseGuard g = guard;
-        guard = null;
-        if (g != null) {
-            LOG.info("candidate {} no longer leads '{}' (epoch {}): {}", candidateId, leaseKey, g.epoch(), reason);
-            for (LeadershipListener l : listeners) {
-                notifyLost(l, g.epoch(), reason);
-            }
-        }
-    }
-
-    private void notifyGained(LeadershipListener l, LeaseGuard g) {
-        try {
-            l.gained(g);
-        } catch (RuntimeException e) {
-            LOG.warn("leadership listener {} failed on gained: {}", l, e.toString());
-        }
-    }
-
-    private void notifyLost(LeadershipListener l, long epoch, String reason) {
-        try {
-            l.lost(epoch, reason);
-        } catch (RuntimeException e) {
-            LOG.warn("leadership listener {} failed on lost: {}", l, e.toString());
-        }
-    }
-
-    private static String nonce() {
-        return UUID.randomUUID().toString();
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long r = a + b;
-        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
     }
 
     // ---- builder ------------------------------------------------------------------------------

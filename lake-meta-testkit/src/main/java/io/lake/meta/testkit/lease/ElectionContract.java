@@ -14,6 +14,7 @@ import io.lake.meta.lease.LeadershipStatus.Follower;
 import io.lake.meta.lease.LeadershipStatus.Leader;
 import io.lake.meta.lease.LeadershipStatus.Vacant;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -191,6 +192,26 @@ public abstract class ElectionContract extends LeaseSupport {
         }
 
         @Test
+        void takeover_afterTheRecordWasDeletedAndAFreshCandidatesShortTerm_goesPastEveryEpochItHasSeen() {
+            LeadershipEvents eventsA = new LeadershipEvents();
+            LeaderElection a = candidate("node-a", new ManualTicker(), store, b -> b.listener(eventsA));
+            a.campaignOnce();
+            a.resign();
+            assertThat(a.campaignOnce()).isEqualTo(new Leader(2));
+            assertThat(store.delete(LEASE_KEY, leaseBytes()).isApplied()).isTrue(); // an operator's mistake
+            LeaderElection fresh = candidate("node-c", new ManualTicker());
+            assertThat(fresh.campaignOnce()).as("a fresh candidate cannot know the old epochs").isEqualTo(new Leader(1));
+            assertThat(a.campaignOnce()).isEqualTo(new Follower("node-c", 1));
+
+            wall.advance(LEASE); // node-c's short term ends without a renewal
+
+            assertThat(a.campaignOnce()).as("a has seen epochs 1 and 2: its takeover goes past both")
+                    .isEqualTo(new Leader(3));
+            assertThat(leaseRecord().epoch()).isEqualTo(3);
+            assertThat(eventsA.events()).containsExactly("gained 1", "lost 1", "gained 2", "lost 2", "gained 3");
+        }
+
+        @Test
         void campaign_corruptRecord_failsClosedAndWritesNothing() {
             seedLease("{\"holder\":\"x\",\"epoch\":-4,\"expiresAtMillis\":0}");
             LeaderElection a = candidate("node-a", new ManualTicker());
@@ -362,6 +383,52 @@ public abstract class ElectionContract extends LeaseSupport {
             assertThat(a.campaignOnce()).isEqualTo(new Leader(1));
             assertThat(a.currentGuard().orElseThrow().leaseBytes()).isEqualTo(leaseBytes());
             assertThat(events.events()).containsExactly("gained 1");
+        }
+
+        @Test
+        void renewalWhoseAnswerWasLost_thenTheLocalDeadlinePassed_leadsAgainOnlyInANewTerm() {
+            ManualTicker ticker = new ManualTicker();
+            LosesAnswers network = new LosesAnswers(store);
+            LeadershipEvents events = new LeadershipEvents();
+            LeaderElection a = candidate("node-a", ticker, network, b -> b.listener(events));
+            a.campaignOnce();
+            ticker.advance(RENEW);
+            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+            assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+
+            // the first guard's deadline passes; the lost renewal's own deadline (counted from its send) has not
+            ticker.advance(LEASE.minus(RENEW));
+
+            assertThat(a.campaignOnce()).as("listeners heard \"lost 1\": leading again is a new term")
+                    .isEqualTo(new Leader(2));
+            assertThat(leaseRecord().epoch()).isEqualTo(2);
+            assertThat(a.currentGuard().orElseThrow().epoch()).isEqualTo(2);
+            assertThat(events.events()).containsExactly("gained 1", "lost 1", "gained 2");
+        }
+
+        @Test
+        void renewalWhoseAnswerWasLost_whenAdoptionCannotReadTheRecord_theTermEnds_andTheNextRoundStartsANewOne() {
+            ManualTicker ticker = new ManualTicker();
+            AtomicInteger readFailures = new AtomicInteger(0);
+            LosesAnswers network = new LosesAnswers(store);
+            LeadershipEvents events = new LeadershipEvents();
+            LeaderElection a = candidate("node-a", ticker, new FailingReads(network, readFailures),
+                    b -> b.listener(events));
+            a.campaignOnce();
+            ticker.advance(RENEW);
+            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+            assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+            LeaseGuard stale = a.currentGuard().orElseThrow();
+
+            readFailures.set(1); // the read that would recognise the lost renewal fails: fail closed
+            a.guardRejected(stale); // as a fenced store does when the store refuses the old bytes
+
+            assertThat(a.currentGuard()).isEmpty();
+            assertThat(events.events()).containsExactly("gained 1", "lost 1");
+            assertThat(a.campaignOnce()).as("the lost renewal applied, but term 1 was announced lost")
+                    .isEqualTo(new Leader(2));
+            assertThat(leaseRecord().epoch()).isEqualTo(2);
+            assertThat(events.events()).containsExactly("gained 1", "lost 1", "gained 2");
         }
     }
 }

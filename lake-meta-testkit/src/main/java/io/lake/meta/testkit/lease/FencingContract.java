@@ -2,6 +2,7 @@ package io.lake.meta.testkit.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.lake.meta.Entry;
 import io.lake.meta.FencedException;
@@ -20,6 +21,7 @@ import io.lake.meta.fenced.FencedMetaStore;
 import io.lake.meta.lease.LeaderElection;
 import io.lake.meta.lease.LeaseGuard;
 import io.lake.meta.lease.LeadershipStatus.Follower;
+import io.lake.meta.lease.LeadershipStatus.Leader;
 import io.lake.meta.testkit.PausePoints;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +30,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -36,6 +39,7 @@ import org.junit.jupiter.api.Test;
 public abstract class FencingContract extends ElectionContract {
 
     private static final MetaKey TARGET = MetaKey.of("tbl/ns1/orders");
+    private static final MetaKey OTHER = MetaKey.of("tbl/ns1/customers");
 
     @Nested
     class FencedWrites {
@@ -262,6 +266,118 @@ public abstract class FencingContract extends ElectionContract {
                 assertThat(store.get(TARGET)).isEmpty();
                 assertThat(a.currentGuard().orElseThrow().epoch())
                         .as("a stale guard's rejection does not end the new term").isEqualTo(2);
+            } finally {
+                writer.shutdownNow();
+            }
+        }
+
+        /**
+         * A renewal's answer is lost (it applied), then a's first guard reaches its deadline while
+         * a write decided under it is in flight. The next round announces "lost 1"; whatever a does
+         * next, the write from term 1 must not apply.
+         */
+        @Test
+        void writeInFlightWhenTheTermEndsAfterALostRenewal_doesNotApplyAfterLost() throws Exception {
+            ManualTicker ticker = new ManualTicker();
+            LosesAnswers network = new LosesAnswers(store);
+            LeadershipEvents events = new LeadershipEvents();
+            LeaderElection a = candidate("node-a", ticker, network, b -> b.listener(events));
+            a.campaignOnce();
+            PausePoints points = new PausePoints();
+            FencedMetaStore fenced = FencedMetaStore.over(new InFlightHooks(store, points), a);
+            ExecutorService writer = Executors.newSingleThreadExecutor();
+            try {
+                PausePoints.Pause pause = points.arm(InFlightHooks.BEFORE_GUARDED_WRITE);
+                Future<WriteResult> write = writer.submit(() -> fenced.create(TARGET, value("decided-in-epoch-1")));
+                pause.awaitArrival();
+                ticker.advance(RENEW);
+                network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+                assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+                ticker.advance(LEASE.minus(RENEW)); // term 1's guard reaches its deadline
+                a.campaignOnce(); // "lost 1", then a leads again
+                pause.release();
+
+                Throwable thrown = catchThrowable(write::get);
+                assertThat(store.get(TARGET)).as("a write decided in term 1 applied after \"lost 1\"").isEmpty();
+                assertThat(thrown).hasCauseInstanceOf(FencedException.class);
+                assertThat(events.events()).containsExactly("gained 1", "lost 1", "gained 2");
+                assertThat(a.currentGuard().orElseThrow().epoch()).isEqualTo(2);
+            } finally {
+                writer.shutdownNow();
+            }
+        }
+
+        /**
+         * As above, but the term ends on a fenced rejection whose adoption read fails: "lost 1" is
+         * heard there, and a second write from term 1, still in flight, must not apply after it.
+         */
+        @Test
+        void writeInFlightWhenARejectionEndsTheTerm_doesNotApplyAfterLost() throws Exception {
+            ManualTicker ticker = new ManualTicker();
+            AtomicInteger readFailures = new AtomicInteger(0);
+            LosesAnswers network = new LosesAnswers(store);
+            LeadershipEvents events = new LeadershipEvents();
+            LeaderElection a = candidate("node-a", ticker, new FailingReads(network, readFailures),
+                    b -> b.listener(events));
+            a.campaignOnce();
+            PausePoints points = new PausePoints();
+            FencedMetaStore fenced = FencedMetaStore.over(new InFlightHooks(store, points), a);
+            ExecutorService writer = Executors.newSingleThreadExecutor();
+            try {
+                PausePoints.Pause pause = points.arm(InFlightHooks.BEFORE_GUARDED_WRITE);
+                Future<WriteResult> held = writer.submit(() -> fenced.create(TARGET, value("held-in-epoch-1")));
+                pause.awaitArrival();
+                ticker.advance(RENEW);
+                network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+                assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+                readFailures.set(1); // the election cannot read the record to recognise its renewal
+                assertThatThrownBy(() -> fenced.create(OTHER, value("sent-in-epoch-1")))
+                        .isInstanceOf(FencedException.class);
+                assertThat(events.events()).containsExactly("gained 1", "lost 1");
+                a.campaignOnce(); // a leads again
+                pause.release();
+
+                Throwable thrown = catchThrowable(held::get);
+                assertThat(store.get(TARGET)).as("a write decided in term 1 applied after \"lost 1\"").isEmpty();
+                assertThat(thrown).hasCauseInstanceOf(FencedException.class);
+                assertThat(store.get(OTHER)).isEmpty();
+                assertThat(events.events()).containsExactly("gained 1", "lost 1", "gained 2");
+            } finally {
+                writer.shutdownNow();
+            }
+        }
+
+        /**
+         * The local deadline ends a term whoever notices first. Here no round runs: the rejection
+         * of a write in flight past its guard's deadline notices it, so it announces "lost 1" and
+         * does not adopt the lost renewal into the ended term.
+         */
+        @Test
+        void writeRejectedAfterItsGuardsDeadline_endsTheTerm_insteadOfAdoptingALostRenewal() throws Exception {
+            ManualTicker ticker = new ManualTicker();
+            LosesAnswers network = new LosesAnswers(store);
+            LeadershipEvents events = new LeadershipEvents();
+            LeaderElection a = candidate("node-a", ticker, network, b -> b.listener(events));
+            a.campaignOnce();
+            PausePoints points = new PausePoints();
+            FencedMetaStore fenced = FencedMetaStore.over(new InFlightHooks(store, points), a);
+            ExecutorService writer = Executors.newSingleThreadExecutor();
+            try {
+                PausePoints.Pause pause = points.arm(InFlightHooks.BEFORE_GUARDED_WRITE);
+                Future<WriteResult> write = writer.submit(() -> fenced.create(TARGET, value("decided-in-epoch-1")));
+                pause.awaitArrival();
+                ticker.advance(RENEW);
+                network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+                assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+                ticker.advance(LEASE.minus(RENEW)); // term 1's guard reaches its deadline; no round runs
+                assertThat(a.currentGuard()).isEmpty();
+                pause.release();
+
+                Throwable thrown = catchThrowable(write::get);
+                assertThat(store.get(TARGET)).as("a write decided in term 1 applied after its deadline").isEmpty();
+                assertThat(thrown).hasCauseInstanceOf(FencedException.class);
+                assertThat(events.events()).containsExactly("gained 1", "lost 1");
+                assertThat(a.campaignOnce()).isEqualTo(new Leader(2));
             } finally {
                 writer.shutdownNow();
             }

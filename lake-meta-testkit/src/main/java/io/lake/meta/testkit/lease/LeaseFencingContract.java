@@ -3,17 +3,13 @@ package io.lake.meta.testkit.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
-import io.lake.meta.MetaValue;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.lease.LeaderElection;
 import io.lake.meta.lease.LeaseGuard;
 import io.lake.meta.lease.LeadershipListener;
 import io.lake.meta.lease.LeadershipStatus.Leader;
-import io.lake.meta.spi.ForwardingMetaStore;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -153,28 +149,6 @@ public abstract class LeaseFencingContract extends FencedTransactionContract {
             assertThat(a.currentGuard()).isPresent();
             ticker.advance(LEASE.minus(RENEW));
             assertThat(a.currentGuard()).as("without a renewal the guard ends at its deadline").isEmpty();
-        }
-    }
-
-    /** Fails the next {@code failuresLeft} point reads with a retryable error, then forwards. */
-    private static final class FailingReads extends ForwardingMetaStore {
-        private final AtomicInteger failuresLeft;
-
-        FailingReads(MetaStore delegate, AtomicInteger failuresLeft) {
-            super(delegate);
-            this.failuresLeft = failuresLeft;
-        }
-
-        @Override
-        public Optional<MetaValue> get(MetaKey key) {
-            if (failuresLeft.getAndDecrement() > 0) {
-                throw new StoreUnavailableException("injected: store unavailable");
-            }
-            return super.get(key);
-        }
-
-        @Override
-        public void close() {
         }
     }
 }
