@@ -15,6 +15,9 @@ public final class Limits {
     /** Largest page limit. */
     public static final int MAX_PAGE_LIMIT = 10_000;
 
+    /** Most keys in one batch read ({@link MetaStore#getAll}). */
+    public static final int MAX_BATCH_KEYS = 10_000;
+
     /** Most keys (conditions plus mutations) in one transaction: DynamoDB's limit of items per transaction. */
     public static final int MAX_TRANSACTION_KEYS = 100;
 

@@ -1,5 +1,11 @@
 package io.lake.meta;
 
+import io.lake.meta.spi.BatchKeys;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -22,6 +28,26 @@ public interface MetaStore extends AutoCloseable {
      * @throws StoreUnavailableException if the backend cannot answer now (retryable)
      */
     Optional<MetaValue> get(MetaKey key);
+
+    /**
+     * Reads several keys, each linearizably (the batch as a whole is not one snapshot: a write
+     * between two keys' reads may be seen for one and not the other). The default reads them one
+     * by one with {@link #get}; backends answer with one batched request where they can.
+     *
+     * @param keys at most {@value Limits#MAX_BATCH_KEYS} distinct keys
+     * @return the keys that are present with their values, in the order of {@code keys}; absent
+     *     keys are left out
+     * @throws InvalidArgumentException if {@code keys} is null, holds null or a key twice, or is too
+     *     long; nothing was read
+     * @throws StoreUnavailableException if the backend could not read every key in time (retryable)
+     */
+    default Map<MetaKey, MetaValue> getAll(Collection<MetaKey> keys) {
+        Map<MetaKey, MetaValue> found = new LinkedHashMap<>();
+        for (MetaKey key : BatchKeys.requireValid(keys)) {
+            get(key).ifPresent(value -> found.put(key, value));
+        }
+        return Collections.unmodifiableMap(found);
+    }
 
     /**
      * Applies one conditional mutation atomically.
@@ -102,7 +128,7 @@ public interface MetaStore extends AutoCloseable {
     }
 
     /** The transaction of {@code conditions} and {@code mutations}; see {@link Transaction#of}. */
-    default TransactionResult transact(java.util.List<Condition> conditions, java.util.List<Mutation> mutations) {
+    default TransactionResult transact(List<Condition> conditions, List<Mutation> mutations) {
         return transact(Transaction.of(conditions, mutations));
     }
 

@@ -11,6 +11,8 @@ import io.lake.meta.PageRequest;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import java.util.Collection;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -18,7 +20,7 @@ import java.util.Optional;
  * For decorators: a {@link MetaStore} that forwards every call to a delegate, so a wrapper
  * (fault injection, counting, ownership of extra resources) overrides only what it changes.
  *
- * <p>{@link #get}, {@link #apply}, {@link #applyGuarded}, {@link #transact(Transaction)},
+ * <p>{@link #get}, {@link #getAll}, {@link #apply}, {@link #applyGuarded}, {@link #transact(Transaction)},
  * {@link #maxTransactionKeys()}, {@link #page(PageRequest)} and {@link #close()} forward to
  * {@link #delegate()}. The convenience methods ({@code create}, {@code update}, {@code delete},
  * {@code transact(conditions, mutations)}, {@code page(prefix, limit)}) are not forwarded: they
@@ -45,6 +47,11 @@ public abstract class ForwardingMetaStore implements MetaStore {
     @Override
     public Optional<MetaValue> get(MetaKey key) {
         return delegate().get(key);
+    }
+
+    @Override
+    public Map<MetaKey, MetaValue> getAll(Collection<MetaKey> keys) {
+        return delegate().getAll(keys);
     }
 
     @Override

@@ -17,8 +17,10 @@ import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import io.lake.meta.spi.BatchKeys;
 import io.lake.meta.spi.PageCursor;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -63,6 +65,7 @@ final class DynamoV2Store implements MetaStore {
     private final String table;
     private final V2Layout layout;
     private final TransactWrite transactions;
+    private final BatchRead batchReads;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     DynamoV2Store(DynamoDbClient client, String table, V2Layout layout) {
@@ -70,6 +73,7 @@ final class DynamoV2Store implements MetaStore {
         this.table = table;
         this.layout = layout;
         this.transactions = new TransactWrite(client, table, layout);
+        this.batchReads = new BatchRead(client, table, layout);
     }
 
     @Override
@@ -86,6 +90,12 @@ final class DynamoV2Store implements MetaStore {
             return Optional.empty();
         }
         return Optional.of(V2Layout.valueOf(response.item(), table));
+    }
+
+    @Override
+    public Map<MetaKey, MetaValue> getAll(Collection<MetaKey> keys) {
+        checkOpen();
+        return batchReads.read(BatchKeys.requireValid(keys));
     }
 
     @Override

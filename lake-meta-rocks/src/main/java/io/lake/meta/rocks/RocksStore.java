@@ -15,12 +15,17 @@ import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import io.lake.meta.spi.BatchKeys;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
 import io.lake.meta.spi.RaceHooks;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -97,6 +102,28 @@ final class RocksStore implements MetaStore {
             } catch (RocksDBException e) {
                 throw unavailable("could not read " + key, e);
             }
+        });
+    }
+
+    /** One {@code multiGet}: RocksDB looks the keys up together, each at its latest committed value. */
+    @Override
+    public Map<MetaKey, MetaValue> getAll(Collection<MetaKey> keys) {
+        return whileOpen(() -> {
+            List<MetaKey> batch = BatchKeys.requireValid(keys);
+            hooks.reached(RacePoints.READ_STARTED);
+            List<byte[]> values;
+            try {
+                values = db.multiGetAsList(pointReads, batch.stream().map(MetaKey::utf8).toList());
+            } catch (RocksDBException e) {
+                throw unavailable("could not read " + batch.size() + " keys", e);
+            }
+            Map<MetaKey, MetaValue> found = new LinkedHashMap<>();
+            for (int i = 0; i < batch.size(); i++) {
+                if (values.get(i) != null) {
+                    found.put(batch.get(i), MetaValue.of(values.get(i)));
+                }
+            }
+            return Collections.unmodifiableMap(found);
         });
     }
 

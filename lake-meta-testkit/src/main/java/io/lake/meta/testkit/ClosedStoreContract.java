@@ -9,6 +9,7 @@ import io.lake.meta.Mutation;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
 import io.lake.meta.Transaction;
+import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -36,6 +37,7 @@ public abstract class ClosedStoreContract extends KeyAndValueRulesContract {
             store.close();
 
             assertClosed(() -> store.get(k), "get");
+            assertClosed(() -> store.getAll(List.of(k)), "getAll");
             assertClosed(() -> store.create(key("tbl/ns1/c"), value("v")), "create");
             assertClosed(() -> store.update(k, value("v"), value("w")), "update");
             assertClosed(() -> store.delete(k, value("v")), "delete");

@@ -16,13 +16,18 @@ import io.lake.meta.Transaction;
 import io.lake.meta.TransactionFailure;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import io.lake.meta.spi.BatchKeys;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
 import io.lake.meta.spi.RaceHooks;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -89,6 +94,19 @@ public final class InMemoryMetaStore implements MetaStore {
         synchronized (lock) {
             requireOpen();
             return current(key);
+        }
+    }
+
+    @Override
+    public Map<MetaKey, MetaValue> getAll(Collection<MetaKey> keys) {
+        List<MetaKey> batch = BatchKeys.requireValid(keys);
+        synchronized (lock) {
+            requireOpen();
+            Map<MetaKey, MetaValue> found = new LinkedHashMap<>();
+            for (MetaKey key : batch) {
+                current(key).ifPresent(value -> found.put(key, value));
+            }
+            return Collections.unmodifiableMap(found);
         }
     }
 

@@ -137,6 +137,18 @@ final class ModelOps {
         }
     }
 
+    /** A batch read of the generated keys (a key twice is an invalid argument). */
+    record GetAll(List<Integer> keys) implements Op {
+        public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
+            return attempt(() -> new ArrayList<>(store.getAll(keys.stream().map(ModelOps::keyAt).toList()).entrySet()));
+        }
+
+        @Override
+        public String toString() {
+            return "getAll" + keys.stream().map(KEYS::get).toList();
+        }
+    }
+
     record Create(int key, int value) implements Op {
         public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
             return attempt(() -> store.create(keyAt(key), valueAt(value)));
@@ -341,6 +353,7 @@ final class ModelOps {
                 Pair.of(1, Generate.constant(3)), Pair.of(1, integers().between(4, LIMITS.size() - 1))));
 
         Gen<Op> get = keyIndex.map(Get::new);
+        Gen<Op> getAll = lists().of(keyIndex).ofSizeBetween(0, 4).map(GetAll::new);
         Gen<Op> create = keyIndex.zip(valueIndex, Create::new);
         Gen<Op> update = keyIndex.zip(expectedIndex, valueIndex, Update::new);
         Gen<Op> delete = keyIndex.zip(expectedIndex, Delete::new);
@@ -353,7 +366,7 @@ final class ModelOps {
         Gen<Op> garbage = prefixIndex.zip(integers().between(0, GARBAGE.size() - 1), GarbageToken::new);
         Gen<Op> invalid = integers().between(0, Invalid.NAMES.size() - 1).map(Invalid::new);
 
-        return Generate.frequency(List.of(Pair.of(2, get), Pair.of(6, create), Pair.of(5, update), Pair.of(2, delete),
+        return Generate.frequency(List.of(Pair.of(2, get), Pair.of(1, getAll), Pair.of(6, create), Pair.of(5, update), Pair.of(2, delete),
                 Pair.of(4, guarded), Pair.of(4, transact), Pair.of(3, firstPage), Pair.of(4, nextPage), Pair.of(1, foreign), Pair.of(1, garbage),
                 Pair.of(1, invalid)));
     }
