@@ -219,13 +219,7 @@ public final class AttrJson {
     }
 
     private static byte[] binary(JsonNode node) {
-        String text = text(node, "Blob");
-        try {
-            return Base64.getMimeDecoder().decode(text);
-        } catch (IllegalArgumentException e) {
-            throw Errors.serialization("Base64 encoded length is expected a multiple of 4 bytes but found: "
-                    + text.length());
-        }
+        return Base64Text.decode(text(node, "Blob"));
     }
 
     /** How the service's deserializer names a JSON value it did not expect. */
