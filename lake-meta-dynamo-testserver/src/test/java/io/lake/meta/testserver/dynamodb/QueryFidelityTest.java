@@ -163,6 +163,45 @@ class QueryFidelityTest extends ServerTestSupport {
                 .hasMessageStartingWith("The query can return at most one row and cannot be restarted");
     }
 
+    /** The error code and message a Query answers with, or "no error". */
+    private static String queryError(QueryRequest request) {
+        try {
+            client.query(request);
+            return "no error";
+        } catch (DynamoDbException e) {
+            return e.awsErrorDetails().errorCode() + ": " + e.awsErrorDetails().errorMessage();
+        }
+    }
+
+    @Test
+    void emptyKeyValue_inEverySortKeyCondition_isRejectedNamingTheKey() {
+        createTable("tbl_qy", ScalarAttributeType.S);
+        put("tbl_qy", "p", s("a"), Map.of());
+        String empty = "ValidationException: One or more parameter values are not valid. The AttributeValue for a key "
+                + "attribute cannot contain an empty string value. Key: sk";
+        Map<String, String> answers = new java.util.LinkedHashMap<>();
+        for (String condition : new String[] {"sk = :e", "begins_with(sk, :e)", "sk < :e", "sk <= :e", "sk > :e",
+            "sk >= :e", ":e < sk", "sk BETWEEN :e AND :z"}) {
+            answers.put(condition, queryError(QueryRequest.builder().tableName("tbl_qy")
+                    .keyConditionExpression("pk = :p AND " + condition)
+                    .expressionAttributeValues(condition.contains(":z") ? Map.of(":p", s("p"), ":e", s(""), ":z", s("z"))
+                            : Map.of(":p", s("p"), ":e", s(""))).build()));
+        }
+        assertThat(answers).allSatisfy((condition, answer) -> assertThat(answer).as(condition).isEqualTo(empty));
+    }
+
+    @Test
+    void emptyBinaryKeyValue_inASortKeyCondition_isRejectedNamingTheKey() {
+        createTable("tbl_qyb", ScalarAttributeType.B);
+        put("tbl_qyb", "p", b((byte) 1), Map.of());
+        String empty = "ValidationException: One or more parameter values are not valid. The AttributeValue for a key "
+                + "attribute cannot contain an empty binary value. Key: sk";
+        for (String condition : new String[] {"sk = :e", "begins_with(sk, :e)", "sk >= :e"}) {
+            assertThat(queryError(QueryRequest.builder().tableName("tbl_qyb").keyConditionExpression("pk = :p AND " + condition)
+                    .expressionAttributeValues(Map.of(":p", s("p"), ":e", b())).build())).as(condition).isEqualTo(empty);
+        }
+    }
+
     @Test
     void page_stopsAfterTheItemThatCrossesOneMegabyte() {
         createTable("tbl_qm", ScalarAttributeType.N);

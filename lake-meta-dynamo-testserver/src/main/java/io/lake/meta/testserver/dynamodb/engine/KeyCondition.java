@@ -94,6 +94,10 @@ final class KeyCondition {
         return Errors.validation(detail);
     }
 
+    /**
+     * Checks the condition against the schema. Every value compared with a key attribute is a key
+     * value: an empty string or binary is refused naming the attribute, whatever the operator.
+     */
     static KeyCondition analyse(ConditionExpression expression, KeySchema schema) {
         List<Cond> conjuncts = new ArrayList<>();
         flatten(expression.root(), conjuncts);
@@ -134,6 +138,7 @@ final class KeyCondition {
         KeySchema.checkHashSize(hash.values.get(0));
         if (range != null) {
             checkType(range, schema.rangeType());
+            range.values.forEach(v -> KeySchema.checkNotEmpty(schema.rangeName(), v));
             range.values.forEach(KeySchema::checkRangeSize);
             if (range.operator.equals("begins_with") && schema.rangeType() == AttrValue.Type.N) {
                 throw invalid("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, "
