@@ -203,6 +203,29 @@ class QueryFidelityTest extends ServerTestSupport {
     }
 
     @Test
+    void wholeKeyFixed_pageHasNoLastEvaluatedKeyAndThePaginatorEnds() {
+        createTable("tbl_q1", ScalarAttributeType.S);
+        put("tbl_q1", "p", s("a"), Map.of());
+        put("tbl_q1", "p", s("b"), Map.of());
+        QueryRequest oneRow = QueryRequest.builder().tableName("tbl_q1").keyConditionExpression("pk = :p AND sk = :s")
+                .expressionAttributeValues(Map.of(":p", s("p"), ":s", s("a"))).limit(1).build();
+        QueryResponse page = client.query(oneRow);
+        assertThat(sortKeys(page)).containsExactly("a");
+        assertThat(page.hasLastEvaluatedKey()).as("LastEvaluatedKey of a query that can match one item").isFalse();
+        assertThat(client.queryPaginator(oneRow).items()).extracting(i -> i.get("sk").s()).containsExactly("a");
+    }
+
+    @Test
+    void hashOnlyTable_partitionKeyFixesTheWholeKey_noLastEvaluatedKey() {
+        createTable("tbl_q1h", null);
+        client.putItem(r -> r.tableName("tbl_q1h").item(key("p")));
+        QueryResponse page = client.query(r -> r.tableName("tbl_q1h").keyConditionExpression("pk = :p")
+                .expressionAttributeValues(Map.of(":p", s("p"))).limit(1));
+        assertThat(page.count()).isEqualTo(1);
+        assertThat(page.hasLastEvaluatedKey()).as("LastEvaluatedKey of a query that can match one item").isFalse();
+    }
+
+    @Test
     void page_stopsAfterTheItemThatCrossesOneMegabyte() {
         createTable("tbl_qm", ScalarAttributeType.N);
         String big = "x".repeat(300_000);

@@ -23,10 +23,20 @@ final class KeyCondition {
 
     final AttrValue hashValue;
     private final Part range;
+    private final boolean wholeKey;
 
-    private KeyCondition(AttrValue hashValue, Part range) {
+    private KeyCondition(AttrValue hashValue, Part range, boolean wholeKey) {
         this.hashValue = hashValue;
         this.range = range;
+        this.wholeKey = wholeKey;
+    }
+
+    /**
+     * Whether the condition fixes the whole primary key (a sort-key equality, or a table without a
+     * sort key), so that at most one item can match and a page holds every match.
+     */
+    boolean atMostOneItem() {
+        return wholeKey;
     }
 
     /** The smallest sort-key value the condition can match, or null when unbounded below. */
@@ -145,7 +155,8 @@ final class KeyCondition {
                         + "operand type: N");
             }
         }
-        return new KeyCondition(hash.values.get(0), range);
+        boolean wholeKey = range == null ? !schema.hasRange() : range.operator.equals("=");
+        return new KeyCondition(hash.values.get(0), range, wholeKey);
     }
 
     private static void checkType(Part p, AttrValue.Type type) {

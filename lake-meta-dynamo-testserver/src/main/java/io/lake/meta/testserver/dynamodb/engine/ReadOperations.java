@@ -24,7 +24,8 @@ import java.util.function.Predicate;
  * filter); a page also stops once the evaluated items' sizes pass 1 MB (the crossing item is
  * included); {@code ScannedCount} counts evaluated items, {@code Count} those that passed the
  * filter; {@code LastEvaluatedKey} is the key of the last evaluated item whenever the page was cut
- * short, including when Limit is reached exactly on the last item (no look-ahead).
+ * short, including when Limit is reached exactly on the last item (no look-ahead), except for a
+ * Query whose key condition fixes the whole primary key, which never carries one.
  */
 final class ReadOperations {
 
@@ -133,7 +134,8 @@ final class ReadOperations {
         // first match, stop at the first miss after it
         Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> matching = contiguousRun(walk,
                 e -> key.matchesRange(rangeName == null ? null : e.getValue().get(rangeName)), e -> false);
-        return page(table, c, matching);
+        // a query that can match one item has nothing to resume, and refuses to be restarted
+        return page(table, c, matching, !key.atMostOneItem());
     }
 
     /**
@@ -263,7 +265,7 @@ final class ReadOperations {
         // segments follow the walk's order: skip up to the first key of mine, stop at the first key past it
         Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> inSegment = contiguousRun(all,
                 e -> e.getKey().segment(total) == mine, e -> e.getKey().segment(total) > mine);
-        return page(table, c, inSegment);
+        return page(table, c, inSegment, true);
     }
 
     /**
@@ -307,7 +309,13 @@ final class ReadOperations {
         };
     }
 
-    private ObjectNode page(Table table, Common c, Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> items) {
+    /**
+     * One page of {@code items}; {@code resumable} is false when the page holds every item the read
+     * can match, so it never carries a LastEvaluatedKey.
+     */
+    private ObjectNode page(Table table, Common c, Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> items,
+                            boolean resumable) {
+
         List<Map<String, AttrValue>> matched = new ArrayList<>();
         long bytes = 0;
         int evaluated = 0;
@@ -342,7 +350,7 @@ final class ReadOperations {
         }
         response.put("Count", matched.size());
         response.put("ScannedCount", evaluated);
-        if (cut && last != null) {
+        if (cut && last != null && resumable) {
             response.set("LastEvaluatedKey", AttrJson.write(table.schema.keyOf(last)));
         }
         ItemOperations.putIfNotNull(response, "ConsumedCapacity", Capacity.single(c.capacityMode, table.name, units));
