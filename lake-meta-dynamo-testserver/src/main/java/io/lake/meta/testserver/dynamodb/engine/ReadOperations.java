@@ -105,26 +105,16 @@ final class ReadOperations {
                 Requests.member(body, "ExpressionAttributeValues"), true, null);
         ConditionExpression keyCondition = ConditionExpression.parse(keySource, "KeyConditionExpression", placeholders);
         Table table = filterProjectionAndTable(c, body, filterSource, projectionSource, placeholders);
-        KeyCondition key = KeyCondition.analyse(keyCondition, table.schema);
+        QueryStartKey startKey = c.exclusiveStartKey == null ? null : new QueryStartKey(table.schema, c.exclusiveStartKey);
+        KeyCondition key = KeyCondition.analyse(keyCondition, table.schema,
+                startKey == null ? KeyCondition.StartKeyChecks.NONE : startKey);
+        PrimaryKey start = startKey == null ? null : startKey.position(key);
         if (c.filter != null) {
             for (String attribute : filterAttributes(c.filter)) {
                 if (table.schema.isKeyAttribute(attribute)) {
                     throw Errors.validation("Filter Expression can only contain non-primary key attributes: "
                             + "Primary key attribute: " + attribute);
                 }
-            }
-        }
-        PrimaryKey start = null;
-        if (c.exclusiveStartKey != null) {
-            start = startKey(table, c.exclusiveStartKey);
-            if (!start.hash().equals(key.hashValue)) {
-                throw Errors.validation("The provided starting key is outside query boundaries based on provided conditions");
-            }
-            if (key.rangeIsEquality()) {
-                throw Errors.validation("The query can return at most one row and cannot be restarted");
-            }
-            if (start.range() != null && !key.matchesRange(start.range())) {
-                throw Errors.validation("The provided starting key does not match the range key predicate");
             }
         }
         Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> walk = table.partition(key.hashValue, forward, start,
@@ -199,17 +189,11 @@ final class ReadOperations {
         }
     }
 
-    private static DynamoException invalidStartKey() {
-        return Errors.validation("The provided starting key is invalid: The provided key element does not match the schema");
-    }
-
-    private static PrimaryKey startKey(Table table, Map<String, AttrValue> exclusiveStartKey) {
+    /** A Scan's ExclusiveStartKey: every problem is "The provided starting key is invalid: <why>". */
+    private static PrimaryKey scanStartKey(Table table, Map<String, AttrValue> exclusiveStartKey) {
         try {
             return table.schema.fromKey(exclusiveStartKey);
         } catch (DynamoException e) {
-            if (e.getMessage().equals("The provided key element does not match the schema")) {
-                throw invalidStartKey();
-            }
             throw Errors.validation("The provided starting key is invalid: " + e.getMessage());
         }
     }
@@ -254,7 +238,7 @@ final class ReadOperations {
         int mine = segment == null ? 0 : segment.intValue();
         PrimaryKey start = null;
         if (c.exclusiveStartKey != null) {
-            start = startKey(table, c.exclusiveStartKey);
+            start = scanStartKey(table, c.exclusiveStartKey);
             if (start.segment(total) != mine) {
                 throw Errors.validation("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "
                         + "ExclusiveStartKey with correct Segment. TotalSegments: " + total + " Segment: " + mine);
@@ -315,7 +299,6 @@ final class ReadOperations {
      */
     private ObjectNode page(Table table, Common c, Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> items,
                             boolean resumable) {
-
         List<Map<String, AttrValue>> matched = new ArrayList<>();
         long bytes = 0;
         int evaluated = 0;
