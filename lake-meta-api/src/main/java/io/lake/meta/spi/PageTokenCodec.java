@@ -45,23 +45,30 @@ public final class PageTokenCodec {
      * @param layout names the backend and everything that changes what a position means, such
      *     as {@code "rocksdb"} or {@code "dynamodb-v2/shards=16"}; tokens of another layout are rejected
      * @param partitions how many partitions the layout has; decoded partitions must lie below it
+     * @throws InvalidArgumentException if {@code layout} is null or empty, or {@code partitions} is below 1
      */
     public PageTokenCodec(String layout, int partitions) {
-        if (layout == null || layout.isEmpty()) {
-            throw new IllegalArgumentException("layout must be a non-empty descriptor");
+        if (notNull(layout, "layout").isEmpty()) {
+            throw new InvalidArgumentException("layout must be a non-empty descriptor, such as rocksdb");
         }
         if (partitions < 1) {
-            throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
+            throw new InvalidArgumentException("partitions must be >= 1, got " + partitions);
         }
         this.layout = layout;
         this.partitions = partitions;
         this.layoutDigest = digest(layout.getBytes(StandardCharsets.UTF_8), LAYOUT_DIGEST_BYTES);
     }
 
-    /** The token that resumes {@code prefix} at {@code cursor}. */
+    /**
+     * The token that resumes {@code prefix} at {@code cursor}.
+     *
+     * @throws InvalidArgumentException if an argument is null or the cursor's partition is not one of this layout's
+     */
     public String encode(KeyPrefix prefix, PageCursor cursor) {
-        if (cursor.partition() >= partitions) {
-            throw new IllegalArgumentException("partition " + cursor.partition() + " >= " + partitions);
+        notNull(prefix, "prefix");
+        if (notNull(cursor, "cursor").partition() >= partitions) {
+            throw new InvalidArgumentException("partition " + cursor.partition() + " is outside 0.." + (partitions - 1)
+                    + " of layout " + layout);
         }
         byte[] suffix = cursor.afterSuffix().map(s -> s.getBytes(StandardCharsets.UTF_8)).orElse(null);
         ByteBuffer out = ByteBuffer.allocate(FIXED_BYTES + (suffix == null ? 0 : 2 + suffix.length));
@@ -83,8 +90,10 @@ public final class PageTokenCodec {
      *
      * @throws InvalidPageTokenException if the token is malformed, truncated, tampered with, of
      *     another version, or was issued for another prefix or layout
+     * @throws InvalidArgumentException if {@code prefix} is null
      */
     public PageCursor decode(KeyPrefix prefix, String token) {
+        notNull(prefix, "prefix");
         byte[] raw = base64(token);
         if (raw.length < 1) {
             throw invalid("it is empty");
@@ -157,6 +166,13 @@ public final class PageTokenCodec {
         } catch (IllegalArgumentException e) {
             throw invalid("it is not base64url text");
         }
+    }
+
+    private static <T> T notNull(T value, String name) {
+        if (value == null) {
+            throw new InvalidArgumentException(name + " must not be null");
+        }
+        return value;
     }
 
     private static byte[] read(ByteBuffer in, int n) {

@@ -6,6 +6,7 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.strings;
 
+import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.InvalidPageTokenException;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
@@ -97,14 +98,15 @@ class PageTokenCodecTest {
 
     @Test
     void encode_partitionOutsideTheLayout_isRefused() {
-        assertThatThrownBy(() -> codec.encode(prefix, PageCursor.startOf(1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> codec.encode(prefix, PageCursor.startOf(1))).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("partition 1");
     }
 
     @Test
     void constructor_refusesBadDescriptors() {
-        assertThatThrownBy(() -> new PageTokenCodec("", 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new PageTokenCodec(null, 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new PageTokenCodec("x", 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new PageTokenCodec("", 1)).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> new PageTokenCodec(null, 1)).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> new PageTokenCodec("x", 0)).isInstanceOf(InvalidArgumentException.class);
     }
 
     // --- rejections -------------------------------------------------------------------------
