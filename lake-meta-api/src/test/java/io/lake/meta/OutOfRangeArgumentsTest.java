@@ -34,6 +34,8 @@ class OutOfRangeArgumentsTest {
                 arguments("KeyPrefix.family of an empty family", call(() -> KeyPrefix.family(""))),
                 arguments("KeyPrefix.family of an upper-case family", call(() -> KeyPrefix.family("Tbl"))),
                 arguments("MetaKey.fromUtf8 of bytes that are not UTF-8", call(() -> MetaKey.fromUtf8(new byte[] {'t', '/', (byte) 0xff}))),
+                arguments("MetaValue.utf8 of a lone high surrogate", call(() -> MetaValue.utf8("v\ud83d"))),
+                arguments("MetaValue.utf8 of a lone low surrogate", call(() -> MetaValue.utf8("\ude00v"))),
                 arguments("MetaValue.of 256 KiB + 1", call(() -> MetaValue.of(new byte[Limits.MAX_VALUE_BYTES + 1]))),
                 // results
                 arguments("GuardedResult.targetConflict of an applied write", call(() -> GuardedResult.targetConflict(WriteResult.applied()))),
