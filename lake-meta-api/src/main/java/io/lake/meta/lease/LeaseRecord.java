@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import java.io.IOException;
@@ -48,7 +49,7 @@ public final class LeaseRecord {
 
     private LeaseRecord(String holder, long epoch, long expiresAtMillis, String nonce) {
         if (epoch < 0) {
-            throw new IllegalArgumentException("epoch must be >= 0, got " + epoch);
+            throw new InvalidArgumentException("epoch must be >= 0, got " + epoch);
         }
         this.holder = holder;
         this.epoch = epoch;
@@ -56,23 +57,37 @@ public final class LeaseRecord {
         this.nonce = nonce;
     }
 
-    /** A record held by {@code holder} in term {@code epoch} until {@code expiresAtMillis}. */
+    /**
+     * A record held by {@code holder} in term {@code epoch} until {@code expiresAtMillis}.
+     *
+     * @throws InvalidArgumentException if {@code holder} or {@code nonce} is null, {@code holder}
+     *     is empty (such a record would read back as corrupt) or {@code epoch} is negative
+     */
     public static LeaseRecord held(String holder, long epoch, long expiresAtMillis, String nonce) {
-        return new LeaseRecord(Objects.requireNonNull(holder, "holder"), epoch, expiresAtMillis,
-                Objects.requireNonNull(nonce, "nonce"));
+        if (notNull(holder, "holder").isEmpty()) {
+            throw new InvalidArgumentException("holder must not be empty: it is the candidate id holding the lease");
+        }
+        return new LeaseRecord(holder, epoch, expiresAtMillis, notNull(nonce, "nonce"));
     }
 
-    /** A record nobody holds that remembers {@code epoch}, so the next acquisition goes past it. */
+    /**
+     * A record nobody holds that remembers {@code epoch}, so the next acquisition goes past it.
+     *
+     * @throws InvalidArgumentException if {@code nonce} is null or {@code epoch} is negative
+     */
     public static LeaseRecord vacant(long epoch, long atMillis, String nonce) {
-        return new LeaseRecord(null, epoch, atMillis, Objects.requireNonNull(nonce, "nonce"));
+        return new LeaseRecord(null, epoch, atMillis, notNull(nonce, "nonce"));
     }
 
     /**
      * Reads a stored record.
      *
      * @throws CorruptLeaseRecordException if the bytes are not a lease record; the message says why
+     * @throws InvalidArgumentException if an argument is null
      */
     public static LeaseRecord decode(MetaKey leaseKey, MetaValue value) {
+        notNull(leaseKey, "lease key");
+        notNull(value, "lease record value");
         JsonNode root;
         try {
             root = JSON.readTree(value.toByteArray());
@@ -115,6 +130,13 @@ public final class LeaseRecord {
         JsonNode nonceNode = root.get("nonce");
         String nonce = nonceNode != null && nonceNode.isTextual() ? nonceNode.asText() : null;
         return new LeaseRecord(holder, epoch, expiresAt, nonce);
+    }
+
+    private static <T> T notNull(T value, String name) {
+        if (value == null) {
+            throw new InvalidArgumentException(name + " must not be null");
+        }
+        return value;
     }
 
     /** The record's JSON bytes, fields in a fixed order. */
