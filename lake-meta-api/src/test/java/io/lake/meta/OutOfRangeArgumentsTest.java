@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
+import io.lake.meta.lease.LeadershipStatus;
+import io.lake.meta.lease.LeaseGuard;
 import io.lake.meta.lease.LeaseRecord;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
@@ -64,7 +66,13 @@ class OutOfRangeArgumentsTest {
                 arguments("LeaseRecord.held by an empty holder (decode would call the record corrupt)",
                         call(() -> LeaseRecord.held("", 1, 1, "n"))),
                 arguments("LeaseRecord.held with a negative epoch", call(() -> LeaseRecord.held("node-a", -1, 1, "n"))),
-                arguments("LeaseRecord.vacant with a negative epoch", call(() -> LeaseRecord.vacant(-1, 1, "n"))));
+                arguments("LeaseRecord.vacant with a negative epoch", call(() -> LeaseRecord.vacant(-1, 1, "n"))),
+                arguments("new LeaseGuard with a negative epoch", call(() -> new LeaseGuard(KEY, VALUE, -1, 0))),
+                arguments("new LeadershipStatus.Leader with a negative epoch", call(() -> new LeadershipStatus.Leader(-1))),
+                arguments("new LeadershipStatus.Follower of an empty holder", call(() -> new LeadershipStatus.Follower("", 1))),
+                arguments("new LeadershipStatus.Follower with a negative epoch",
+                        call(() -> new LeadershipStatus.Follower("node-a", -1))),
+                arguments("new LeadershipStatus.Vacant with a negative epoch", call(() -> new LeadershipStatus.Vacant(-1))));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -48,11 +48,8 @@ public final class LeaseRecord {
     private final String nonce;
 
     private LeaseRecord(String holder, long epoch, long expiresAtMillis, String nonce) {
-        if (epoch < 0) {
-            throw new InvalidArgumentException("epoch must be >= 0, got " + epoch);
-        }
         this.holder = holder;
-        this.epoch = epoch;
+        this.epoch = LeaseArguments.epoch(epoch);
         this.expiresAtMillis = expiresAtMillis;
         this.nonce = nonce;
     }
@@ -64,10 +61,7 @@ public final class LeaseRecord {
      *     is empty (such a record would read back as corrupt) or {@code epoch} is negative
      */
     public static LeaseRecord held(String holder, long epoch, long expiresAtMillis, String nonce) {
-        if (notNull(holder, "holder").isEmpty()) {
-            throw new InvalidArgumentException("holder must not be empty: it is the candidate id holding the lease");
-        }
-        return new LeaseRecord(holder, epoch, expiresAtMillis, notNull(nonce, "nonce"));
+        return new LeaseRecord(LeaseArguments.holder(holder), epoch, expiresAtMillis, notNull(nonce, "nonce"));
     }
 
     /**
@@ -133,10 +127,7 @@ public final class LeaseRecord {
     }
 
     private static <T> T notNull(T value, String name) {
-        if (value == null) {
-            throw new InvalidArgumentException(name + " must not be null");
-        }
-        return value;
+        return LeaseArguments.notNull(value, name);
     }
 
     /** The record's JSON bytes, fields in a fixed order. */
