@@ -35,10 +35,15 @@ public final class GuardedResult {
         return GUARD_REJECTED;
     }
 
-    /** The guard matched; {@code targetConflict} describes the target's failed precondition. */
+    /**
+     * The guard matched; {@code targetConflict} describes the target's failed precondition.
+     *
+     * @throws InvalidArgumentException if {@code targetConflict} is null or an applied write
+     */
     public static GuardedResult targetConflict(WriteResult targetConflict) {
-        if (Objects.requireNonNull(targetConflict, "targetConflict").isApplied()) {
-            throw new IllegalArgumentException("a target conflict needs a conflicting WriteResult");
+        if (Checks.notNull(targetConflict, "target conflict").isApplied()) {
+            throw new InvalidArgumentException("a target conflict needs a conflicting WriteResult, not an applied one:"
+                    + " use GuardedResult.applied() when the target changed");
         }
         return new GuardedResult(Outcome.TARGET_CONFLICT, targetConflict);
     }

@@ -25,8 +25,18 @@ public final class KeyPrefix {
         return new KeyPrefix(text, KeyRules.validate("prefix", text, true));
     }
 
-    /** The whole family {@code family/}. */
+    /**
+     * The whole family {@code family/}.
+     *
+     * @throws InvalidArgumentException if {@code family} is null, holds a {@code /} (it names one
+     *     family; use {@link #of(String)} for a longer prefix) or breaks a family rule
+     */
     public static KeyPrefix family(String family) {
+        Checks.notNull(family, "family");
+        if (family.indexOf('/') >= 0) {
+            throw new InvalidArgumentException("family '" + KeyRules.abbreviate(family) + "' holds a '/': pass one"
+                    + " family name, such as tbl, or use KeyPrefix.of for a longer prefix such as tbl/ns1/");
+        }
         return of(family + "/");
     }
 
@@ -42,7 +52,7 @@ public final class KeyPrefix {
 
     /** Whether {@code key} lies under this prefix. */
     public boolean contains(MetaKey key) {
-        return key.toString().startsWith(text);
+        return Checks.notNull(key, "key").toString().startsWith(text);
     }
 
     @Override

@@ -16,10 +16,7 @@ final class KeyRules {
      * @param restMayBeEmpty whether nothing may follow the family's slash
      */
     static byte[] validate(String what, String text, boolean restMayBeEmpty) {
-        if (text == null) {
-            throw new InvalidArgumentException(what + " must not be null");
-        }
-        requireWellFormedUtf16(what, text);
+        Checks.wellFormedText(text, what);
         int slash = text.indexOf('/');
         if (slash < 0) {
             throw new InvalidArgumentException(what + " '" + abbreviate(text)
@@ -51,24 +48,6 @@ final class KeyRules {
                 throw new InvalidArgumentException(what + " '" + abbreviate(text) + "' has family '"
                         + family + "' with character '" + c + "' at index " + i
                         + ": a family uses [a-z0-9_-] and starts with a letter or digit");
-            }
-        }
-    }
-
-    private static void requireWellFormedUtf16(String what, String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (Character.isHighSurrogate(c)) {
-                if (i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-                    i++;
-                    continue;
-                }
-                throw new InvalidArgumentException(what + " has a lone high surrogate at index " + i
-                        + ": keys must be valid Unicode text");
-            }
-            if (Character.isLowSurrogate(c)) {
-                throw new InvalidArgumentException(what + " has a lone low surrogate at index " + i
-                        + ": keys must be valid Unicode text");
             }
         }
     }

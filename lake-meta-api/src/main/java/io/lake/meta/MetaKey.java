@@ -39,7 +39,7 @@ public final class MetaKey implements Comparable<MetaKey> {
     /**
      * Decodes a key from its UTF-8 bytes, as a backend stores it.
      *
-     * @throws InvalidArgumentException if the bytes are not valid UTF-8 or break a key rule
+     * @throws InvalidArgumentException if the bytes are null, not valid UTF-8 or break a key rule
      */
     public static MetaKey fromUtf8(byte[] utf8) {
         return of(Utf8.decodeStrict(utf8, "key"));
@@ -92,6 +92,7 @@ public final class MetaKey implements Comparable<MetaKey> {
         }
 
         static String decodeStrict(byte[] bytes, String what) {
+            Checks.notNull(bytes, what + " bytes");
             try {
                 return StandardCharsets.UTF_8.newDecoder()
                         .decode(java.nio.ByteBuffer.wrap(bytes))

@@ -33,12 +33,14 @@ public final class MetaValue {
         return bytes.length == 0 ? EMPTY : new MetaValue(bytes.clone());
     }
 
-    /** The UTF-8 encoding of {@code text} as a value. */
+    /**
+     * The UTF-8 encoding of {@code text} as a value.
+     *
+     * @throws InvalidArgumentException if {@code text} is null, holds a lone surrogate (which has
+     *     no UTF-8 encoding) or encodes to more than 256 KiB
+     */
     public static MetaValue utf8(String text) {
-        if (text == null) {
-            throw new InvalidArgumentException("value text must not be null");
-        }
-        return of(text.getBytes(StandardCharsets.UTF_8));
+        return of(Checks.wellFormedText(text, "value text").getBytes(StandardCharsets.UTF_8));
     }
 
     /** The empty value (zero bytes), which is a present value, unlike an absent key. */

@@ -16,6 +16,7 @@ public sealed interface Mutation permits Mutation.Create, Mutation.Update, Mutat
      * Whether the precondition holds for the key's current value.
      *
      * @param current the current value, empty when the key is absent
+     * @throws InvalidArgumentException if {@code current} is null
      */
     boolean preconditionHolds(Optional<MetaValue> current);
 
@@ -46,7 +47,7 @@ public sealed interface Mutation permits Mutation.Create, Mutation.Update, Mutat
 
         @Override
         public boolean preconditionHolds(Optional<MetaValue> current) {
-            return current.isEmpty();
+            return Checks.notNull(current, "current value").isEmpty();
         }
 
         @Override
@@ -65,7 +66,7 @@ public sealed interface Mutation permits Mutation.Create, Mutation.Update, Mutat
 
         @Override
         public boolean preconditionHolds(Optional<MetaValue> current) {
-            return current.isPresent() && current.get().equals(expected);
+            return Checks.notNull(current, "current value").isPresent() && current.get().equals(expected);
         }
 
         @Override
@@ -83,7 +84,7 @@ public sealed interface Mutation permits Mutation.Create, Mutation.Update, Mutat
 
         @Override
         public boolean preconditionHolds(Optional<MetaValue> current) {
-            return current.isPresent() && current.get().equals(expected);
+            return Checks.notNull(current, "current value").isPresent() && current.get().equals(expected);
         }
 
         @Override

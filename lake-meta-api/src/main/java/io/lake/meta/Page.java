@@ -14,9 +14,20 @@ import java.util.Optional;
  */
 public record Page(List<Entry> entries, Optional<String> nextToken, PageCost cost) {
 
+    /**
+     * @throws InvalidArgumentException if an argument or an entry is null, or the next token is
+     *     empty (an exhausted prefix returns no token, and an empty one could not be followed)
+     */
     public Page {
-        entries = List.copyOf(Checks.notNull(entries, "entries"));
-        Checks.notNull(nextToken, "nextToken");
+        Checks.notNull(entries, "entries");
+        for (Entry entry : entries) {
+            Checks.notNull(entry, "entry of a page");
+        }
+        entries = List.copyOf(entries);
+        Checks.notNull(nextToken, "next token");
+        if (nextToken.isPresent() && nextToken.get().isEmpty()) {
+            throw new InvalidArgumentException("next token is empty: return no token when the prefix is exhausted");
+        }
         Checks.notNull(cost, "cost");
     }
 

@@ -8,10 +8,10 @@ package io.lake.meta;
  */
 public record PageCost(long itemsEvaluated, double capacityUnits) {
 
+    /** @throws InvalidArgumentException if a count is negative, or the capacity is not a finite number */
     public PageCost {
-        if (itemsEvaluated < 0 || capacityUnits < 0) {
-            throw new IllegalArgumentException("page cost cannot be negative");
-        }
+        Checks.notNegative(itemsEvaluated, "items evaluated");
+        Checks.finiteNotNegative(capacityUnits, "capacity units");
     }
 
     /** A cost of {@code itemsEvaluated} items and no metered capacity. */

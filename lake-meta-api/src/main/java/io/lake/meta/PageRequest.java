@@ -38,7 +38,7 @@ public final class PageRequest {
 
     /** The request for the page after {@code page}, or empty when {@code page} was the last. */
     public Optional<PageRequest> next(Page page) {
-        return page.nextToken().map(t -> new PageRequest(prefix, t, limit));
+        return Checks.notNull(page, "page").nextToken().map(t -> new PageRequest(prefix, t, limit));
     }
 
     public KeyPrefix prefix() {

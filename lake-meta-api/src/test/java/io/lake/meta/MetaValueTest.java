@@ -2,7 +2,9 @@ package io.lake.meta;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class MetaValueTest {
@@ -18,6 +20,26 @@ class MetaValueTest {
     void null_isRejectedWithTheTypedError() {
         assertThatThrownBy(() -> MetaValue.of(null)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> MetaValue.utf8(null)).isInstanceOf(InvalidArgumentException.class);
+    }
+
+    @Test
+    void utf8_loneSurrogate_isRefused_insteadOfStoredAsAQuestionMark() {
+        for (String text : new String[] {"v\ud83d", "\ud83dv", "v\ude00", "\ude00\ud83d"}) {
+            AtomicReference<MetaValue> stored = new AtomicReference<>();
+
+            Throwable thrown = catchThrowable(() -> stored.set(MetaValue.utf8(text)));
+
+            assertThat(thrown).as("MetaValue.utf8 of the UTF-16 units %s (stored instead: %s)",
+                    text.chars().mapToObj(Integer::toHexString).toList(), stored.get())
+                    .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("lone").hasMessageContaining("surrogate");
+        }
+        assertThatThrownBy(() -> MetaValue.utf8("ab\ud83d")).hasMessageContaining("at index 2");
+    }
+
+    @Test
+    void utf8_surrogatePair_isItsFourByteEncoding() {
+        assertThat(MetaValue.utf8("\ud83d\ude00").toByteArray())
+                .containsExactly((byte) 0xf0, (byte) 0x9f, (byte) 0x98, (byte) 0x80);
     }
 
     @Test

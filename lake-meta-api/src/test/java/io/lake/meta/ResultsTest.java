@@ -78,7 +78,8 @@ class ResultsTest {
 
     @Test
     void guardedResult_targetConflictNeedsAConflict() {
-        assertThatThrownBy(() -> GuardedResult.targetConflict(WriteResult.applied())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> GuardedResult.targetConflict(WriteResult.applied())).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("conflicting WriteResult");
     }
 
     @Test

@@ -19,7 +19,6 @@ import io.lake.meta.lease.LeaseAuthority;
 import io.lake.meta.lease.LeaseGuard;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -64,9 +63,9 @@ public final class FencedMetaStore implements MetaStore {
     private volatile boolean closed;
 
     private FencedMetaStore(MetaStore delegate, LeaseAuthority authority) {
-        this.delegate = Objects.requireNonNull(delegate, "delegate");
-        this.authority = Objects.requireNonNull(authority, "authority");
-        this.leaseKey = Objects.requireNonNull(authority.leaseKey(), "authority.leaseKey()");
+        this.delegate = notNull(delegate, "delegate store");
+        this.authority = notNull(authority, "lease authority");
+        this.leaseKey = notNull(authority.leaseKey(), "the authority's lease key");
     }
 
     /**
@@ -74,6 +73,7 @@ public final class FencedMetaStore implements MetaStore {
      *
      * @param delegate the store holding both the data and the lease; not closed by this store
      * @param authority usually the {@link io.lake.meta.lease.LeaderElection} campaigning on {@code delegate}
+     * @throws InvalidArgumentException if an argument (or the authority's lease key) is null
      */
     public static FencedMetaStore over(MetaStore delegate, LeaseAuthority authority) {
         return new FencedMetaStore(delegate, authority);
@@ -214,6 +214,13 @@ public final class FencedMetaStore implements MetaStore {
     @Override
     public void close() {
         closed = true;
+    }
+
+    private static <T> T notNull(T value, String name) {
+        if (value == null) {
+            throw new InvalidArgumentException(name + " must not be null");
+        }
+        return value;
     }
 
     private void requireOpen() {

@@ -1,6 +1,6 @@
 package io.lake.meta.lease;
 
-/** Who holds a lease, as one candidate sees it. */
+/** Who holds a lease, as one candidate sees it. A negative epoch or a null or empty holder is an invalid argument. */
 public sealed interface LeadershipStatus {
 
     /** The epoch of the record seen: the current term, or the last one for a vacant lease. */
@@ -8,6 +8,9 @@ public sealed interface LeadershipStatus {
 
     /** This candidate holds the lease in term {@code epoch} and its local deadline has not passed. */
     record Leader(long epoch) implements LeadershipStatus {
+        public Leader {
+            LeaseArguments.epoch(epoch);
+        }
     }
 
     /**
@@ -17,6 +20,10 @@ public sealed interface LeadershipStatus {
      * @param epoch the holder's term
      */
     record Follower(String holder, long epoch) implements LeadershipStatus {
+        public Follower {
+            LeaseArguments.holder(holder);
+            LeaseArguments.epoch(epoch);
+        }
     }
 
     /**
@@ -25,5 +32,8 @@ public sealed interface LeadershipStatus {
      * @param epoch the last term recorded (0 when the key is absent or legacy)
      */
     record Vacant(long epoch) implements LeadershipStatus {
+        public Vacant {
+            LeaseArguments.epoch(epoch);
+        }
     }
 }

@@ -2,7 +2,6 @@ package io.lake.meta.lease;
 
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
-import java.util.Objects;
 
 /**
  * Proof of leadership for one lease installation: the exact lease bytes the leader installed,
@@ -24,11 +23,12 @@ public final class LeaseGuard {
      * @param leaseBytes the exact bytes installed
      * @param epoch the epoch recorded in those bytes
      * @param localDeadlineNanos the {@link Ticker} reading from which the guard is no longer valid
+     * @throws io.lake.meta.InvalidArgumentException if the key or bytes are null or the epoch is negative
      */
     public LeaseGuard(MetaKey leaseKey, MetaValue leaseBytes, long epoch, long localDeadlineNanos) {
-        this.leaseKey = Objects.requireNonNull(leaseKey, "leaseKey");
-        this.leaseBytes = Objects.requireNonNull(leaseBytes, "leaseBytes");
-        this.epoch = epoch;
+        this.leaseKey = LeaseArguments.notNull(leaseKey, "lease key");
+        this.leaseBytes = LeaseArguments.notNull(leaseBytes, "lease bytes");
+        this.epoch = LeaseArguments.epoch(epoch);
         this.localDeadlineNanos = localDeadlineNanos;
     }
 

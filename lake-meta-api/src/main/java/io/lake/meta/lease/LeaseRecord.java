@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import java.io.IOException;
@@ -47,32 +48,40 @@ public final class LeaseRecord {
     private final String nonce;
 
     private LeaseRecord(String holder, long epoch, long expiresAtMillis, String nonce) {
-        if (epoch < 0) {
-            throw new IllegalArgumentException("epoch must be >= 0, got " + epoch);
-        }
         this.holder = holder;
-        this.epoch = epoch;
+        this.epoch = LeaseArguments.epoch(epoch);
         this.expiresAtMillis = expiresAtMillis;
         this.nonce = nonce;
     }
 
-    /** A record held by {@code holder} in term {@code epoch} until {@code expiresAtMillis}. */
+    /**
+     * A record held by {@code holder} in term {@code epoch} until {@code expiresAtMillis}.
+     *
+     * @throws InvalidArgumentException if {@code holder} or {@code nonce} is null, {@code holder}
+     *     is empty (such a record would read back as corrupt) or {@code epoch} is negative
+     */
     public static LeaseRecord held(String holder, long epoch, long expiresAtMillis, String nonce) {
-        return new LeaseRecord(Objects.requireNonNull(holder, "holder"), epoch, expiresAtMillis,
-                Objects.requireNonNull(nonce, "nonce"));
+        return new LeaseRecord(LeaseArguments.holder(holder), epoch, expiresAtMillis, notNull(nonce, "nonce"));
     }
 
-    /** A record nobody holds that remembers {@code epoch}, so the next acquisition goes past it. */
+    /**
+     * A record nobody holds that remembers {@code epoch}, so the next acquisition goes past it.
+     *
+     * @throws InvalidArgumentException if {@code nonce} is null or {@code epoch} is negative
+     */
     public static LeaseRecord vacant(long epoch, long atMillis, String nonce) {
-        return new LeaseRecord(null, epoch, atMillis, Objects.requireNonNull(nonce, "nonce"));
+        return new LeaseRecord(null, epoch, atMillis, notNull(nonce, "nonce"));
     }
 
     /**
      * Reads a stored record.
      *
      * @throws CorruptLeaseRecordException if the bytes are not a lease record; the message says why
+     * @throws InvalidArgumentException if an argument is null
      */
     public static LeaseRecord decode(MetaKey leaseKey, MetaValue value) {
+        notNull(leaseKey, "lease key");
+        notNull(value, "lease record value");
         JsonNode root;
         try {
             root = JSON.readTree(value.toByteArray());
@@ -115,6 +124,10 @@ public final class LeaseRecord {
         JsonNode nonceNode = root.get("nonce");
         String nonce = nonceNode != null && nonceNode.isTextual() ? nonceNode.asText() : null;
         return new LeaseRecord(holder, epoch, expiresAt, nonce);
+    }
+
+    private static <T> T notNull(T value, String name) {
+        return LeaseArguments.notNull(value, name);
     }
 
     /** The record's JSON bytes, fields in a fixed order. */

@@ -2,6 +2,7 @@ package io.lake.meta.spi;
 
 import io.lake.meta.GuardedMutation;
 import io.lake.meta.GuardedResult;
+import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
@@ -13,7 +14,6 @@ import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import java.util.Collection;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -34,9 +34,15 @@ public abstract class ForwardingMetaStore implements MetaStore {
 
     private final MetaStore delegate;
 
-    /** @param delegate the store every call is forwarded to; not null */
+    /**
+     * @param delegate the store every call is forwarded to
+     * @throws InvalidArgumentException if {@code delegate} is null
+     */
     protected ForwardingMetaStore(MetaStore delegate) {
-        this.delegate = Objects.requireNonNull(delegate, "delegate");
+        if (delegate == null) {
+            throw new InvalidArgumentException("delegate must not be null: a forwarding store needs a store to forward to");
+        }
+        this.delegate = delegate;
     }
 
     /** The store every call is forwarded to. */

@@ -1,5 +1,6 @@
 package io.lake.meta.spi;
 
+import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import java.util.Objects;
@@ -17,21 +18,30 @@ public final class PageCursor {
 
     private PageCursor(int partition, String afterSuffix) {
         if (partition < 0) {
-            throw new IllegalArgumentException("partition must be >= 0, got " + partition);
+            throw new InvalidArgumentException("partition must be >= 0, got " + partition);
         }
         this.partition = partition;
         this.afterSuffix = afterSuffix;
     }
 
-    /** The start of {@code partition}. */
+    /**
+     * The start of {@code partition}.
+     *
+     * @throws InvalidArgumentException if {@code partition} is negative
+     */
     public static PageCursor startOf(int partition) {
         return new PageCursor(partition, null);
     }
 
-    /** Strictly after {@code lastKey} within {@code partition}; {@code lastKey} must lie under {@code prefix}. */
+    /**
+     * Strictly after {@code lastKey} within {@code partition}.
+     *
+     * @throws InvalidArgumentException if an argument is null, {@code partition} is negative or
+     *     {@code lastKey} does not lie under {@code prefix}
+     */
     public static PageCursor after(int partition, KeyPrefix prefix, MetaKey lastKey) {
-        if (!prefix.contains(lastKey)) {
-            throw new IllegalArgumentException("key " + lastKey + " is not under prefix " + prefix);
+        if (!notNull(prefix, "prefix").contains(notNull(lastKey, "last key"))) {
+            throw new InvalidArgumentException("key " + lastKey + " is not under prefix " + prefix);
         }
         return new PageCursor(partition, lastKey.toString().substring(prefix.toString().length()));
     }
@@ -46,11 +56,19 @@ public final class PageCursor {
 
     /** The key to resume strictly after, rebuilt under {@code prefix}; empty at a partition's start. */
     public Optional<MetaKey> afterKey(KeyPrefix prefix) {
+        notNull(prefix, "prefix");
         return afterSuffix == null ? Optional.empty() : Optional.of(MetaKey.of(prefix + afterSuffix));
     }
 
     Optional<String> afterSuffix() {
         return Optional.ofNullable(afterSuffix);
+    }
+
+    private static <T> T notNull(T value, String name) {
+        if (value == null) {
+            throw new InvalidArgumentException(name + " must not be null");
+        }
+        return value;
     }
 
     @Override

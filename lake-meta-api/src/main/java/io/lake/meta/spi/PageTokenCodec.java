@@ -15,7 +15,7 @@ import java.util.Base64;
 /**
  * Encodes and decodes the opaque page tokens every backend hands out.
  *
- * <p>A token is base64url (no padding) of:
+ * <p>A token is base64url (no padding, unused bits zero: the one spelling the encoder writes) of:
  * <pre>
  *   version(1) | layoutDigest(4) | prefixDigest(8) | partition(4) | hasPosition(1)
  *   [ | suffixLength(2) | suffix UTF-8 ] | checksum(4)
@@ -36,6 +36,7 @@ public final class PageTokenCodec {
     private static final int PREFIX_DIGEST_BYTES = 8;
     private static final int CHECKSUM_BYTES = 4;
     private static final int FIXED_BYTES = 1 + LAYOUT_DIGEST_BYTES + PREFIX_DIGEST_BYTES + 4 + 1 + CHECKSUM_BYTES;
+    private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
     private final String layout;
     private final byte[] layoutDigest;
@@ -45,23 +46,30 @@ public final class PageTokenCodec {
      * @param layout names the backend and everything that changes what a position means, such
      *     as {@code "rocksdb"} or {@code "dynamodb-v2/shards=16"}; tokens of another layout are rejected
      * @param partitions how many partitions the layout has; decoded partitions must lie below it
+     * @throws InvalidArgumentException if {@code layout} is null or empty, or {@code partitions} is below 1
      */
     public PageTokenCodec(String layout, int partitions) {
-        if (layout == null || layout.isEmpty()) {
-            throw new IllegalArgumentException("layout must be a non-empty descriptor");
+        if (notNull(layout, "layout").isEmpty()) {
+            throw new InvalidArgumentException("layout must be a non-empty descriptor, such as rocksdb");
         }
         if (partitions < 1) {
-            throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
+            throw new InvalidArgumentException("partitions must be >= 1, got " + partitions);
         }
         this.layout = layout;
         this.partitions = partitions;
         this.layoutDigest = digest(layout.getBytes(StandardCharsets.UTF_8), LAYOUT_DIGEST_BYTES);
     }
 
-    /** The token that resumes {@code prefix} at {@code cursor}. */
+    /**
+     * The token that resumes {@code prefix} at {@code cursor}.
+     *
+     * @throws InvalidArgumentException if an argument is null or the cursor's partition is not one of this layout's
+     */
     public String encode(KeyPrefix prefix, PageCursor cursor) {
-        if (cursor.partition() >= partitions) {
-            throw new IllegalArgumentException("partition " + cursor.partition() + " >= " + partitions);
+        notNull(prefix, "prefix");
+        if (notNull(cursor, "cursor").partition() >= partitions) {
+            throw new InvalidArgumentException("partition " + cursor.partition() + " is outside 0.." + (partitions - 1)
+                    + " of layout " + layout);
         }
         byte[] suffix = cursor.afterSuffix().map(s -> s.getBytes(StandardCharsets.UTF_8)).orElse(null);
         ByteBuffer out = ByteBuffer.allocate(FIXED_BYTES + (suffix == null ? 0 : 2 + suffix.length));
@@ -75,16 +83,18 @@ public final class PageTokenCodec {
             out.put(suffix);
         }
         out.put(digest(Arrays.copyOf(out.array(), out.position()), CHECKSUM_BYTES));
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(out.array());
+        return ENCODER.encodeToString(out.array());
     }
 
     /**
      * Decodes a token issued for {@code prefix} by a store of this codec's layout.
      *
-     * @throws InvalidPageTokenException if the token is malformed, truncated, tampered with, of
-     *     another version, or was issued for another prefix or layout
+     * @throws InvalidPageTokenException if the token is malformed, not spelled exactly as issued,
+     *     truncated, tampered with, of another version, or was issued for another prefix or layout
+     * @throws InvalidArgumentException if {@code prefix} is null
      */
     public PageCursor decode(KeyPrefix prefix, String token) {
+        notNull(prefix, "prefix");
         byte[] raw = base64(token);
         if (raw.length < 1) {
             throw invalid("it is empty");
@@ -152,11 +162,25 @@ public final class PageTokenCodec {
         if (token == null) {
             throw invalid("it is null");
         }
+        byte[] raw;
         try {
-            return Base64.getUrlDecoder().decode(token);
+            raw = Base64.getUrlDecoder().decode(token);
         } catch (IllegalArgumentException e) {
             throw invalid("it is not base64url text");
         }
+        // The decoder also reads '=' padding and ignores the unused low bits of the last
+        // character, so several texts decode to the issued bytes; only the issued one is a token.
+        if (!ENCODER.encodeToString(raw).equals(token)) {
+            throw invalid("it is not spelled as issued (padding added or the last character changed)");
+        }
+        return raw;
+    }
+
+    private static <T> T notNull(T value, String name) {
+        if (value == null) {
+            throw new InvalidArgumentException(name + " must not be null");
+        }
+        return value;
     }
 
     private static byte[] read(ByteBuffer in, int n) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lake.meta.GuardedMutation;
 import io.lake.meta.GuardedResult;
+import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
@@ -148,6 +149,6 @@ class ForwardingMetaStoreTest {
 
     @Test
     void theDelegateMustNotBeNull() {
-        assertThatThrownBy(() -> new ForwardingMetaStore(null) { }).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> new ForwardingMetaStore(null) { }).isInstanceOf(InvalidArgumentException.class);
     }
 }

@@ -2,18 +2,22 @@ package io.lake.meta.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.strings;
 
+import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.InvalidPageTokenException;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
@@ -97,14 +101,15 @@ class PageTokenCodecTest {
 
     @Test
     void encode_partitionOutsideTheLayout_isRefused() {
-        assertThatThrownBy(() -> codec.encode(prefix, PageCursor.startOf(1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> codec.encode(prefix, PageCursor.startOf(1))).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("partition 1");
     }
 
     @Test
     void constructor_refusesBadDescriptors() {
-        assertThatThrownBy(() -> new PageTokenCodec("", 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new PageTokenCodec(null, 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new PageTokenCodec("x", 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new PageTokenCodec("", 1)).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> new PageTokenCodec(null, 1)).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> new PageTokenCodec("x", 0)).isInstanceOf(InvalidArgumentException.class);
     }
 
     // --- rejections -------------------------------------------------------------------------
@@ -151,6 +156,30 @@ class PageTokenCodecTest {
                 }
             }
         }
+    }
+
+    @Test
+    void nonCanonicalSpelling_ofTheSameBytes_isRejected() {
+        // Keys of 1 to 3 characters after the prefix give tokens of every length modulo 4, so the
+        // last character carries 4, 2 or no unused bits and padding of "==", "=" or none fits.
+        List<String> tokens = new ArrayList<>(List.of(codec.encode(prefix, PageCursor.startOf(0))));
+        for (String k : List.of("tbl/ns1/a", "tbl/ns1/ab", "tbl/ns1/abc")) {
+            tokens.add(codec.encode(prefix, PageCursor.after(0, prefix, MetaKey.of(k))));
+        }
+        int tried = 0;
+        for (String token : tokens) {
+            byte[] raw = decode(token);
+            for (String variant : sameBytesSpellings(token)) {
+                assertThat(decode(variant)).as("%s decodes to the bytes of %s", variant, token).isEqualTo(raw);
+                Throwable thrown = catchThrowable(() -> codec.decode(prefix, variant));
+                assertThat(thrown).as("decode %s, a respelling of the issued %s", variant, token)
+                        .isInstanceOf(InvalidPageTokenException.class).hasMessageContaining("not spelled");
+                tried++;
+            }
+            assertThat(codec.decode(prefix, token)).as("the genuine token %s", token).isNotNull();
+        }
+        assertThat(tokens.stream().map(t -> t.length() % 4).distinct()).as("token lengths modulo 4").contains(0, 2, 3);
+        assertThat(tried).as("respellings tried: 15 + 3 last characters per unused-bits class, plus padding").isGreaterThanOrEqualTo(20);
     }
 
     @Test
@@ -256,6 +285,28 @@ class PageTokenCodecTest {
     }
 
     // --- helpers: forging tokens the way an attacker who read the codec's source could ----
+
+    /**
+     * Every other text that a lenient base64url decoder reads as the same bytes as {@code token}:
+     * the last character with other unused low bits, and the token with its '=' padding.
+     */
+    private static List<String> sameBytesSpellings(String token) {
+        List<String> spellings = new ArrayList<>();
+        int unusedBits = switch (token.length() % 4) {
+            case 2 -> 4;
+            case 3 -> 2;
+            default -> 0;
+        };
+        String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        int last = alphabet.indexOf(token.charAt(token.length() - 1));
+        for (int low = 1; low < (1 << unusedBits); low++) {
+            spellings.add(token.substring(0, token.length() - 1) + alphabet.charAt(last ^ low));
+        }
+        if (unusedBits > 0) {
+            spellings.add(token + "=".repeat(unusedBits / 2));
+        }
+        return spellings;
+    }
 
     private static byte[] decode(String token) {
         return Base64.getUrlDecoder().decode(token);

@@ -202,6 +202,15 @@ public abstract class KeyAndValueRulesContract extends PageTokenContract {
         }
 
         @Test
+        void valueTextWithALoneSurrogate_isRejected_andNothingIsWritten() {
+            // Encoding a lone surrogate to UTF-8 would store '?' instead: another value than the caller's.
+            assertRejected(() -> store.create(key("tbl/text"), MetaValue.utf8("v\ud83d")), "value text ending in a lone high surrogate");
+            assertRejected(() -> store.update(key("tbl/seed"), value("seed"), MetaValue.utf8("\ude00v")),
+                    "update to value text with a lone low surrogate");
+            assertThat(store.get(key("tbl/text"))).isEmpty();
+        }
+
+        @Test
         void emptyValue_isAPresentValue() {
             MetaKey k = key("tbl/empty");
             store.create(k, MetaValue.empty());

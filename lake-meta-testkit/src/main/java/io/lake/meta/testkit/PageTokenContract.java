@@ -2,6 +2,7 @@ package io.lake.meta.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.lake.meta.InvalidPageTokenException;
 import io.lake.meta.KeyPrefix;
@@ -79,8 +80,30 @@ public abstract class PageTokenContract extends PageContract {
         }
 
         private void assertRejected(KeyPrefix p, String badToken, String what) {
-            assertThatThrownBy(() -> store.page(PageRequest.after(p, badToken, 10))).as(what)
-                    .isInstanceOf(InvalidPageTokenException.class);
+            // catchThrowable keeps the description when the page is (wrongly) served.
+            Throwable thrown = catchThrowable(() -> store.page(PageRequest.after(p, badToken, 10)));
+            assertThat(thrown).as("%s: what the page threw", what).isInstanceOf(InvalidPageTokenException.class);
+        }
+
+        /** Every other text that Java's base64url decoder reads as the bytes of {@code genuine}. */
+        private List<String> sameBytesSpellings(String genuine) {
+            byte[] bytes = Base64.getUrlDecoder().decode(genuine);
+            String body = genuine.substring(0, genuine.length() - 1);
+            List<String> candidates = new ArrayList<>();
+            for (char c : "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".toCharArray()) {
+                candidates.add(body + c);
+            }
+            candidates.add(genuine + "=");
+            candidates.add(genuine + "==");
+            return candidates.stream().filter(c -> !c.equals(genuine) && decodesTo(c, bytes)).toList();
+        }
+
+        private boolean decodesTo(String text, byte[] bytes) {
+            try {
+                return Arrays.equals(Base64.getUrlDecoder().decode(text), bytes);
+            } catch (IllegalArgumentException notBase64) {
+                return false;
+            }
         }
 
         private void assertNothingChanged() {
@@ -119,8 +142,7 @@ public abstract class PageTokenContract extends PageContract {
 
         @Test
         void tamperedToken_isRejected_atEveryCharacter() {
-            // The last character may carry unused bits of base64, so it is left alone.
-            for (int i = 0; i < token.length() - 1; i++) {
+            for (int i = 0; i < token.length(); i++) {
                 char original = token.charAt(i);
                 char replacement = original == 'A' ? 'B' : 'A';
                 String tampered = token.substring(0, i) + replacement + token.substring(i + 1);
@@ -135,6 +157,29 @@ public abstract class PageTokenContract extends PageContract {
                 String cut = token.substring(0, length);
                 assertRejected(ns1, cut, "token cut to " + length + " characters");
             }
+            assertNothingChanged();
+        }
+
+        @Test
+        void respelledToken_decodingToTheSameBytes_isRejected() {
+            // A token is compared as text: a lenient base64url decoder also reads the issued bytes
+            // from the token with other unused low bits in its last character, or with '=' padding.
+            List<String> issued = new ArrayList<>(List.of(token));
+            Optional<String> next = store.page(prefix("tbl/"), 1).nextToken();
+            for (int pages = 0; next.isPresent() && pages < ContractSupport.MAX_PAGES_PER_ITERATION; pages++) {
+                issued.add(next.get());
+                next = store.page(PageRequest.after(prefix("tbl/"), next.get(), 1)).nextToken();
+            }
+            int tried = 0;
+            for (String genuine : issued) {
+                KeyPrefix p = genuine.equals(token) ? ns1 : prefix("tbl/");
+                for (String respelled : sameBytesSpellings(genuine)) {
+                    assertRejected(p, respelled, respelled + ", a respelling of the issued " + genuine);
+                    tried++;
+                }
+            }
+            assertThat(tried).as("respellings of %d issued tokens (a token whose length is not a multiple of 4 has some)",
+                    issued.size()).isPositive();
             assertNothingChanged();
         }
 

@@ -149,8 +149,8 @@ class QueryFidelityTest extends ServerTestSupport {
     @Test
     void exclusiveStartKey_validation() {
         createTable("tbl_qv", ScalarAttributeType.S);
-        assertThatThrownBy(() -> client.query(query("tbl_qv", "p").exclusiveStartKey(Map.of("pk", s("p"))).build()))
-                .hasMessageStartingWith("The provided starting key is invalid: The provided key element does not match the schema");
+        assertThat(queryError(query("tbl_qv", "p").exclusiveStartKey(Map.of("pk", s("p"))).build()))
+                .isEqualTo("ValidationException: The provided starting key is invalid");
         assertThatThrownBy(() -> client.query(query("tbl_qv", "p").exclusiveStartKey(Map.of("pk", s("q"), "sk", s("a"))).build()))
                 .hasMessageStartingWith("The provided starting key is outside query boundaries based on provided conditions");
         assertThatThrownBy(() -> client.query(r -> r.tableName("tbl_qv").keyConditionExpression("pk = :pk AND begins_with(sk, :b)")
@@ -161,6 +161,123 @@ class QueryFidelityTest extends ServerTestSupport {
                 .expressionAttributeValues(Map.of(":pk", s("p"), ":b", s("b")))
                 .exclusiveStartKey(Map.of("pk", s("p"), "sk", s("b")))))
                 .hasMessageStartingWith("The query can return at most one row and cannot be restarted");
+    }
+
+    /** The error code and message a Query answers with, or "no error". */
+    private static String queryError(QueryRequest request) {
+        try {
+            client.query(request);
+            return "no error";
+        } catch (DynamoDbException e) {
+            return e.awsErrorDetails().errorCode() + ": " + e.awsErrorDetails().errorMessage();
+        }
+    }
+
+    @Test
+    void emptyKeyValue_inEverySortKeyCondition_isRejectedNamingTheKey() {
+        createTable("tbl_qy", ScalarAttributeType.S);
+        put("tbl_qy", "p", s("a"), Map.of());
+        String empty = "ValidationException: One or more parameter values are not valid. The AttributeValue for a key "
+                + "attribute cannot contain an empty string value. Key: sk";
+        Map<String, String> answers = new java.util.LinkedHashMap<>();
+        for (String condition : new String[] {"sk = :e", "begins_with(sk, :e)", "sk < :e", "sk <= :e", "sk > :e",
+            "sk >= :e", ":e < sk", "sk BETWEEN :e AND :z"}) {
+            answers.put(condition, queryError(QueryRequest.builder().tableName("tbl_qy")
+                    .keyConditionExpression("pk = :p AND " + condition)
+                    .expressionAttributeValues(condition.contains(":z") ? Map.of(":p", s("p"), ":e", s(""), ":z", s("z"))
+                            : Map.of(":p", s("p"), ":e", s(""))).build()));
+        }
+        assertThat(answers).allSatisfy((condition, answer) -> assertThat(answer).as(condition).isEqualTo(empty));
+    }
+
+    @Test
+    void emptyBinaryKeyValue_inASortKeyCondition_isRejectedNamingTheKey() {
+        createTable("tbl_qyb", ScalarAttributeType.B);
+        put("tbl_qyb", "p", b((byte) 1), Map.of());
+        String empty = "ValidationException: One or more parameter values are not valid. The AttributeValue for a key "
+                + "attribute cannot contain an empty binary value. Key: sk";
+        for (String condition : new String[] {"sk = :e", "begins_with(sk, :e)", "sk >= :e"}) {
+            assertThat(queryError(QueryRequest.builder().tableName("tbl_qyb").keyConditionExpression("pk = :p AND " + condition)
+                    .expressionAttributeValues(Map.of(":p", s("p"), ":e", b())).build())).as(condition).isEqualTo(empty);
+        }
+    }
+
+    @Test
+    void wholeKeyFixed_pageHasNoLastEvaluatedKeyAndThePaginatorEnds() {
+        createTable("tbl_q1", ScalarAttributeType.S);
+        put("tbl_q1", "p", s("a"), Map.of());
+        put("tbl_q1", "p", s("b"), Map.of());
+        QueryRequest oneRow = QueryRequest.builder().tableName("tbl_q1").keyConditionExpression("pk = :p AND sk = :s")
+                .expressionAttributeValues(Map.of(":p", s("p"), ":s", s("a"))).limit(1).build();
+        QueryResponse page = client.query(oneRow);
+        assertThat(sortKeys(page)).containsExactly("a");
+        assertThat(page.hasLastEvaluatedKey()).as("LastEvaluatedKey of a query that can match one item").isFalse();
+        assertThat(client.queryPaginator(oneRow).items()).extracting(i -> i.get("sk").s()).containsExactly("a");
+    }
+
+    @Test
+    void hashOnlyTable_partitionKeyFixesTheWholeKey_noLastEvaluatedKey() {
+        createTable("tbl_q1h", null);
+        client.putItem(r -> r.tableName("tbl_q1h").item(key("p")));
+        QueryResponse page = client.query(r -> r.tableName("tbl_q1h").keyConditionExpression("pk = :p")
+                .expressionAttributeValues(Map.of(":p", s("p"))).limit(1));
+        assertThat(page.count()).isEqualTo(1);
+        assertThat(page.hasLastEvaluatedKey()).as("LastEvaluatedKey of a query that can match one item").isFalse();
+    }
+
+    @Test
+    void exclusiveStartKey_shapeErrors_useTheQueryMessages() {
+        createTable("tbl_qx", ScalarAttributeType.S);
+        Map<String, Map<String, AttributeValue>> shapes = new java.util.LinkedHashMap<>();
+        shapes.put("only the partition key", Map.of("pk", s("p")));
+        shapes.put("a key attribute missing", Map.of("pk", s("p"), "extra", s("a")));
+        shapes.put("an attribute too many", Map.of("pk", s("p"), "sk", s("a"), "extra", s("a")));
+        shapes.put("no attribute", Map.of());
+        Map<String, String> answers = new java.util.LinkedHashMap<>();
+        shapes.forEach((what, startKey) -> answers.put(what, queryError(query("tbl_qx", "p").exclusiveStartKey(startKey).build())));
+        answers.put("sort key of the wrong type", queryError(query("tbl_qx", "p")
+                .exclusiveStartKey(Map.of("pk", s("p"), "sk", n("1"))).build()));
+        answers.put("partition key of the wrong type", queryError(query("tbl_qx", "p")
+                .exclusiveStartKey(Map.of("pk", n("1"), "sk", s("a"))).build()));
+        answers.put("an empty sort key", queryError(query("tbl_qx", "p")
+                .exclusiveStartKey(Map.of("pk", s("p"), "sk", s(""))).build()));
+        assertThat(answers).containsExactly(
+                Map.entry("only the partition key", "ValidationException: The provided starting key is invalid"),
+                Map.entry("a key attribute missing", "ValidationException: The provided starting key is invalid"),
+                Map.entry("an attribute too many", "ValidationException: The provided starting key is invalid"),
+                Map.entry("no attribute", "ValidationException: The provided starting key is invalid"),
+                Map.entry("sort key of the wrong type", "ValidationException: The provided key element does not match the schema"),
+                Map.entry("partition key of the wrong type", "ValidationException: The provided key element does not match the schema"),
+                Map.entry("an empty sort key", "ValidationException: The provided starting key is invalid: One or more parameter "
+                        + "values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: sk"));
+    }
+
+    @Test
+    void exclusiveStartKey_shapeIsCheckedBeforeTheKeyConditionNamesItsAttributes() {
+        createTable("tbl_qo", ScalarAttributeType.S);
+        // the start key's shape comes first; the partition key's type before its missing condition
+        assertThat(queryError(QueryRequest.builder().tableName("tbl_qo").keyConditionExpression("extra = :v")
+                .expressionAttributeValues(Map.of(":v", s("x"))).exclusiveStartKey(Map.of("pk", s("p"))).build()))
+                .isEqualTo("ValidationException: The provided starting key is invalid");
+        assertThat(queryError(QueryRequest.builder().tableName("tbl_qo").keyConditionExpression("extra = :v")
+                .expressionAttributeValues(Map.of(":v", s("x"))).exclusiveStartKey(Map.of("pk", n("1"), "extra", s("a"))).build()))
+                .isEqualTo("ValidationException: The provided key element does not match the schema");
+        // a start key naming the partition key well, but not the sort key: the missing partition-key condition first
+        assertThat(queryError(QueryRequest.builder().tableName("tbl_qo").keyConditionExpression("extra = :v")
+                .expressionAttributeValues(Map.of(":v", s("x"))).exclusiveStartKey(Map.of("pk", s("p"), "extra", s("a"))).build()))
+                .isEqualTo("ValidationException: Query condition missed key schema element: pk");
+    }
+
+    @Test
+    void exclusiveStartKey_ofAnotherPartitionUnderASortKeyCondition_cannotBeRestarted() {
+        createTable("tbl_qr1", ScalarAttributeType.S);
+        QueryRequest.Builder belowB = QueryRequest.builder().tableName("tbl_qr1").keyConditionExpression("pk = :p AND sk < :b")
+                .expressionAttributeValues(Map.of(":p", s("p"), ":b", s("b")));
+        assertThat(queryError(belowB.exclusiveStartKey(Map.of("pk", s("q"), "sk", s("a"))).build()))
+                .isEqualTo("ValidationException: The query can return at most one row and cannot be restarted");
+        // the sort-key predicate is checked before the partition
+        assertThat(queryError(belowB.exclusiveStartKey(Map.of("pk", s("q"), "sk", s("c"))).build()))
+                .isEqualTo("ValidationException: The provided starting key does not match the range key predicate");
     }
 
     @Test

@@ -9,6 +9,8 @@ import io.lake.meta.testserver.dynamodb.expr.UpdateExpression;
 import io.lake.meta.testserver.dynamodb.model.AttrJson;
 import io.lake.meta.testserver.dynamodb.model.AttrValue;
 import io.lake.meta.testserver.dynamodb.model.ItemSize;
+import io.lake.meta.testserver.dynamodb.model.Nesting;
+import io.lake.meta.testserver.dynamodb.protocol.DynamoException;
 import io.lake.meta.testserver.dynamodb.protocol.Errors;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -93,7 +95,13 @@ final class ItemOperations {
     }
 
     ObjectNode putItem(ObjectNode body) {
-        SingleWrite request = readSingleWrite("PutItem", body, "Item", "item");
+        SingleWrite request;
+        try {
+            request = readSingleWrite("PutItem", body, "Item", "item");
+        } catch (DynamoException e) {
+            // PutItem sends the too-deep sentence inside the validation envelope; other surfaces bare
+            throw Nesting.TOO_DEEP.equals(e.getMessage()) ? Errors.validation(Nesting.TOO_DEEP_IN_SINGLE_WRITE) : e;
+        }
         Map<String, AttrValue> item = request.item();
         checkItemSize(item, "Item size has exceeded the maximum allowed size");
         Table table = db.table(request.tableName());
@@ -220,7 +228,7 @@ final class ItemOperations {
                 db.stats.write(tableName, Capacity.write(old == null ? 0 : ItemSize.of(old)));
                 throw Errors.conditionalCheckFailed(onFailure.equals("ALL_OLD") && old != null ? AttrJson.write(old) : null);
             }
-            updated = applyUpdate(table, key, old, update);
+            updated = applyUpdate(table, key, old, update, Nesting.TOO_DEEP_IN_SINGLE_WRITE);
             units = Capacity.write(Math.max(ItemSize.of(updated), old == null ? 0 : ItemSize.of(old)));
             db.stats.write(tableName, units);
             db.writeChecked("UpdateItem", Set.of(tableName));
@@ -245,11 +253,18 @@ final class ItemOperations {
         return response;
     }
 
-    /** The item after an update (an upsert: a missing item starts from its key). */
+    /**
+     * The item after an update (an upsert: a missing item starts from its key). An item the update
+     * would nest too deeply is refused with {@code tooDeepMessage}, whose wording depends on the
+     * operation.
+     */
     static Map<String, AttrValue> applyUpdate(Table table, Map<String, AttrValue> key, Map<String, AttrValue> old,
-                                              UpdateExpression update) {
+                                              UpdateExpression update, String tooDeepMessage) {
         Map<String, AttrValue> start = old != null ? old : table.schema.keyOf(key);
         Map<String, AttrValue> updated = update == null ? start : update.apply(start);
+        if (Nesting.tooDeep(updated)) {
+            throw Errors.validation(tooDeepMessage);
+        }
         checkItemSize(updated, "Item size to update has exceeded the maximum allowed size");
         return orderedCopy(updated);
     }

@@ -21,12 +21,49 @@ final class KeyCondition {
     private record Part(String attribute, String operator, List<AttrValue> values) {
     }
 
+    /**
+     * What a Query checks of its ExclusiveStartKey while the key condition is analysed, in the
+     * service's order: the start key's shape before any key attribute, then each key attribute
+     * in the start key just before that attribute's condition is checked.
+     */
+    interface StartKeyChecks {
+
+        /** No start key: nothing to check. */
+        StartKeyChecks NONE = new StartKeyChecks() {
+            @Override
+            public void shape() {
+            }
+
+            @Override
+            public void attribute(String name, AttrValue.Type type) {
+            }
+        };
+
+        void shape();
+
+        void attribute(String name, AttrValue.Type type);
+    }
+
     final AttrValue hashValue;
     private final Part range;
+    private final boolean wholeKey;
 
-    private KeyCondition(AttrValue hashValue, Part range) {
+    private KeyCondition(AttrValue hashValue, Part range, boolean wholeKey) {
         this.hashValue = hashValue;
         this.range = range;
+        this.wholeKey = wholeKey;
+    }
+
+    /**
+     * Whether the condition fixes the whole primary key (a sort-key equality, or a table without a
+     * sort key), so that at most one item can match and a page holds every match.
+     */
+    boolean atMostOneItem() {
+        return wholeKey;
+    }
+
+    boolean hasRangeCondition() {
+        return range != null;
     }
 
     /** The smallest sort-key value the condition can match, or null when unbounded below. */
@@ -94,7 +131,12 @@ final class KeyCondition {
         return Errors.validation(detail);
     }
 
-    static KeyCondition analyse(ConditionExpression expression, KeySchema schema) {
+    /**
+     * Checks the condition against the schema, calling {@code startKey} at the points where the
+     * service checks the ExclusiveStartKey. Every value compared with a key attribute is a key
+     * value: an empty string or binary is refused naming the attribute, whatever the operator.
+     */
+    static KeyCondition analyse(ConditionExpression expression, KeySchema schema, StartKeyChecks startKey) {
         List<Cond> conjuncts = new ArrayList<>();
         flatten(expression.root(), conjuncts);
         List<Part> parts = new ArrayList<>();
@@ -106,6 +148,7 @@ final class KeyCondition {
         }
         Part hash = null;
         Part range = null;
+        boolean nonKeyCondition = false;
         for (Part p : parts) {
             if (p.attribute.equals(schema.hashName())) {
                 if (hash != null) {
@@ -118,12 +161,12 @@ final class KeyCondition {
                 }
                 range = p;
             } else {
-                boolean hashPresent = parts.stream().anyMatch(q -> q.attribute.equals(schema.hashName()));
-                throw Errors.validation("Query condition missed key schema element: "
-                        + (hashPresent && schema.hasRange() ? schema.rangeName() : schema.hashName()));
+                nonKeyCondition = true;
             }
         }
-        if (hash == null) {
+        startKey.shape();
+        startKey.attribute(schema.hashName(), schema.hashType());
+        if (hash == null || (nonKeyCondition && !schema.hasRange())) {
             throw Errors.validation("Query condition missed key schema element: " + schema.hashName());
         }
         if (!hash.operator.equals("=")) {
@@ -132,15 +175,23 @@ final class KeyCondition {
         checkType(hash, schema.hashType());
         KeySchema.checkNotEmpty(schema.hashName(), hash.values.get(0));
         KeySchema.checkHashSize(hash.values.get(0));
+        if (schema.hasRange()) {
+            startKey.attribute(schema.rangeName(), schema.rangeType());
+            if (nonKeyCondition) {
+                throw Errors.validation("Query condition missed key schema element: " + schema.rangeName());
+            }
+        }
         if (range != null) {
             checkType(range, schema.rangeType());
+            range.values.forEach(v -> KeySchema.checkNotEmpty(schema.rangeName(), v));
             range.values.forEach(KeySchema::checkRangeSize);
             if (range.operator.equals("begins_with") && schema.rangeType() == AttrValue.Type.N) {
                 throw invalid("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, "
                         + "operand type: N");
             }
         }
-        return new KeyCondition(hash.values.get(0), range);
+        boolean wholeKey = range == null ? !schema.hasRange() : range.operator.equals("=");
+        return new KeyCondition(hash.values.get(0), range, wholeKey);
     }
 
     private static void checkType(Part p, AttrValue.Type type) {

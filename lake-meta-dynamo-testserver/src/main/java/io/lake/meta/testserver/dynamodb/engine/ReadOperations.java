@@ -24,7 +24,8 @@ import java.util.function.Predicate;
  * filter); a page also stops once the evaluated items' sizes pass 1 MB (the crossing item is
  * included); {@code ScannedCount} counts evaluated items, {@code Count} those that passed the
  * filter; {@code LastEvaluatedKey} is the key of the last evaluated item whenever the page was cut
- * short, including when Limit is reached exactly on the last item (no look-ahead).
+ * short, including when Limit is reached exactly on the last item (no look-ahead), except for a
+ * Query whose key condition fixes the whole primary key, which never carries one.
  */
 final class ReadOperations {
 
@@ -104,26 +105,16 @@ final class ReadOperations {
                 Requests.member(body, "ExpressionAttributeValues"), true, null);
         ConditionExpression keyCondition = ConditionExpression.parse(keySource, "KeyConditionExpression", placeholders);
         Table table = filterProjectionAndTable(c, body, filterSource, projectionSource, placeholders);
-        KeyCondition key = KeyCondition.analyse(keyCondition, table.schema);
+        QueryStartKey startKey = c.exclusiveStartKey == null ? null : new QueryStartKey(table.schema, c.exclusiveStartKey);
+        KeyCondition key = KeyCondition.analyse(keyCondition, table.schema,
+                startKey == null ? KeyCondition.StartKeyChecks.NONE : startKey);
+        PrimaryKey start = startKey == null ? null : startKey.position(key);
         if (c.filter != null) {
             for (String attribute : filterAttributes(c.filter)) {
                 if (table.schema.isKeyAttribute(attribute)) {
                     throw Errors.validation("Filter Expression can only contain non-primary key attributes: "
                             + "Primary key attribute: " + attribute);
                 }
-            }
-        }
-        PrimaryKey start = null;
-        if (c.exclusiveStartKey != null) {
-            start = startKey(table, c.exclusiveStartKey);
-            if (!start.hash().equals(key.hashValue)) {
-                throw Errors.validation("The provided starting key is outside query boundaries based on provided conditions");
-            }
-            if (key.rangeIsEquality()) {
-                throw Errors.validation("The query can return at most one row and cannot be restarted");
-            }
-            if (start.range() != null && !key.matchesRange(start.range())) {
-                throw Errors.validation("The provided starting key does not match the range key predicate");
             }
         }
         Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> walk = table.partition(key.hashValue, forward, start,
@@ -133,7 +124,8 @@ final class ReadOperations {
         // first match, stop at the first miss after it
         Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> matching = contiguousRun(walk,
                 e -> key.matchesRange(rangeName == null ? null : e.getValue().get(rangeName)), e -> false);
-        return page(table, c, matching);
+        // a query that can match one item has nothing to resume, and refuses to be restarted
+        return page(table, c, matching, !key.atMostOneItem());
     }
 
     /**
@@ -197,17 +189,11 @@ final class ReadOperations {
         }
     }
 
-    private static DynamoException invalidStartKey() {
-        return Errors.validation("The provided starting key is invalid: The provided key element does not match the schema");
-    }
-
-    private static PrimaryKey startKey(Table table, Map<String, AttrValue> exclusiveStartKey) {
+    /** A Scan's ExclusiveStartKey: every problem is "The provided starting key is invalid: <why>". */
+    private static PrimaryKey scanStartKey(Table table, Map<String, AttrValue> exclusiveStartKey) {
         try {
             return table.schema.fromKey(exclusiveStartKey);
         } catch (DynamoException e) {
-            if (e.getMessage().equals("The provided key element does not match the schema")) {
-                throw invalidStartKey();
-            }
             throw Errors.validation("The provided starting key is invalid: " + e.getMessage());
         }
     }
@@ -252,7 +238,7 @@ final class ReadOperations {
         int mine = segment == null ? 0 : segment.intValue();
         PrimaryKey start = null;
         if (c.exclusiveStartKey != null) {
-            start = startKey(table, c.exclusiveStartKey);
+            start = scanStartKey(table, c.exclusiveStartKey);
             if (start.segment(total) != mine) {
                 throw Errors.validation("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "
                         + "ExclusiveStartKey with correct Segment. TotalSegments: " + total + " Segment: " + mine);
@@ -263,7 +249,7 @@ final class ReadOperations {
         // segments follow the walk's order: skip up to the first key of mine, stop at the first key past it
         Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> inSegment = contiguousRun(all,
                 e -> e.getKey().segment(total) == mine, e -> e.getKey().segment(total) > mine);
-        return page(table, c, inSegment);
+        return page(table, c, inSegment, true);
     }
 
     /**
@@ -307,7 +293,12 @@ final class ReadOperations {
         };
     }
 
-    private ObjectNode page(Table table, Common c, Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> items) {
+    /**
+     * One page of {@code items}; {@code resumable} is false when the page holds every item the read
+     * can match, so it never carries a LastEvaluatedKey.
+     */
+    private ObjectNode page(Table table, Common c, Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> items,
+                            boolean resumable) {
         List<Map<String, AttrValue>> matched = new ArrayList<>();
         long bytes = 0;
         int evaluated = 0;
@@ -342,7 +333,7 @@ final class ReadOperations {
         }
         response.put("Count", matched.size());
         response.put("ScannedCount", evaluated);
-        if (cut && last != null) {
+        if (cut && last != null && resumable) {
             response.set("LastEvaluatedKey", AttrJson.write(table.schema.keyOf(last)));
         }
         ItemOperations.putIfNotNull(response, "ConsumedCapacity", Capacity.single(c.capacityMode, table.name, units));

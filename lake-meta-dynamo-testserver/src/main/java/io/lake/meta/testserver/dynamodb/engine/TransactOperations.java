@@ -11,6 +11,7 @@ import io.lake.meta.testserver.dynamodb.expr.UpdateExpression;
 import io.lake.meta.testserver.dynamodb.model.AttrJson;
 import io.lake.meta.testserver.dynamodb.model.AttrValue;
 import io.lake.meta.testserver.dynamodb.model.ItemSize;
+import io.lake.meta.testserver.dynamodb.model.Nesting;
 import io.lake.meta.testserver.dynamodb.protocol.DynamoException;
 import io.lake.meta.testserver.dynamodb.protocol.Errors;
 import java.util.ArrayList;
@@ -290,7 +291,7 @@ final class TransactOperations {
                                 + name + ". This attribute is part of the key");
                     }
                 }
-                return ItemOperations.applyUpdate(a.table, a.key, old, a.update);
+                return ItemOperations.applyUpdate(a.table, a.key, old, a.update, Nesting.TOO_DEEP_REASON);
             default:
                 return null;
         }

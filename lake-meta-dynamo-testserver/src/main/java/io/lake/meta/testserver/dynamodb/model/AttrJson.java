@@ -18,9 +18,6 @@ import java.util.stream.Collectors;
 /** Reads and writes attribute values in DynamoDB JSON, with the service's validation messages. */
 public final class AttrJson {
 
-    /** Maps and lists may nest at most this deep, counting the item itself. */
-    public static final int MAX_DEPTH = 32;
-
     /** The longest attribute name, in UTF-8 bytes (65 536 is rejected). */
     public static final int MAX_ATTRIBUTE_NAME_BYTES = 65535;
 
@@ -66,14 +63,19 @@ public final class AttrJson {
         return null;
     }
 
-    /** Reads one attribute value, throwing DynamoDB's ValidationException when it is malformed. */
+    /**
+     * Reads one attribute value outside an item (an expression attribute value), throwing DynamoDB's
+     * ValidationException when it is malformed. Its depth is counted from 0, not 1: DynamoDB lets such
+     * a value nest one level deeper than an item attribute (TransactWriteItems evaluates a condition
+     * on a 32-wrap value and refuses a 33-wrap one); a value that goes into an item is checked there.
+     */
     public static AttrValue read(JsonNode node) {
         return read(node, 0);
     }
 
     private static AttrValue read(JsonNode node, int depth) {
-        if (depth > MAX_DEPTH) {
-            throw Errors.validation("Nesting Levels have exceeded supported limits");
+        if (depth > Nesting.MAX_LEVELS) {
+            throw Errors.validation(Nesting.TOO_DEEP);
         }
         if (node == null || node.isNull()) {
             throw Errors.validation(
@@ -219,13 +221,7 @@ public final class AttrJson {
     }
 
     private static byte[] binary(JsonNode node) {
-        String text = text(node, "Blob");
-        try {
-            return Base64.getMimeDecoder().decode(text);
-        } catch (IllegalArgumentException e) {
-            throw Errors.serialization("Base64 encoded length is expected a multiple of 4 bytes but found: "
-                    + text.length());
-        }
+        return Base64Text.decode(text(node, "Blob"));
     }
 
     /** How the service's deserializer names a JSON value it did not expect. */
