@@ -72,9 +72,11 @@ public final class Transaction {
     /**
      * Refuses this transaction if it names more keys than {@code limit}, a store's own limit.
      *
-     * @throws InvalidArgumentException naming the store and its limit
+     * @param store how the store describes itself, for the message
+     * @throws InvalidArgumentException naming the store and its limit (or if {@code store} is null)
      */
-    public void requireAtMostKeys(int limit, Object store) {
+    public void requireAtMostKeys(int limit, String store) {
+        Checks.notNull(store, "store description");
         if (keyCount() > limit) {
             throw new InvalidArgumentException("a transaction names " + keyCount() + " keys; " + store
                     + " accepts at most " + limit + " keys per transaction: split it into several transactions");

@@ -138,7 +138,7 @@ public final class FencedMetaStore implements MetaStore {
             throw new InvalidArgumentException("transaction must not be null");
         }
         requireLeaseUntouched(transaction);
-        transaction.requireAtMostKeys(maxTransactionKeys(), this);
+        transaction.requireAtMostKeys(maxTransactionKeys(), toString());
         return fenced(describe(transaction), guard -> {
             TransactionResult result = delegate.transact(fencedBy(guard, transaction));
             return result.failureOf(leaseKey).isPresent() ? Optional.empty() : Optional.of(result);
