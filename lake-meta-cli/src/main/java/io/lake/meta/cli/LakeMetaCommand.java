@@ -31,11 +31,13 @@ import picocli.CommandLine.Spec;
             "  0   success",
             "  1   get: the key is absent",
             "  2   bad input: usage, invalid key, value, limit or token, unknown store",
-            "      scheme, missing store directory or DynamoDB table, no AWS region",
-            "      or credentials found",
+            "      scheme, missing store directory or DynamoDB table, a directory",
+            "      that holds no readable lake-meta store, no AWS region or",
+            "      credentials found",
             "  3   compare-and-set conflict: nothing was written",
             "  4   store error: cannot open the store (DynamoDB unreachable or refusing),",
-            "      unavailable, or outcome unknown;",
+            "      unavailable (DynamoDB: a request still failing after 10 seconds,",
+            "      retries included), or outcome unknown;",
             "      dynamo-local: the server cannot listen (port in use)",
             "  70  internal error (a bug: please report it)"
         })
