@@ -13,7 +13,7 @@ enum ValueEncoding {
     UTF8("utf8") {
         @Override
         byte[] decodeBytes(String text, String what) {
-            return Arguments.text(text, what).getBytes(StandardCharsets.UTF_8);
+            return text.getBytes(StandardCharsets.UTF_8);
         }
 
         @Override

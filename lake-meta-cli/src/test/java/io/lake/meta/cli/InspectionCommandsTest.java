@@ -359,6 +359,17 @@ class InspectionCommandsTest {
     }
 
     @Test
+    void argumentStartingWithAt_isAValue_notAFileToExpand() throws Exception {
+        Path notes = Files.writeString(temp.resolve("notes"), "tbl/other/key expanded");
+
+        Cli.Run put = Cli.run("put", "--store", store, "tbl/sales/notes", "@" + notes);
+        Cli.Run get = Cli.run("get", "--store", store, "tbl/sales/notes");
+
+        assertThat(put.exitCode()).as(put.toString()).isZero();
+        assertThat(get.out()).as(get.toString()).isEqualTo("@" + notes + NL);
+    }
+
+    @Test
     void storeHeldByAnotherOpenStore_isAStoreError() {
         try (MetaStore held = RocksDbMetaStore.builder().directory(temp.resolve("db")).build()) {
             assertThat(held.get(MetaKey.of("tbl/sales/orders"))).isPresent();
