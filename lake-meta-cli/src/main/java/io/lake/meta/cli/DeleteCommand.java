@@ -24,7 +24,7 @@ final class DeleteCommand extends StoreCommand {
     @Override
     public Integer call() {
         ValueEncoding encoding = format.encoding();
-        Mutation mutation = Mutation.delete(MetaKey.of(Arguments.text(key, "KEY")), encoding.decode(expected, "--expect"));
+        Mutation mutation = Mutation.delete(MetaKey.of(key), encoding.decode(expected, "--expect"));
         return write(false, mutation);
     }
 }

@@ -94,7 +94,8 @@ record DynamoStoreSpec(String table, URI endpoint, String region) implements Sto
             DynamoDbClientBuilder builder = DynamoDbClient.builder()
                     .region(resolvedRegion)
                     .credentialsProvider(credentials)
-                    .httpClientBuilder(UrlConnectionHttpClient.builder()); // built, and closed, by the client
+                    .httpClientBuilder(UrlConnectionHttpClient.builder()) // built, and closed, by the client
+                    .overrideConfiguration(RequestBudget::applyTo);
             if (endpoint != null) {
                 builder.endpointOverride(endpoint);
             }

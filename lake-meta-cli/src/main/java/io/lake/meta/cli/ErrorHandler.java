@@ -35,7 +35,7 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
             ex.printStackTrace(command.getErr());
             command.getErr().flush();
         } else {
-            printError(command, ex.getMessage());
+            printError(command, ex.getMessage() + RequestBudget.explain(ex));
         }
         return exitCode;
     }

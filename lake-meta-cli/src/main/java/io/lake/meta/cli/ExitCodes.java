@@ -13,8 +13,9 @@ public final class ExitCodes {
     public static final int NOT_FOUND = 1;
 
     /**
-     * Bad input: unknown option, missing argument, invalid key, prefix, value, limit or page
-     * token, unknown store scheme, missing store directory or DynamoDB table, no AWS region or
+     * Bad input: unknown option, missing argument, an argument that is not UTF-8 text, invalid
+     * key, prefix, value, limit or page token, unknown store scheme, missing store directory or
+     * DynamoDB table, a directory that holds no readable lake-meta store, no AWS region or
      * credentials found. Nothing was written.
      */
     public static final int USAGE = 2;
@@ -23,9 +24,10 @@ public final class ExitCodes {
     public static final int CONFLICT = 3;
 
     /**
-     * The store failed: it could not be opened (held by another process, unreadable, DynamoDB
-     * unreachable or refusing the request), was unavailable, or a write's outcome is unknown. Also: {@code dynamo-local} could not start its
-     * server (the port is in use).
+     * The store failed: it could not be opened (held by another process, an I/O error, DynamoDB
+     * unreachable or refusing the request), was unavailable (for DynamoDB also: a request still
+     * failing after 10 seconds, retries included), or a write's outcome is
+     * unknown. Also: {@code dynamo-local} could not start its server (the port is in use).
      */
     public static final int STORE_ERROR = 4;
 

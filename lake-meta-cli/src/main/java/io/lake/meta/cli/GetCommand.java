@@ -18,7 +18,7 @@ final class GetCommand extends StoreCommand {
 
     @Override
     public Integer call() {
-        MetaKey metaKey = MetaKey.of(Arguments.text(key, "KEY"));
+        MetaKey metaKey = MetaKey.of(key);
         ValueEncoding encoding = format.encoding();
         Optional<MetaValue> value = withStore(false, store -> store.get(metaKey));
         if (format.json) {

@@ -3,11 +3,13 @@ package io.lake.meta.cli;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /** The {@code lake-meta} command: the demo, the inspection commands and the standalone DynamoDB test server. */
@@ -30,12 +32,15 @@ import picocli.CommandLine.Spec;
         footer = {
             "  0   success",
             "  1   get: the key is absent",
-            "  2   bad input: usage, invalid key, value, limit or token, unknown store",
-            "      scheme, missing store directory or DynamoDB table, no AWS region",
-            "      or credentials found",
+            "  2   bad input: usage, an argument that is not UTF-8 text, invalid key,",
+            "      value, limit or token, unknown store",
+            "      scheme, missing store directory or DynamoDB table, a directory",
+            "      that holds no readable lake-meta store, no AWS region or",
+            "      credentials found",
             "  3   compare-and-set conflict: nothing was written",
             "  4   store error: cannot open the store (DynamoDB unreachable or refusing),",
-            "      unavailable, or outcome unknown;",
+            "      unavailable (DynamoDB: a request still failing after 10 seconds,",
+            "      retries included), or outcome unknown;",
             "      dynamo-local: the server cannot listen (port in use)",
             "  70  internal error (a bug: please report it)"
         })
@@ -50,26 +55,54 @@ public final class LakeMetaCommand implements Callable<Integer> {
                 + String.join(", ", spec.subcommands().keySet()));
     }
 
-    /** Runs the command with UTF-8 output and exits with its exit code. */
+    /**
+     * Runs the command with UTF-8 output and exits with its exit code. The JVM decoded
+     * {@code args} from bytes: an argument that is not the text its bytes spelled is refused.
+     */
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        int exitCode = commandLine(out, err).execute(args);
+        int exitCode = commandLine(out, err, Optional.of(Arguments.ofThisProcess(args))).execute(args);
         out.flush();
         err.flush();
         System.exit(exitCode);
     }
 
     /**
-     * The configured command line, writing to {@code out} and {@code err}; tests run it in-process.
+     * The configured command line, writing to {@code out} and {@code err}; tests run it
+     * in-process. Its arguments are taken as the exact strings given.
      */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        return commandLine(out, err, Optional.empty());
+    }
+
+    /** As above; {@code decoded}, when present, checks arguments the JVM decoded from bytes before anything runs. */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, Optional<Arguments> decoded) {
         ErrorHandler errors = new ErrorHandler();
         CommandLine commandLine = new CommandLine(new LakeMetaCommand());
         commandLine.setOut(out);
         commandLine.setErr(err);
+        // an argument such as @notes is a value, never the contents of a file named notes
+        commandLine.setExpandAtFiles(false);
         commandLine.setExecutionExceptionHandler(errors);
         commandLine.setParameterExceptionHandler(errors);
+        decoded.ifPresent(arguments -> commandLine.setExecutionStrategy(parseResult -> {
+            try {
+                arguments.requireText(parseResult.originalArgs());
+            } catch (UsageException e) {
+                throw new ParameterException(executed(parseResult).commandLine(), e.getMessage());
+            }
+            return new CommandLine.RunLast().execute(parseResult);
+        }));
         return commandLine;
+    }
+
+    /** The (sub)command the arguments chose: the one the error names. */
+    private static CommandSpec executed(ParseResult parseResult) {
+        ParseResult last = parseResult;
+        while (last.hasSubcommand()) {
+            last = last.subcommand();
+        }
+        return last.commandSpec();
     }
 }

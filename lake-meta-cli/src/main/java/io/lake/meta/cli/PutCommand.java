@@ -46,7 +46,7 @@ final class PutCommand extends StoreCommand {
     @Override
     public Integer call() {
         ValueEncoding encoding = format.encoding();
-        MetaKey metaKey = MetaKey.of(Arguments.text(key, "KEY"));
+        MetaKey metaKey = MetaKey.of(key);
         MetaValue newValue = encoding.decode(value, "VALUE");
         Mutation mutation = condition == null || condition.expected == null
                 ? Mutation.create(metaKey, newValue)

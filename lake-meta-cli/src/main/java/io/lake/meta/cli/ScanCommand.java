@@ -36,7 +36,7 @@ final class ScanCommand extends StoreCommand {
     @Override
     public Integer call() {
         ValueEncoding encoding = format.encoding();
-        KeyPrefix keyPrefix = KeyPrefix.of(Arguments.text(prefix, "--prefix"));
+        KeyPrefix keyPrefix = KeyPrefix.of(prefix);
         PageRequest request = token == null
                 ? PageRequest.first(keyPrefix, limit)
                 : PageRequest.after(keyPrefix, token, limit);

@@ -10,7 +10,10 @@ final class StoreOptions {
             converter = StoreSpec.Converter.class,
             description = {
                 "The store to open: rocks:DIR (an embedded RocksDB store in DIR) or dynamo:TABLE (a DynamoDB"
-                        + " table; credentials from the AWS SDK's default chain)."
+                        + " table; credentials from the AWS SDK's default chain).",
+                "dynamo:TABLE: the AWS SDK retries throttling, server errors and refused connections, but"
+                        + " each DynamoDB request gives up after 10 seconds, retries included; the command then"
+                        + " exits 4."
             })
     StoreSpec store;
 

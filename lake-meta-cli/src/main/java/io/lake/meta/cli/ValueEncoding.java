@@ -2,6 +2,7 @@ package io.lake.meta.cli;
 
 import io.lake.meta.MetaValue;
 import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -13,7 +14,16 @@ enum ValueEncoding {
     UTF8("utf8") {
         @Override
         byte[] decodeBytes(String text, String what) {
-            return Arguments.text(text, what).getBytes(StandardCharsets.UTF_8);
+            // strict: String.getBytes would write '?' for a lone surrogate
+            try {
+                ByteBuffer bytes = StandardCharsets.UTF_8.newEncoder().encode(CharBuffer.wrap(text));
+                byte[] out = new byte[bytes.remaining()];
+                bytes.get(out);
+                return out;
+            } catch (CharacterCodingException e) {
+                throw new UsageException(what + " is not valid text (it holds a lone surrogate, which has no UTF-8"
+                        + " encoding): pass the value with --hex or --base64");
+            }
         }
 
         @Override

@@ -1,32 +1,71 @@
 package io.lake.meta.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
+/** The rules on decoded arguments, with and without their bytes ({@link RawArgumentBytesTest} runs them for real). */
 class ArgumentsTest {
 
-    @Test
-    void text_passesThroughUnderUtf8() {
-        assertThat(Arguments.text("caf\u00e9", "VALUE", "UTF-8")).isEqualTo("caf\u00e9");
-        assertThat(Arguments.text("a\uFFFDb", "VALUE", "UTF-8")).isEqualTo("a\uFFFDb");
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     @Test
-    void text_asciiPassesUnderAnyLocale() {
-        assertThat(Arguments.text("tbl/sales/orders", "KEY", "ANSI_X3.4-1968")).isEqualTo("tbl/sales/orders");
+    void withBytes_validUtf8_passes_evenATypedReplacementCharacter() {
+        Arguments arguments = Arguments.of(Optional.of(List.of(utf8("get"), utf8("tbl/caf\u00e9"), utf8("a\uFFFDb"))),
+                "UTF-8");
+
+        assertThatCode(() -> arguments.requireText(List.of("get", "tbl/caf\u00e9", "a\uFFFDb"))).doesNotThrowAnyException();
     }
 
     @Test
-    void text_replacementCharacterUnderNonUtf8Locale_isAUsageError() {
-        assertThatThrownBy(() -> Arguments.text("caf\uFFFD\uFFFD", "VALUE", "ANSI_X3.4-1968"))
+    void withBytes_invalidUtf8_isRefusedNamingTheArgumentAndItsBytes() {
+        byte[] surrogate = {'t', 'b', 'l', '/', (byte) 0xed, (byte) 0xa0, (byte) 0x80};
+        Arguments arguments = Arguments.of(Optional.of(List.of(utf8("get"), surrogate)), "UTF-8");
+
+        assertThatThrownBy(() -> arguments.requireText(List.of("get", new String(surrogate, StandardCharsets.UTF_8))))
                 .isInstanceOf(UsageException.class)
-                .hasMessage("VALUE holds U+FFFD: the JVM decoded the command line as ANSI_X3.4-1968, so its"
-                        + " non-ASCII characters were lost; run under a UTF-8 locale (for example LANG=C.UTF-8)"
-                        + " or pass the value with --hex or --base64");
-        assertThatThrownBy(() -> Arguments.text("tbl/caf\uFFFD", "KEY", "no-such-charset"))
+                .hasMessage("argument 2 (tbl/\\xed\\xa0\\x80) is not valid UTF-8 text, and Java would read other"
+                        + " characters in its place: write keys, prefixes and paths as UTF-8 text, and values that are"
+                        + " not text with --hex or --base64");
+    }
+
+    @Test
+    void withBytes_textTheLocaleCouldNotDecode_isRefusedWithTheLocaleFix() {
+        Arguments arguments = Arguments.of(Optional.of(List.of(utf8("tbl/caf\u00e9"))), "ANSI_X3.4-1968");
+
+        assertThatThrownBy(() -> arguments.requireText(List.of("tbl/caf\uFFFD\uFFFD")))
                 .isInstanceOf(UsageException.class)
-                .hasMessageEndingWith("(for example LANG=C.UTF-8)");
+                .hasMessage("argument 1 (tbl/caf\\xc3\\xa9) holds non-ASCII text, but the JVM decoded the command line"
+                        + " as ANSI_X3.4-1968 and lost it: run under a UTF-8 locale (for example LANG=C.UTF-8), or"
+                        + " pass values with --hex or --base64");
+    }
+
+    @Test
+    void withoutBytes_asciiAndNonAsciiText_pass() {
+        assertThatCode(() -> Arguments.of(Optional.empty(), "UTF-8").requireText(List.of("tbl/caf\u00e9", "v")))
+                .doesNotThrowAnyException();
+        assertThatCode(() -> Arguments.of(Optional.empty(), "ANSI_X3.4-1968").requireText(List.of("tbl/sales/orders")))
+                .doesNotThrowAnyException();
+    }
+
+    @Test
+    void withoutBytes_aReplacementCharacter_isRefused_becauseItMayStandForLostBytes() {
+        assertThatThrownBy(() -> Arguments.of(Optional.empty(), "UTF-8").requireText(List.of("put", "tbl/a\uFFFD")))
+                .isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("argument 2 (tbl/a\\uFFFD) holds U+FFFD, which is also what Java reads in"
+                        + " place of bytes that are not UTF-8");
+        assertThatThrownBy(() -> Arguments.of(Optional.empty(), "ANSI_X3.4-1968").requireText(List.of("caf\uFFFD")))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("decoded the command line as ANSI_X3.4-1968 and lost it")
+                .hasMessageContaining("LANG=C.UTF-8");
+        assertThatThrownBy(() -> Arguments.of(Optional.empty(), "no-such-charset").requireText(List.of("caf\uFFFD")))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("LANG=C.UTF-8");
     }
 }

@@ -7,10 +7,12 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.dynamo.DynamoMetaStore;
 import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
+import io.lake.meta.testserver.dynamodb.fault.ArmedFault;
 import io.lake.meta.testserver.dynamodb.fault.Fault;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -41,6 +43,10 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 class DynamoInspectionCommandsTest {
 
     private static final String NL = System.lineSeparator();
+    /** What the CLI's help and the README promise for one DynamoDB request, retries included. */
+    private static final Duration REQUEST_BUDGET = RequestBudget.PER_REQUEST;
+    /** Opening the table and starting the JVM-local client, beyond the failing request's budget. */
+    private static final Duration SLACK = Duration.ofSeconds(3);
     private static final String ACCESS_KEY = "AKIDLAKEMETACLITEST";
     private static final String SECRET_KEY = "lake-meta-cli-test-secret-7f3a9c";
 
@@ -309,6 +315,37 @@ class DynamoInspectionCommandsTest {
         assertThat(run.err()).startsWith("lake-meta put: ").contains("InternalServerError").hasLineCount(1);
         server.faults().clear();
         assertThat(read("tbl/sales/orders")).hasValue(MetaValue.utf8("{\"v\":1}"));
+    }
+
+    @Test
+    void everyRequestThrottled_givesUpWithinTheRequestBudget() {
+        ArmedFault throttle = server.faults().arm(Fault.throttling().onTable(table).always());
+
+        long start = System.nanoTime();
+        Cli.Run run = dynamo("get", "tbl/sales/orders");
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STORE_ERROR);
+        assertThat(run.err()).startsWith("lake-meta get: cannot open DynamoDB table '" + table + "'")
+                .contains("retries included").hasLineCount(1);
+        assertThat(throttle.fired()).as("the SDK retried the throttled request").isGreaterThan(1);
+        assertThat(took).as(run.toString()).isLessThan(REQUEST_BUDGET.plus(SLACK));
+    }
+
+    @Test
+    void everyReadThrottled_scanGivesUpWithinTheRequestBudget() {
+        // DescribeTable and the layout record answer; the page's Query never does
+        ArmedFault throttle = server.faults().arm(Fault.provisionedThroughputExceeded().onOperation("Query")
+                .onTable(table).always());
+
+        long start = System.nanoTime();
+        Cli.Run run = dynamo("scan", "--prefix", "tbl/sales/");
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STORE_ERROR);
+        assertThat(run.err()).startsWith("lake-meta scan: ").contains("retries included").hasLineCount(1);
+        assertThat(throttle.fired()).as("the SDK retried the throttled request").isGreaterThan(1);
+        assertThat(took).as(run.toString()).isLessThan(REQUEST_BUDGET.plus(SLACK));
     }
 
     @Test

@@ -6,10 +6,15 @@ import io.lake.meta.Limits;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.rocks.RocksDbMetaStore;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -299,6 +304,69 @@ class InspectionCommandsTest {
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.err()).startsWith("lake-meta get: cannot open RocksDB store in " + foreign + ": ")
                 .hasLineCount(1);
+    }
+
+    @Test
+    void directoryOfGarbage_isAUsageErrorForEveryCommand_andStaysAsItWas() throws Exception {
+        Path garbage = Files.createDirectory(temp.resolve("garbage"));
+        Random random = new Random(8);
+        for (String name : List.of("CURRENT", "MANIFEST-000001", "000003.log", "OPTIONS-000005", "IDENTITY")) {
+            byte[] content = new byte[1 + random.nextInt(4096)];
+            random.nextBytes(content);
+            Files.write(garbage.resolve(name), content);
+        }
+        Map<String, byte[]> before = contents(garbage);
+
+        List<Cli.Run> runs = List.of(
+                Cli.run("get", "--store", "rocks:" + garbage, "tbl/a/b"),
+                Cli.run("put", "--store", "rocks:" + garbage, "tbl/a/b", "v"),
+                Cli.run("put", "--store", "rocks:" + garbage, "--create-store", "tbl/a/b", "v"),
+                Cli.run("delete", "--store", "rocks:" + garbage, "tbl/a/b", "--expect", "v"),
+                Cli.run("scan", "--store", "rocks:" + garbage, "--prefix", "tbl/"));
+
+        for (Cli.Run run : runs) {
+            assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
+            assertThat(run.err()).as(run.toString()).contains("cannot open RocksDB store in " + garbage + ": ")
+                    .contains("does not hold a readable lake-meta store").hasLineCount(1).doesNotContain("\tat ");
+        }
+        assertThat(contents(garbage)).as("the refused opens changed nothing").containsOnlyKeys(before.keySet())
+                .allSatisfy((name, bytes) -> assertThat(bytes).as(name).isEqualTo(before.get(name)));
+    }
+
+    @Test
+    void directoryWhoseCurrentNamesAGarbageManifest_isAUsageError() throws Exception {
+        Path garbage = Files.createDirectory(temp.resolve("garbage-manifest"));
+        Files.writeString(garbage.resolve("CURRENT"), "MANIFEST-000001\n");
+        Files.writeString(garbage.resolve("MANIFEST-000001"), "this is no manifest");
+
+        Cli.Run run = Cli.run("get", "--store", "rocks:" + garbage, "tbl/a/b");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).contains("does not hold a readable lake-meta store").hasLineCount(1);
+        try (Stream<Path> files = Files.list(garbage)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("CURRENT", "MANIFEST-000001");
+        }
+    }
+
+    private static Map<String, byte[]> contents(Path directory) throws IOException {
+        Map<String, byte[]> contents = new TreeMap<>();
+        try (Stream<Path> files = Files.list(directory)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                contents.put(file.getFileName().toString(), Files.readAllBytes(file));
+            }
+        }
+        return contents;
+    }
+
+    @Test
+    void argumentStartingWithAt_isAValue_notAFileToExpand() throws Exception {
+        Path notes = Files.writeString(temp.resolve("notes"), "tbl/other/key expanded");
+
+        Cli.Run put = Cli.run("put", "--store", store, "tbl/sales/notes", "@" + notes);
+        Cli.Run get = Cli.run("get", "--store", store, "tbl/sales/notes");
+
+        assertThat(put.exitCode()).as(put.toString()).isZero();
+        assertThat(get.out()).as(get.toString()).isEqualTo("@" + notes + NL);
     }
 
     @Test

@@ -26,6 +26,16 @@ class LakeMetaCommandTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"get", "put", "delete", "scan"})
+    void storeCommandHelp_statesTheDynamoRequestBudget(String command) {
+        Cli.Run help = Cli.run(command, "--help");
+
+        assertThat(help.out().replaceAll("\\s+", " "))
+                .contains("each DynamoDB request gives up after " + RequestBudget.PER_REQUEST.toSeconds()
+                        + " seconds, retries included");
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"demo", "get", "put", "delete", "scan", "dynamo-local"})
     void everyCommand_hasHelpAndVersion(String command) {
         Cli.Run help = Cli.run(command, "--help");

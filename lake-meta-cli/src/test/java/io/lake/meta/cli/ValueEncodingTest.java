@@ -21,6 +21,14 @@ class ValueEncodingTest {
     }
 
     @Test
+    void utf8_refusesALoneSurrogate_insteadOfStoringAQuestionMark() {
+        assertThatThrownBy(() -> ValueEncoding.UTF8.decode("a\uD800b", "VALUE"))
+                .isInstanceOf(UsageException.class)
+                .hasMessage("VALUE is not valid text (it holds a lone surrogate, which has no UTF-8 encoding):"
+                        + " pass the value with --hex or --base64");
+    }
+
+    @Test
     void utf8_refusesToPrintBinary() {
         assertThatThrownBy(() -> ValueEncoding.UTF8.encode(BINARY, "value of tbl/a/b"))
                 .isInstanceOf(UsageException.class)

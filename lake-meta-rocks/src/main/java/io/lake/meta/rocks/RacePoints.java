@@ -15,6 +15,9 @@ final class RacePoints {
     /** {@code close()} refuses new calls and is about to wait for the calls in flight. */
     static final String CLOSE_DRAINING = "rocks.close.draining";
 
+    /** An open listed an existing directory and is about to read it read-only. */
+    static final String OPEN_INSPECTING = "rocks.open.inspecting";
+
     private RacePoints() {
     }
 }

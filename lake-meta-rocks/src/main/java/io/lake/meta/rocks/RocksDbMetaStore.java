@@ -93,10 +93,11 @@ public final class RocksDbMetaStore {
          * @throws IllegalStateException if no directory was set
          * @throws io.lake.meta.InvalidArgumentException if the directory is missing (with
          *     {@code createIfMissing(false)}), not a directory, or holds something other than a
-         *     lake-meta store of this format version; nothing was created or changed
+         *     readable lake-meta store of this format version; nothing was created or changed
+         *     (an existing database is read read-only before it is opened for writing)
          * @throws io.lake.meta.StoreUnavailableException if another process or another open
-         *     store in this process holds the directory (retry once it is closed), or RocksDB
-         *     could not open it
+         *     store in this process holds the directory (retry once it is closed; nothing was
+         *     changed), or RocksDB could not open it
          */
         public MetaStore build() {
             if (directory == null) {

@@ -31,7 +31,6 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
-import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -63,7 +62,7 @@ final class RocksStore implements MetaStore {
     private final String description;
     private final RaceHooks hooks;
     private final Durability durability;
-    private final Options options;
+    private final DatabaseOptions options;
     private final RocksDB db;
     private final WriteOptions writeOptions;
     private final ReadOptions pointReads;
@@ -76,7 +75,7 @@ final class RocksStore implements MetaStore {
 
     private final GroupCommitter committer;
 
-    RocksStore(Path directory, Durability durability, RaceHooks hooks, Options options, RocksDB db,
+    RocksStore(Path directory, Durability durability, RaceHooks hooks, DatabaseOptions options, RocksDB db,
             UnaryOperator<GroupCommitter.BatchWriter> writerDecorator) {
         this.directory = directory;
         this.description = "RocksDB store at " + directory;

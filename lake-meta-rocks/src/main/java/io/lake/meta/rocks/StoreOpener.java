@@ -6,13 +6,10 @@ import io.lake.meta.spi.RaceHooks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
-import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
 import org.rocksdb.Status;
 import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
@@ -20,10 +17,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Opens (and, when asked, creates) a store directory, and checks it is a lake-meta store of
- * this format before anything else can use it.
+ * this format before anything else can use it. An existing database is inspected read-only
+ * first ({@link ReadOnlyInspection}), so a refused open leaves the directory as it was.
  *
  * <p>Errors: a directory that does not hold a usable lake-meta store (missing, a file, another
- * program's data, another format version) is an {@link InvalidArgumentException}: the
+ * program's data, another format version, an unreadable database) is an {@link InvalidArgumentException}: the
  * {@code directory} option is wrong and retrying will not help. A directory held by another
  * process or another open store is a {@link StoreUnavailableException}: retryable, because it
  * opens once the holder closes it. Other I/O failures are unavailable errors too.
@@ -34,8 +32,6 @@ final class StoreOpener {
 
     /** RocksDB writes this file when it creates a database. */
     private static final String ROCKSDB_CURRENT = "CURRENT";
-
-    private static final long KEPT_INFO_LOGS = 5;
 
     private StoreOpener() {
     }
@@ -49,12 +45,18 @@ final class StoreOpener {
             UnaryOperator<GroupCommitter.BatchWriter> writerDecorator) {
         RocksDB.loadLibrary();
         boolean exists = prepareDirectory(directory, createIfMissing);
-        // keep a few info logs, not RocksDB's default of a thousand: every open rotates one
-        Options options = new Options().setCreateIfMissing(!exists).setKeepLogFileNum(KEPT_INFO_LOGS);
+        DatabaseOptions options = DatabaseOptions.create(!exists);
         RocksDB db = null;
         try {
-            db = RocksDB.open(options, directory.toString());
-            checkOrWriteFormat(db, directory);
+            if (exists) {
+                // refuse before RocksDB replays, flushes or locks anything
+                ReadOnlyInspection.refuseUnlessLakeMetaStore(directory, options.options(), hooks);
+            }
+            db = RocksDB.open(options.options(), directory.toString());
+            // checked again: the directory may have changed since it was inspected
+            if (!StoreFormat.markerPresent(db, directory)) {
+                writeMarker(db, directory);
+            }
             RocksStore store = new RocksStore(directory, durability, hooks, options, db, writerDecorator);
             LOG.info("opened {} ({})", store, durability);
             return store;
@@ -104,37 +106,12 @@ final class StoreOpener {
         return false;
     }
 
-    private static void checkOrWriteFormat(RocksDB db, Path directory) throws RocksDBException {
-        byte[] marker = db.get(Keys.FORMAT_MARKER);
-        if (marker != null) {
-            Optional<String> version = StoreFormat.versionOf(marker);
-            if (version.isEmpty()) {
-                throw notOurs(directory, "its format marker is not a lake-meta marker");
-            }
-            if (!version.get().equals(Integer.toString(StoreFormat.VERSION))) {
-                throw new InvalidArgumentException(directory + " holds a lake-meta store of format version "
-                        + version.get() + "; this library reads format version " + StoreFormat.VERSION
-                        + ": open it with the lake-meta version that wrote it");
-            }
-            return;
-        }
-        try (RocksIterator it = db.newIterator()) {
-            it.seekToFirst();
-            if (it.isValid()) {
-                throw notOurs(directory, "it holds a RocksDB database without a lake-meta format marker");
-            }
-            it.status();
-        }
-        // An empty database: new, or created by a process that stopped before writing the marker.
+    /** An empty database: new, or created by a process that stopped before writing the marker. */
+    private static void writeMarker(RocksDB db, Path directory) throws RocksDBException {
         try (WriteOptions synced = new WriteOptions().setSync(true)) {
             db.put(synced, Keys.FORMAT_MARKER, StoreFormat.marker());
         }
         LOG.info("created lake-meta store (format {}) in {}", StoreFormat.VERSION, directory);
-    }
-
-    private static InvalidArgumentException notOurs(Path directory, String why) {
-        return new InvalidArgumentException(directory + " is not a lake-meta store: " + why
-                + "; point the store at its own directory (an empty or new one to create a store)");
     }
 
     private static RuntimeException openFailure(Path directory, RocksDBException e) {
@@ -152,7 +129,7 @@ final class StoreOpener {
         return new StoreUnavailableException("could not open store directory " + directory + ": " + message, e);
     }
 
-    private static void closeQuietly(RocksDB db, Options options) {
+    private static void closeQuietly(RocksDB db, DatabaseOptions options) {
         if (db != null) {
             try {
                 db.closeE();
