@@ -180,14 +180,18 @@ public abstract class RaceContract extends ClosedStoreContract {
             assertThat(store.get(k)).contains(vA);
         }
 
+        /** Moves {@code k}'s value {@code v0} to {@code renamed}: delete the old key and create the new one at once. */
+        private TransactionResult rename(MetaKey renamed) {
+            return store.transact(Transaction.builder().delete(k, v0).create(renamed, v0).build());
+        }
+
         @Test
         void renameHeldInsideItsCommit_aWriterOfTheOldKeyWaits_thenConflictsWithAbsent() throws Exception {
             MetaKey renamed = key("tbl/ns1/orders_v2");
             store.create(k, v0);
             PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
 
-            Racer<TransactionResult> rename = Racer.start("rename", () -> store.transact(Transaction.builder()
-                    .delete(k, v0).create(renamed, v0).build()));
+            Racer<TransactionResult> rename = Racer.start("rename", () -> rename(renamed));
             pause.awaitArrival();
             Racer<WriteResult> writer = competeWhileHeld(pause, "writer of the old key", () -> store.update(k, v0, vB));
 
@@ -203,8 +207,7 @@ public abstract class RaceContract extends ClosedStoreContract {
             store.create(k, v0);
             PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
 
-            Racer<TransactionResult> rename = Racer.start("rename", () -> store.transact(Transaction.builder()
-                    .delete(k, v0).create(renamed, v0).build()));
+            Racer<TransactionResult> rename = Racer.start("rename", () -> rename(renamed));
             pause.awaitArrival();
             Racer<WriteResult> creator = competeWhileHeld(pause, "creator of the new key", () -> store.create(renamed, vB));
 
@@ -221,8 +224,7 @@ public abstract class RaceContract extends ClosedStoreContract {
 
             Racer<WriteResult> writer = Racer.start("writer of the old key", () -> store.update(k, v0, vA));
             pause.awaitArrival();
-            Racer<TransactionResult> rename = competeWhileHeld(pause, "rename", () -> store.transact(Transaction.builder()
-                    .delete(k, v0).create(renamed, v0).build()));
+            Racer<TransactionResult> rename = competeWhileHeld(pause, "rename", () -> rename(renamed));
 
             assertThat(writer.result()).isEqualTo(WriteResult.applied());
             assertThat(rename.result()).isEqualTo(TransactionResult.notApplied(
@@ -239,8 +241,7 @@ public abstract class RaceContract extends ClosedStoreContract {
 
             Racer<WriteResult> creator = Racer.start("creator of the new key", () -> store.create(renamed, vB));
             pause.awaitArrival();
-            Racer<TransactionResult> rename = competeWhileHeld(pause, "rename", () -> store.transact(Transaction.builder()
-                    .delete(k, v0).create(renamed, v0).build()));
+            Racer<TransactionResult> rename = competeWhileHeld(pause, "rename", () -> rename(renamed));
 
             assertThat(creator.result()).isEqualTo(WriteResult.applied());
             assertThat(rename.result()).isEqualTo(TransactionResult.notApplied(
