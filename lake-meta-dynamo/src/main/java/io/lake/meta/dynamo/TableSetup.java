@@ -170,9 +170,10 @@ final class TableSetup {
     }
 
     /**
-     * Without a layout record a table must be empty: its items were placed with a shard count
-     * nobody can read any more. One consistent Scan of at most {@link #ITEMS_SAMPLED} items
-     * decides; a record that another opener wrote meanwhile is returned. Null: the table is empty.
+     * Without a layout record a table must be empty: items in it were placed with a shard count
+     * that is no longer recorded. One consistent Scan of at most {@link #ITEMS_SAMPLED} items
+     * decides; a record that another opener wrote meanwhile (seen by the Scan or read again before
+     * refusing) is returned. Null: the table is empty.
      */
     private Map<String, AttributeValue> layoutRecordOrRefuseItems() {
         ScanResponse page;
@@ -191,6 +192,11 @@ final class TableSetup {
         boolean more = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty();
         if (items.isEmpty() && !more) {
             return null;
+        }
+        // Another store may have laid the table out and written since the record was read.
+        Map<String, AttributeValue> written = readLayoutRecord();
+        if (written != null) {
+            return written;
         }
         throw MissingLayoutRecord.refusal(table, items, more);
     }

@@ -17,6 +17,9 @@ import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
 import io.lake.meta.testserver.dynamodb.stats.TableStatistics;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -26,6 +29,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /** Opening a table: creation, schema and layout checks, the layout record, ownership of the client. */
@@ -193,6 +197,30 @@ class DynamoTableSetupTest extends DynamoTestSupport {
         Throwable refused = refusedOpen(client, table, null);
         assertThat(refused).hasMessageContaining("lake-meta did not write").hasMessageContaining("USER#42");
         assertThat(layoutRecord(client, table)).isEmpty();
+    }
+
+    @Test
+    void missingLayoutRecord_restoredByAnotherProcessDuringTheCheck_isAdopted() {
+        DynamoDbClient admin = client();
+        String table = TARGET.uniqueTableName("setup-restored");
+        MetaStore first = open(admin, table, 8, true);
+        first.create(K, MetaValue.utf8("v"));
+        Map<String, AttributeValue> record = layoutRecord(admin, table);
+        admin.deleteItem(r -> r.tableName(table).key(LAYOUT_KEY));
+        // Right after the opener's Scan found items without a record, someone writes it back.
+        DynamoDbClient opener = track(TARGET.newClient(b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(
+                new ExecutionInterceptor() {
+                    @Override
+                    public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
+                        if (context.request() instanceof ScanRequest) {
+                            admin.putItem(r -> r.tableName(table).item(record));
+                        }
+                    }
+                }))));
+
+        DynamoV2Store reopened = (DynamoV2Store) open(opener, table, null, false);
+        assertThat(reopened.shards()).isEqualTo(8);
+        assertThat(reopened.get(K)).contains(MetaValue.utf8("v"));
     }
 
     @Test
