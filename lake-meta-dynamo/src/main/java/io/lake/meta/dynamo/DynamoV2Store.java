@@ -109,10 +109,7 @@ final class DynamoV2Store implements MetaStore {
             }
             return WriteResult.applied();
         } catch (ConditionalCheckFailedException e) {
-            if (log.earlierAttemptAmbiguous(e)) {
-                // An earlier attempt may have applied this very write; the failed condition may be our own.
-                throw Failures.outcomeUnknown(what, e, table);
-            }
+            requireConclusive(what, e, log);
             return conflict(mutation, e.hasItem() ? e.item() : null);
         } catch (SdkException e) {
             throw Failures.onWrite(what, e, log, table);
@@ -163,9 +160,21 @@ final class DynamoV2Store implements MetaStore {
                     .overrideConfiguration(log.attach(client)));
             return GuardedResult.applied();
         } catch (TransactionCanceledException e) {
+            requireConclusive(what, e, log);
             return cancelled(what, target, e);
         } catch (SdkException e) {
             throw Failures.onWrite(what, e, log, table);
+        }
+    }
+
+    /**
+     * A refusal (a failed condition, a cancellation) is conclusive only when no earlier attempt
+     * may have applied: otherwise the condition may have failed against this very write, and a
+     * conflict or throttle says nothing about that attempt, so the outcome is unknown.
+     */
+    private void requireConclusive(String what, SdkException refusal, AttemptLog log) {
+        if (log.earlierAttemptMayHaveApplied(refusal)) {
+            throw Failures.outcomeUnknown(what, refusal, log, table);
         }
     }
 
