@@ -5,6 +5,7 @@ import java.util.List;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.metrics.CoreMetric;
+import software.amazon.awssdk.http.HttpMetric;
 import software.amazon.awssdk.metrics.MetricCollection;
 import software.amazon.awssdk.metrics.MetricPublisher;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -14,14 +15,36 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * (published synchronously by the sync client before the call returns or throws).
  *
  * <p>The store needs this for one question: could an earlier attempt of a write have applied
- * although its answer never arrived? Then a later attempt's "condition failed" may be the
- * store's own write, and a final throttling error does not prove that nothing applied.
+ * although its answer does not say so? DynamoDB may apply a write and still answer 500, and a
+ * lost response says nothing either. Then a later attempt's "condition failed" may be the
+ * store's own write, and a later throttle or transaction conflict speaks for that attempt only.
  */
 final class AttemptLog implements MetricPublisher {
 
     private static final String ATTEMPT = "ApiCallAttempt";
+    /** The SDK's error type for an answer with a throttling code (or HTTP 429). */
+    private static final String THROTTLING = "Throttling";
 
-    private final List<String> errorTypes = new ArrayList<>();
+    /** One attempt as the SDK's metrics describe it: its error type ("" for success) and HTTP status, if any answer came. */
+    private record Attempt(String errorType, Integer httpStatus) {
+
+        /**
+         * Whether DynamoDB answered this attempt instead of executing it. Of the answers the SDK
+         * retries, only throttling (HTTP 4xx with a throttling code) is given instead of
+         * executing; 5xx answers, timeouts and lost responses may follow an applied write.
+         */
+        boolean refusedBeforeExecuting() {
+            return THROTTLING.equals(errorType) && httpStatus != null && httpStatus < 500;
+        }
+
+        @Override
+        public String toString() {
+            String status = httpStatus == null ? "no answer" : "HTTP " + httpStatus;
+            return errorType.isEmpty() ? status : status + " (" + errorType + ")";
+        }
+    }
+
+    private final List<Attempt> attempts = new ArrayList<>();
     private boolean published;
 
     /**
@@ -49,7 +72,8 @@ final class AttemptLog implements MetricPublisher {
         published = true;
         call.childrenWithName(ATTEMPT).forEach(attempt -> {
             List<String> types = attempt.metricValues(CoreMetric.ERROR_TYPE);
-            errorTypes.add(types.isEmpty() ? "" : types.get(0));
+            List<Integer> statuses = attempt.metricValues(HttpMetric.HTTP_STATUS_CODE);
+            attempts.add(new Attempt(types.isEmpty() ? "" : types.get(0), statuses.isEmpty() ? null : statuses.get(0)));
         });
     }
 
@@ -59,29 +83,26 @@ final class AttemptLog implements MetricPublisher {
     }
 
     /**
-     * Whether an attempt before the last one may have reached DynamoDB without its answer
-     * arriving: its response was lost, timed out or unreadable. Throttling and 5xx answers mean
-     * nothing applied. Without metrics (a client that publishes none) any retry counts as
-     * ambiguous.
+     * Whether an attempt before the last one may have applied: any attempt that DynamoDB did not
+     * refuse before executing (see {@link Attempt#refusedBeforeExecuting()}). Without metrics (a
+     * client that publishes none) any retry counts.
      */
-    synchronized boolean earlierAttemptAmbiguous(SdkException finalError) {
-        if (!published || errorTypes.isEmpty()) {
-            Integer attempts = finalError == null ? null : finalError.numAttempts();
-            return attempts == null || attempts > 1;
+    synchronized boolean earlierAttemptMayHaveApplied(SdkException finalError) {
+        if (!published || attempts.isEmpty()) {
+            Integer n = finalError == null ? null : finalError.numAttempts();
+            return n == null || n > 1;
         }
-        for (int i = 0; i < errorTypes.size() - 1; i++) {
-            if (isAmbiguous(errorTypes.get(i))) {
+        for (int i = 0; i < attempts.size() - 1; i++) {
+            if (!attempts.get(i).refusedBeforeExecuting()) {
                 return true;
             }
         }
         return false;
     }
 
-    private static boolean isAmbiguous(String errorType) {
-        return !"Throttling".equals(errorType) && !"ServerError".equals(errorType);
-    }
-
-    synchronized int attempts() {
-        return errorTypes.size();
+    /** The attempts, for error messages: "[HTTP 500 (ServerError), HTTP 400 (Throttling)]". */
+    @Override
+    public synchronized String toString() {
+        return published ? attempts.toString() : "(no attempt metrics)";
     }
 }

@@ -114,12 +114,14 @@ public final class DynamoMetaStore {
 
         /**
          * Opens the store: checks (or creates) the table, waits until it is ACTIVE, checks its key
-         * schema and reads its layout record, writing it on a table no store has used yet.
+         * schema and reads its layout record, writing it only on an empty table (one bounded Scan
+         * checks that a table without a record is empty).
          *
          * @throws IllegalStateException if the client or the table name is missing
          * @throws InvalidArgumentException if the configured shard count differs from the table's
          * @throws DynamoStoreException if the table is missing (and creation is off), has another
-         *     key schema, or holds a foreign or newer layout record; nothing was written
+         *     key schema, holds a foreign or newer layout record, or holds items but no layout
+         *     record (the message says what record to write back); nothing was written
          * @throws io.lake.meta.StoreUnavailableException if DynamoDB could not be reached or the
          *     table did not become ACTIVE in time (retryable)
          */

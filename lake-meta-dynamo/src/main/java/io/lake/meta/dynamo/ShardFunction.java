@@ -22,11 +22,20 @@ final class ShardFunction {
 
     /** The shard of {@code key} in a table of {@code shardCount} shards, in {@code 0..shardCount-1}. */
     static int shardOf(MetaKey key, int shardCount) {
+        return shardOf(position(key), shardCount);
+    }
+
+    /** The unsigned 64-bit position of {@code key} that every shard count divides: {@code x} above. */
+    static long position(MetaKey key) {
+        return ByteBuffer.wrap(sha256(key.utf8()), 0, Long.BYTES).getLong();
+    }
+
+    /** The shard of a key at {@code position} in a table of {@code shardCount} shards. */
+    static int shardOf(long position, int shardCount) {
         if (shardCount < 1) {
             throw new IllegalArgumentException("shardCount must be >= 1, got " + shardCount);
         }
-        long x = ByteBuffer.wrap(sha256(key.utf8()), 0, Long.BYTES).getLong();
-        return (int) Long.remainderUnsigned(x, shardCount);
+        return (int) Long.remainderUnsigned(position, shardCount);
     }
 
     private static byte[] sha256(byte[] data) {

@@ -5,6 +5,7 @@ import io.lake.meta.MetaStoreException;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.StoreUnavailableException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -19,17 +20,21 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
  * Opens a v2 table: creates it when asked and missing, waits until it is usable, checks its key
- * schema, and reads (or, on a fresh table, writes) the layout record that fixes the shard count.
+ * schema, and reads the layout record that fixes the shard count, writing it only on an empty
+ * table (a table that holds items but lost its record is refused, see {@link MissingLayoutRecord}).
  */
 final class TableSetup {
 
     private static final Duration POLL = Duration.ofMillis(250);
+    /** How many items a table without a layout record is sampled for. */
+    static final int ITEMS_SAMPLED = 20;
 
     private final DynamoDbClient client;
     private final String table;
@@ -136,6 +141,9 @@ final class TableSetup {
     private int layoutShards(Integer configured) {
         Map<String, AttributeValue> record = readLayoutRecord();
         if (record == null) {
+            record = layoutRecordOrRefuseItems();
+        }
+        if (record == null) {
             int shards = configured == null ? V2Layout.DEFAULT_SHARDS : configured;
             record = writeLayoutRecord(shards);
             if (record == null) {
@@ -159,6 +167,44 @@ final class TableSetup {
         } catch (SdkException e) {
             throw Failures.onRead("reading the layout record", e, table);
         }
+    }
+
+    /**
+     * Without a layout record a table must be empty: items in it were placed with a shard count
+     * that is no longer recorded. One consistent Scan of at most {@link #ITEMS_SAMPLED} items
+     * decides; a record that another opener wrote meanwhile (seen by the Scan or read again before
+     * refusing) is returned. Null: the table is empty.
+     */
+    private Map<String, AttributeValue> layoutRecordOrRefuseItems() {
+        ScanResponse page;
+        try {
+            page = client.scan(r -> r.tableName(table).limit(ITEMS_SAMPLED).consistentRead(true));
+        } catch (SdkException e) {
+            throw Failures.onRead("checking that a table without a layout record is empty", e, table);
+        }
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        for (Map<String, AttributeValue> item : page.items()) {
+            if (isLayoutRecord(item)) {
+                return item;
+            }
+            items.add(item);
+        }
+        boolean more = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty();
+        if (items.isEmpty() && !more) {
+            return null;
+        }
+        // Another store may have laid the table out and written since the record was read.
+        Map<String, AttributeValue> written = readLayoutRecord();
+        if (written != null) {
+            return written;
+        }
+        throw MissingLayoutRecord.refusal(table, items, more);
+    }
+
+    private static boolean isLayoutRecord(Map<String, AttributeValue> item) {
+        AttributeValue pk = item.get(V2Layout.HASH);
+        AttributeValue sk = item.get(V2Layout.RANGE);
+        return pk != null && sk != null && V2Layout.LAYOUT_KEY.equals(pk.s()) && V2Layout.LAYOUT_KEY.equals(sk.s());
     }
 
     /** Writes the record if absent; returns null when written, else the record another opener wrote first. */

@@ -2,7 +2,6 @@ package io.lake.meta.dynamo;
 
 import io.lake.meta.Condition;
 import io.lake.meta.MetaKey;
-import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.Transaction;
@@ -11,7 +10,6 @@ import io.lake.meta.TransactionResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -40,9 +38,6 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  */
 final class TransactWrite {
 
-    private static final String V = "#v";
-    private static final String K = "#k";
-    private static final String EXPECTED = ":expected";
     private static final String CCF = "ConditionalCheckFailed";
     private static final String NONE = "None";
     private static final Set<String> RETRYABLE_REASONS =
@@ -62,12 +57,14 @@ final class TransactWrite {
         List<TransactWriteItem> actions = new ArrayList<>(transaction.keyCount());
         List<Step> steps = new ArrayList<>(transaction.keyCount());
         for (Condition condition : transaction.conditions()) {
-            actions.add(check(condition));
-            steps.add(new Step(condition.key(), condition instanceof Condition.Absent));
+            WriteCondition when = WriteCondition.of(condition);
+            actions.add(check(condition, when));
+            steps.add(new Step(condition.key(), when));
         }
         for (Mutation mutation : transaction.mutations()) {
-            actions.add(write(mutation));
-            steps.add(new Step(mutation.key(), mutation instanceof Mutation.Create));
+            WriteCondition when = WriteCondition.of(mutation);
+            actions.add(write(mutation, when));
+            steps.add(new Step(mutation.key(), when));
         }
         String token = UUID.randomUUID().toString(); // the SDK resends the same token on its retries
         AttemptLog log = new AttemptLog();
@@ -77,55 +74,32 @@ final class TransactWrite {
                     .overrideConfiguration(log.attach(client)));
             return TransactionResult.applied();
         } catch (TransactionCanceledException e) {
-            if (log.earlierAttemptAmbiguous(e)) {
-                // An earlier attempt may have committed; this cancellation may be failing against it.
-                throw Failures.outcomeUnknown(what, e, table);
-            }
+            Failures.requireConclusive(what, e, log, table);
             return cancelled(what, steps, e);
         } catch (SdkException e) {
             throw Failures.onWrite(what, e, log, table);
         }
     }
 
-    private TransactWriteItem check(Condition condition) {
-        ConditionCheck.Builder check = ConditionCheck.builder().tableName(table).key(layout.keyOf(condition.key()))
-                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
-        if (condition instanceof Condition.Holds) {
-            check.conditionExpression(V + " = " + EXPECTED)
-                    .expressionAttributeNames(Map.of(V, V2Layout.VALUE))
-                    .expressionAttributeValues(Map.of(EXPECTED, V2Layout.b(((Condition.Holds) condition).expected())));
-        } else {
-            check.conditionExpression("attribute_not_exists(" + K + ")")
-                    .expressionAttributeNames(Map.of(K, V2Layout.RANGE));
-        }
-        return TransactWriteItem.builder().conditionCheck(check.build()).build();
+    private TransactWriteItem check(Condition condition, WriteCondition when) {
+        return TransactWriteItem.builder().conditionCheck(ConditionCheck.builder().tableName(table)
+                .key(layout.keyOf(condition.key()))
+                .conditionExpression(when.expression()).expressionAttributeNames(when.names())
+                .expressionAttributeValues(when.values())
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build();
     }
 
-    private TransactWriteItem write(Mutation mutation) {
-        String expression;
-        Map<String, String> names;
-        Map<String, AttributeValue> values;
-        if (mutation instanceof Mutation.Create) {
-            // Empty values are omitted: DynamoDB rejects an empty ExpressionAttributeValues map.
-            expression = "attribute_not_exists(" + K + ")";
-            names = Map.of(K, V2Layout.RANGE);
-            values = null;
-        } else {
-            MetaValue expected = mutation instanceof Mutation.Update
-                    ? ((Mutation.Update) mutation).expected()
-                    : ((Mutation.Delete) mutation).expected();
-            expression = V + " = " + EXPECTED;
-            names = Map.of(V, V2Layout.VALUE);
-            values = Map.of(EXPECTED, V2Layout.b(expected));
-        }
+    private TransactWriteItem write(Mutation mutation, WriteCondition when) {
         if (mutation instanceof Mutation.Delete) {
             return TransactWriteItem.builder().delete(Delete.builder().tableName(table).key(layout.keyOf(mutation.key()))
-                    .conditionExpression(expression).expressionAttributeNames(names).expressionAttributeValues(values)
+                    .conditionExpression(when.expression()).expressionAttributeNames(when.names())
+                    .expressionAttributeValues(when.values())
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build();
         }
         return TransactWriteItem.builder().put(Put.builder().tableName(table)
                 .item(layout.itemOf(mutation.key(), mutation.newValue().orElseThrow()))
-                .conditionExpression(expression).expressionAttributeNames(names).expressionAttributeValues(values)
+                .conditionExpression(when.expression()).expressionAttributeNames(when.names())
+                .expressionAttributeValues(when.values())
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build();
     }
 
@@ -165,18 +139,11 @@ final class TransactWrite {
                 + transaction.mutations().get(0).key() + "')";
     }
 
-    /**
-     * One action's key and what a failed condition on it says. DynamoDB returns the item (ALL_OLD)
-     * when it exists and nothing when it is absent; a failed "must be absent" proves the item
-     * exists, so without an item its value is unknown.
-     */
-    private record Step(MetaKey key, boolean requiresAbsent) {
+    /** One action's key and the condition it was sent with, to read a failure of it. */
+    private record Step(MetaKey key, WriteCondition condition) {
 
         TransactionFailure failure(Map<String, AttributeValue> item, String table) {
-            if (item != null && !item.isEmpty()) {
-                return TransactionFailure.found(key, Optional.of(V2Layout.valueOf(item, table)));
-            }
-            return requiresAbsent ? TransactionFailure.currentUnknown(key) : TransactionFailure.found(key, Optional.empty());
+            return condition.failure(key, item, table);
         }
     }
 }

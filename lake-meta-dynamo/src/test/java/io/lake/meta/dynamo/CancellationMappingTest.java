@@ -82,6 +82,7 @@ class CancellationMappingTest {
                 .awsErrorDetails(AwsErrorDetails.builder().errorCode("TransactionCanceledException")
                         .errorMessage("Transaction cancelled").build())
                 .statusCode(400)
+                .numAttempts(1)
                 .build();
     }
 
@@ -226,6 +227,19 @@ class CancellationMappingTest {
     }
 
     @Test
+    void cancellationAfterARetry_withoutAttemptMetrics_isOutcomeUnknown() {
+        // The cancellation answers the last attempt; an earlier one may have committed.
+        client.transact = r -> {
+            throw cancelled(reason("None"), reason("TransactionConflict")).toBuilder().numAttempts(2).build();
+        };
+        assertThatThrownBy(this::guardedUpdate).isInstanceOf(OutcomeUnknownException.class);
+        client.transact = r -> {
+            throw cancelled(reason("ConditionalCheckFailed"), reason("None")).toBuilder().numAttempts(2).build();
+        };
+        assertThatThrownBy(this::guardedUpdate).isInstanceOf(OutcomeUnknownException.class);
+    }
+
+    @Test
     void lostResponse_onAWrite_isOutcomeUnknown() {
         client.put = r -> {
             throw SdkClientException.builder().message("Unable to execute HTTP request")
@@ -246,7 +260,7 @@ class CancellationMappingTest {
     @Test
     void clientFailureWithoutIo_isNotRetryableStoreError() {
         client.put = r -> {
-            throw SdkClientException.builder().message("Unable to load credentials").build();
+            throw SdkClientException.builder().message("Unable to load credentials").numAttempts(1).build();
         };
         assertThatThrownBy(() -> store.create(TARGET, MetaValue.utf8("v")))
                 .isInstanceOf(DynamoStoreException.class).hasMessageContaining("credentials");

@@ -179,13 +179,14 @@ class DynamoFaultTest extends DynamoTestSupport {
     }
 
     @Test
-    void serverErrorStorm_isUnavailable_andNothingIsHalfApplied() {
+    void serverErrorStorm_writesAreOutcomeUnknown_readsUnavailable_andNothingIsHalfApplied() {
+        // This server applied nothing, but a 500 cannot prove that: DynamoDB may apply, then answer 500.
         server.faults().arm(Fault.internalServerError().onTable(table).always());
         TableStatistics before = server.statistics().table(table);
 
-        assertThatThrownBy(this::guardedUpdate).isInstanceOf(StoreUnavailableException.class)
-                .hasMessageContaining("InternalServerError").hasMessageContaining("nothing was applied");
-        assertThatThrownBy(() -> store.update(K, V0, V1)).isInstanceOf(StoreUnavailableException.class);
+        assertThatThrownBy(this::guardedUpdate).isInstanceOf(OutcomeUnknownException.class)
+                .hasMessageContaining("InternalServerError").hasMessageContaining("may or may not have applied");
+        assertThatThrownBy(() -> store.update(K, V0, V1)).isInstanceOf(OutcomeUnknownException.class);
         assertThatThrownBy(() -> store.get(K)).isInstanceOf(StoreUnavailableException.class);
 
         assertThat(requestsSince(before, server, table)).as("the SDK's own retries, no loop of ours on top")
@@ -194,9 +195,11 @@ class DynamoFaultTest extends DynamoTestSupport {
     }
 
     @Test
-    void serviceUnavailableStorm_isUnavailable() {
+    void serviceUnavailableStorm_onAWrite_isOutcomeUnknown_onARead_unavailable() {
         server.faults().arm(Fault.serviceUnavailable().onTable(table).always());
-        assertThatThrownBy(() -> store.delete(K, V0)).isInstanceOf(StoreUnavailableException.class);
+        assertThatThrownBy(() -> store.delete(K, V0)).isInstanceOf(OutcomeUnknownException.class)
+                .hasMessageContaining("HTTP 503");
+        assertThatThrownBy(() -> store.get(K)).isInstanceOf(StoreUnavailableException.class);
         assertNothingChanged();
     }
 

@@ -2,6 +2,7 @@ package io.lake.meta.dynamo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.InvalidPageTokenException;
@@ -16,6 +17,9 @@ import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
 import io.lake.meta.testserver.dynamodb.stats.TableStatistics;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -25,6 +29,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /** Opening a table: creation, schema and layout checks, the layout record, ownership of the client. */
@@ -130,6 +135,108 @@ class DynamoTableSetupTest extends DynamoTestSupport {
                 "layout_version", AttributeValue.fromN("3"), "shards", AttributeValue.fromN("16"))));
         assertThatThrownBy(() -> open(client, newer, null, false))
                 .isInstanceOf(DynamoStoreException.class).hasMessageContaining("layout version 3");
+    }
+
+    private static final Map<String, AttributeValue> LAYOUT_KEY =
+            Map.of("pk", AttributeValue.fromS("#layout"), "sk", AttributeValue.fromS("#layout"));
+
+    private static Map<String, AttributeValue> layoutRecord(DynamoDbClient client, String table) {
+        return client.getItem(r -> r.tableName(table).consistentRead(true).key(LAYOUT_KEY)).item();
+    }
+
+    /** Opens {@code table} expecting a refusal; if it opened, says what the open did instead. */
+    private Throwable refusedOpen(DynamoDbClient client, String table, Integer shards) {
+        Throwable refused = catchThrowable(() -> open(client, table, shards, false));
+        assertThat(refused).as(refused == null ? "build() opened the table and wrote the layout record "
+                + layoutRecord(client, table) : "build()").isInstanceOf(DynamoStoreException.class);
+        return refused;
+    }
+
+    @Test
+    void missingLayoutRecord_onATableHoldingLakeMetaItems_isRefused_sayingHowToRestoreIt_andWritesNothing() {
+        DynamoDbTestServer server = TARGET.requireInProcessServer();
+        DynamoDbClient client = client();
+        String table = TARGET.uniqueTableName("setup-lost-record");
+        MetaStore first = open(client, table, 8, true);
+        for (int i = 0; i < 30; i++) {
+            first.create(MetaKey.of("tbl/ns1/t" + i), MetaValue.utf8("v" + i));
+        }
+        client.deleteItem(r -> r.tableName(table).key(LAYOUT_KEY));
+        TableStatistics before = server.statistics().table(table);
+
+        Throwable unset = refusedOpen(client, table, null);
+        assertThat(unset).hasMessageContaining(table).hasMessageContaining("no layout record")
+                .hasMessageContaining("shards = 8")
+                .hasMessageContaining("\"pk\":{\"S\":\"#layout\"},\"sk\":{\"S\":\"#layout\"},\"format\":{\"S\":\"lake-meta\"},"
+                        + "\"layout_version\":{\"N\":\"2\"},\"shards\":{\"N\":\"8\"}");
+        refusedOpen(client, table, 16);
+        refusedOpen(client, table, 8);
+
+        assertThat(layoutRecord(client, table)).as("nothing written").isEmpty();
+        TableStatistics after = server.statistics().table(table);
+        assertThat(after.requests("Scan") - before.requests("Scan")).as("one bounded Scan per open").isEqualTo(3);
+        assertThat(after.itemsEvaluated() - before.itemsEvaluated()).as("items the three opens read")
+                .isLessThanOrEqualTo(3L * TableSetup.ITEMS_SAMPLED);
+        assertThat(after.requests("PutItem") - before.requests("PutItem")).isZero();
+    }
+
+    @Test
+    void missingLayoutRecord_onATableHoldingOtherItems_isRefused_andWritesNothing() {
+        DynamoDbClient client = client();
+        String table = TARGET.uniqueTableName("setup-foreign-items");
+        client.createTable(r -> r.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(
+                        AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build(),
+                        AttributeDefinition.builder().attributeName("sk").attributeType(ScalarAttributeType.S).build())
+                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
+                        KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build()));
+        client.waiter().waitUntilTableExists(r -> r.tableName(table));
+        client.putItem(r -> r.tableName(table).item(Map.of("pk", AttributeValue.fromS("USER#42"),
+                "sk", AttributeValue.fromS("PROFILE"), "name", AttributeValue.fromS("Ada"))));
+
+        Throwable refused = refusedOpen(client, table, null);
+        assertThat(refused).hasMessageContaining("lake-meta did not write").hasMessageContaining("USER#42");
+        assertThat(layoutRecord(client, table)).isEmpty();
+    }
+
+    @Test
+    void missingLayoutRecord_restoredByAnotherProcessDuringTheCheck_isAdopted() {
+        DynamoDbClient admin = client();
+        String table = TARGET.uniqueTableName("setup-restored");
+        MetaStore first = open(admin, table, 8, true);
+        first.create(K, MetaValue.utf8("v"));
+        Map<String, AttributeValue> record = layoutRecord(admin, table);
+        admin.deleteItem(r -> r.tableName(table).key(LAYOUT_KEY));
+        // Right after the opener's Scan found items without a record, someone writes it back.
+        DynamoDbClient opener = track(TARGET.newClient(b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(
+                new ExecutionInterceptor() {
+                    @Override
+                    public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
+                        if (context.request() instanceof ScanRequest) {
+                            admin.putItem(r -> r.tableName(table).item(record));
+                        }
+                    }
+                }))));
+
+        DynamoV2Store reopened = (DynamoV2Store) open(opener, table, null, false);
+        assertThat(reopened.shards()).isEqualTo(8);
+        assertThat(reopened.get(K)).contains(MetaValue.utf8("v"));
+    }
+
+    @Test
+    void missingLayoutRecord_onAnEmptyTableCreatedElsewhere_writesIt() {
+        DynamoDbClient client = client();
+        String table = TARGET.uniqueTableName("setup-empty");
+        client.createTable(r -> r.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(
+                        AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build(),
+                        AttributeDefinition.builder().attributeName("sk").attributeType(ScalarAttributeType.S).build())
+                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
+                        KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build()));
+        client.waiter().waitUntilTableExists(r -> r.tableName(table));
+
+        assertThat(((DynamoV2Store) open(client, table, 4, false)).shards()).isEqualTo(4);
+        assertThat(layoutRecord(client, table).get("shards").n()).isEqualTo("4");
     }
 
     @Test
