@@ -1,8 +1,9 @@
 package io.lake.meta;
 
 /**
- * A write was sent but its answer was lost: it may or may not have applied. Re-read the key
- * and decide; repeating the same compare-and-set blindly could report a conflict for a write
+ * A write was sent and may or may not have applied: its answer was lost, or it (or an earlier
+ * attempt of the same call) was answered with a server error, which does not prove that nothing
+ * applied. Re-read the key and decide; repeating the same compare-and-set blindly could report a conflict for a write
  * that in fact applied, so this error is not marked retryable.
  */
 public final class OutcomeUnknownException extends MetaStoreException {

@@ -1,8 +1,10 @@
 package io.lake.meta;
 
 /**
- * The backend could not serve the call right now (throttling, network, a server error after
- * the client's own retries, a transaction conflict). Nothing was applied. Retry with backoff.
+ * The backend could not serve the call right now, and nothing was applied: a read that failed
+ * (throttling, network, a server error after the client's own retries), or a write the backend
+ * refused before it could apply (throttling, a transaction conflict). Retry with backoff. A write
+ * that may have applied is never this error but {@link OutcomeUnknownException}.
  */
 public final class StoreUnavailableException extends MetaStoreException {
 
