@@ -109,6 +109,9 @@ final class RocksStore implements MetaStore {
     public Map<MetaKey, MetaValue> getAll(Collection<MetaKey> keys) {
         return whileOpen(() -> {
             List<MetaKey> batch = BatchKeys.requireValid(keys);
+            if (batch.isEmpty()) {
+                return Map.of(); // RocksDB's multiGet refuses an empty key list
+            }
             hooks.reached(RacePoints.READ_STARTED);
             List<byte[]> values;
             try {
