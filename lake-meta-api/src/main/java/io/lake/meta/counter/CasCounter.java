@@ -41,13 +41,14 @@ final class CasCounter implements MonotonicCounter {
             throw new InvalidArgumentException("count must be at least 1, got " + count);
         }
         Optional<MetaValue> current = store.get(key);
-        Claim unresolved = null;
+        Claim previous = null;
         for (int attempts = 0; ; attempts++) {
-            // A lost answer is decided only by the bytes: ours are unique, so if the record still
-            // holds them our write applied and nobody has moved past it. Anything else, and the
-            // claimed values are never handed out (skipped if the write did apply).
-            if (unresolved != null && current.isPresent() && current.get().equals(unresolved.bytes())) {
-                return unresolved.range();
+            // Claims are decided only by exact bytes, which are unique per write: if the record
+            // holds the previous claim's bytes, that write applied and nobody has moved past it
+            // (its answer was lost, or a client retry of it met its own write as a conflict).
+            // Anything else, and the claimed values are never handed out (skipped if it applied).
+            if (previous != null && current.isPresent() && current.get().equals(previous.bytes())) {
+                return previous.range();
             }
             if (attempts == maxAttempts) {
                 throw new CounterContentionException(key, attempts);
@@ -61,18 +62,17 @@ final class CasCounter implements MonotonicCounter {
             Mutation write = current.isPresent()
                     ? Mutation.update(key, current.get(), claim.bytes())
                     : Mutation.create(key, claim.bytes());
+            previous = claim;
             WriteResult result;
             try {
                 result = store.apply(write);
             } catch (OutcomeUnknownException e) {
-                unresolved = claim;
-                current = store.get(key);
+                current = store.get(key); // re-read and decide
                 continue;
             }
             if (result.isApplied()) {
                 return claim.range();
             }
-            unresolved = null; // a definite conflict: the record moved past any earlier claim
             current = result.isCurrentKnown() ? result.currentValue() : store.get(key);
         }
     }

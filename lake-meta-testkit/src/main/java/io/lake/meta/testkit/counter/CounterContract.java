@@ -190,6 +190,19 @@ public abstract class CounterContract extends CounterValuesContract {
         }
 
         /**
+         * A client that retries a write whose answer was lost may meet its own write as a conflict
+         * (the DynamoDB SDK resends a conditional put). The conflict carries the caller's own bytes,
+         * which prove the write applied: its values are handed out, none skipped.
+         */
+        @Test
+        void aConflictReportingOurOwnBytes_meansOurWriteApplied() {
+            MonotonicCounter counter = counter(new MeetsItsOwnWrite(store), b -> b);
+
+            assertThat(counter.nextRange(5)).isEqualTo(new CounterRange(1, 5));
+            assertThat(storedNext()).isEqualTo(6);
+        }
+
+        /**
          * Two callers interleave on one key through a network that loses answers at random
          * (applied or not), seeded so a failure reproduces: no value is ever handed out twice.
          */
