@@ -15,6 +15,18 @@ public final class Limits {
     /** Largest page limit. */
     public static final int MAX_PAGE_LIMIT = 10_000;
 
+    /** Most keys in one batch read ({@link MetaStore#getAll}). */
+    public static final int MAX_BATCH_KEYS = 10_000;
+
+    /** Most keys (conditions plus mutations) in one transaction: DynamoDB's limit of items per transaction. */
+    public static final int MAX_TRANSACTION_KEYS = 100;
+
+    /**
+     * Most bytes of keys and values (expected and new) in one transaction: 2 MiB, so that the
+     * request stays under DynamoDB's 4 MB transaction limit once values are base64-encoded.
+     */
+    public static final int MAX_TRANSACTION_BYTES = 2 * 1024 * 1024;
+
     private Limits() {
     }
 }

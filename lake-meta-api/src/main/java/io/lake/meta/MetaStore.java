@@ -1,5 +1,11 @@
 package io.lake.meta;
 
+import io.lake.meta.spi.BatchKeys;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -24,6 +30,26 @@ public interface MetaStore extends AutoCloseable {
     Optional<MetaValue> get(MetaKey key);
 
     /**
+     * Reads several keys, each linearizably (the batch as a whole is not one snapshot: a write
+     * between two keys' reads may be seen for one and not the other). The default reads them one
+     * by one with {@link #get}; backends answer with one batched request where they can.
+     *
+     * @param keys at most {@value Limits#MAX_BATCH_KEYS} distinct keys
+     * @return the keys that are present with their values, in the order of {@code keys}; absent
+     *     keys are left out
+     * @throws InvalidArgumentException if {@code keys} is null, holds null or a key twice, or is too
+     *     long; nothing was read
+     * @throws StoreUnavailableException if the backend could not read every key in time (retryable)
+     */
+    default Map<MetaKey, MetaValue> getAll(Collection<MetaKey> keys) {
+        Map<MetaKey, MetaValue> found = new LinkedHashMap<>();
+        for (MetaKey key : BatchKeys.requireValid(keys)) {
+            get(key).ifPresent(value -> found.put(key, value));
+        }
+        return Collections.unmodifiableMap(found);
+    }
+
+    /**
      * Applies one conditional mutation atomically.
      *
      * @return applied, or a conflict carrying the current value when the backend knows it
@@ -33,14 +59,42 @@ public interface MetaStore extends AutoCloseable {
     WriteResult apply(Mutation mutation);
 
     /**
+     * Applies every mutation of {@code transaction} atomically, only if every condition and every
+     * mutation's own precondition holds; otherwise nothing changes and the result names every
+     * condition and mutation that failed (not just the first).
+     *
+     * @return applied, or not applied with every failure
+     * @throws InvalidArgumentException if the transaction names more keys than
+     *     {@link #maxTransactionKeys()}; nothing changed
+     * @throws StoreUnavailableException if the transaction was refused before it could apply; nothing changed
+     * @throws OutcomeUnknownException if the transaction's answer was lost; re-read to learn the outcome
+     */
+    TransactionResult transact(Transaction transaction);
+
+    /**
      * Applies {@code mutation.target()} atomically, only while the guard key holds exactly the
      * expected guard bytes. When the guard does not match nothing changes, target included.
+     *
+     * <p>This is the transaction {@link GuardedMutation#asTransaction()}; the default runs it
+     * through {@link #transact} and answers {@link GuardedMutation#resultOf}.
      *
      * @return applied, guard rejected, or target conflict
      * @throws StoreUnavailableException if the write was refused before it could apply; nothing changed
      * @throws OutcomeUnknownException if the write's answer was lost; re-read to learn the outcome
      */
-    GuardedResult applyGuarded(GuardedMutation mutation);
+    default GuardedResult applyGuarded(GuardedMutation mutation) {
+        Checks.notNull(mutation, "guarded mutation");
+        return mutation.resultOf(transact(mutation.asTransaction()));
+    }
+
+    /**
+     * The most keys (conditions plus mutations) this store accepts in one transaction: at most
+     * {@link Limits#MAX_TRANSACTION_KEYS}, fewer where the store spends keys of its own (a fenced
+     * store adds its lease as a condition).
+     */
+    default int maxTransactionKeys() {
+        return Limits.MAX_TRANSACTION_KEYS;
+    }
 
     /**
      * Reads one bounded page of a prefix. The page never reads another family and holds at most
@@ -71,6 +125,11 @@ public interface MetaStore extends AutoCloseable {
     /** Deletes {@code key} if it holds exactly {@code expected}. */
     default WriteResult delete(MetaKey key, MetaValue expected) {
         return apply(Mutation.delete(key, expected));
+    }
+
+    /** The transaction of {@code conditions} and {@code mutations}; see {@link Transaction#of}. */
+    default TransactionResult transact(List<Condition> conditions, List<Mutation> mutations) {
+        return transact(Transaction.of(conditions, mutations));
     }
 
     /** The first page of {@code prefix}. */

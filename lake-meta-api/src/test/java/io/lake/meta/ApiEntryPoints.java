@@ -1,6 +1,7 @@
 package io.lake.meta;
 
 import io.lake.meta.lease.LeaderElection;
+import io.lake.meta.lease.LeaseCandidate;
 import io.lake.meta.lease.LeaseAuthority;
 import io.lake.meta.lease.LeaseGuard;
 import io.lake.meta.lease.LeadershipListener;
@@ -50,6 +51,9 @@ final class ApiEntryPoints {
             Map.entry(LeadershipListener.class, "implemented by callers"),
             Map.entry(Ticker.class, "implemented by callers; its one factory takes no argument"),
             Map.entry(LeaderElection.class, "a recipe built by its builder, not a value object"),
+            Map.entry(LeaseCandidate.class, "a recipe built by its builder, not a value object"),
+            Map.entry(LeaseCandidate.Builder.class, "a builder: refuses configuration mistakes like every builder"
+                    + " (LeaseCandidateBuilderTest)"),
             Map.entry(LeaderElection.Builder.class, "a builder: refuses configuration mistakes like every builder"
                     + " of the project (IllegalArgumentException / IllegalStateException)"),
             Map.entry(LeadershipStatus.class, "a sealed interface without factories"));

@@ -51,7 +51,18 @@ final class ValidArguments {
             Map.entry("java.util.List<io.lake.meta.Entry>", () -> List.of(ENTRY)),
             Map.entry("io.lake.meta.spi.PageCursor", () -> PageCursor.startOf(0)),
             Map.entry("io.lake.meta.spi.PageTokenCodec", () -> CODEC),
-            Map.entry("io.lake.meta.lease.LeaseRecord", () -> LeaseRecord.held("node-a", 1, 1, "n")));
+            Map.entry("io.lake.meta.lease.LeaseRecord", () -> LeaseRecord.held("node-a", 1, 1, "n")),
+            Map.entry("io.lake.meta.Condition", () -> Condition.absent(MetaKey.of("tbl/other"))),
+            Map.entry("io.lake.meta.Condition$Holds", () -> Condition.holds(MetaKey.of("tbl/other"), VALUE)),
+            Map.entry("io.lake.meta.Condition$Absent", () -> Condition.absent(MetaKey.of("tbl/other"))),
+            Map.entry("io.lake.meta.Transaction", () -> Transaction.of(List.of(), List.of(Mutation.create(KEY, VALUE)))),
+            Map.entry("io.lake.meta.Transaction$Builder", Transaction::builder),
+            Map.entry("io.lake.meta.TransactionFailure", () -> TransactionFailure.currentUnknown(KEY)),
+            Map.entry("io.lake.meta.TransactionResult", TransactionResult::applied),
+            Map.entry("java.util.List<io.lake.meta.Condition>", () -> List.of(Condition.absent(MetaKey.of("tbl/other")))),
+            Map.entry("java.util.List<io.lake.meta.Mutation>", () -> List.of(Mutation.create(KEY, VALUE))),
+            Map.entry("java.util.List<io.lake.meta.TransactionFailure>", () -> List.of(TransactionFailure.currentUnknown(KEY))),
+            Map.entry("java.util.Collection<io.lake.meta.MetaKey>", () -> List.of(KEY)));
 
     /** Samples for one parameter of one entry point ("Owner.member#index"), where the type's sample is not valid there. */
     private static final Map<String, Supplier<Object>> BY_PARAMETER = Map.of(

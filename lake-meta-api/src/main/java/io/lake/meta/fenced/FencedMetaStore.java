@@ -1,5 +1,6 @@
 package io.lake.meta.fenced;
 
+import io.lake.meta.Condition;
 import io.lake.meta.FencedException;
 import io.lake.meta.GuardedMutation;
 import io.lake.meta.GuardedResult;
@@ -11,30 +12,38 @@ import io.lake.meta.Mutation;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.lease.LeaseAuthority;
 import io.lake.meta.lease.LeaseGuard;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * A {@link MetaStore} whose every write is fenced by a lease: reads go to the delegate
- * unchanged; each create, update or delete is sent as a {@link GuardedMutation} expecting the
- * exact lease bytes of the freshest {@link LeaseGuard} at the moment of the call. A leader that
+ * unchanged; each create, update, delete, guarded mutation or transaction is sent as a
+ * transaction with one more condition: the lease key holds exactly the bytes of the freshest
+ * {@link LeaseGuard} at the moment of the call. A leader that
  * paused and was taken over therefore cannot write, however late its request arrives: the store
  * compares the lease bytes atomically with the write.
  *
  * <ul>
  *   <li>No valid guard (never led, deadline passed, taken over): {@link FencedException},
  *       nothing sent.</li>
- *   <li>Target is the lease key: {@link InvalidArgumentException}, nothing sent. The election
- *       writes the lease through the raw store.</li>
+ *   <li>A write to, or a condition on, the lease key: {@link InvalidArgumentException}, nothing
+ *       sent. The election writes the lease through the raw store.</li>
  *   <li>Guard rejected by the store: {@link FencedException}; the authority is told, so the
  *       election stops leading. One exception: when this authority's own renewal replaced the
  *       guard while the write was in flight (same epoch, new bytes), the write is re-sent with
  *       the new guard; a rejected guarded write changed nothing, so this is safe. A write
  *       whose term has ended (its "lost" announced) is never re-sent: the election leads in
  *       each epoch at most once.</li>
- *   <li>Target precondition failed: the ordinary conflict {@link WriteResult}.</li>
+ *   <li>A caller's condition or precondition failed: the ordinary conflict {@link WriteResult}
+ *       or {@link TransactionResult}; a guarded mutation's own guard failing is its ordinary
+ *       guard rejection.</li>
  * </ul>
  *
  * <p>Reads are not fenced: a deposed leader can still read, and must not act on a read
@@ -100,55 +109,105 @@ public final class FencedMetaStore implements MetaStore {
         if (mutation == null) {
             throw new InvalidArgumentException("mutation must not be null");
         }
-        if (mutation.key().equals(leaseKey)) {
-            throw new InvalidArgumentException("key '" + leaseKey + "' is the lease key this store is fenced by:"
-                    + " the lease is written only by its election, never through the fenced store");
+        Transaction single = Transaction.of(List.of(), List.of(mutation));
+        requireLeaseUntouched(single);
+        return fenced(describe(single), guard -> {
+            GuardedResult result = delegate.applyGuarded(new GuardedMutation(leaseKey, guard.leaseBytes(), mutation));
+            return result.outcome() == GuardedResult.Outcome.GUARD_REJECTED
+                    ? Optional.empty()
+                    : Optional.of(result.targetResult().orElseThrow());
+        });
+    }
+
+    /**
+     * Applies {@code transaction} with the freshest lease guard as one more condition, so it
+     * applies only while this node's lease holds. The failures reported are the caller's own: a
+     * failed lease is a {@link FencedException}, never a failure in the result. A guarded
+     * mutation with a guard of the caller's own is such a transaction too (its guard is one more
+     * condition), so {@link #applyGuarded} needs nothing of its own.
+     *
+     * @return applied, or not applied with every failed condition and mutation of {@code transaction}
+     * @throws FencedException if no valid guard is held or the store rejected it; nothing written
+     * @throws InvalidArgumentException if the transaction names the lease key or more keys than
+     *     {@link #maxTransactionKeys()}; nothing written
+     */
+    @Override
+    public TransactionResult transact(Transaction transaction) {
+        requireOpen();
+        if (transaction == null) {
+            throw new InvalidArgumentException("transaction must not be null");
         }
+        requireLeaseUntouched(transaction);
+        transaction.requireAtMostKeys(maxTransactionKeys(), toString());
+        return fenced(describe(transaction), guard -> {
+            TransactionResult result = delegate.transact(fencedBy(guard, transaction));
+            return result.failureOf(leaseKey).isPresent() ? Optional.empty() : Optional.of(result);
+        });
+    }
+
+    /**
+     * Sends a write with the freshest guard until the store answers with the guard accepted.
+     * {@code send} answers empty when the store rejected the guard (then nothing was written).
+     */
+    private <R> R fenced(String what, Function<LeaseGuard, Optional<R>> send) {
         for (int attempt = 0; attempt < MAX_RENEWAL_RACES; attempt++) {
             LeaseGuard guard = authority.currentGuard().orElseThrow(() -> new FencedException(
-                    "write to '" + mutation.key() + "' refused: this node holds no valid lease on '" + leaseKey
+                    what + " refused: this node holds no valid lease on '" + leaseKey
                     + "' (never acquired, local deadline passed, or taken over); nothing was written."
                     + " Campaign and write again once leading"));
-            GuardedResult result = delegate.applyGuarded(new GuardedMutation(leaseKey, guard.leaseBytes(), mutation));
-            switch (result.outcome()) {
-                case APPLIED:
-                    return WriteResult.applied();
-                case TARGET_CONFLICT:
-                    return result.targetResult().orElseThrow();
-                case GUARD_REJECTED:
-                    authority.guardRejected(guard);
-                    Optional<LeaseGuard> fresh = authority.currentGuard();
-                    if (fresh.isPresent() && fresh.get().epoch() == guard.epoch()
-                            && !fresh.get().leaseBytes().equals(guard.leaseBytes())) {
-                        // Our own renewal replaced the guard while this write was in flight. The same
-                        // epoch is the same term: the election never leads again in an epoch it lost.
-                        continue;
-                    }
-                    throw new FencedException("write to '" + mutation.key() + "' refused: the lease on '" + leaseKey
-                            + "' no longer holds the bytes of this node's epoch " + guard.epoch()
-                            + " (another node took over, or the lease was removed); nothing was written");
-                default:
-                    throw new IllegalStateException("unknown guarded outcome " + result.outcome());
+            Optional<R> answer = send.apply(guard);
+            if (answer.isPresent()) {
+                return answer.get();
             }
+            authority.guardRejected(guard);
+            Optional<LeaseGuard> fresh = authority.currentGuard();
+            if (fresh.isPresent() && fresh.get().epoch() == guard.epoch()
+                    && !fresh.get().leaseBytes().equals(guard.leaseBytes())) {
+                // Our own renewal replaced the guard while this write was in flight. The same
+                // epoch is the same term: the election never leads again in an epoch it lost.
+                continue;
+            }
+            throw new FencedException(what + " refused: the lease on '" + leaseKey
+                    + "' no longer holds the bytes of this node's epoch " + guard.epoch()
+                    + " (another node took over, or the lease was removed); nothing was written");
         }
-        throw new FencedException("write to '" + mutation.key() + "' refused: the lease on '" + leaseKey
+        throw new FencedException(what + " refused: the lease on '" + leaseKey
                 + "' was renewed " + MAX_RENEWAL_RACES + " times while the write was in flight; nothing was written."
                 + " Renew less often than writes take");
     }
 
-    /**
-     * Always refused: this store already guards every write with its lease, and the contract
-     * checks one guard per mutation, so a second, caller-chosen guard cannot be combined with it.
-     * Use {@link #apply(Mutation)}, or the raw store for writes that need another guard.
-     *
-     * @throws InvalidArgumentException always; nothing written
-     */
+    /** One key fewer than the delegate's: the lease is one more condition of every transaction. */
     @Override
-    public GuardedResult applyGuarded(GuardedMutation mutation) {
-        requireOpen();
-        throw new InvalidArgumentException("a fenced store guards every write with its lease on '" + leaseKey
-                + "' and cannot add a second guard ('" + (mutation == null ? null : mutation.guardKey())
-                + "'): pass the plain mutation to apply(...)");
+    public int maxTransactionKeys() {
+        return delegate.maxTransactionKeys() - 1;
+    }
+
+    private Transaction fencedBy(LeaseGuard guard, Transaction transaction) {
+        List<Condition> conditions = new ArrayList<>(transaction.conditions().size() + 1);
+        conditions.add(Condition.holds(leaseKey, guard.leaseBytes()));
+        conditions.addAll(transaction.conditions());
+        return Transaction.of(conditions, transaction.mutations());
+    }
+
+    private void requireLeaseUntouched(Transaction transaction) {
+        boolean mutated = transaction.mutations().stream().anyMatch(m -> m.key().equals(leaseKey));
+        boolean conditioned = transaction.conditions().stream().anyMatch(c -> c.key().equals(leaseKey));
+        if (mutated) {
+            throw new InvalidArgumentException("key '" + leaseKey + "' is the lease key this store is fenced by:"
+                    + " the lease is written only by its election, never through the fenced store");
+        }
+        if (conditioned) {
+            throw new InvalidArgumentException("key '" + leaseKey + "' is the lease key this store is fenced by:"
+                    + " every write through it already requires this node's lease; drop the condition");
+        }
+    }
+
+    private static String describe(Transaction transaction) {
+        if (transaction.keyCount() == 1) {
+            return "write to '" + transaction.mutations().get(0).key() + "'";
+        }
+        return "transaction on " + transaction.keyCount() + " keys (first write to '"
+                + transaction.mutations().get(0).key() + "')";
     }
 
     /** Marks this store closed. Leaves the delegate and the authority open: this store owns neither. */

@@ -62,7 +62,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     private final Duration renewInterval;
     private final Duration safetyMargin;
     private final ScheduledExecutorService suppliedScheduler;
-    private final LeadershipListeners listeners = new LeadershipListeners();
+    private final LeadershipListeners listeners = new LeadershipListeners(LOG);
     private final ReentrantLock roundLock = new ReentrantLock();
 
     /** Guarded by roundLock, except its guard and status reads. */
@@ -82,12 +82,8 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         Clock clock = b.clock != null ? b.clock : Clock.systemUTC();
         Ticker ticker = b.ticker != null ? b.ticker : Ticker.system();
         this.suppliedScheduler = b.scheduler;
-        // Round the record's expiry up: a longer wall-clock expiry only makes others wait longer.
-        long millis = leaseDuration.toMillis();
-        long recordDurationMillis = Duration.ofMillis(millis).equals(leaseDuration) ? millis : millis + 1;
-        long localValidityNanos = leaseDuration.minus(safetyMargin).toNanos();
         this.campaign = new LeaseCampaign(b.store, b.leaseKey, b.candidateId, clock, ticker,
-                recordDurationMillis, localValidityNanos, listeners);
+                leaseDuration, safetyMargin, listeners, LOG);
         if (b.listener != null) {
             listeners.add(b.listener);
         }

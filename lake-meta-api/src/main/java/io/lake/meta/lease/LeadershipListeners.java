@@ -4,14 +4,17 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-/** The listeners of one election: tells each, in order; a listener that throws is logged and skipped. */
+/** The listeners of one candidate: tells each, in order; a listener that throws is logged and skipped. */
 final class LeadershipListeners {
 
-    private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
-
+    /** The owner's logger (the public class, where users configure logging). */
+    private final Logger log;
     private final List<LeadershipListener> listeners = new CopyOnWriteArrayList<>();
+
+    LeadershipListeners(Logger log) {
+        this.log = log;
+    }
 
     void add(LeadershipListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
@@ -22,7 +25,7 @@ final class LeadershipListeners {
             try {
                 l.gained(guard);
             } catch (RuntimeException e) {
-                LOG.warn("leadership listener {} failed on gained: {}", l, e.toString());
+                log.warn("leadership listener {} failed on gained: {}", l, e.toString());
             }
         }
     }
@@ -32,7 +35,7 @@ final class LeadershipListeners {
             try {
                 l.lost(epoch, reason);
             } catch (RuntimeException e) {
-                LOG.warn("leadership listener {} failed on lost: {}", l, e.toString());
+                log.warn("leadership listener {} failed on lost: {}", l, e.toString());
             }
         }
     }

@@ -8,24 +8,24 @@ import io.lake.meta.Mutation;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.WriteResult;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * What a {@link LeaderElection} does to the lease record: the campaign round (renew, acquire or
- * follow), the reaction to a fenced rejection, and resignation; it publishes the guard and tells
- * the listeners. The terms it may lead in come from {@link LeaseTerms}.
+ * What a candidate does to the lease record: the campaign round (renew, acquire or follow), the
+ * renewal-only round, the reaction to a fenced rejection, and resignation; it publishes the guard
+ * and tells the listeners. The terms it may lead in come from {@link LeaseTerms}. Both
+ * {@link LeaderElection} and {@link LeaseCandidate} (which the fenced lock runs) drive one.
  *
- * <p>Not thread-safe except {@link #validGuard()} and {@link #status()}: the election's round
- * lock serializes everything else.
+ * <p>Not thread-safe except {@link #validGuard()} and {@link #status()}: the owner's round lock
+ * serializes everything else.
  */
 final class LeaseCampaign {
 
-    /** Logged under the public class, where users configure the election's logging. */
-    private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
-
+    /** The owner's logger (the public class, where users configure logging). */
+    private final Logger log;
     private final MetaStore store;
     private final MetaKey leaseKey;
     private final String candidateId;
@@ -39,16 +39,23 @@ final class LeaseCampaign {
     /** The published guard; null when this candidate does not consider itself leader. */
     private volatile LeaseGuard guard;
 
+    /**
+     * @param leaseDuration how long an installed record lasts (its wall-clock expiry is rounded
+     *     up to whole milliseconds: a longer expiry only makes others wait longer)
+     * @param safetyMargin how much earlier than {@code leaseDuration} the local deadline falls
+     */
     LeaseCampaign(MetaStore store, MetaKey leaseKey, String candidateId, Clock clock, Ticker ticker,
-            long recordDurationMillis, long localValidityNanos, LeadershipListeners listeners) {
+            Duration leaseDuration, Duration safetyMargin, LeadershipListeners listeners, Logger log) {
         this.store = store;
         this.leaseKey = leaseKey;
         this.candidateId = candidateId;
         this.clock = clock;
         this.ticker = ticker;
-        this.recordDurationMillis = recordDurationMillis;
-        this.localValidityNanos = localValidityNanos;
+        long millis = leaseDuration.toMillis();
+        this.recordDurationMillis = Duration.ofMillis(millis).equals(leaseDuration) ? millis : millis + 1;
+        this.localValidityNanos = leaseDuration.minus(safetyMargin).toNanos();
         this.listeners = listeners;
+        this.log = log;
         this.terms = new LeaseTerms(leaseKey);
     }
 
@@ -70,14 +77,27 @@ final class LeaseCampaign {
 
     /** Reads the record, then renews, acquires or follows (see {@link LeaderElection}). */
     LeadershipStatus round() {
+        return round(true);
+    }
+
+    /**
+     * Reads the record and renews it if it holds this candidate's live term; never starts a term.
+     * A holder that must not lead again on its own (a lock's hold) renews with this: once its term
+     * ended, it only follows.
+     */
+    LeadershipStatus renewal() {
+        return round(false);
+    }
+
+    private LeadershipStatus round(boolean mayStartTerm) {
         endTermIfExpired();
         Optional<MetaValue> current = store.get(leaseKey);
         if (current.isEmpty()) {
             terms.forget();
             loseIfLeading("the lease record disappeared");
             // Absent normally means "never used" (epoch 0). If it was deleted, at least this
-            // election does not go back to an epoch it has seen.
-            return install(Optional.empty(), terms.nextTerm(0), false);
+            // candidate does not go back to an epoch it has seen.
+            return mayStartTerm ? install(Optional.empty(), terms.nextTerm(0), false) : new LeadershipStatus.Vacant(0);
         }
         MetaValue bytes = current.get();
         LeaseInstallation own = terms.own(bytes);
@@ -89,13 +109,13 @@ final class LeaseCampaign {
                 return install(current, own.epoch(), true);
             }
             // Our own record, but its term ended (listeners heard "lost"): leading again is a new term.
-            return install(current, terms.nextTerm(own.epoch()), false);
+            return mayStartTerm ? install(current, terms.nextTerm(own.epoch()), false) : observed(current);
         }
         terms.forget();
         loseIfLeading("the lease record changed: another candidate took over");
         LeaseRecord record = LeaseRecord.decode(leaseKey, bytes);
         terms.saw(record.epoch());
-        if (record.isFreeAt(clock.millis())) {
+        if (mayStartTerm && record.isFreeAt(clock.millis())) {
             return install(current, terms.nextTerm(record.epoch()), false);
         }
         return observed(current);
@@ -146,7 +166,7 @@ final class LeaseCampaign {
         MetaValue vacant = LeaseRecord.vacant(mine.epoch(), clock.millis(), nonce()).encode();
         boolean applied = store.apply(Mutation.update(leaseKey, mine.bytes(), vacant)).isApplied();
         if (applied) {
-            LOG.info("candidate {} resigned '{}' in epoch {}", candidateId, leaseKey, mine.epoch());
+            log.info("candidate {} resigned '{}' in epoch {}", candidateId, leaseKey, mine.epoch());
         }
         return applied;
     }
@@ -210,7 +230,7 @@ final class LeaseCampaign {
             boolean wasLeading = guard != null;
             guard = fresh;
             if (!wasLeading) {
-                LOG.info("candidate {} leads '{}' in epoch {}", candidateId, leaseKey, epoch);
+                log.info("candidate {} leads '{}' in epoch {}", candidateId, leaseKey, epoch);
                 listeners.gained(fresh);
             }
             return new LeadershipStatus.Leader(epoch);
@@ -245,7 +265,7 @@ final class LeaseCampaign {
         guard = null;
         if (g != null) {
             terms.ended(g.epoch());
-            LOG.info("candidate {} no longer leads '{}' (epoch {}): {}", candidateId, leaseKey, g.epoch(), reason);
+            log.info("candidate {} no longer leads '{}' (epoch {}): {}", candidateId, leaseKey, g.epoch(), reason);
             listeners.lost(g.epoch(), reason);
         }
     }

@@ -4,7 +4,9 @@
  *
  * <p>{@link io.lake.meta.lease.LeaderElection} campaigns for a lease key and publishes a
  * {@link io.lake.meta.lease.LeaseGuard} per installed lease; {@code io.lake.meta.fenced.FencedMetaStore}
- * turns every write into a guarded mutation on that guard's exact bytes. See
- * {@code docs/guides/leases-and-fencing.md}.
+ * turns every write into a guarded mutation on that guard's exact bytes.
+ * {@link io.lake.meta.lease.LeaseCandidate} runs the same campaign rounds for recipes that decide
+ * themselves when a term may start, such as {@code io.lake.meta.lock.FencedLock}. See
+ * {@code docs/guides/leases-and-fencing.md} and {@code docs/guides/recipes.md}.
  */
 package io.lake.meta.lease;

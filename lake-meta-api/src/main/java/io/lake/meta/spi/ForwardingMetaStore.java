@@ -9,18 +9,23 @@ import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * For decorators: a {@link MetaStore} that forwards every call to a delegate, so a wrapper
  * (fault injection, counting, ownership of extra resources) overrides only what it changes.
  *
- * <p>{@link #get}, {@link #apply}, {@link #applyGuarded}, {@link #page(PageRequest)} and
- * {@link #close()} forward to {@link #delegate()}. The convenience methods ({@code create},
- * {@code update}, {@code delete}, {@code page(prefix, limit)}) are not forwarded: they keep
- * {@link MetaStore}'s defaults and so go through this store's own {@code apply} and
- * {@code page}, where a decorator sees them.
+ * <p>{@link #get}, {@link #getAll}, {@link #apply}, {@link #applyGuarded}, {@link #transact(Transaction)},
+ * {@link #maxTransactionKeys()}, {@link #page(PageRequest)} and {@link #close()} forward to
+ * {@link #delegate()}. The convenience methods ({@code create}, {@code update}, {@code delete},
+ * {@code transact(conditions, mutations)}, {@code page(prefix, limit)}) are not forwarded: they
+ * keep {@link MetaStore}'s defaults and so go through this store's own {@code apply},
+ * {@code transact} and {@code page}, where a decorator sees them.
  *
  * <p>{@code close()} forwards too unless overridden: a decorator that does not own its
  * delegate must override it (usually with an empty body).
@@ -51,6 +56,11 @@ public abstract class ForwardingMetaStore implements MetaStore {
     }
 
     @Override
+    public Map<MetaKey, MetaValue> getAll(Collection<MetaKey> keys) {
+        return delegate().getAll(keys);
+    }
+
+    @Override
     public WriteResult apply(Mutation mutation) {
         return delegate().apply(mutation);
     }
@@ -58,6 +68,16 @@ public abstract class ForwardingMetaStore implements MetaStore {
     @Override
     public GuardedResult applyGuarded(GuardedMutation mutation) {
         return delegate().applyGuarded(mutation);
+    }
+
+    @Override
+    public TransactionResult transact(Transaction transaction) {
+        return delegate().transact(transaction);
+    }
+
+    @Override
+    public int maxTransactionKeys() {
+        return delegate().maxTransactionKeys();
     }
 
     @Override

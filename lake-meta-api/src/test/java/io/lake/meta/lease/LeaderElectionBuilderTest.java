@@ -11,6 +11,8 @@ import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import java.time.Duration;
 import java.util.Optional;
@@ -32,6 +34,11 @@ class LeaderElectionBuilderTest {
 
         @Override
         public GuardedResult applyGuarded(GuardedMutation mutation) {
+            throw new AssertionError("no I/O expected");
+        }
+
+        @Override
+        public TransactionResult transact(Transaction transaction) {
             throw new AssertionError("no I/O expected");
         }
 

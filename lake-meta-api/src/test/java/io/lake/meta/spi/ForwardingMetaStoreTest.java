@@ -14,6 +14,9 @@ import io.lake.meta.Mutation;
 import io.lake.meta.Page;
 import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionFailure;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +34,9 @@ class ForwardingMetaStoreTest {
         final Optional<MetaValue> read = Optional.of(VALUE);
         final WriteResult written = WriteResult.conflictWithUnknownCurrent();
         final GuardedResult guarded = GuardedResult.guardRejected();
+        final TransactionResult transacted = TransactionResult.notApplied(
+                List.of(TransactionFailure.currentUnknown(KEY)));
+        final int keyLimit = 7;
         final Page paged = new Page(List.of(), Optional.empty(), PageCost.items(0));
 
         @Override
@@ -49,6 +55,18 @@ class ForwardingMetaStoreTest {
         public GuardedResult applyGuarded(GuardedMutation mutation) {
             calls.add(mutation);
             return guarded;
+        }
+
+        @Override
+        public TransactionResult transact(Transaction transaction) {
+            calls.add(transaction);
+            return transacted;
+        }
+
+        @Override
+        public int maxTransactionKeys() {
+            calls.add("maxTransactionKeys");
+            return keyLimit;
         }
 
         @Override
@@ -71,14 +89,17 @@ class ForwardingMetaStoreTest {
         Mutation mutation = Mutation.create(KEY, VALUE);
         GuardedMutation guarded = new GuardedMutation(MetaKey.of("tbl/ns1/lease"), VALUE, mutation);
         PageRequest request = PageRequest.first(KeyPrefix.of("tbl/ns1/"), 10);
+        Transaction transaction = Transaction.builder().requireAbsent(MetaKey.of("tbl/ns1/u")).apply(mutation).build();
 
         assertThat(store.get(KEY)).isSameAs(inner.read);
         assertThat(store.apply(mutation)).isSameAs(inner.written);
         assertThat(store.applyGuarded(guarded)).isSameAs(inner.guarded);
+        assertThat(store.transact(transaction)).isSameAs(inner.transacted);
+        assertThat(store.maxTransactionKeys()).isEqualTo(inner.keyLimit);
         assertThat(store.page(request)).isSameAs(inner.paged);
         store.close();
 
-        assertThat(inner.calls).containsExactly(KEY, mutation, guarded, request, "close");
+        assertThat(inner.calls).containsExactly(KEY, mutation, guarded, transaction, "maxTransactionKeys", request, "close");
         assertThat(store.delegate()).isSameAs(inner);
     }
 
@@ -97,12 +118,19 @@ class ForwardingMetaStoreTest {
                 seen.add(request);
                 return super.page(request);
             }
+
+            @Override
+            public TransactionResult transact(Transaction transaction) {
+                seen.add(transaction);
+                return super.transact(transaction);
+            }
         };
 
         decorator.create(KEY, VALUE);
         decorator.page(KeyPrefix.of("tbl/ns1/"), 5);
+        decorator.transact(List.of(), List.of(Mutation.create(KEY, VALUE)));
 
-        assertThat(seen).hasSize(2);
+        assertThat(seen).hasSize(3);
         assertThat(inner.calls).isEqualTo(seen);
     }
 

@@ -9,7 +9,7 @@ public final class ExitCodes {
     /** The command did what was asked. */
     public static final int OK = 0;
 
-    /** {@code get}: the key is absent. */
+    /** {@code get}: the key is absent (with {@code --keys}: one of them is). */
     public static final int NOT_FOUND = 1;
 
     /**
@@ -20,7 +20,10 @@ public final class ExitCodes {
      */
     public static final int USAGE = 2;
 
-    /** A compare-and-set precondition failed (the key was present, absent or held other bytes). Nothing was written. */
+    /**
+     * A compare-and-set precondition failed (the key was present, absent or held other bytes), or
+     * a {@code txn} did not apply (a condition or precondition failed). Nothing was written.
+     */
     public static final int CONFLICT = 3;
 
     /**

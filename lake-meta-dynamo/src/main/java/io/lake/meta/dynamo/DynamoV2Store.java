@@ -1,8 +1,6 @@
 package io.lake.meta.dynamo;
 
 import io.lake.meta.Entry;
-import io.lake.meta.GuardedMutation;
-import io.lake.meta.GuardedResult;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
@@ -13,30 +11,25 @@ import io.lake.meta.Page;
 import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
-import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import io.lake.meta.spi.BatchKeys;
 import io.lake.meta.spi.PageCursor;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
-import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.Delete;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
  * The MetaStore contract over a DynamoDB table in the v2 layout (see {@link V2Layout}).
@@ -48,24 +41,21 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  */
 final class DynamoV2Store implements MetaStore {
 
-    private static final String V = "#v";
-    private static final String EXPECTED = ":expected";
-    private static final String GUARD = ":guard";
 
-    private static final String CCF = "ConditionalCheckFailed";
-    private static final String NONE = "None";
-    private static final Set<String> RETRYABLE_REASONS =
-            Set.of("TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded");
 
     private final DynamoDbClient client;
     private final String table;
     private final V2Layout layout;
+    private final TransactWrite transactions;
+    private final BatchRead batchReads;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     DynamoV2Store(DynamoDbClient client, String table, V2Layout layout) {
         this.client = client;
         this.table = table;
         this.layout = layout;
+        this.transactions = new TransactWrite(client, table, layout);
+        this.batchReads = new BatchRead(client, table, layout);
     }
 
     @Override
@@ -85,13 +75,19 @@ final class DynamoV2Store implements MetaStore {
     }
 
     @Override
+    public Map<MetaKey, MetaValue> getAll(Collection<MetaKey> keys) {
+        checkOpen();
+        return batchReads.read(BatchKeys.requireValid(keys));
+    }
+
+    @Override
     public WriteResult apply(Mutation mutation) {
         checkOpen();
         notNull(mutation, "mutation");
         AttemptLog log = new AttemptLog();
         String what = describe(mutation);
         try {
-            Condition condition = Condition.of(mutation);
+            WriteCondition condition = WriteCondition.of(mutation);
             if (mutation instanceof Mutation.Delete) {
                 client.deleteItem(r -> r.tableName(table).key(layout.keyOf(mutation.key()))
                         .conditionExpression(condition.expression())
@@ -109,132 +105,18 @@ final class DynamoV2Store implements MetaStore {
             }
             return WriteResult.applied();
         } catch (ConditionalCheckFailedException e) {
-            requireConclusive(what, e, log);
-            return conflict(mutation, e.hasItem() ? e.item() : null);
+            Failures.requireConclusive(what, e, log, table);
+            return WriteCondition.of(mutation).failure(mutation.key(), e.hasItem() ? e.item() : null, table).asWriteResult();
         } catch (SdkException e) {
             throw Failures.onWrite(what, e, log, table);
         }
     }
 
     @Override
-    public GuardedResult applyGuarded(GuardedMutation mutation) {
+    public TransactionResult transact(Transaction transaction) {
         checkOpen();
-        notNull(mutation, "guarded mutation");
-        Mutation target = mutation.target();
-        TransactWriteItem check = TransactWriteItem.builder().conditionCheck(ConditionCheck.builder()
-                .tableName(table)
-                .key(layout.keyOf(mutation.guardKey()))
-                .conditionExpression("#v = :guard")
-                .expressionAttributeNames(Map.of(V, V2Layout.VALUE))
-                .expressionAttributeValues(Map.of(GUARD, V2Layout.b(mutation.expectedGuard())))
-                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                .build()).build();
-        Condition condition = Condition.of(target);
-        TransactWriteItem write;
-        if (target instanceof Mutation.Delete) {
-            write = TransactWriteItem.builder().delete(Delete.builder()
-                    .tableName(table)
-                    .key(layout.keyOf(target.key()))
-                    .conditionExpression(condition.expression())
-                    .expressionAttributeNames(condition.names())
-                    .expressionAttributeValues(condition.values())
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                    .build()).build();
-        } else {
-            write = TransactWriteItem.builder().put(Put.builder()
-                    .tableName(table)
-                    .item(layout.itemOf(target.key(), target.newValue().orElseThrow()))
-                    .conditionExpression(condition.expression())
-                    .expressionAttributeNames(condition.names())
-                    .expressionAttributeValues(condition.values())
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                    .build()).build();
-        }
-        // One token per logical call: the SDK marshals the request once, so its retries resend
-        // the same token and DynamoDB answers a replay of a committed transaction with success.
-        String token = UUID.randomUUID().toString();
-        AttemptLog log = new AttemptLog();
-        String what = "guarded " + describe(target) + " (guard '" + mutation.guardKey() + "')";
-        try {
-            client.transactWriteItems(r -> r.transactItems(check, write).clientRequestToken(token)
-                    .overrideConfiguration(log.attach(client)));
-            return GuardedResult.applied();
-        } catch (TransactionCanceledException e) {
-            requireConclusive(what, e, log);
-            return cancelled(what, target, e);
-        } catch (SdkException e) {
-            throw Failures.onWrite(what, e, log, table);
-        }
-    }
-
-    /**
-     * A refusal (a failed condition, a cancellation) is conclusive only when no earlier attempt
-     * may have applied: otherwise the condition may have failed against this very write, and a
-     * conflict or throttle says nothing about that attempt, so the outcome is unknown.
-     */
-    private void requireConclusive(String what, SdkException refusal, AttemptLog log) {
-        if (log.earlierAttemptMayHaveApplied(refusal)) {
-            throw Failures.outcomeUnknown(what, refusal, log, table);
-        }
-    }
-
-    private GuardedResult cancelled(String what, Mutation target, TransactionCanceledException e) {
-        List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
-        if (reasons.size() != 2) {
-            throw new DynamoStoreException(what + " was cancelled with " + reasons.size()
-                    + " cancellation reasons for 2 actions (" + Failures.describe(e) + "); nothing was applied", e);
-        }
-        String guard = String.valueOf(reasons.get(0).code());
-        String write = String.valueOf(reasons.get(1).code());
-        for (String code : List.of(guard, write)) {
-            if (!code.equals(NONE) && !code.equals(CCF) && !RETRYABLE_REASONS.contains(code)) {
-                throw new DynamoStoreException(what + " was cancelled for a reason lake-meta does not map: [" + guard
-                        + ", " + write + "] (" + Failures.describe(e) + "); nothing was applied", e);
-            }
-        }
-        if (RETRYABLE_REASONS.contains(guard) || RETRYABLE_REASONS.contains(write)) {
-            throw new StoreUnavailableException(what + " was cancelled: [" + guard + ", " + write
-                    + "]; nothing was applied; retry with backoff", e);
-        }
-        if (guard.equals(CCF)) {
-            return GuardedResult.guardRejected();
-        }
-        if (write.equals(CCF)) {
-            CancellationReason reason = reasons.get(1);
-            return GuardedResult.targetConflict(conflict(target, reason.hasItem() ? reason.item() : null));
-        }
-        throw new DynamoStoreException(what + " was cancelled without a failing action: [" + guard + ", " + write
-                + "] (" + Failures.describe(e) + "); nothing was applied", e);
-    }
-
-    /**
-     * The conflict a failed condition reports. DynamoDB returns the item (ALL_OLD) when it exists
-     * and nothing when it is absent. A failed create proves the item exists, so a create conflict
-     * without an item means the server did not report it: the current value is then unknown.
-     */
-    private WriteResult conflict(Mutation mutation, Map<String, AttributeValue> item) {
-        if (item != null && !item.isEmpty()) {
-            return WriteResult.conflict(Optional.of(V2Layout.valueOf(item, table)));
-        }
-        if (mutation instanceof Mutation.Create) {
-            return WriteResult.conflictWithUnknownCurrent();
-        }
-        return WriteResult.conflict(Optional.empty());
-    }
-
-    /** The condition a mutation writes under: absent for a create, exact bytes otherwise. */
-    private record Condition(String expression, Map<String, String> names, Map<String, AttributeValue> values) {
-
-        static Condition of(Mutation mutation) {
-            if (mutation instanceof Mutation.Create) {
-                // Empty values are omitted: DynamoDB rejects an empty ExpressionAttributeValues map.
-                return new Condition("attribute_not_exists(#k)", Map.of("#k", V2Layout.RANGE), null);
-            }
-            MetaValue expected = mutation instanceof Mutation.Update
-                    ? ((Mutation.Update) mutation).expected()
-                    : ((Mutation.Delete) mutation).expected();
-            return new Condition("#v = :expected", Map.of(V, V2Layout.VALUE), Map.of(EXPECTED, V2Layout.b(expected)));
-        }
+        notNull(transaction, "transaction");
+        return transactions.run(transaction);
     }
 
     @Override

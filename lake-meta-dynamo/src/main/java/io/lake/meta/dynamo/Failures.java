@@ -58,6 +58,19 @@ final class Failures {
         return permanent(what, e, table);
     }
 
+    /**
+     * A refusal (a failed condition, a cancellation) is conclusive only when no earlier attempt
+     * may have applied: otherwise the condition may have failed against this very write, and a
+     * conflict or throttle says nothing about that attempt, so the outcome is unknown.
+     *
+     * @throws OutcomeUnknownException when an earlier attempt may have applied
+     */
+    static void requireConclusive(String what, SdkException refusal, AttemptLog log, String table) {
+        if (log.earlierAttemptMayHaveApplied(refusal)) {
+            throw outcomeUnknown(what, refusal, log, table);
+        }
+    }
+
     /** The write may have applied: {@code e} is the last attempt's failure, {@code log} tells what the earlier ones did. */
     static OutcomeUnknownException outcomeUnknown(String what, SdkException e, AttemptLog log, String table) {
         String why = mayHaveExecuted(e) ? describe(e)

@@ -1,15 +1,23 @@
 package io.lake.meta.rocks;
 
-import io.lake.meta.GuardedMutation;
-import io.lake.meta.GuardedResult;
+import io.lake.meta.Condition;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionFailure;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.rocksdb.RocksDBException;
 
-/** One caller's conditional write: a mutation, optionally guarded by a key's exact bytes. */
+/**
+ * One caller's conditional write: a plain mutation, or a transaction (a guarded mutation is the
+ * transaction of its guard and its target). Either way the committer checks every precondition
+ * and stages every write in the same batch, so a commit applies all or nothing.
+ */
 final class Commit {
 
     /** The state a commit is checked against. */
@@ -18,74 +26,80 @@ final class Commit {
         Optional<MetaValue> current(MetaKey key) throws RocksDBException;
     }
 
-    private final MetaKey guardKey;
-    private final MetaValue expectedGuard;
-    private final Mutation target;
+    private final List<Condition> conditions;
+    private final List<Mutation> mutations;
 
-    private Commit(MetaKey guardKey, MetaValue expectedGuard, Mutation target) {
-        this.guardKey = guardKey;
-        this.expectedGuard = expectedGuard;
-        this.target = target;
+    private Commit(List<Condition> conditions, List<Mutation> mutations) {
+        this.conditions = conditions;
+        this.mutations = mutations;
     }
 
     static Commit plain(Mutation mutation) {
-        return new Commit(null, null, mutation);
+        return new Commit(List.of(), List.of(mutation));
     }
 
-    static Commit guarded(GuardedMutation mutation) {
-        return new Commit(mutation.guardKey(), mutation.expectedGuard(), mutation.target());
+    static Commit of(Transaction transaction) {
+        return new Commit(transaction.conditions(), transaction.mutations());
     }
 
-    Mutation target() {
-        return target;
+    /** The writes this commit makes when it applies. */
+    List<Mutation> mutations() {
+        return mutations;
     }
 
-    /** Checks the guard (if any), then the target's precondition, against {@code view}. */
+    /** The key callers recognise the commit by in messages: its first write's. */
+    MetaKey firstKey() {
+        return mutations.get(0).key();
+    }
+
+    /** Bytes of keys and new values, for sizing batches. */
+    long bytes() {
+        long bytes = 0;
+        for (Mutation mutation : mutations) {
+            bytes += mutation.key().utf8Length() + mutation.newValue().map(MetaValue::size).orElse(0);
+        }
+        return bytes;
+    }
+
+    /** Checks every condition, then every mutation's precondition, against {@code view}; reports all that fail. */
     Decision evaluate(View view) throws RocksDBException {
-        if (guardKey != null) {
-            Optional<MetaValue> guard = view.current(guardKey);
-            if (guard.isEmpty() || !guard.get().equals(expectedGuard)) {
-                return Decision.GUARD_REJECTED;
+        List<TransactionFailure> failures = new ArrayList<>();
+        for (Condition condition : conditions) {
+            Optional<MetaValue> current = view.current(condition.key());
+            if (!condition.isMet(current)) {
+                failures.add(TransactionFailure.found(condition.key(), current));
             }
         }
-        Optional<MetaValue> current = view.current(target.key());
-        if (!target.preconditionHolds(current)) {
-            return new Decision(false, WriteResult.conflict(current));
+        for (Mutation mutation : mutations) {
+            Optional<MetaValue> current = view.current(mutation.key());
+            if (!mutation.preconditionHolds(current)) {
+                failures.add(TransactionFailure.found(mutation.key(), current));
+            }
         }
-        return new Decision(false, WriteResult.applied());
+        return new Decision(failures);
     }
 
-    /** The outcome of checking a commit; {@link #applies()} tells whether its write must be made. */
+    /** The outcome of checking a commit; {@link #applies()} tells whether its writes must be made. */
     static final class Decision {
 
-        static final Decision GUARD_REJECTED = new Decision(true, null);
+        private final List<TransactionFailure> failures;
 
-        private final boolean guardRejected;
-        private final WriteResult targetResult;
-
-        private Decision(boolean guardRejected, WriteResult targetResult) {
-            this.guardRejected = guardRejected;
-            this.targetResult = targetResult;
+        private Decision(List<TransactionFailure> failures) {
+            this.failures = failures;
         }
 
         boolean applies() {
-            return !guardRejected && targetResult.isApplied();
+            return failures.isEmpty();
         }
 
         /** The answer to a plain mutation. */
         WriteResult writeResult() {
-            if (guardRejected) {
-                throw new IllegalStateException("a plain mutation has no guard to reject");
-            }
-            return targetResult;
+            return applies() ? WriteResult.applied() : failures.get(0).asWriteResult();
         }
 
-        /** The answer to a guarded mutation. */
-        GuardedResult guardedResult() {
-            if (guardRejected) {
-                return GuardedResult.guardRejected();
-            }
-            return targetResult.isApplied() ? GuardedResult.applied() : GuardedResult.targetConflict(targetResult);
+        /** The answer to a transaction. */
+        TransactionResult transactionResult() {
+            return applies() ? TransactionResult.applied() : TransactionResult.notApplied(failures);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.lake.meta.rocks;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.MetaValue;
+import io.lake.meta.Mutation;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.StoreClosedException;
 import io.lake.meta.StoreUnavailableException;
@@ -96,7 +97,7 @@ final class GroupCommitter {
             Thread.currentThread().interrupt();
             if (queue.remove(pending)) {
                 throw new StoreUnavailableException(description + ": interrupted before the write of "
-                        + commit.target().key() + " was taken for commit; it was withdrawn and nothing was written", e);
+                        + commit.firstKey() + " was taken for commit; it was withdrawn and nothing was written", e);
             }
             return awaitTaken(pending);
         } catch (ExecutionException e) {
@@ -222,7 +223,7 @@ final class GroupCommitter {
         } catch (RocksDBException | RuntimeException | Error e) {
             LOG.warn("{}: writing a batch of {} commits failed; their outcome is unknown", description, batch.size(), e);
             batch.forEach(p -> p.fail(new OutcomeUnknownException(description + ": writing the batch holding "
-                    + p.commit.target().key() + " failed (" + e.getMessage() + "); it may still apply when the"
+                    + p.commit.firstKey() + " failed (" + e.getMessage() + "); it may still apply when the"
                     + " store is reopened: re-read the key to learn the outcome", e)));
         }
     }
@@ -233,18 +234,20 @@ final class GroupCommitter {
             Commit.Decision decision = pending.commit.evaluate(view);
             hooks.reached(RaceHooks.COMMIT_CHECKED);
             if (decision.applies()) {
-                RocksStore.stage(writes, pending.commit.target());
-                overlay.put(pending.commit.target().key(), pending.commit.target().newValue());
+                for (Mutation mutation : pending.commit.mutations()) {
+                    RocksStore.stage(writes, mutation);
+                    overlay.put(mutation.key(), mutation.newValue());
+                }
             }
             pending.decision = decision;
         } catch (RocksDBException e) {
             pending.fail(new StoreUnavailableException(description + ": could not check "
-                    + pending.commit.target().key() + " (" + e.getMessage() + "); the write did not apply: retry", e));
+                    + pending.commit.firstKey() + " (" + e.getMessage() + "); the write did not apply: retry", e));
         } catch (MetaStoreException | Error e) {
             pending.fail(e);
         } catch (RuntimeException e) {
             pending.fail(new StoreUnavailableException(description + ": could not check "
-                    + pending.commit.target().key() + " (" + e + "); the write did not apply", e));
+                    + pending.commit.firstKey() + " (" + e + "); the write did not apply", e));
         }
     }
 
@@ -260,8 +263,7 @@ final class GroupCommitter {
         }
 
         long bytes() {
-            return commit == null ? 0 : commit.target().key().utf8Length()
-                    + commit.target().newValue().map(MetaValue::size).orElse(0);
+            return commit == null ? 0 : commit.bytes();
         }
 
         void fail(Throwable error) {

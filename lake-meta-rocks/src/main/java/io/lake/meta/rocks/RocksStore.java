@@ -1,8 +1,6 @@
 package io.lake.meta.rocks;
 
 import io.lake.meta.Entry;
-import io.lake.meta.GuardedMutation;
-import io.lake.meta.GuardedResult;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
@@ -14,13 +12,20 @@ import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
 import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import io.lake.meta.spi.BatchKeys;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
 import io.lake.meta.spi.RaceHooks;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -99,14 +104,39 @@ final class RocksStore implements MetaStore {
         });
     }
 
+    /** One {@code multiGet}: RocksDB looks the keys up together, each at its latest committed value. */
+    @Override
+    public Map<MetaKey, MetaValue> getAll(Collection<MetaKey> keys) {
+        return whileOpen(() -> {
+            List<MetaKey> batch = BatchKeys.requireValid(keys);
+            if (batch.isEmpty()) {
+                return Map.of(); // RocksDB's multiGet refuses an empty key list
+            }
+            hooks.reached(RacePoints.READ_STARTED);
+            List<byte[]> values;
+            try {
+                values = db.multiGetAsList(pointReads, batch.stream().map(MetaKey::utf8).toList());
+            } catch (RocksDBException e) {
+                throw unavailable("could not read " + batch.size() + " keys", e);
+            }
+            Map<MetaKey, MetaValue> found = new LinkedHashMap<>();
+            for (int i = 0; i < batch.size(); i++) {
+                if (values.get(i) != null) {
+                    found.put(batch.get(i), MetaValue.of(values.get(i)));
+                }
+            }
+            return Collections.unmodifiableMap(found);
+        });
+    }
+
     @Override
     public WriteResult apply(Mutation mutation) {
         return whileOpen(() -> commit(Commit.plain(requireArgument(mutation, "mutation"))).writeResult());
     }
 
     @Override
-    public GuardedResult applyGuarded(GuardedMutation mutation) {
-        return whileOpen(() -> commit(Commit.guarded(requireArgument(mutation, "guarded mutation"))).guardedResult());
+    public TransactionResult transact(Transaction transaction) {
+        return whileOpen(() -> commit(Commit.of(requireArgument(transaction, "transaction"))).transactionResult());
     }
 
     private Commit.Decision commit(Commit commit) {

@@ -8,6 +8,8 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.Mutation;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
+import io.lake.meta.Transaction;
+import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -35,12 +37,15 @@ public abstract class ClosedStoreContract extends KeyAndValueRulesContract {
             store.close();
 
             assertClosed(() -> store.get(k), "get");
+            assertClosed(() -> store.getAll(List.of(k)), "getAll");
             assertClosed(() -> store.create(key("tbl/ns1/c"), value("v")), "create");
             assertClosed(() -> store.update(k, value("v"), value("w")), "update");
             assertClosed(() -> store.delete(k, value("v")), "delete");
             assertClosed(() -> store.apply(Mutation.delete(k, value("v"))), "apply");
             assertClosed(() -> store.applyGuarded(new GuardedMutation(key("lease/l"), value("g"),
                     Mutation.update(k, value("v"), value("w")))), "applyGuarded");
+            assertClosed(() -> store.transact(Transaction.builder().requireHolds(key("lease/l"), value("g"))
+                    .update(k, value("v"), value("w")).build()), "transact");
             assertClosed(() -> store.page(prefix("tbl/ns1/"), 10), "first page");
             assertClosed(() -> store.page(PageRequest.after(prefix("tbl/ns1/"), token, 10)), "next page");
         }

@@ -1,8 +1,7 @@
 package io.lake.meta.testkit;
 
+import io.lake.meta.Condition;
 import io.lake.meta.Entry;
-import io.lake.meta.GuardedMutation;
-import io.lake.meta.GuardedResult;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
@@ -13,14 +12,22 @@ import io.lake.meta.Page;
 import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionFailure;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import io.lake.meta.spi.BatchKeys;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
 import io.lake.meta.spi.RaceHooks;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -32,10 +39,11 @@ import java.util.TreeMap;
  *
  * <ul>
  *   <li>Every operation runs under one lock, so operations are linearizable in lock order.</li>
- *   <li>Each commit (a conditional or guarded write) checks its preconditions; when they hold,
+ *   <li>Each commit (a conditional write or a transaction, guarded mutations included) checks
+ *       all its preconditions; when they hold,
  *       it calls {@code hooks.reached(}{@link RaceHooks#COMMIT_CHECKED}{@code )} while still
- *       holding the lock, then makes its write visible. A conflict or a rejected guard writes
- *       nothing and reaches no hook. A test pausing a writer there therefore holds every other
+ *       holding the lock, then makes its writes visible. A conflict or a failed condition writes
+ *       nothing and reaches no hook; a transaction that fails reports every failed key. A test pausing a writer there therefore holds every other
  *       operation off until it releases the writer.</li>
  *   <li>Conflicts always carry the current value ({@link WriteResult#isCurrentKnown()} is true).</li>
  *   <li>Pages follow the unsigned-byte order of the keys' UTF-8 encodings (the order of
@@ -90,6 +98,19 @@ public final class InMemoryMetaStore implements MetaStore {
     }
 
     @Override
+    public Map<MetaKey, MetaValue> getAll(Collection<MetaKey> keys) {
+        List<MetaKey> batch = BatchKeys.requireValid(keys);
+        synchronized (lock) {
+            requireOpen();
+            Map<MetaKey, MetaValue> found = new LinkedHashMap<>();
+            for (MetaKey key : batch) {
+                current(key).ifPresent(value -> found.put(key, value));
+            }
+            return Collections.unmodifiableMap(found);
+        }
+    }
+
+    @Override
     public WriteResult apply(Mutation mutation) {
         notNull(mutation, "mutation");
         synchronized (lock) {
@@ -99,15 +120,29 @@ public final class InMemoryMetaStore implements MetaStore {
     }
 
     @Override
-    public GuardedResult applyGuarded(GuardedMutation mutation) {
-        notNull(mutation, "guarded mutation");
+    public TransactionResult transact(Transaction transaction) {
+        notNull(transaction, "transaction");
         synchronized (lock) {
             requireOpen();
-            if (!current(mutation.guardKey()).equals(Optional.of(mutation.expectedGuard()))) {
-                return GuardedResult.guardRejected();
+            List<TransactionFailure> failures = new ArrayList<>();
+            for (Condition condition : transaction.conditions()) {
+                Optional<MetaValue> current = current(condition.key());
+                if (!condition.isMet(current)) {
+                    failures.add(TransactionFailure.found(condition.key(), current));
+                }
             }
-            WriteResult target = commit(mutation.target());
-            return target.isApplied() ? GuardedResult.applied() : GuardedResult.targetConflict(target);
+            for (Mutation mutation : transaction.mutations()) {
+                Optional<MetaValue> current = current(mutation.key());
+                if (!mutation.preconditionHolds(current)) {
+                    failures.add(TransactionFailure.found(mutation.key(), current));
+                }
+            }
+            if (!failures.isEmpty()) {
+                return TransactionResult.notApplied(failures);
+            }
+            hooks.reached(RaceHooks.COMMIT_CHECKED);
+            transaction.mutations().forEach(this::write);
+            return TransactionResult.applied();
         }
     }
 

@@ -226,6 +226,8 @@ public abstract class KeyAndValueRulesContract extends PageTokenContract {
             assertRejected(() -> store.get(null), "get(null)");
             assertRejected(() -> store.apply(null), "apply(null)");
             assertRejected(() -> store.applyGuarded(null), "applyGuarded(null)");
+            assertRejected(() -> store.transact(null), "transact(null)");
+            assertRejected(() -> store.getAll(null), "getAll(null)");
             assertRejected(() -> store.page((PageRequest) null), "page(null)");
             assertRejected(() -> store.page((KeyPrefix) null, 1), "page(null prefix)");
             assertRejected(() -> store.page(PageRequest.after(prefix("tbl/"), null, 1)), "page with a null token");

@@ -28,6 +28,10 @@ package io.lake.meta.testkit;
  *       empty value, concurrent compare-and-set increments;</li>
  *   <li>{@link GuardedMutationContract}: guarded create/update/delete, stale and missing guards,
  *       guard equal to target;</li>
+ *   <li>{@link TransactionContract}: multi-key transactions, all or nothing, every failure
+ *       reported, duplicate keys, the key and byte limits, guarded mutations equal to their
+ *       one-condition transaction;</li>
+ *   <li>{@link BatchReadContract}: {@code getAll}, order, absent keys, the key limit;</li>
  *   <li>{@link PageContract}: bounded, resumable pages, family and sibling-prefix isolation,
  *       page cost, limits;</li>
  *   <li>{@link PageTokenContract}: tokens bound to their prefix, resuming it to its end; tampered,
@@ -35,7 +39,8 @@ package io.lake.meta.testkit;
  *   <li>{@link KeyAndValueRulesContract}: every key, prefix and value rule at and just past its
  *       boundary, null arguments;</li>
  *   <li>{@link ClosedStoreContract}: every call after {@code close()}, idempotent close;</li>
- *   <li>{@link RaceContract}: races proven by ordering with {@link PausePoints};</li>
+ *   <li>{@link RaceContract}: races proven by ordering with {@link PausePoints}, renames (a
+ *       two-key transaction) racing writers of either key included;</li>
  *   <li>{@link ModelEquivalenceContract}: random operation sequences against
  *       {@link InMemoryMetaStore}.</li>
  * </ul>

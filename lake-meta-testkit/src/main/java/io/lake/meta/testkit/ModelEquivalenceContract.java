@@ -95,7 +95,8 @@ public abstract class ModelEquivalenceContract extends RaceContract {
         for (int i = 0; i < script.size(); i++) {
             message.append("  ").append(i + 1).append(". ").append(script.get(i)).append('\n');
         }
-        message.append("Difference: ").append(why == null ? "(the shortened script passed when rerun)" : why.getMessage().strip())
+        message.append("Difference: ").append(why == null ? "(the shortened script passed when rerun)"
+                        : why.getMessage() == null ? why.toString() : why.getMessage().strip())
                 .append("\n\nQuickTheories report:\n").append(quickTheoriesReport.getMessage());
         AssertionError error = new AssertionError(message.toString(), why);
         error.addSuppressed(quickTheoriesReport);

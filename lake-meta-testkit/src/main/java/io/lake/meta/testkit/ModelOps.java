@@ -1,7 +1,9 @@
 package io.lake.meta.testkit;
 
 import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
 
+import io.lake.meta.Condition;
 import io.lake.meta.Entry;
 import io.lake.meta.GuardedMutation;
 import io.lake.meta.InvalidPageTokenException;
@@ -13,6 +15,7 @@ import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +26,8 @@ import org.quicktheories.generators.Generate;
 
 /**
  * Random operations for the model-equivalence properties: a small key space (so conflicts are
- * common), right and wrong expected bytes, guarded writes, pages with valid and invalid limits,
+ * common), right and wrong expected bytes, guarded writes, transactions (duplicate keys and
+ * missing mutations included), pages with valid and invalid limits,
  * continuation, foreign and garbage tokens, and invalid arguments. Every operation prints as a
  * short call, so a shrunk counterexample reads like a script.
  */
@@ -133,6 +137,18 @@ final class ModelOps {
         }
     }
 
+    /** A batch read of the generated keys (a key twice is an invalid argument). */
+    record GetAll(List<Integer> keys) implements Op {
+        public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
+            return attempt(() -> new ArrayList<>(store.getAll(keys.stream().map(ModelOps::keyAt).toList()).entrySet()));
+        }
+
+        @Override
+        public String toString() {
+            return "getAll" + keys.stream().map(KEYS::get).toList();
+        }
+    }
+
     record Create(int key, int value) implements Op {
         public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
             return attempt(() -> store.create(keyAt(key), valueAt(value)));
@@ -190,6 +206,57 @@ final class ModelOps {
                 default -> "delete(" + KEYS.get(this.target) + ", " + expectedName(targetExpected) + ")";
             };
             return "guarded[" + KEYS.get(guard) + " == " + expectedName(guardExpected) + "] " + target;
+        }
+    }
+
+    /** One condition or mutation of a generated transaction; kind: 0 holds, 1 absent, 2 create, 3 update, 4 delete. */
+    record TxStep(int kind, int key, int expected) {
+        static final int KINDS = 5;
+
+        boolean isMutation() {
+            return kind >= 2;
+        }
+
+        MetaValue next() {
+            return valueAt((Math.max(expected, 0) + 1) % VALUES.size());
+        }
+
+        @Override
+        public String toString() {
+            String k = KEYS.get(key);
+            return switch (kind) {
+                case 0 -> k + " == " + expectedName(expected);
+                case 1 -> k + " absent";
+                case 2 -> "create(" + k + ", \"" + VALUES.get((Math.max(expected, 0) + 1) % VALUES.size()) + "\")";
+                case 3 -> "update(" + k + ", " + expectedName(expected) + " -> \""
+                        + VALUES.get((Math.max(expected, 0) + 1) % VALUES.size()) + "\")";
+                default -> "delete(" + k + ", " + expectedName(expected) + ")";
+            };
+        }
+    }
+
+    /** A transaction of the generated steps, conditions and mutations in the order generated. */
+    record Transact(List<TxStep> steps) implements Op {
+        public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
+            List<Condition> conditions = new ArrayList<>();
+            List<Mutation> mutations = new ArrayList<>();
+            for (TxStep step : steps) {
+                MetaKey k = keyAt(step.key());
+                MetaValue exp = expectedBytes(step.expected(), step.key(), model);
+                switch (step.kind()) {
+                    case 0 -> conditions.add(Condition.holds(k, exp));
+                    case 1 -> conditions.add(Condition.absent(k));
+                    case 2 -> mutations.add(Mutation.create(k, step.next()));
+                    case 3 -> mutations.add(Mutation.update(k, exp, step.next()));
+                    default -> mutations.add(Mutation.delete(k, exp));
+                }
+            }
+            return attempt(() -> store.transact(conditions, mutations));
+        }
+
+        @Override
+        public String toString() {
+            return "transact" + steps;
         }
     }
 
@@ -286,18 +353,21 @@ final class ModelOps {
                 Pair.of(1, Generate.constant(3)), Pair.of(1, integers().between(4, LIMITS.size() - 1))));
 
         Gen<Op> get = keyIndex.map(Get::new);
+        Gen<Op> getAll = lists().of(keyIndex).ofSizeBetween(0, 4).map(GetAll::new);
         Gen<Op> create = keyIndex.zip(valueIndex, Create::new);
         Gen<Op> update = keyIndex.zip(expectedIndex, valueIndex, Update::new);
         Gen<Op> delete = keyIndex.zip(expectedIndex, Delete::new);
         Gen<Op> guarded = keyIndex.zip(expectedIndex, integers().between(0, 2), keyIndex, expectedIndex, Guarded::new);
+        Gen<TxStep> txStep = integers().between(0, TxStep.KINDS - 1).zip(keyIndex, expectedIndex, TxStep::new);
+        Gen<Op> transact = lists().of(txStep).ofSizeBetween(1, 4).map(Transact::new);
         Gen<Op> firstPage = prefixIndex.zip(limitIndex, FirstPage::new);
         Gen<Op> nextPage = prefixIndex.zip(limitIndex, NextPage::new);
         Gen<Op> foreign = prefixIndex.zip(prefixIndex, ForeignToken::new);
         Gen<Op> garbage = prefixIndex.zip(integers().between(0, GARBAGE.size() - 1), GarbageToken::new);
         Gen<Op> invalid = integers().between(0, Invalid.NAMES.size() - 1).map(Invalid::new);
 
-        return Generate.frequency(List.of(Pair.of(2, get), Pair.of(6, create), Pair.of(5, update), Pair.of(2, delete),
-                Pair.of(4, guarded), Pair.of(3, firstPage), Pair.of(4, nextPage), Pair.of(1, foreign), Pair.of(1, garbage),
+        return Generate.frequency(List.of(Pair.of(2, get), Pair.of(1, getAll), Pair.of(6, create), Pair.of(5, update), Pair.of(2, delete),
+                Pair.of(4, guarded), Pair.of(4, transact), Pair.of(3, firstPage), Pair.of(4, nextPage), Pair.of(1, foreign), Pair.of(1, garbage),
                 Pair.of(1, invalid)));
     }
 

@@ -7,8 +7,12 @@ import io.lake.meta.GuardedResult;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionFailure;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.RaceHooks;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -174,6 +178,76 @@ public abstract class RaceContract extends ClosedStoreContract {
             assertThat(first.result()).isEqualTo(GuardedResult.applied());
             assertThat(second.result()).isEqualTo(GuardedResult.targetConflict(WriteResult.conflict(Optional.of(vA))));
             assertThat(store.get(k)).contains(vA);
+        }
+
+        /** Moves {@code k}'s value {@code v0} to {@code renamed}: delete the old key and create the new one at once. */
+        private TransactionResult rename(MetaKey renamed) {
+            return store.transact(Transaction.builder().delete(k, v0).create(renamed, v0).build());
+        }
+
+        @Test
+        void renameHeldInsideItsCommit_aWriterOfTheOldKeyWaits_thenConflictsWithAbsent() throws Exception {
+            MetaKey renamed = key("tbl/ns1/orders_v2");
+            store.create(k, v0);
+            PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
+
+            Racer<TransactionResult> rename = Racer.start("rename", () -> rename(renamed));
+            pause.awaitArrival();
+            Racer<WriteResult> writer = competeWhileHeld(pause, "writer of the old key", () -> store.update(k, v0, vB));
+
+            assertThat(rename.result()).isEqualTo(TransactionResult.applied());
+            assertThat(writer.result()).isEqualTo(WriteResult.conflict(Optional.empty()));
+            assertThat(store.get(k)).isEmpty();
+            assertThat(store.get(renamed)).contains(v0);
+        }
+
+        @Test
+        void renameHeldInsideItsCommit_aCreatorOfTheNewKeyWaits_thenConflictsWithTheMovedValue() throws Exception {
+            MetaKey renamed = key("tbl/ns1/orders_v2");
+            store.create(k, v0);
+            PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
+
+            Racer<TransactionResult> rename = Racer.start("rename", () -> rename(renamed));
+            pause.awaitArrival();
+            Racer<WriteResult> creator = competeWhileHeld(pause, "creator of the new key", () -> store.create(renamed, vB));
+
+            assertThat(rename.result()).isEqualTo(TransactionResult.applied());
+            assertThat(creator.result()).isEqualTo(WriteResult.conflict(Optional.of(v0)));
+            assertThat(store.get(renamed)).contains(v0);
+        }
+
+        @Test
+        void writerOfTheOldKeyHeld_aRenameStartedMeanwhile_failsOnTheOldKeyAndMovesNothing() throws Exception {
+            MetaKey renamed = key("tbl/ns1/orders_v2");
+            store.create(k, v0);
+            PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
+
+            Racer<WriteResult> writer = Racer.start("writer of the old key", () -> store.update(k, v0, vA));
+            pause.awaitArrival();
+            Racer<TransactionResult> rename = competeWhileHeld(pause, "rename", () -> rename(renamed));
+
+            assertThat(writer.result()).isEqualTo(WriteResult.applied());
+            assertThat(rename.result()).isEqualTo(TransactionResult.notApplied(
+                    List.of(TransactionFailure.found(k, Optional.of(vA)))));
+            assertThat(store.get(k)).contains(vA);
+            assertThat(store.get(renamed)).isEmpty();
+        }
+
+        @Test
+        void creatorOfTheNewKeyHeld_aRenameStartedMeanwhile_failsOnTheNewKeyAndMovesNothing() throws Exception {
+            MetaKey renamed = key("tbl/ns1/orders_v2");
+            store.create(k, v0);
+            PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
+
+            Racer<WriteResult> creator = Racer.start("creator of the new key", () -> store.create(renamed, vB));
+            pause.awaitArrival();
+            Racer<TransactionResult> rename = competeWhileHeld(pause, "rename", () -> rename(renamed));
+
+            assertThat(creator.result()).isEqualTo(WriteResult.applied());
+            assertThat(rename.result()).isEqualTo(TransactionResult.notApplied(
+                    List.of(TransactionFailure.found(renamed, Optional.of(vB)))));
+            assertThat(store.get(k)).contains(v0);
+            assertThat(store.get(renamed)).contains(vB);
         }
     }
 }

@@ -8,6 +8,8 @@ import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.ForwardingMetaStore;
 import java.util.List;
@@ -17,12 +19,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Forwards everything to a store and records what reached it: every plain and every guarded
- * mutation, in order, and how many reads. Does not close the store it wraps. Thread-safe.
+ * mutation and every transaction, in order, and how many reads. Does not close the store it wraps. Thread-safe.
  */
 public final class CountingMetaStore extends ForwardingMetaStore {
 
     private final List<Mutation> plainWrites = new CopyOnWriteArrayList<>();
     private final List<GuardedMutation> guardedWrites = new CopyOnWriteArrayList<>();
+    private final List<Transaction> transactions = new CopyOnWriteArrayList<>();
     private final AtomicInteger reads = new AtomicInteger();
 
     public CountingMetaStore(MetaStore delegate) {
@@ -37,6 +40,11 @@ public final class CountingMetaStore extends ForwardingMetaStore {
     /** Guarded mutations that reached the store. */
     public List<GuardedMutation> guardedWrites() {
         return List.copyOf(guardedWrites);
+    }
+
+    /** Transactions that reached the store (guarded mutations sent as such are not among them). */
+    public List<Transaction> transactions() {
+        return List.copyOf(transactions);
     }
 
     /** Point reads and page reads that reached the store. */
@@ -60,6 +68,12 @@ public final class CountingMetaStore extends ForwardingMetaStore {
     public GuardedResult applyGuarded(GuardedMutation mutation) {
         guardedWrites.add(mutation);
         return super.applyGuarded(mutation);
+    }
+
+    @Override
+    public TransactionResult transact(Transaction transaction) {
+        transactions.add(transaction);
+        return super.transact(transaction);
     }
 
     @Override

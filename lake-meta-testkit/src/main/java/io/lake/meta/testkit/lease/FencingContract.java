@@ -146,20 +146,6 @@ public abstract class FencingContract extends ElectionContract {
         }
 
         @Test
-        void callerSuppliedGuardedMutation_isInvalid_andNothingIsSent() {
-            LeaderElection a = candidate("node-a", new ManualTicker());
-            a.campaignOnce();
-            CountingMetaStore counting = new CountingMetaStore(store);
-            FencedMetaStore fenced = FencedMetaStore.over(counting, a);
-
-            assertThatThrownBy(() -> fenced.applyGuarded(new GuardedMutation(LEASE_KEY, leaseBytes(),
-                    Mutation.create(TARGET, value("v1")))))
-                    .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("second guard");
-            assertThat(counting.guardedWrites()).isEmpty();
-            assertThat(store.get(TARGET)).isEmpty();
-        }
-
-        @Test
         void nullMutation_isInvalid_andNothingIsSent() {
             LeaderElection a = candidate("node-a", new ManualTicker());
             a.campaignOnce();

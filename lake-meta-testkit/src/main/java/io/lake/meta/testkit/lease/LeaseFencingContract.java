@@ -29,11 +29,12 @@ import org.junit.jupiter.api.Test;
  * }</pre>
  *
  * <p>Groups, inherited so the one subclass runs them all: {@link ElectionContract} (epochs,
- * status, guards), {@link FencingContract} (fenced writes, the paused leader, mutation coverage)
- * and the lifecycle group below. Time is manual (a shared {@link ManualClock}, one
+ * status, guards), {@link FencingContract} (fenced writes, the paused leader, mutation coverage),
+ * {@link FencedTransactionContract} (transactions and caller-guarded mutations through a fenced
+ * store) and the lifecycle group below. Time is manual (a shared {@link ManualClock}, one
  * {@link ManualTicker} per candidate) and races are ordered with pause points, never sleeps.
  */
-public abstract class LeaseFencingContract extends FencingContract {
+public abstract class LeaseFencingContract extends FencedTransactionContract {
 
     private static final Duration SAFETY_TIMEOUT = Duration.ofSeconds(30);
 

@@ -1,0 +1,31 @@
+package io.lake.meta;
+
+import java.util.Optional;
+
+/** A store that fails the test on any call: for builders and checks that must do no I/O. */
+public final class NoIoMetaStore implements MetaStore {
+
+    @Override
+    public Optional<MetaValue> get(MetaKey key) {
+        throw new AssertionError("no I/O expected");
+    }
+
+    @Override
+    public WriteResult apply(Mutation mutation) {
+        throw new AssertionError("no I/O expected");
+    }
+
+    @Override
+    public TransactionResult transact(Transaction transaction) {
+        throw new AssertionError("no I/O expected");
+    }
+
+    @Override
+    public Page page(PageRequest request) {
+        throw new AssertionError("no I/O expected");
+    }
+
+    @Override
+    public void close() {
+    }
+}

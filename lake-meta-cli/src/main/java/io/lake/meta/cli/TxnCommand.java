@@ -1,0 +1,33 @@
+package io.lake.meta.cli;
+
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionResult;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code txn --file FILE}: a multi-key transaction read from a JSON file. */
+@Command(name = "txn", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {
+            "Apply a transaction: every condition and mutation in FILE holds, and all of them apply,",
+            "or nothing does; exits 3 and lists every failed key when it does not apply.",
+            "FILE (or - for standard input) holds a JSON list of steps:",
+            "  {\"require\": KEY, \"holds\": VALUE}   KEY holds exactly VALUE",
+            "  {\"require\": KEY, \"absent\": true}   KEY is absent",
+            "  {\"create\": KEY, \"value\": VALUE}    create KEY (it must be absent)",
+            "  {\"update\": KEY, \"expect\": OLD, \"value\": VALUE}",
+            "  {\"delete\": KEY, \"expect\": OLD}",
+            "A key appears once; at most 100 keys and 2 MiB of keys and values. Values follow",
+            "--hex / --base64 like every other command."
+        })
+final class TxnCommand extends StoreCommand {
+
+    @Option(names = "--file", required = true, paramLabel = "FILE", description = "The transaction, as JSON; - reads standard input.")
+    String file;
+
+    @Override
+    public Integer call() {
+        Transaction transaction = TransactionFile.read(file, System.in, format.encoding());
+        TransactionResult result = withStore(false, store -> store.transact(transaction));
+        return TransactionReport.print(spec.commandLine(), format, transaction, result);
+    }
+}

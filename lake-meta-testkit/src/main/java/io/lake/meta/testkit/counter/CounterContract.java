@@ -1,0 +1,234 @@
+package io.lake.meta.testkit.counter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.counter.CounterContentionException;
+import io.lake.meta.counter.CounterRange;
+import io.lake.meta.counter.MonotonicCounter;
+import io.lake.meta.testkit.PausePoints;
+import io.lake.meta.testkit.lease.FailingReads;
+import io.lake.meta.testkit.lease.InFlightHooks;
+import io.lake.meta.testkit.lease.LosesAnswers;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The counter suite, written once. A backend runs it by extending this class with a factory:
+ *
+ * <pre>{@code
+ * class MyStoreCounterTest extends CounterContract {
+ *     protected MetaStore openStore() {
+ *         return MyStore.builder().build();   // fresh and empty on every call
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Groups, inherited so the one subclass runs them all: {@link CounterValuesContract} (values,
+ * ranges, the record, errors) and the contention and lost-answer groups below. Races are ordered
+ * with pause points and store decorators, never sleeps.
+ */
+public abstract class CounterContract extends CounterValuesContract {
+
+    @Nested
+    class Contention {
+
+        /** A read the record and is held before its write; B takes a value; A's write conflicts and A retries. */
+        @Test
+        void aRaceLostBetweenReadAndWrite_isRetried_pastTheWinnersValue() throws Exception {
+            PausePoints points = new PausePoints();
+            MonotonicCounter a = counter(new InFlightHooks(store, points), x -> x);
+            MonotonicCounter b = counter();
+            a.next(); // 1: the record exists
+            ExecutorService nodeA = Executors.newSingleThreadExecutor();
+            try {
+                PausePoints.Pause pause = points.arm(InFlightHooks.BEFORE_WRITE);
+                Future<Long> raceA = nodeA.submit(a::next);
+                pause.awaitArrival(); // A read next = 2 and is about to claim it
+                assertThat(b.next()).isEqualTo(2);
+                pause.release();
+
+                assertThat(raceA.get()).isEqualTo(3);
+                assertThat(storedNext()).isEqualTo(4);
+            } finally {
+                nodeA.shutdownNow();
+            }
+        }
+
+        @Test
+        void everyAttemptLost_raisesContention_afterExactlyMaxAttempts_handingOutNothing() {
+            MonotonicCounter rival = counter();
+            ConflictsEveryWrite hot = new ConflictsEveryWrite(store, rival::next);
+            MonotonicCounter counter = counter(hot, b -> b.maxAttempts(3));
+
+            assertThatThrownBy(counter::next).isInstanceOf(CounterContentionException.class)
+                    .hasMessageContaining("3 compare-and-set attempts")
+                    .satisfies(e -> assertThat(((CounterContentionException) e).retryable()).isTrue());
+
+            assertThat(hot.writes()).isEqualTo(3);
+            assertThat(storedNext()).as("only the rival's three values were taken").isEqualTo(4);
+            assertThat(rival.next()).isEqualTo(4);
+        }
+
+        @Test
+        void concurrentCallers_neverGetTheSameValue() throws Exception {
+            int threads = 4;
+            int callsEach = 25;
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            try {
+                List<Future<List<Long>>> results = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    boolean ranges = t % 2 == 0;
+                    MonotonicCounter counter = counter(store, b -> b.maxAttempts(10_000));
+                    results.add(pool.submit(() -> takeValues(counter, callsEach, ranges)));
+                }
+                List<Long> all = new ArrayList<>();
+                for (Future<List<Long>> r : results) {
+                    List<Long> mine = r.get();
+                    assertThat(mine).as("each caller sees increasing values").isSorted();
+                    all.addAll(mine);
+                }
+
+                assertThat(all).doesNotHaveDuplicates();
+                assertThat(all).hasSize(threads / 2 * callsEach * 3 + threads / 2 * callsEach);
+                assertThat(storedNext()).isEqualTo(all.size() + 1L);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+
+        private List<Long> takeValues(MonotonicCounter counter, int calls, boolean ranges) {
+            List<Long> values = new ArrayList<>();
+            for (int i = 0; i < calls; i++) {
+                if (ranges) {
+                    counter.nextRange(3).values().forEach(values::add);
+                } else {
+                    values.add(counter.next());
+                }
+            }
+            return values;
+        }
+    }
+
+    @Nested
+    class LostAnswers {
+
+        @Test
+        void lostAnswer_ofAnAppliedWrite_isRecognisedByItsBytes_andItsValuesHandedOut() {
+            LosesAnswers network = new LosesAnswers(store);
+            MonotonicCounter counter = counter(network, b -> b);
+            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+
+            assertThat(counter.nextRange(10)).isEqualTo(new CounterRange(1, 10));
+            assertThat(counter.next()).as("no gap: the lost write was ours").isEqualTo(11);
+        }
+
+        @Test
+        void lostAnswer_ofAWriteThatNeverArrived_claimsTheSameValuesAgain() {
+            LosesAnswers network = new LosesAnswers(store);
+            MonotonicCounter counter = counter(network, b -> b);
+            counter.next();
+            network.next(LosesAnswers.Next.DROP_AND_LOSE_ANSWER);
+
+            assertThat(counter.next()).as("2 was never handed out: claiming it again is no repeat").isEqualTo(2);
+            assertThat(storedNext()).isEqualTo(3);
+        }
+
+        /**
+         * A's write never arrived; meanwhile B took the same value, leaving a record with the same
+         * {@code next} A would have written. A must not take B's write for its own.
+         */
+        @Test
+        void lostAnswer_whileAnotherWriterReachedTheSameNext_isNotTakenForOurs() {
+            LosesAnswerAround network = new LosesAnswerAround(store);
+            MonotonicCounter a = counter(network, x -> x);
+            MonotonicCounter b = counter();
+            List<Long> valuesOfB = new ArrayList<>();
+            network.dropAndLoseAnswer(() -> valuesOfB.add(b.next()));
+
+            long valueOfA = a.next();
+
+            assertThat(valuesOfB).containsExactly(1L);
+            assertThat(valueOfA).isEqualTo(2);
+        }
+
+        /** A's write applied, then B moved past it before A could re-read: A cannot tell, so A's values are skipped. */
+        @Test
+        void lostAnswer_ofAnAppliedWrite_thenOvertaken_skipsItsValues() {
+            LosesAnswerAround network = new LosesAnswerAround(store);
+            MonotonicCounter a = counter(network, x -> x);
+            MonotonicCounter b = counter();
+            List<Long> valuesOfB = new ArrayList<>();
+            network.applyThenLoseAnswer(() -> valuesOfB.add(b.next()));
+
+            long valueOfA = a.next();
+
+            assertThat(valuesOfB).containsExactly(2L);
+            assertThat(valueOfA).as("1 may be A's, but A cannot prove it: it is skipped").isEqualTo(3);
+        }
+
+        @Test
+        void lostAnswer_whoseReReadFails_handsOutNothing_andTheValueIsSkipped() {
+            AtomicInteger readFailures = new AtomicInteger(0);
+            LosesAnswerAround network = new LosesAnswerAround(store);
+            MonotonicCounter counter = counter(new FailingReads(network, readFailures), b -> b);
+            network.applyThenLoseAnswer(() -> readFailures.set(1));
+
+            assertThatThrownBy(counter::next).isInstanceOf(StoreUnavailableException.class);
+
+            assertThat(counter.next()).isEqualTo(2);
+        }
+
+        /**
+         * A client that retries a write whose answer was lost may meet its own write as a conflict
+         * (the DynamoDB SDK resends a conditional put). The conflict carries the caller's own bytes,
+         * which prove the write applied: its values are handed out, none skipped.
+         */
+        @Test
+        void aConflictReportingOurOwnBytes_meansOurWriteApplied() {
+            MonotonicCounter counter = counter(new MeetsItsOwnWrite(store), b -> b);
+
+            assertThat(counter.nextRange(5)).isEqualTo(new CounterRange(1, 5));
+            assertThat(storedNext()).isEqualTo(6);
+        }
+
+        /**
+         * Two callers interleave on one key through a network that loses answers at random
+         * (applied or not), seeded so a failure reproduces: no value is ever handed out twice.
+         */
+        @Test
+        void randomLostAnswers_neverLeadToAValueHandedOutTwice() {
+            Random random = new Random(20_260_101L);
+            LosesAnswers networkA = new LosesAnswers(store);
+            LosesAnswers networkB = new LosesAnswers(store);
+            List<MonotonicCounter> callers = List.of(counter(networkA, b -> b), counter(networkB, b -> b));
+            List<LosesAnswers> networks = List.of(networkA, networkB);
+            Set<Long> handedOut = new HashSet<>();
+            long highest = 0;
+            for (int step = 0; step < 120; step++) {
+                int who = random.nextInt(2);
+                int roll = random.nextInt(4);
+                if (roll == 0) {
+                    networks.get(who).next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+                } else if (roll == 1) {
+                    networks.get(who).next(LosesAnswers.Next.DROP_AND_LOSE_ANSWER);
+                }
+                CounterRange range = callers.get(who).nextRange(1 + random.nextInt(5));
+                assertThat(range.first()).as("step %d: values only increase", step).isGreaterThan(highest);
+                range.values().forEach(v -> assertThat(handedOut.add(v)).as("value %d handed out twice", v).isTrue());
+                highest = range.last();
+            }
+            assertThat(storedNext()).isGreaterThan(highest);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.lake.meta.testkit.counter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaStore;
+import io.lake.meta.MetaValue;
+import io.lake.meta.counter.MonotonicCounter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * The plumbing the counter suite shares: a fresh store per test and counters on it. Backends do
+ * not extend this class directly: extend {@link CounterContract}.
+ */
+public abstract class CounterSupport {
+
+    protected static final MetaKey COUNTER_KEY = MetaKey.of("seq/table-ids");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The raw store under test; fresh and empty for each test. */
+    protected MetaStore store;
+
+    /**
+     * Opens a fresh, empty store of the backend under test. Called once before each test; the
+     * suite closes it afterwards.
+     */
+    protected abstract MetaStore openStore() throws Exception;
+
+    @BeforeEach
+    final void openCounterStore() throws Exception {
+        store = openStore();
+        assertThat(store).as("openStore() must return a store").isNotNull();
+    }
+
+    @AfterEach
+    final void closeCounterStore() {
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    /** A counter on {@link #COUNTER_KEY} through the raw store. */
+    protected MonotonicCounter counter() {
+        return counter(store, b -> b);
+    }
+
+    /** A counter on {@link #COUNTER_KEY} through {@code via}; {@code extra} may add builder options. */
+    protected MonotonicCounter counter(MetaStore via, UnaryOperator<MonotonicCounter.Builder> extra) {
+        return extra.apply(MonotonicCounter.builder().store(via).key(COUNTER_KEY)).build();
+    }
+
+    /** The stored record, parsed as plain JSON. */
+    protected JsonNode record() {
+        MetaValue bytes = store.get(COUNTER_KEY).orElseThrow(() -> new AssertionError("no counter record"));
+        try {
+            return JSON.readTree(bytes.toByteArray());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The record's {@code next}: the lowest value not handed out. */
+    protected long storedNext() {
+        return record().get("next").asLong();
+    }
+
+    protected void seed(String json) {
+        assertThat(store.create(COUNTER_KEY, MetaValue.utf8(json)).isApplied()).isTrue();
+    }
+}
