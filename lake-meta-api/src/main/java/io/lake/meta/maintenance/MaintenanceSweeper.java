@@ -28,9 +28,11 @@ import org.slf4j.LoggerFactory;
  *   <li>Each candidate's lock is taken from the caller's {@link TableLockProvider}; under it the
  *       registration is re-read with one point read through the lock's store, and only what that
  *       read shows is acted on: a live table goes to {@link TableMaintainer#maintain} (its action is
- *       written with a compare-and-set on the re-read bytes); a tombstone is marked purging,
- *       cleaned up with {@link TableMaintainer#cleanUp} and then deleted; a registration gone since
- *       the scan is skipped. Every write goes through the lock's store.</li>
+ *       written with a compare-and-set on the re-read bytes); a tombstone (dropped, or purging after
+ *       an interrupted cleanup) is first claimed with {@link TableRegistry#startPurge}, then cleaned
+ *       up with {@link TableMaintainer#cleanUp}, then deleted, so the destructive cleanup runs only
+ *       right after a write the store accepted; a registration gone since the scan is skipped.
+ *       Every write goes through the lock's store.</li>
  *   <li>Cancellation is checked before each lock is taken: a cancelled tick stops there, leaves
  *       the token where it was (the next tick reads the same page again) and reports it.</li>
  *   <li>A failure (store unavailable, fenced, a maintainer that throws) releases the lock, leaves the
@@ -136,24 +138,21 @@ public final class MaintenanceSweeper {
                     }
                 }
             }
-            case DROPPED -> {
-                RegistryWriteResult marked = locked.startPurge(current);
-                if (marked.isApplied()) {
-                    purge(locked, marked.registration().orElseThrow(), tally);
+            case DROPPED, PURGING -> {
+                // claim the cleanup with a write first: a holder that lost its lock or lease is refused here
+                RegistryWriteResult claimed = locked.startPurge(current);
+                if (!claimed.isApplied()) {
+                    tally.skipped++;
+                    return;
+                }
+                TableRegistration purging = claimed.registration().orElseThrow();
+                maintainer.cleanUp(purging);
+                if (locked.deleteTombstone(purging).isApplied()) {
+                    tally.purged++;
                 } else {
                     tally.skipped++;
                 }
             }
-            case PURGING -> purge(locked, current, tally);
-        }
-    }
-
-    private void purge(TableRegistry locked, TableRegistration purging, Tally tally) {
-        maintainer.cleanUp(purging);
-        if (locked.deleteTombstone(purging).isApplied()) {
-            tally.purged++;
-        } else {
-            tally.skipped++;
         }
     }
 

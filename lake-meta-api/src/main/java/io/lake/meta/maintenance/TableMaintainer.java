@@ -18,9 +18,11 @@ public interface TableMaintainer {
     MaintenanceAction maintain(TableRegistration table);
 
     /**
-     * Destroys what a dropped table's registration points at. Must be idempotent: after a crash
-     * between this call and the tombstone's deletion, the next sweep calls it again with the
-     * same tombstone. The tombstone is deleted only after this returns normally.
+     * Destroys what a dropped table's registration points at. Called only right after the sweeper's
+     * claim of the cleanup (a write through the lock's store) was accepted. Must be idempotent: after
+     * a crash between this call and the tombstone's deletion, the next sweep claims the tombstone
+     * again and calls this again with the same location. The tombstone is deleted only after this
+     * returns normally.
      *
      * @param tombstone the purging tombstone, re-read under the lock; it keeps the dropped table's location and format
      */

@@ -26,8 +26,8 @@ import java.util.Optional;
  * {@link TableState#DROPPED}) that pages report. Only the maintenance sweep removes it, in two
  * compare-and-set steps around the cleanup of the table's data: {@link #startPurge} (state
  * {@link TableState#PURGING}), then, once the cleanup finished, {@link #deleteTombstone}. A crash in
- * between leaves the purging tombstone, so the next sweep cleans up again and deletes it. A
- * dropped name is registered again by waiting for the sweep or by {@link #supersede}.
+ * between leaves the purging tombstone, so the next sweep claims it again, cleans up again and
+ * deletes it. A dropped name is registered again by waiting for the sweep or by {@link #supersede}.
  *
  * <p>Thread-safe; the store is the caller's and is never closed here.
  */
@@ -119,14 +119,20 @@ public final class TableRegistry {
     }
 
     /**
-     * Marks a tombstone's cleanup as started (state {@link TableState#PURGING}, generation + 1), so
-     * it can no longer be superseded. The maintenance sweep calls this under the table's lock
-     * before it cleans up. Compare-and-set on the exact bytes of {@code tombstone}.
+     * Claims a tombstone's cleanup: state {@link TableState#PURGING}, generation + 1, stamped with
+     * the clock. From then on it can no longer be superseded. The maintenance sweep calls this
+     * under the table's lock right before it cleans up, also for a tombstone already purging (a
+     * cleanup interrupted by a crash), so the destructive cleanup only ever runs right after a
+     * write that the store accepted: through a fenced store, a deposed leader's claim is refused
+     * and it cleans up nothing. Compare-and-set on the exact bytes of {@code tombstone}.
      *
-     * @throws InvalidArgumentException if {@code tombstone} is not in state {@link TableState#DROPPED}
+     * @throws InvalidArgumentException if {@code tombstone} is not a tombstone (a live table); nothing written
      */
     public RegistryWriteResult startPurge(TableRegistration tombstone) {
-        requireState(tombstone, TableState.DROPPED, "start purging", "only a dropped table's tombstone is purged");
+        Arguments.notNull(tombstone, "tombstone");
+        if (!tombstone.isDropped()) {
+            requireState(tombstone, TableState.DROPPED, "start purging", "only a dropped table's tombstone is purged");
+        }
         return replace(tombstone, RegistrationCodec.encode(tombstone.id(), tombstone.spec(), next(tombstone),
                 TableState.PURGING, tombstone.droppedAtMillis(), clock.millis(), tombstone.unknownFields()));
     }

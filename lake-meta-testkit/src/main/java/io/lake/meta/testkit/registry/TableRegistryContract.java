@@ -24,6 +24,7 @@ import io.lake.meta.testkit.PausePoints;
 import io.lake.meta.testkit.lease.CountingMetaStore;
 import io.lake.meta.testkit.lease.InFlightHooks;
 import io.lake.meta.testkit.lease.ManualTicker;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -281,6 +282,23 @@ public abstract class TableRegistryContract extends RecipeSupport {
 
             assertThat(registry().get(ORDERS)).isEmpty();
             assertThat(registry().register(ORDERS, ORDERS_SPEC).isApplied()).as("the name is free again").isTrue();
+        }
+
+        @Test
+        void aPurgeInterruptedByACrash_isClaimedAgain_withTheNextGeneration_andALiveTableIsNeverPurged() {
+            TableRegistration purging = registry().startPurge(
+                    registry().drop(registered(ORDERS, ORDERS_SPEC)).registration().orElseThrow()).registration().orElseThrow();
+            wall.advance(Duration.ofMinutes(5));
+
+            TableRegistration reclaimed = registry().startPurge(purging).registration().orElseThrow();
+
+            assertThat(reclaimed.generation()).isEqualTo(purging.generation() + 1);
+            assertThat(reclaimed.purgeStartedAt()).contains(Instant.ofEpochMilli(wall.millis()));
+            assertThat(reclaimed.droppedAt()).isEqualTo(purging.droppedAt());
+            TableRegistration live = registered(TableId.of("sales", "live"), ORDERS_SPEC);
+            assertThatThrownBy(() -> registry().startPurge(live)).isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("active");
+            assertThat(registry().get(live.id())).contains(live);
         }
 
         @Test
