@@ -119,7 +119,8 @@ public abstract class FencedPublicationContract extends RecipeSupport {
                     new WritePath("abandon", () -> journal.abandon(ops.get("op-2"), "declined")),
                     new WritePath("journal garbage collection", () -> {
                         wall.advance(RETENTION);
-                        assertThat(journal.collectGarbage(JournalPageRequest.tenant("acme", 10)).deleted()).isEqualTo(2);
+                        assertThat(OperationJournalContract.collectAll(journal, JournalPageRequest.tenant("acme", 10)))
+                                .isEqualTo(2);
                     }));
 
             for (int i = 0; i < paths.size(); i++) {
@@ -212,7 +213,7 @@ public abstract class FencedPublicationContract extends RecipeSupport {
                     new WritePath("complete", () -> journal.complete(running, "late")),
                     new WritePath("abandon", () -> journal.abandon(running, "late")),
                     new WritePath("journal garbage collection",
-                            () -> journal.collectGarbage(JournalPageRequest.tenant("acme", 10))));
+                            () -> OperationJournalContract.collectAll(journal, JournalPageRequest.tenant("acme", 10))));
 
             for (WritePath path : paths) {
                 int sentBefore = counting.guardedWrites().size() + counting.transactions().size();

@@ -230,7 +230,7 @@ public abstract class OperationJournalContract extends RecipeSupport {
 
             assertThatThrownBy(() -> journal.begin(TENANT, "op-1", DIGEST))
                     .isInstanceOf(CorruptOperationRecordException.class).hasMessageContaining("ops/acme/op-1");
-            assertThatThrownBy(() -> journal.page(JournalPageRequest.tenant(TENANT, 10)))
+            assertThatThrownBy(() -> allRecords(journal, JournalPageRequest.tenant(TENANT, 10)))
                     .isInstanceOf(CorruptOperationRecordException.class).hasMessageContaining("ops/acme/op-1");
         }
     }
@@ -315,14 +315,9 @@ public abstract class OperationJournalContract extends RecipeSupport {
             LeaderElection b = takeOver("node-b");
             OperationJournal journalOfB = journal(store, b);
 
-            List<OperationRecord> orphans = new ArrayList<>();
-            Optional<JournalPageRequest> request = Optional.of(JournalPageRequest.tenant(TENANT, 10));
-            while (request.isPresent()) {
-                OperationPage page = journalOfB.page(request.get());
-                page.records().stream().filter(r -> r.state() == OperationState.IN_PROGRESS)
-                        .filter(r -> r.owner().epoch() < b.currentGuard().orElseThrow().epoch()).forEach(orphans::add);
-                request = page.nextToken().map(request.get()::after);
-            }
+            List<OperationRecord> orphans = allRecords(journalOfB, JournalPageRequest.tenant(TENANT, 10)).stream()
+                    .filter(r -> r.state() == OperationState.IN_PROGRESS)
+                    .filter(r -> r.owner().epoch() < b.currentGuard().orElseThrow().epoch()).toList();
             assertThat(orphans).containsExactly(orphan);
             JournalWriteResult recovered = journalOfB.recover(orphans.get(0));
             OperationRecord mine = recovered.record().orElseThrow();
@@ -445,12 +440,33 @@ public abstract class OperationJournalContract extends RecipeSupport {
             OperationJournal journal = journal(store, a);
             journal.complete(journal.begin(TENANT, "op-1", DIGEST).record(), "done");
             wall.advance(RETENTION);
-            Optional<JournalPageRequest> request = Optional.of(JournalPageRequest.tenant(TENANT, 10));
-            while (request.isPresent()) {
-                request = journal.collectGarbage(request.get()).nextToken().map(request.get()::after);
-            }
+            assertThat(collectAll(journal, JournalPageRequest.tenant(TENANT, 10))).isEqualTo(1);
 
             assertThat(journal.begin(TENANT, "op-1", DIGEST).kind()).isEqualTo(BeginResult.Kind.STARTED);
         }
+    }
+
+    /** Every record of {@code first}'s selection, looping on the token. */
+    protected static List<OperationRecord> allRecords(OperationJournal journal, JournalPageRequest first) {
+        List<OperationRecord> all = new ArrayList<>();
+        Optional<JournalPageRequest> request = Optional.of(first);
+        while (request.isPresent()) {
+            OperationPage page = journal.page(request.get());
+            all.addAll(page.records());
+            request = page.nextToken().map(request.get()::after);
+        }
+        return all;
+    }
+
+    /** Collects every page of {@code first}'s selection, looping on the token; how many records were deleted. */
+    protected static int collectAll(OperationJournal journal, JournalPageRequest first) {
+        int deleted = 0;
+        Optional<JournalPageRequest> request = Optional.of(first);
+        while (request.isPresent()) {
+            CollectionPage page = journal.collectGarbage(request.get());
+            deleted += page.deleted();
+            request = page.nextToken().map(request.get()::after);
+        }
+        return deleted;
     }
 }
