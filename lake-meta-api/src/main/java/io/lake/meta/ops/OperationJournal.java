@@ -9,6 +9,7 @@ import io.lake.meta.MetaValue;
 import io.lake.meta.Page;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.WriteResult;
+import io.lake.meta.fenced.FencedMetaStore;
 import io.lake.meta.lease.CorruptLeaseRecordException;
 import io.lake.meta.lease.LeaseAuthority;
 import io.lake.meta.lease.LeaseGuard;
@@ -349,10 +350,18 @@ public final class OperationJournal {
             return this;
         }
 
-        /** @throws IllegalStateException if the store or the authority is missing */
+        /**
+         * @throws IllegalStateException if the store or the authority is missing, or the store is a
+         *     fenced store over another lease than the authority's
+         */
         public OperationJournal build() {
             if (store == null || authority == null) {
                 throw new IllegalStateException("an operation journal needs store(...) and authority(...)");
+            }
+            if (store instanceof FencedMetaStore && !((FencedMetaStore) store).leaseKey().equals(authority.leaseKey())) {
+                throw new IllegalStateException("the journal's store is fenced by lease '"
+                        + ((FencedMetaStore) store).leaseKey() + "' but its authority leads '" + authority.leaseKey()
+                        + "': records would carry the epoch of a lease that does not fence them");
             }
             return new OperationJournal(this);
         }

@@ -5,7 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
+import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
+import io.lake.meta.Mutation;
+import io.lake.meta.Page;
+import io.lake.meta.PageRequest;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionResult;
+import io.lake.meta.WriteResult;
+import io.lake.meta.fenced.FencedMetaStore;
 import io.lake.meta.lease.LeaseAuthority;
 import io.lake.meta.lease.LeaseGuard;
 import java.time.Duration;
@@ -85,5 +93,46 @@ class OperationRecordCodecTest {
         assertThatThrownBy(() -> OperationJournal.builder().retention(Duration.ofDays(40_000)))
                 .isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> OperationJournal.builder().store(null)).isInstanceOf(InvalidArgumentException.class);
+        LeaseAuthority other = new LeaseAuthority() {
+            @Override
+            public MetaKey leaseKey() {
+                return MetaKey.of("lease/other");
+            }
+
+            @Override
+            public Optional<LeaseGuard> currentGuard() {
+                return Optional.empty();
+            }
+        };
+        MetaStore fencedByOther = FencedMetaStore.over(new NoStore(), other);
+        assertThatThrownBy(() -> OperationJournal.builder().store(fencedByOther).authority(authority).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("lease/other");
+    }
+
+    /** A store that is never called: building does no I/O. */
+    private static final class NoStore implements MetaStore {
+        @Override
+        public Optional<MetaValue> get(MetaKey key) {
+            throw new AssertionError("no I/O expected");
+        }
+
+        @Override
+        public WriteResult apply(Mutation mutation) {
+            throw new AssertionError("no I/O expected");
+        }
+
+        @Override
+        public TransactionResult transact(Transaction transaction) {
+            throw new AssertionError("no I/O expected");
+        }
+
+        @Override
+        public Page page(PageRequest request) {
+            throw new AssertionError("no I/O expected");
+        }
+
+        @Override
+        public void close() {
+        }
     }
 }
