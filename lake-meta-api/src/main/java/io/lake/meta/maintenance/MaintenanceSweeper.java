@@ -129,7 +129,12 @@ public final class MaintenanceSweeper {
         switch (current.state()) {
             case ACTIVE -> {
                 tally.maintained++;
-                Optional<TableSpec> next = maintainer.maintain(current).newSpec();
+                MaintenanceAction action = maintainer.maintain(current);
+                if (action == null) {
+                    throw new IllegalStateException("the maintainer returned null for " + current.id()
+                            + "; return MaintenanceAction.none() when there is nothing to write");
+                }
+                Optional<TableSpec> next = action.newSpec();
                 if (next.isPresent()) {
                     if (locked.update(current, next.get()).isApplied()) {
                         tally.updated++;

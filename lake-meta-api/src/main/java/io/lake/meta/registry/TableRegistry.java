@@ -10,7 +10,6 @@ import io.lake.meta.WriteResult;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
