@@ -1,0 +1,47 @@
+package io.lake.meta.maintenance;
+
+import io.lake.meta.registry.TableSpec;
+import java.util.Objects;
+import java.util.Optional;
+
+/** What a {@link TableMaintainer} asks the sweeper to write back to a table's registration. Immutable. */
+public final class MaintenanceAction {
+
+    private static final MaintenanceAction NONE = new MaintenanceAction(null);
+
+    private final TableSpec newSpec;
+
+    private MaintenanceAction(TableSpec newSpec) {
+        this.newSpec = newSpec;
+    }
+
+    /** Nothing to write. */
+    public static MaintenanceAction none() {
+        return NONE;
+    }
+
+    /** Replace the registration's spec (such as a property recording the last compaction): generation + 1. */
+    public static MaintenanceAction updateSpec(TableSpec spec) {
+        return new MaintenanceAction(Arguments.notNull(spec, "spec"));
+    }
+
+    /** The spec to write, if any. */
+    public Optional<TableSpec> newSpec() {
+        return Optional.ofNullable(newSpec);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof MaintenanceAction && Objects.equals(((MaintenanceAction) o).newSpec, newSpec);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hashCode(newSpec);
+    }
+
+    @Override
+    public String toString() {
+        return newSpec == null ? "MaintenanceAction[none]" : "MaintenanceAction[update " + newSpec + "]";
+    }
+}

@@ -1,0 +1,22 @@
+package io.lake.meta.ops;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What one bounded page of garbage collection did.
+ *
+ * @param scanned records on the page
+ * @param deleted terminal records past the retention that were deleted
+ * @param nextToken where the next page starts; empty when the selection is exhausted
+ */
+public record CollectionPage(int scanned, int deleted, Optional<String> nextToken) {
+
+    public CollectionPage {
+        Objects.requireNonNull(nextToken, "nextToken");
+    }
+
+    public boolean hasMore() {
+        return nextToken.isPresent();
+    }
+}

@@ -1,0 +1,72 @@
+package io.lake.meta.ops;
+
+import io.lake.meta.InvalidArgumentException;
+import io.lake.meta.PageRequest;
+import java.util.Optional;
+
+/**
+ * Which operation records to read (or collect): every tenant or one, an optional continuation
+ * token, and a limit of 1 to {@value io.lake.meta.Limits#MAX_PAGE_LIMIT}. Validated when built. Immutable.
+ */
+public final class JournalPageRequest {
+
+    private final String tenant;
+    private final PageRequest page;
+
+    private JournalPageRequest(String tenant, PageRequest page) {
+        this.tenant = tenant;
+        this.page = page;
+    }
+
+    /** @throws InvalidArgumentException if {@code limit} is outside 1..10 000 */
+    public static JournalPageRequest allTenants(int limit) {
+        return new JournalPageRequest(null, PageRequest.first(OperationId.allTenants(), limit));
+    }
+
+    /** @throws InvalidArgumentException if the tenant is invalid or {@code limit} is outside 1..10 000 */
+    public static JournalPageRequest tenant(String tenant, int limit) {
+        return new JournalPageRequest(tenant, PageRequest.first(OperationId.prefixOf(tenant), limit));
+    }
+
+    /**
+     * This request resumed at {@code token}, a continuation token of the same selection.
+     *
+     * @throws InvalidArgumentException if {@code token} is null or empty
+     */
+    public JournalPageRequest after(String token) {
+        Arguments.notNull(token, "page token");
+        return new JournalPageRequest(tenant, PageRequest.after(page.prefix(), token, page.limit()));
+    }
+
+    /** The tenant read, or empty for every tenant. */
+    public Optional<String> tenant() {
+        return Optional.ofNullable(tenant);
+    }
+
+    public Optional<String> token() {
+        return page.token();
+    }
+
+    public int limit() {
+        return page.limit();
+    }
+
+    PageRequest pageRequest() {
+        return page;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof JournalPageRequest && ((JournalPageRequest) o).page.equals(page);
+    }
+
+    @Override
+    public int hashCode() {
+        return page.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "JournalPageRequest[" + page + "]";
+    }
+}

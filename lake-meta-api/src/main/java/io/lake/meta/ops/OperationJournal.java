@@ -1,0 +1,369 @@
+package io.lake.meta.ops;
+
+import io.lake.meta.Entry;
+import io.lake.meta.FencedException;
+import io.lake.meta.InvalidArgumentException;
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaStore;
+import io.lake.meta.MetaValue;
+import io.lake.meta.Page;
+import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.WriteResult;
+import io.lake.meta.fenced.FencedMetaStore;
+import io.lake.meta.lease.CorruptLeaseRecordException;
+import io.lake.meta.lease.LeaseAuthority;
+import io.lake.meta.lease.LeaseGuard;
+import io.lake.meta.lease.LeaseRecord;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The idempotent operation journal: one record per operation id, so a retried request is answered
+ * from the record instead of being run twice.
+ *
+ * <ul>
+ *   <li>{@link #begin} reads the record first: a replay (same payload digest) returns the recorded
+ *       state and writes nothing, even on a node that does not lead; a different digest raises
+ *       {@link IdempotencyConflictException} and writes nothing. An absent record is created in
+ *       progress, naming this leader and its epoch; losing that create to another caller returns
+ *       that caller's record.</li>
+ *   <li>{@link #complete} and {@link #abandon} end an in-progress record begun (or recovered) in the
+ *       current epoch, each a compare-and-set on its exact bytes.</li>
+ *   <li>{@link #recover} lets a later leader take over an in-progress record of an earlier epoch:
+ *       a compare-and-set that writes its own holder and epoch, so the earlier leader's stale end
+ *       conflicts (and, through a fenced store, is refused before it reaches the record).</li>
+ *   <li>{@link #collectGarbage} deletes terminal records older than the retention, one bounded page per call.</li>
+ * </ul>
+ *
+ * <p>Pass a {@link io.lake.meta.fenced.FencedMetaStore} over the same authority as the store: then
+ * every write is fenced by the lease, and a deposed leader records, ends and collects nothing. The
+ * epoch of new and recovered records is the authority's current guard's. Thread-safe; the store and
+ * the authority are the caller's.
+ */
+public final class OperationJournal {
+
+    /** Default retention of terminal records. */
+    public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
+
+    /** The longest retention: a century is as good as forever. */
+    public static final Duration MAX_RETENTION = Duration.ofDays(36_500);
+
+    /** The longest payload digest. */
+    public static final int MAX_DIGEST_LENGTH = 256;
+
+    private static final Pattern DIGEST = Pattern.compile("[A-Za-z0-9][A-Za-z0-9:_.+/=-]*");
+
+    /** A begin retries at most this often when the record vanished between its create and its read. */
+    private static final int MAX_BEGIN_ROUNDS = 3;
+
+    private final MetaStore store;
+    private final LeaseAuthority authority;
+    private final Clock clock;
+    private final Duration retention;
+
+    private OperationJournal(Builder b) {
+        this.store = b.store;
+        this.authority = b.authority;
+        this.clock = b.clock;
+        this.retention = b.retention;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Begins an operation, or returns its recorded state.
+     *
+     * @param payloadDigest the digest of the request's payload (such as {@code sha256:<hex>}): 1 to
+     *     {@value #MAX_DIGEST_LENGTH} characters from {@code [A-Za-z0-9:_.+/=-]}
+     * @throws IdempotencyConflictException if the operation was recorded with another digest; nothing written
+     * @throws FencedException if the operation is not recorded and this node does not lead; nothing written
+     * @throws InvalidArgumentException if the tenant, operation id or digest is invalid; nothing read or written
+     */
+    public BeginResult begin(String tenant, String operationId, String payloadDigest) {
+        OperationId id = OperationId.of(tenant, operationId);
+        String digest = requireDigest(payloadDigest);
+        MetaKey key = id.key();
+        for (int round = 0; round < MAX_BEGIN_ROUNDS; round++) {
+            Optional<OperationRecord> existing = read(key);
+            if (existing.isPresent()) {
+                return replay(existing.get(), digest);
+            }
+            LeaseGuard guard = requireGuard("begin operation " + id);
+            OperationRecord started = OperationRecordCodec.encode(id, digest, OperationState.IN_PROGRESS, ownerOf(guard),
+                    1, clock.millis(), null, null, null, OperationRecordCodec.noUnknownFields());
+            WriteResult created = store.create(key, started.storedValue());
+            if (created.isApplied()) {
+                return BeginResult.started(started);
+            }
+            Optional<OperationRecord> winner = currentAfter(key, created);
+            if (winner.isPresent()) {
+                return replay(winner.get(), digest);
+            }
+            // created and collected between our create and our read: begin again
+        }
+        throw new StoreUnavailableException("operation " + id + " was created and removed " + MAX_BEGIN_ROUNDS
+                + " times while it was begun; nothing was written by this call: retry");
+    }
+
+    /** Reads an operation's record. */
+    public Optional<OperationRecord> get(String tenant, String operationId) {
+        return read(OperationId.of(tenant, operationId).key());
+    }
+
+    /**
+     * Completes an in-progress operation with its outcome: compare-and-set on the exact bytes of
+     * {@code inProgress}. A conflict carries the current record (another caller ended it, a later
+     * leader recovered it).
+     *
+     * @param outcome the outcome to return to every replay (such as a JSON answer)
+     * @throws InvalidArgumentException if {@code inProgress} is not in progress, or was begun in another
+     *     epoch than this leader's (recover it first); nothing written
+     * @throws FencedException if this node does not lead (through a fenced store: or lost its lease); nothing written
+     */
+    public JournalWriteResult complete(OperationRecord inProgress, String outcome) {
+        Arguments.notNull(outcome, "outcome");
+        requireOwnInProgress(inProgress, "complete");
+        return replace(inProgress, OperationRecordCodec.encode(inProgress.id(), inProgress.payloadDigest(),
+                OperationState.COMPLETED, inProgress.owner(), inProgress.attempt(), inProgress.startedAtMillis(),
+                clock.millis(), outcome, null, inProgress.unknownFields()));
+    }
+
+    /**
+     * Abandons an in-progress operation (it took no effect), with a reason every replay returns:
+     * compare-and-set on the exact bytes of {@code inProgress}.
+     *
+     * @throws InvalidArgumentException as {@link #complete}
+     * @throws FencedException as {@link #complete}
+     */
+    public JournalWriteResult abandon(OperationRecord inProgress, String reason) {
+        Arguments.notNull(reason, "reason");
+        requireOwnInProgress(inProgress, "abandon");
+        return replace(inProgress, OperationRecordCodec.encode(inProgress.id(), inProgress.payloadDigest(),
+                OperationState.ABANDONED, inProgress.owner(), inProgress.attempt(), inProgress.startedAtMillis(),
+                clock.millis(), null, reason, inProgress.unknownFields()));
+    }
+
+    /**
+     * Takes over an operation an earlier leader left in progress: compare-and-set on its exact
+     * bytes, writing this leader's holder and epoch and the next attempt number. Then complete or
+     * abandon the returned record. A conflict carries the current record (ended meanwhile, or
+     * recovered by someone else).
+     *
+     * @throws InvalidArgumentException if {@code inProgress} is not in progress, or its epoch is not
+     *     lower than this leader's (it is this term's own operation); nothing written
+     * @throws FencedException if this node does not lead; nothing written
+     */
+    public JournalWriteResult recover(OperationRecord inProgress) {
+        Arguments.notNull(inProgress, "record");
+        LeaseGuard guard = requireGuard("recover operation " + inProgress.id());
+        requireInProgress(inProgress, "recover");
+        if (inProgress.owner().epoch() >= guard.epoch()) {
+            throw new InvalidArgumentException("cannot recover operation " + inProgress.id() + ": it was begun in epoch "
+                    + inProgress.owner().epoch() + " and this leader leads epoch " + guard.epoch()
+                    + "; only a later leader recovers an operation. Nothing was written");
+        }
+        if (inProgress.attempt() == Long.MAX_VALUE) {
+            throw new InvalidArgumentException("operation " + inProgress.id() + " reached the largest attempt number;"
+                    + " abandon it instead. Nothing was written");
+        }
+        return replace(inProgress, OperationRecordCodec.encode(inProgress.id(), inProgress.payloadDigest(),
+                OperationState.IN_PROGRESS, ownerOf(guard), inProgress.attempt() + 1, inProgress.startedAtMillis(),
+                null, null, null, inProgress.unknownFields()));
+    }
+
+    /**
+     * Reads one store page of records, decoded, keeping the store's continuation token.
+     *
+     * @throws CorruptOperationRecordException naming the first key on the page that does not decode
+     */
+    public OperationPage page(JournalPageRequest request) {
+        Arguments.notNull(request, "request");
+        Page page = store.page(request.pageRequest());
+        List<OperationRecord> records = new ArrayList<>(page.entries().size());
+        for (Entry entry : page.entries()) {
+            records.add(OperationRecordCodec.decode(entry.key(), entry.value()));
+        }
+        return new OperationPage(records, page.nextToken());
+    }
+
+    /**
+     * Reads one store page and deletes its terminal records that ended at least the retention ago,
+     * each with a compare-and-set on the bytes read (a record that changed meanwhile is left).
+     * In-progress records are never collected. Call again with the returned token until it is empty.
+     *
+     * @throws CorruptOperationRecordException naming the first key on the page that does not decode; nothing deleted
+     * @throws FencedException through a fenced store, when this node does not lead
+     */
+    public CollectionPage collectGarbage(JournalPageRequest request) {
+        OperationPage page = page(request);
+        long now = clock.millis();
+        int deleted = 0;
+        for (OperationRecord record : page.records()) {
+            if (isExpired(record, now) && store.delete(record.id().key(), record.storedValue()).isApplied()) {
+                deleted++;
+            }
+        }
+        return new CollectionPage(page.records().size(), deleted, page.nextToken());
+    }
+
+    /** How long terminal records are kept. */
+    public Duration retention() {
+        return retention;
+    }
+
+    private boolean isExpired(OperationRecord record, long nowMillis) {
+        if (!record.state().isTerminal()) {
+            return false;
+        }
+        long ended = record.endedAtMillis();
+        long age;
+        try {
+            age = Math.subtractExact(nowMillis, ended);
+        } catch (ArithmeticException e) {
+            age = ended < nowMillis ? Long.MAX_VALUE : Long.MIN_VALUE;
+        }
+        return age >= retention.toMillis();
+    }
+
+    private BeginResult replay(OperationRecord recorded, String digest) {
+        if (!recorded.payloadDigest().equals(digest)) {
+            throw new IdempotencyConflictException(recorded, digest);
+        }
+        return BeginResult.recorded(recorded);
+    }
+
+    private JournalWriteResult replace(OperationRecord read, OperationRecord next) {
+        MetaKey key = read.id().key();
+        WriteResult result = store.update(key, read.storedValue(), next.storedValue());
+        return result.isApplied() ? JournalWriteResult.applied(next) : JournalWriteResult.conflict(currentAfter(key, result));
+    }
+
+    private Optional<OperationRecord> currentAfter(MetaKey key, WriteResult conflict) {
+        // a backend that cannot report the current value on this conflict (a DynamoDB create) is asked
+        Optional<MetaValue> current = conflict.isCurrentKnown() ? conflict.currentValue() : store.get(key);
+        return current.map(value -> OperationRecordCodec.decode(key, value));
+    }
+
+    private Optional<OperationRecord> read(MetaKey key) {
+        return store.get(key).map(value -> OperationRecordCodec.decode(key, value));
+    }
+
+    private void requireOwnInProgress(OperationRecord record, String action) {
+        Arguments.notNull(record, "record");
+        requireInProgress(record, action);
+        LeaseGuard guard = requireGuard(action + " operation " + record.id());
+        if (record.owner().epoch() != guard.epoch()) {
+            throw new InvalidArgumentException("cannot " + action + " operation " + record.id() + ": it was begun in epoch "
+                    + record.owner().epoch() + " and this leader leads epoch " + guard.epoch()
+                    + (record.owner().epoch() < guard.epoch() ? "; recover it first" : "; re-read it")
+                    + ". Nothing was written");
+        }
+    }
+
+    private static void requireInProgress(OperationRecord record, String action) {
+        if (record.state() != OperationState.IN_PROGRESS) {
+            throw new InvalidArgumentException("cannot " + action + " operation " + record.id() + ": it is "
+                    + record.state().wireName() + ", not in progress. Nothing was written");
+        }
+    }
+
+    private LeaseGuard requireGuard(String what) {
+        return authority.currentGuard().orElseThrow(() -> new FencedException(what + " refused: this node holds no"
+                + " valid lease on '" + authority.leaseKey() + "'; nothing was written"));
+    }
+
+    /** The holder named by the guard's own lease record, and the guard's epoch. */
+    private OperationOwner ownerOf(LeaseGuard guard) {
+        String holder;
+        try {
+            holder = LeaseRecord.decode(guard.leaseKey(), guard.leaseBytes()).holder().orElse("unknown");
+        } catch (CorruptLeaseRecordException e) {
+            holder = "unknown";
+        }
+        return new OperationOwner(holder, guard.epoch());
+    }
+
+    private static String requireDigest(String digest) {
+        if (digest == null) {
+            throw new InvalidArgumentException("payload digest must not be null");
+        }
+        if (digest.isEmpty() || digest.length() > MAX_DIGEST_LENGTH || !DIGEST.matcher(digest).matches()) {
+            throw new InvalidArgumentException("payload digest '" + digest + "' is invalid: use 1 to " + MAX_DIGEST_LENGTH
+                    + " characters from [A-Za-z0-9:_.+/=-], such as sha256:<hex>");
+        }
+        return digest;
+    }
+
+    @Override
+    public String toString() {
+        return "OperationJournal[lease=" + authority.leaseKey() + ", retention=" + retention + ", store=" + store + "]";
+    }
+
+    /** Builds a journal; building does no I/O. Required: store and authority. */
+    public static final class Builder {
+
+        private MetaStore store;
+        private LeaseAuthority authority;
+        private Clock clock = Clock.systemUTC();
+        private Duration retention = DEFAULT_RETENTION;
+
+        private Builder() {
+        }
+
+        /** The store the records live in: a {@link io.lake.meta.fenced.FencedMetaStore} over {@link #authority}'s lease. */
+        public Builder store(MetaStore store) {
+            this.store = Arguments.notNull(store, "store");
+            return this;
+        }
+
+        /** Where the epoch (and holder) of new and recovered records come from: usually the {@code LeaderElection}. */
+        public Builder authority(LeaseAuthority authority) {
+            this.authority = Arguments.notNull(authority, "authority");
+            return this;
+        }
+
+        /** The wall clock of start and end times and of the retention; UTC unless set. */
+        public Builder clock(Clock clock) {
+            this.clock = Arguments.notNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * How long terminal records are kept before {@link #collectGarbage} may delete them;
+         * {@link #DEFAULT_RETENTION} unless set. A replay after that begins the operation anew.
+         *
+         * @throws InvalidArgumentException if zero, negative or over {@link #MAX_RETENTION}
+         */
+        public Builder retention(Duration retention) {
+            Arguments.notNull(retention, "retention");
+            if (retention.isZero() || retention.isNegative() || retention.compareTo(MAX_RETENTION) > 0) {
+                throw new InvalidArgumentException("retention " + retention + " is out of range: use more than zero"
+                        + " and at most " + MAX_RETENTION.toDays() + " days");
+            }
+            this.retention = retention;
+            return this;
+        }
+
+        /**
+         * @throws IllegalStateException if the store or the authority is missing, or the store is a
+         *     fenced store over another lease than the authority's
+         */
+        public OperationJournal build() {
+            if (store == null || authority == null) {
+                throw new IllegalStateException("an operation journal needs store(...) and authority(...)");
+            }
+            if (store instanceof FencedMetaStore && !((FencedMetaStore) store).leaseKey().equals(authority.leaseKey())) {
+                throw new IllegalStateException("the journal's store is fenced by lease '"
+                        + ((FencedMetaStore) store).leaseKey() + "' but its authority leads '" + authority.leaseKey()
+                        + "': records would carry the epoch of a lease that does not fence them");
+            }
+            return new OperationJournal(this);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package io.lake.meta.ops;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One store page of operation records, decoded, with the store's continuation token unchanged. It
+ * may hold fewer records than the limit, even none, while a token is still returned: loop on the token.
+ */
+public record OperationPage(List<OperationRecord> records, Optional<String> nextToken) {
+
+    public OperationPage {
+        records = List.copyOf(Objects.requireNonNull(records, "records"));
+        Objects.requireNonNull(nextToken, "nextToken");
+    }
+
+    public boolean hasMore() {
+        return nextToken.isPresent();
+    }
+}

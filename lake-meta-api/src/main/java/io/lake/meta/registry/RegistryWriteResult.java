@@ -1,0 +1,58 @@
+package io.lake.meta.registry;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The answer to a registry write: applied, or a conflict because the key no longer held what the
+ * write expected. Either way {@link #registration()} says what the key holds as far as this call
+ * knows: the registration written (empty after a tombstone was deleted), or on a conflict the
+ * current registration (empty when the key is absent).
+ */
+public final class RegistryWriteResult {
+
+    private final boolean applied;
+    private final TableRegistration registration;
+
+    private RegistryWriteResult(boolean applied, TableRegistration registration) {
+        this.applied = applied;
+        this.registration = registration;
+    }
+
+    static RegistryWriteResult applied(Optional<TableRegistration> written) {
+        return new RegistryWriteResult(true, written.orElse(null));
+    }
+
+    static RegistryWriteResult conflict(Optional<TableRegistration> current) {
+        return new RegistryWriteResult(false, current.orElse(null));
+    }
+
+    public boolean isApplied() {
+        return applied;
+    }
+
+    public boolean isConflict() {
+        return !applied;
+    }
+
+    /** Applied: the registration written (empty after a delete). Conflict: the current one (empty = absent). */
+    public Optional<TableRegistration> registration() {
+        return Optional.ofNullable(registration);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RegistryWriteResult && ((RegistryWriteResult) o).applied == applied
+                && Objects.equals(((RegistryWriteResult) o).registration, registration);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(applied, registration);
+    }
+
+    @Override
+    public String toString() {
+        return (applied ? "applied " : "conflict, current ") + (registration == null ? "(absent)" : registration);
+    }
+}

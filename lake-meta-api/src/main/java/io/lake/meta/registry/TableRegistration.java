@@ -1,0 +1,120 @@
+package io.lake.meta.registry;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lake.meta.MetaValue;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One table's registration as read from the store: its identity, its spec, a generation that
+ * goes up by one on every change (register = 1, each update, drop and purge step + 1), its
+ * state, and the exact bytes it was read from, which every later write of it expects.
+ *
+ * <p>Fields this library does not know (written by a newer version or another tool) are kept and
+ * written back unchanged by every read-modify-write. Immutable.
+ */
+public final class TableRegistration {
+
+    private final TableId id;
+    private final TableSpec spec;
+    private final long generation;
+    private final TableState state;
+    private final Long droppedAtMillis;
+    private final Long purgeStartedAtMillis;
+    private final ObjectNode unknownFields;
+    private final MetaValue storedValue;
+
+    TableRegistration(TableId id, TableSpec spec, long generation, TableState state, Long droppedAtMillis,
+            Long purgeStartedAtMillis, ObjectNode unknownFields, MetaValue storedValue) {
+        this.id = id;
+        this.spec = spec;
+        this.generation = generation;
+        this.state = state;
+        this.droppedAtMillis = droppedAtMillis;
+        this.purgeStartedAtMillis = purgeStartedAtMillis;
+        this.unknownFields = unknownFields;
+        this.storedValue = storedValue;
+    }
+
+    public TableId id() {
+        return id;
+    }
+
+    public TableSpec spec() {
+        return spec;
+    }
+
+    public String location() {
+        return spec.location();
+    }
+
+    public String format() {
+        return spec.format();
+    }
+
+    public Map<String, String> properties() {
+        return spec.properties();
+    }
+
+    /** 1 when registered; one more on every change. */
+    public long generation() {
+        return generation;
+    }
+
+    public TableState state() {
+        return state;
+    }
+
+    /** Whether this is a tombstone: the table was dropped and its cleanup is pending or running. */
+    public boolean isDropped() {
+        return state.isTombstone();
+    }
+
+    /** When it was dropped (by the dropping node's clock); empty while active. */
+    public Optional<Instant> droppedAt() {
+        return Optional.ofNullable(droppedAtMillis).map(Instant::ofEpochMilli);
+    }
+
+    /** When its cleanup started; empty unless purging. */
+    public Optional<Instant> purgeStartedAt() {
+        return Optional.ofNullable(purgeStartedAtMillis).map(Instant::ofEpochMilli);
+    }
+
+    /** The exact bytes this registration was read from (or written as). */
+    public MetaValue storedValue() {
+        return storedValue;
+    }
+
+    /** The fields this library does not know, to be written back unchanged; never modified. */
+    ObjectNode unknownFields() {
+        return unknownFields;
+    }
+
+    Long droppedAtMillis() {
+        return droppedAtMillis;
+    }
+
+    Long purgeStartedAtMillis() {
+        return purgeStartedAtMillis;
+    }
+
+    /** Equal when read from equal bytes under the same key. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TableRegistration && ((TableRegistration) o).id.equals(id)
+                && ((TableRegistration) o).storedValue.equals(storedValue);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(id, storedValue);
+    }
+
+    @Override
+    public String toString() {
+        return "TableRegistration[" + id + ", " + state.wireName() + ", generation=" + generation + ", location="
+                + spec.location() + ", format=" + spec.format() + "]";
+    }
+}
