@@ -158,10 +158,11 @@ final class DispatchedWatch implements Watch {
         try {
             listener.onChange(event);
         } catch (RuntimeException e) {
-            LOG.warn("{}: the listener of the watch on '{}' threw on {}; that event is dropped, later ones still come",
-                    description, prefix, event, e);
+            LOG.warn("{}: the listener of the watch on '{}' threw on the event for '{}'; that event is dropped,"
+                    + " later ones still come", description, prefix, event.key(), e);
         } catch (Error e) {
-            LOG.error("{}: the listener of the watch on '{}' threw on {}; the watch is closed", description, prefix, event, e);
+            LOG.error("{}: the listener of the watch on '{}' threw an Error on the event for '{}'; the watch is closed",
+                    description, prefix, event.key(), e);
             synchronized (this) {
                 scheduled = false;
             }
