@@ -29,6 +29,8 @@ import org.rocksdb.RocksDBException;
  * Watches on RocksDB, where the committer publishes each written batch: what a failed batch
  * write reports, and a watch registered while a batch is between its check, its write and its
  * publication. Races are ordered with race hooks and latches in the batch writer, not with sleeps.
+ * Each test waits for the initial event before the change it checks is published: a pending event
+ * is replaced by a newer one of the same key (the contract allows it), which would hide the order.
  */
 class RocksWatchTest {
 
@@ -107,6 +109,7 @@ class RocksWatchTest {
             store.create(K, v("1"));
             Heard heard = new Heard();
             store.watch(NS1, heard::add);
+            heard.awaitFirst(value(K, "1")); // taken, so the change cannot replace it while pending
 
             failAfterWriting.set(true);
             assertThatThrownBy(() -> store.update(K, v("1"), v("2"))).isInstanceOf(OutcomeUnknownException.class);
@@ -130,6 +133,7 @@ class RocksWatchTest {
 
             Heard heard = new Heard();
             store.watch(NS1, heard::add);
+            heard.awaitFirst(value(K, "1")); // the initial event, taken before the commit can replace it
             update.release();
 
             assertThat(writer.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
@@ -158,6 +162,7 @@ class RocksWatchTest {
 
             Heard heard = new Heard();
             store.watch(NS1, heard::add); // reads k = 2: written, not yet published
+            heard.awaitFirst(value(K, "2")); // the initial event, taken before the publication can replace it
             hold.set(false);
             publish.countDown();
             assertThat(writer.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
