@@ -66,7 +66,7 @@ public final class PollingWatcher implements AutoCloseable {
      * @param source the store whose pages are read; {@link #watch} and every poll call its {@code page}
      * @param interval the pause between the end of one poll of a watch and the start of its next; positive
      * @param description names the store in logs and thread names
-     * @throws InvalidArgumentException if {@code source} or {@code interval} is null, or the interval is not positive
+     * @throws InvalidArgumentException if an argument is null, or the interval is not positive
      */
     public PollingWatcher(MetaStore source, Duration interval, String description) {
         if (source == null) {
@@ -74,6 +74,9 @@ public final class PollingWatcher implements AutoCloseable {
         }
         if (interval == null || interval.isNegative() || interval.isZero()) {
             throw new InvalidArgumentException("poll interval must be positive, got " + interval);
+        }
+        if (description == null) {
+            throw new InvalidArgumentException("description must not be null");
         }
         this.source = source;
         this.interval = interval;

@@ -48,7 +48,10 @@ public final class WatchRegistry {
     private ExecutorService executor; // guarded by lifecycle; started with the first watch
     private boolean closed; // guarded by lifecycle
 
-    /** @param storeDescription names the store in logs, thread names and errors */
+    /**
+     * @param storeDescription names the store in logs, thread names and errors
+     * @throws InvalidArgumentException if it is null
+     */
     public WatchRegistry(String storeDescription) {
         this(storeDescription, () -> Executors.newCachedThreadPool(task -> {
             Thread thread = new Thread(task, "lake-meta-watch-" + THREADS.incrementAndGet() + "[" + storeDescription + "]");
@@ -59,7 +62,7 @@ public final class WatchRegistry {
 
     /** For tests: listeners run on the executors {@code executors} makes (one, with the first watch). */
     WatchRegistry(String storeDescription, Supplier<ExecutorService> executors) {
-        this.description = storeDescription;
+        this.description = requireArgument(storeDescription, "store description");
         this.executors = executors;
     }
 
@@ -73,6 +76,7 @@ public final class WatchRegistry {
      * @throws RuntimeException whatever reading {@code source} throws; nothing stays registered
      */
     public Watch watch(MetaStore source, KeyPrefix prefix, WatchListener listener) {
+        requireArgument(source, "source");
         DispatchedWatch watch = register(prefix, listener, () -> { });
         try {
             PrefixListing.forEach(source, prefix, watch::addInitial);
@@ -85,12 +89,8 @@ public final class WatchRegistry {
 
     /** Registers a watch that collects changes but delivers nothing until it is started. */
     DispatchedWatch register(KeyPrefix prefix, WatchListener listener, Runnable onClose) {
-        if (prefix == null) {
-            throw new InvalidArgumentException("prefix must not be null");
-        }
-        if (listener == null) {
-            throw new InvalidArgumentException("listener must not be null");
-        }
+        requireArgument(prefix, "prefix");
+        requireArgument(listener, "listener");
         synchronized (lifecycle) {
             if (closed) {
                 throw new StoreClosedException(description);
@@ -118,16 +118,25 @@ public final class WatchRegistry {
      * once per commit, or once per group of consecutive commits (a batch), in commit order, after
      * they are written and before anything later is published. Never calls a listener and never
      * waits for one.
+     *
+     * @throws InvalidArgumentException if {@code changes} is null
      */
     public void publish(List<WatchEvent> changes) {
+        requireArgument(changes, "changes");
         for (DispatchedWatch watch : watches) {
             watch.offer(changes);
         }
     }
 
-    /** The changes that applied {@code mutations} made, in their order: what a store publishes for a commit. */
+    /**
+     * The changes that applied {@code mutations} made, in their order: what a store publishes for a commit.
+     *
+     * @throws InvalidArgumentException if {@code mutations} is or holds null
+     */
     public static List<WatchEvent> changesOf(List<Mutation> mutations) {
+        requireArgument(mutations, "mutations");
         return mutations.stream()
+                .map(m -> requireArgument(m, "a mutation"))
                 .map(m -> m.newValue().map(v -> WatchEvent.changed(m.key(), v)).orElseGet(() -> WatchEvent.deleted(m.key())))
                 .toList();
     }
@@ -149,6 +158,13 @@ public final class WatchRegistry {
         if (running != null) {
             running.shutdown();
         }
+    }
+
+    private static <T> T requireArgument(T value, String name) {
+        if (value == null) {
+            throw new InvalidArgumentException(name + " must not be null");
+        }
+        return value;
     }
 
     @Override

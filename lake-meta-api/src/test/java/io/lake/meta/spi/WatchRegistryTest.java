@@ -168,6 +168,13 @@ class WatchRegistryTest {
         assertThatThrownBy(() -> registry.register(NS1, null, () -> { })).isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("listener");
         assertThat(registry.hasWatches()).isFalse();
+        assertThatThrownBy(() -> registry.watch(null, NS1, heard::add)).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("source");
+        assertThatThrownBy(() -> registry.publish(null)).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> WatchRegistry.changesOf(null)).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> WatchRegistry.changesOf(java.util.Arrays.asList(Mutation.create(A, v("1")), null)))
+                .isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> new WatchRegistry(null)).isInstanceOf(InvalidArgumentException.class);
     }
 
     @Test

@@ -205,6 +205,7 @@ class PollingWatcherTest {
         assertThatThrownBy(() -> new PollingWatcher(source, null, "x")).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> new PollingWatcher(source, Duration.ZERO, "x")).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> new PollingWatcher(source, Duration.ofMillis(-1), "x")).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> new PollingWatcher(source, NEVER, null)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> watcher.watch(null, heard::add)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> watcher.watch(NS1, null)).isInstanceOf(InvalidArgumentException.class);
     }
