@@ -8,8 +8,11 @@ import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.StoreClosedException;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.spi.RaceHooks;
+import io.lake.meta.spi.WatchRegistry;
+import io.lake.meta.watch.WatchEvent;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,6 +34,14 @@ import org.slf4j.LoggerFactory;
  * (conflicts included, which may depend on earlier commits of the batch) is given before the
  * batch is durable. If the batch write fails, every commit in it fails with
  * {@link OutcomeUnknownException}: RocksDB may have logged part of it before failing.
+ *
+ * <p>Watches: once a batch is written, and before any caller in it is answered or a later batch
+ * is checked, the committer publishes the writes of its applied commits, in batch order, to the
+ * store's {@link WatchRegistry}, which never runs a listener on this thread. After a failed batch
+ * write nothing is known, so the committer reads every key the batch would have changed back from
+ * the database and publishes those that no longer hold what they held before the batch (the write
+ * took effect after all); keys that still hold their old value are not reported. A failed staging
+ * wrote nothing and publishes nothing.
  *
  * <p>Lifecycle: the store submits only while it holds the read side of its lifecycle lock and
  * calls {@link #stop()} under the write side, so by then no caller is waiting and no submit can
@@ -58,15 +69,18 @@ final class GroupCommitter {
     private final Commit.View database;
     private final BatchWriter writer;
     private final RaceHooks hooks;
+    private final WatchRegistry watches;
     private final String description;
     private final Thread thread;
     private final AtomicLong batchesWritten = new AtomicLong();
     private final AtomicLong commitsAnswered = new AtomicLong();
 
-    GroupCommitter(Commit.View database, BatchWriter writer, RaceHooks hooks, String description, String threadName) {
+    GroupCommitter(Commit.View database, BatchWriter writer, RaceHooks hooks, WatchRegistry watches, String description,
+            String threadName) {
         this.database = database;
         this.writer = writer;
         this.hooks = hooks;
+        this.watches = watches;
         this.description = description;
         this.thread = new Thread(this::run, threadName);
         this.thread.setDaemon(true);
@@ -192,13 +206,23 @@ final class GroupCommitter {
 
     private void commitBatch(List<Pending> batch) {
         Map<MetaKey, Optional<MetaValue>> overlay = new HashMap<>();
-        Commit.View view = key -> overlay.containsKey(key) ? overlay.get(key) : database.current(key);
+        Map<MetaKey, Optional<MetaValue>> before = new HashMap<>(); // the database's values, to read back against
+        List<Mutation> staged = new ArrayList<>();
+        Commit.View view = key -> {
+            if (overlay.containsKey(key)) {
+                return overlay.get(key);
+            }
+            Optional<MetaValue> current = database.current(key);
+            before.putIfAbsent(key, current);
+            return current;
+        };
         try (WriteBatch writes = new WriteBatch()) {
             for (Pending pending : batch) {
-                evaluate(pending, view, overlay, writes);
+                evaluate(pending, view, overlay, writes, staged);
             }
             if (writes.count() > 0) {
-                write(writes, batch);
+                boolean written = write(writes, batch);
+                publish(written, staged, before);
             }
         } catch (RuntimeException | Error e) {
             LOG.warn("{}: staging a batch of {} commits failed; none of them applied", description, batch.size(), e);
@@ -216,26 +240,61 @@ final class GroupCommitter {
      * the WAL before the failure (a failed sync, say) and would then replay it on the next open.
      * An {@link Error} too (out of memory, say) may come after the batch reached RocksDB.
      */
-    private void write(WriteBatch writes, List<Pending> batch) {
+    private boolean write(WriteBatch writes, List<Pending> batch) {
         try {
             writer.write(writes);
             batchesWritten.incrementAndGet();
+            return true;
         } catch (RocksDBException | RuntimeException | Error e) {
             LOG.warn("{}: writing a batch of {} commits failed; their outcome is unknown", description, batch.size(), e);
             batch.forEach(p -> p.fail(new OutcomeUnknownException(description + ": writing the batch holding "
                     + p.commit.firstKey() + " failed (" + e.getMessage() + "); it may still apply when the"
                     + " store is reopened: re-read the key to learn the outcome", e)));
+            return false;
         }
     }
 
+    /** Tells the watches what the batch changed; never throws, so a watch can never fail a written batch. */
+    private void publish(boolean written, List<Mutation> staged, Map<MetaKey, Optional<MetaValue>> before) {
+        if (!watches.hasWatches()) {
+            return;
+        }
+        try {
+            watches.publish(written ? WatchRegistry.changesOf(staged) : readBack(staged, before));
+        } catch (RuntimeException e) {
+            LOG.error("{}: handing a batch of {} writes to the watches failed; they may miss these changes",
+                    description, staged.size(), e);
+        }
+    }
+
+    /** After a failed write: the staged keys whose value is no longer the one from before the batch. */
+    private List<WatchEvent> readBack(List<Mutation> staged, Map<MetaKey, Optional<MetaValue>> before) {
+        LinkedHashSet<MetaKey> keys = new LinkedHashSet<>();
+        staged.forEach(m -> keys.add(m.key()));
+        List<WatchEvent> changes = new ArrayList<>();
+        for (MetaKey key : keys) {
+            try {
+                Optional<MetaValue> now = database.current(key);
+                if (!now.equals(before.get(key))) {
+                    changes.add(now.map(v -> WatchEvent.changed(key, v)).orElseGet(() -> WatchEvent.deleted(key)));
+                }
+            } catch (RocksDBException e) {
+                LOG.warn("{}: could not read {} back after a failed batch write; watches miss it if the write"
+                        + " took effect", description, key, e);
+            }
+        }
+        return changes;
+    }
+
     private void evaluate(Pending pending, Commit.View view, Map<MetaKey, Optional<MetaValue>> overlay,
-            WriteBatch writes) {
+            WriteBatch writes, List<Mutation> staged) {
         try {
             Commit.Decision decision = pending.commit.evaluate(view);
             hooks.reached(RaceHooks.COMMIT_CHECKED);
             if (decision.applies()) {
                 for (Mutation mutation : pending.commit.mutations()) {
                     RocksStore.stage(writes, mutation);
+                    staged.add(mutation);
                     overlay.put(mutation.key(), mutation.newValue());
                 }
             }
