@@ -63,10 +63,17 @@ final class GroupCommitter {
         void write(WriteBatch batch) throws RocksDBException;
     }
 
+    /** Adds one mutation to a batch; RocksDB's put or delete in production, a failing one in tests. */
+    @FunctionalInterface
+    interface Stager {
+        void stage(WriteBatch batch, Mutation mutation) throws RocksDBException;
+    }
+
     private static final Pending STOP = new Pending(null);
 
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final Commit.View database;
+    private final Stager stager;
     private final BatchWriter writer;
     private final RaceHooks hooks;
     private final WatchRegistry watches;
@@ -75,9 +82,10 @@ final class GroupCommitter {
     private final AtomicLong batchesWritten = new AtomicLong();
     private final AtomicLong commitsAnswered = new AtomicLong();
 
-    GroupCommitter(Commit.View database, BatchWriter writer, RaceHooks hooks, WatchRegistry watches, String description,
-            String threadName) {
+    GroupCommitter(Commit.View database, Stager stager, BatchWriter writer, RaceHooks hooks, WatchRegistry watches,
+            String description, String threadName) {
         this.database = database;
+        this.stager = stager;
         this.writer = writer;
         this.hooks = hooks;
         this.watches = watches;
@@ -288,25 +296,69 @@ final class GroupCommitter {
 
     private void evaluate(Pending pending, Commit.View view, Map<MetaKey, Optional<MetaValue>> overlay,
             WriteBatch writes, List<Mutation> staged) {
+        Commit.Decision decision;
         try {
-            Commit.Decision decision = pending.commit.evaluate(view);
+            decision = pending.commit.evaluate(view);
             hooks.reached(RaceHooks.COMMIT_CHECKED);
-            if (decision.applies()) {
-                for (Mutation mutation : pending.commit.mutations()) {
-                    RocksStore.stage(writes, mutation);
-                    staged.add(mutation);
-                    overlay.put(mutation.key(), mutation.newValue());
-                }
-            }
-            pending.decision = decision;
         } catch (RocksDBException e) {
             pending.fail(new StoreUnavailableException(description + ": could not check "
                     + pending.commit.firstKey() + " (" + e.getMessage() + "); the write did not apply: retry", e));
+            return;
         } catch (MetaStoreException | Error e) {
             pending.fail(e);
+            return;
         } catch (RuntimeException e) {
             pending.fail(new StoreUnavailableException(description + ": could not check "
                     + pending.commit.firstKey() + " (" + e + "); the write did not apply", e));
+            return;
+        }
+        if (decision.applies()) {
+            try {
+                stageAllOrNothing(writes, pending.commit.mutations());
+            } catch (RocksDBException | RuntimeException e) {
+                pending.fail(new StoreUnavailableException(description + ": could not stage the write of "
+                        + pending.commit.firstKey() + " (" + e.getMessage() + "); none of its mutations were written:"
+                        + " retry", e));
+                return;
+            }
+            for (Mutation mutation : pending.commit.mutations()) {
+                staged.add(mutation);
+                overlay.put(mutation.key(), mutation.newValue());
+            }
+        }
+        pending.decision = decision;
+    }
+
+    /**
+     * Stages every mutation of one commit, or, when one fails, none: the batch is rolled back to
+     * where the commit began, so the other commits of the batch are written without a part of it.
+     * If even the rollback fails the batch cannot be trusted, and the failure escapes to fail the
+     * whole batch unwritten.
+     */
+    private void stageAllOrNothing(WriteBatch writes, List<Mutation> mutations) throws RocksDBException {
+        writes.setSavePoint();
+        try {
+            for (Mutation mutation : mutations) {
+                stager.stage(writes, mutation);
+            }
+        } catch (RocksDBException | RuntimeException | Error e) {
+            try {
+                writes.rollbackToSavePoint();
+            } catch (RocksDBException | RuntimeException rollback) {
+                e.addSuppressed(rollback);
+                throw new UnstageableBatch(e);
+            }
+            throw e;
+        }
+        writes.popSavePoint();
+    }
+
+    /** A batch holding part of a commit that could not be taken out again: it must not be written. */
+    private static final class UnstageableBatch extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UnstageableBatch(Throwable cause) {
+            super("a commit could be neither staged nor rolled back out of the batch", cause);
         }
     }
 

@@ -91,7 +91,7 @@ final class RocksStore implements MetaStore {
         this.writeOptions = new WriteOptions().setSync(durability == Durability.SYNCED_WAL);
         this.pointReads = new ReadOptions();
         this.watches = new WatchRegistry(description);
-        this.committer = new GroupCommitter(this::read,
+        this.committer = new GroupCommitter(this::read, RocksStore::stage,
                 writerDecorator.apply(batch -> db.write(writeOptions, batch)),
                 hooks, watches, description, "lake-meta-rocks-committer[" + directory + "]");
         committer.start();
