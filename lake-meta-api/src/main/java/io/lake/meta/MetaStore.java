@@ -1,6 +1,9 @@
 package io.lake.meta;
 
 import io.lake.meta.spi.BatchKeys;
+import io.lake.meta.watch.Watch;
+import io.lake.meta.watch.WatchEvent;
+import io.lake.meta.watch.WatchListener;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -10,7 +13,7 @@ import java.util.Optional;
 
 /**
  * A store of small, critical metadata: linearizable point reads, exact-bytes conditional writes,
- * guarded (lease-fenced) mutations and bounded prefix pages.
+ * guarded (lease-fenced) mutations, bounded prefix pages and change notifications ({@link #watch}).
  *
  * <p>Implementations are thread-safe and blocking. Arguments are validated before any I/O: a bad
  * key, value, prefix, limit or token raises {@link InvalidArgumentException} (or its subclass
@@ -106,7 +109,40 @@ public interface MetaStore extends AutoCloseable {
     Page page(PageRequest request);
 
     /**
-     * Releases the store's resources. Idempotent; every later call raises
+     * Reports a prefix's contents, then its changes, to {@code listener} until the returned watch
+     * or this store is closed. What every backend promises:
+     *
+     * <ul>
+     *   <li><b>Contents first:</b> before this returns, the store reads the prefix; the listener
+     *       first hears one {@linkplain WatchEvent#isInitial() initial} event for each key it found
+     *       (a key that changed meanwhile is reported by its change instead), then change events.</li>
+     *   <li><b>Every change, at least once, latest value:</b> a change committed after this
+     *       returns is followed by an event for its key carrying that value or a newer one. A
+     *       listener that falls behind gets only each key's latest value; an event may repeat.
+     *       So a listener that applies the events in order to a map holds, once the store is quiet
+     *       and the events are delivered, exactly the prefix's contents.</li>
+     *   <li><b>Per-key order:</b> no event carries a value older than one already reported for
+     *       its key. Nothing is promised across keys.</li>
+     *   <li><b>Only the prefix:</b> no event names a key outside {@code prefix}.</li>
+     *   <li><b>Never blocking writers:</b> the listener runs on a thread of the store, one event
+     *       at a time per watch; writers never wait for it. A watch holds at most one pending
+     *       event per key under its prefix.</li>
+     *   <li>An exception thrown by the listener is logged and drops that event; later ones still
+     *       come. Closing the watch or the store stops delivery (see {@link Watch#close()}).</li>
+     * </ul>
+     *
+     * <p>How soon changes arrive is the backend's: an embedded store reports each commit right
+     * after it is written; a store that polls reports within a documented delay.
+     *
+     * @return the watch; close it to stop delivery
+     * @throws InvalidArgumentException if {@code prefix} or {@code listener} is null; nothing registered
+     * @throws StoreUnavailableException if the prefix could not be read (retryable); nothing registered
+     * @throws StoreClosedException if the store is closed
+     */
+    Watch watch(KeyPrefix prefix, WatchListener listener);
+
+    /**
+     * Releases the store's resources and ends every watch. Idempotent; every later call raises
      * {@link StoreClosedException}. Resources the caller supplied (such as a client) stay open.
      */
     @Override

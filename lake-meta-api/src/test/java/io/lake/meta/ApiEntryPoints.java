@@ -2,6 +2,8 @@ package io.lake.meta;
 
 import io.lake.meta.lease.LeaderElection;
 import io.lake.meta.lease.LeaseCandidate;
+import io.lake.meta.spi.PollingWatcher;
+import io.lake.meta.spi.WatchRegistry;
 import io.lake.meta.lease.LeaseAuthority;
 import io.lake.meta.lease.LeaseGuard;
 import io.lake.meta.lease.LeadershipListener;
@@ -52,6 +54,10 @@ final class ApiEntryPoints {
             Map.entry(Ticker.class, "implemented by callers; its one factory takes no argument"),
             Map.entry(LeaderElection.class, "a recipe built by its builder, not a value object"),
             Map.entry(LeaseCandidate.class, "a recipe built by its builder, not a value object"),
+            Map.entry(WatchRegistry.class, "backend machinery that reads and dispatches; its nulls are refused in"
+                    + " WatchRegistryTest#nullArguments_areInvalidArguments_andRegisterNothing"),
+            Map.entry(PollingWatcher.class, "backend machinery that reads its store; its bad arguments are refused in"
+                    + " the testkit's PollingWatcherTest#badArguments_areInvalidArguments"),
             Map.entry(LeaseCandidate.Builder.class, "a builder: refuses configuration mistakes like every builder"
                     + " (LeaseCandidateBuilderTest)"),
             Map.entry(LeaderElection.Builder.class, "a builder: refuses configuration mistakes like every builder"

@@ -1,5 +1,7 @@
 package io.lake.meta;
 
+import io.lake.meta.watch.Watch;
+import io.lake.meta.watch.WatchListener;
 import java.util.Optional;
 
 /** A store that fails the test on any call: for builders and checks that must do no I/O. */
@@ -22,6 +24,11 @@ public final class NoIoMetaStore implements MetaStore {
 
     @Override
     public Page page(PageRequest request) {
+        throw new AssertionError("no I/O expected");
+    }
+
+    @Override
+    public Watch watch(KeyPrefix prefix, WatchListener listener) {
         throw new AssertionError("no I/O expected");
     }
 

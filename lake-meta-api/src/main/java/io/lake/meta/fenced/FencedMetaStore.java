@@ -5,6 +5,7 @@ import io.lake.meta.FencedException;
 import io.lake.meta.GuardedMutation;
 import io.lake.meta.GuardedResult;
 import io.lake.meta.InvalidArgumentException;
+import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
@@ -17,9 +18,13 @@ import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.lease.LeaseAuthority;
 import io.lake.meta.lease.LeaseGuard;
+import io.lake.meta.watch.Watch;
+import io.lake.meta.watch.WatchListener;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -46,11 +51,12 @@ import java.util.function.Function;
  *       guard rejection.</li>
  * </ul>
  *
- * <p>Reads are not fenced: a deposed leader can still read, and must not act on a read
- * except through a fenced write. The election and this store must use the same backend.
+ * <p>Reads are not fenced: a deposed leader can still read, and watch, and must not act on what
+ * it reads except through a fenced write. The election and this store must use the same backend.
  *
- * <p>Closing this store does not close the delegate or the authority (it owns neither); later
- * calls raise {@link StoreClosedException}. Thread-safe if the delegate is.
+ * <p>Closing this store does not close the delegate or the authority (it owns neither); it ends
+ * the watches made through it, and later calls raise {@link StoreClosedException}. Thread-safe if
+ * the delegate is.
  */
 public final class FencedMetaStore implements MetaStore {
 
@@ -60,6 +66,7 @@ public final class FencedMetaStore implements MetaStore {
     private final MetaStore delegate;
     private final LeaseAuthority authority;
     private final MetaKey leaseKey;
+    private final Set<Watch> watches = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     private FencedMetaStore(MetaStore delegate, LeaseAuthority authority) {
@@ -94,6 +101,19 @@ public final class FencedMetaStore implements MetaStore {
     public Page page(PageRequest request) {
         requireOpen();
         return delegate.page(request);
+    }
+
+    /** Watches the delegate: a read, so not fenced. Closing this store ends the watch. */
+    @Override
+    public Watch watch(KeyPrefix prefix, WatchListener listener) {
+        requireOpen();
+        OwnedWatch watch = new OwnedWatch(delegate.watch(prefix, listener), watches);
+        watches.add(watch);
+        if (closed) { // closed while the watch was being made: close() may have missed it
+            watch.close();
+            requireOpen();
+        }
+        return watch;
     }
 
     /**
@@ -210,10 +230,38 @@ public final class FencedMetaStore implements MetaStore {
                 + transaction.mutations().get(0).key() + "')";
     }
 
-    /** Marks this store closed. Leaves the delegate and the authority open: this store owns neither. */
+    /** Marks this store closed and ends its watches. Leaves the delegate and the authority open: this store owns neither. */
     @Override
     public void close() {
         closed = true;
+        watches.forEach(Watch::close);
+    }
+
+    /** A delegate's watch that this store closes with itself; forgets itself once closed. */
+    private static final class OwnedWatch implements Watch {
+        private final Watch inner;
+        private final Set<Watch> owner;
+
+        OwnedWatch(Watch inner, Set<Watch> owner) {
+            this.inner = inner;
+            this.owner = owner;
+        }
+
+        @Override
+        public KeyPrefix prefix() {
+            return inner.prefix();
+        }
+
+        @Override
+        public void close() {
+            owner.remove(this);
+            inner.close();
+        }
+
+        @Override
+        public String toString() {
+            return inner.toString();
+        }
     }
 
     private static <T> T notNull(T value, String name) {

@@ -3,6 +3,7 @@ package io.lake.meta.spi;
 import io.lake.meta.GuardedMutation;
 import io.lake.meta.GuardedResult;
 import io.lake.meta.InvalidArgumentException;
+import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
@@ -12,6 +13,8 @@ import io.lake.meta.PageRequest;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import io.lake.meta.watch.Watch;
+import io.lake.meta.watch.WatchListener;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
@@ -21,14 +24,17 @@ import java.util.Optional;
  * (fault injection, counting, ownership of extra resources) overrides only what it changes.
  *
  * <p>{@link #get}, {@link #getAll}, {@link #apply}, {@link #applyGuarded}, {@link #transact(Transaction)},
- * {@link #maxTransactionKeys()}, {@link #page(PageRequest)} and {@link #close()} forward to
+ * {@link #maxTransactionKeys()}, {@link #page(PageRequest)}, {@link #watch} and {@link #close()} forward to
  * {@link #delegate()}. The convenience methods ({@code create}, {@code update}, {@code delete},
  * {@code transact(conditions, mutations)}, {@code page(prefix, limit)}) are not forwarded: they
  * keep {@link MetaStore}'s defaults and so go through this store's own {@code apply},
  * {@code transact} and {@code page}, where a decorator sees them.
  *
  * <p>{@code close()} forwards too unless overridden: a decorator that does not own its
- * delegate must override it (usually with an empty body).
+ * delegate must override it (usually with an empty body). Closing the delegate ends the watches
+ * made through the decorator; a decorator that overrides {@code close()} and must end its watches
+ * with it keeps and closes them itself. A watch sees every write that reaches the delegate,
+ * including writes made around the decorator.
  */
 public abstract class ForwardingMetaStore implements MetaStore {
 
@@ -83,6 +89,11 @@ public abstract class ForwardingMetaStore implements MetaStore {
     @Override
     public Page page(PageRequest request) {
         return delegate().page(request);
+    }
+
+    @Override
+    public Watch watch(KeyPrefix prefix, WatchListener listener) {
+        return delegate().watch(prefix, listener);
     }
 
     /** Closes the delegate. Override when the decorator does not own it. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lake.meta.GuardedMutation;
 import io.lake.meta.GuardedResult;
+import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
@@ -14,6 +15,8 @@ import io.lake.meta.PageRequest;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import io.lake.meta.watch.Watch;
+import io.lake.meta.watch.WatchListener;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -44,6 +47,11 @@ class LeaderElectionBuilderTest {
 
         @Override
         public Page page(PageRequest request) {
+            throw new AssertionError("no I/O expected");
+        }
+
+        @Override
+        public Watch watch(KeyPrefix prefix, WatchListener listener) {
             throw new AssertionError("no I/O expected");
         }
 

@@ -7,12 +7,7 @@ import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
-import io.lake.meta.Mutation;
-import io.lake.meta.Page;
-import io.lake.meta.PageRequest;
-import io.lake.meta.Transaction;
-import io.lake.meta.TransactionResult;
-import io.lake.meta.WriteResult;
+import io.lake.meta.NoIoMetaStore;
 import io.lake.meta.fenced.FencedMetaStore;
 import io.lake.meta.lease.LeaseAuthority;
 import io.lake.meta.lease.LeaseGuard;
@@ -104,35 +99,8 @@ class OperationRecordCodecTest {
                 return Optional.empty();
             }
         };
-        MetaStore fencedByOther = FencedMetaStore.over(new NoStore(), other);
+        MetaStore fencedByOther = FencedMetaStore.over(new NoIoMetaStore(), other);
         assertThatThrownBy(() -> OperationJournal.builder().store(fencedByOther).authority(authority).build())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("lease/other");
-    }
-
-    /** A store that is never called: building does no I/O. */
-    private static final class NoStore implements MetaStore {
-        @Override
-        public Optional<MetaValue> get(MetaKey key) {
-            throw new AssertionError("no I/O expected");
-        }
-
-        @Override
-        public WriteResult apply(Mutation mutation) {
-            throw new AssertionError("no I/O expected");
-        }
-
-        @Override
-        public TransactionResult transact(Transaction transaction) {
-            throw new AssertionError("no I/O expected");
-        }
-
-        @Override
-        public Page page(PageRequest request) {
-            throw new AssertionError("no I/O expected");
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

@@ -18,6 +18,8 @@ import io.lake.meta.Transaction;
 import io.lake.meta.TransactionFailure;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import io.lake.meta.watch.Watch;
+import io.lake.meta.watch.WatchListener;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -38,6 +40,16 @@ class ForwardingMetaStoreTest {
                 List.of(TransactionFailure.currentUnknown(KEY)));
         final int keyLimit = 7;
         final Page paged = new Page(List.of(), Optional.empty(), PageCost.items(0));
+        final Watch watched = new Watch() {
+            @Override
+            public KeyPrefix prefix() {
+                return KeyPrefix.of("tbl/ns1/");
+            }
+
+            @Override
+            public void close() {
+            }
+        };
 
         @Override
         public Optional<MetaValue> get(MetaKey key) {
@@ -76,6 +88,13 @@ class ForwardingMetaStoreTest {
         }
 
         @Override
+        public Watch watch(KeyPrefix prefix, WatchListener listener) {
+            calls.add(prefix);
+            calls.add(listener);
+            return watched;
+        }
+
+        @Override
         public void close() {
             calls.add("close");
         }
@@ -90,6 +109,8 @@ class ForwardingMetaStoreTest {
         GuardedMutation guarded = new GuardedMutation(MetaKey.of("tbl/ns1/lease"), VALUE, mutation);
         PageRequest request = PageRequest.first(KeyPrefix.of("tbl/ns1/"), 10);
         Transaction transaction = Transaction.builder().requireAbsent(MetaKey.of("tbl/ns1/u")).apply(mutation).build();
+        KeyPrefix watched = KeyPrefix.of("tbl/ns2/");
+        WatchListener listener = event -> { };
 
         assertThat(store.get(KEY)).isSameAs(inner.read);
         assertThat(store.apply(mutation)).isSameAs(inner.written);
@@ -97,9 +118,11 @@ class ForwardingMetaStoreTest {
         assertThat(store.transact(transaction)).isSameAs(inner.transacted);
         assertThat(store.maxTransactionKeys()).isEqualTo(inner.keyLimit);
         assertThat(store.page(request)).isSameAs(inner.paged);
+        assertThat(store.watch(watched, listener)).isSameAs(inner.watched);
         store.close();
 
-        assertThat(inner.calls).containsExactly(KEY, mutation, guarded, transaction, "maxTransactionKeys", request, "close");
+        assertThat(inner.calls).containsExactly(KEY, mutation, guarded, transaction, "maxTransactionKeys", request,
+                watched, listener, "close");
         assertThat(store.delegate()).isSameAs(inner);
     }
 

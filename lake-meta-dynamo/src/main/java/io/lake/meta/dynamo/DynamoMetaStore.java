@@ -26,13 +26,29 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * <p><b>Layout:</b> hash key {@code pk = family#shard} (S), range key {@code sk} = the full
  * logical key (S), value attribute {@code v} (B), and a layout record that fixes the table's
  * shard count the first time a store opens it. See {@code docs/guides/dynamodb.md}.
+ *
+ * <p><b>Watches</b> poll: every {@link Builder#pollInterval poll interval} each watch lists its
+ * whole prefix (at least one strongly consistent Query per shard) and reports what changed, so a
+ * change is reported within one interval plus two listings. See {@code docs/guides/watch.md}.
  */
 public final class DynamoMetaStore {
 
     private DynamoMetaStore() {
     }
 
-    /** A builder with the defaults: 16 shards for a new table, no table creation, 5 minutes to wait for ACTIVE. */
+    /** The pause between two polls of a watch unless {@link Builder#pollInterval} says otherwise. */
+    public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
+
+    /** The shortest poll interval: each poll of a watch lists its whole prefix. */
+    public static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(10);
+
+    /** The longest poll interval. */
+    public static final Duration MAX_POLL_INTERVAL = Duration.ofHours(1);
+
+    /**
+     * A builder with the defaults: 16 shards for a new table, no table creation, 5 minutes to wait
+     * for ACTIVE, watches polled every second.
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -51,6 +67,7 @@ public final class DynamoMetaStore {
         private Integer shardCount;
         private Boolean createTableIfMissing;
         private Duration tableActiveTimeout;
+        private Duration pollInterval;
 
         private Builder() {
         }
@@ -113,6 +130,24 @@ public final class DynamoMetaStore {
         }
 
         /**
+         * How long a watch pauses between the end of one poll and the start of the next, from
+         * {@link #MIN_POLL_INTERVAL} (10 ms) to {@link #MAX_POLL_INTERVAL} (1 hour); default
+         * {@link #DEFAULT_POLL_INTERVAL} (1 s). A change is reported within one interval plus two
+         * listings of the prefix; each poll costs one listing (at least one Query per shard, at
+         * least 1 read capacity unit each).
+         */
+        public Builder pollInterval(Duration interval) {
+            requireUnset(this.pollInterval, "pollInterval");
+            if (interval == null || interval.compareTo(MIN_POLL_INTERVAL) < 0 || interval.compareTo(MAX_POLL_INTERVAL) > 0) {
+                throw new InvalidArgumentException("poll interval " + interval + " is out of range: use "
+                        + MIN_POLL_INTERVAL.toMillis() + " ms to " + MAX_POLL_INTERVAL.toHours()
+                        + " hour (every poll of a watch lists its whole prefix: shorter intervals cost more reads)");
+            }
+            this.pollInterval = interval;
+            return this;
+        }
+
+        /**
          * Opens the store: checks (or creates) the table, waits until it is ACTIVE, checks its key
          * schema and reads its layout record, writing it only on an empty table (one bounded Scan
          * checks that a table without a record is empty).
@@ -135,7 +170,7 @@ public final class DynamoMetaStore {
             V2Layout layout = new TableSetup(client, tableName).open(shardCount,
                     createTableIfMissing != null && createTableIfMissing,
                     tableActiveTimeout == null ? Duration.ofMinutes(5) : tableActiveTimeout);
-            return new DynamoV2Store(client, tableName, layout);
+            return new DynamoV2Store(client, tableName, layout, pollInterval == null ? DEFAULT_POLL_INTERVAL : pollInterval);
         }
 
         private static void requireUnset(Object current, String option) {

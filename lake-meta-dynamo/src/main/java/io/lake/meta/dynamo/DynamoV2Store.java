@@ -16,6 +16,10 @@ import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.BatchKeys;
 import io.lake.meta.spi.PageCursor;
+import io.lake.meta.spi.PollingWatcher;
+import io.lake.meta.watch.Watch;
+import io.lake.meta.watch.WatchListener;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -37,7 +41,9 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  * <p>Every call is one DynamoDB request (the SDK may retry it): a consistent GetItem, one
  * conditional PutItem or DeleteItem, one TransactWriteItems, or one consistent Query. The
  * preconditions are checked and the write applied inside DynamoDB, atomically; there is no
- * client-side lock. Thread-safe; the client is shared and never closed here.
+ * client-side lock. Writes from other processes land in the same table, so watches cannot hear
+ * commits: a {@link PollingWatcher} lists each watched prefix through {@link #page} once per poll
+ * interval. Thread-safe; the client is shared and never closed here.
  */
 final class DynamoV2Store implements MetaStore {
 
@@ -48,14 +54,18 @@ final class DynamoV2Store implements MetaStore {
     private final V2Layout layout;
     private final TransactWrite transactions;
     private final BatchRead batchReads;
+    private final Duration pollInterval;
+    private final PollingWatcher watches;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    DynamoV2Store(DynamoDbClient client, String table, V2Layout layout) {
+    DynamoV2Store(DynamoDbClient client, String table, V2Layout layout, Duration pollInterval) {
         this.client = client;
         this.table = table;
         this.layout = layout;
         this.transactions = new TransactWrite(client, table, layout);
         this.batchReads = new BatchRead(client, table, layout);
+        this.pollInterval = pollInterval;
+        this.watches = new PollingWatcher(this, pollInterval, toString());
     }
 
     @Override
@@ -172,9 +182,30 @@ final class DynamoV2Store implements MetaStore {
         return Optional.empty();
     }
 
+    /**
+     * Lists the prefix before it returns (the initial events), then polls it every poll interval.
+     *
+     * @throws io.lake.meta.StoreUnavailableException if the prefix could not be listed; nothing registered
+     */
+    @Override
+    public Watch watch(KeyPrefix prefix, WatchListener listener) {
+        checkOpen();
+        return watches.watch(prefix, listener);
+    }
+
+    /** Polls every watch now, on the calling thread: tests check what a poll reports without waiting for one. */
+    void pollNow() {
+        watches.pollNow();
+    }
+
+    Duration pollInterval() {
+        return pollInterval;
+    }
+
     @Override
     public void close() {
         closed.set(true);
+        watches.close();
     }
 
     private void checkOpen() {
@@ -202,4 +233,5 @@ final class DynamoV2Store implements MetaStore {
     public String toString() {
         return "DynamoMetaStore[table=" + table + ", layout=" + V2Layout.descriptor(layout.shards()) + "]";
     }
+
 }

@@ -49,6 +49,21 @@ class DynamoMetaStoreBuilderTest {
                 .isInstanceOf(InvalidArgumentException.class);
     }
 
+    @ParameterizedTest
+    @ValueSource(longs = {-1, 0, 9, 3_600_001})
+    void pollInterval_outOfRange_isInvalidArgument(long millis) {
+        assertThatThrownBy(() -> DynamoMetaStore.builder().pollInterval(Duration.ofMillis(millis)))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("10 ms to 1 hour");
+    }
+
+    @Test
+    void pollInterval_null_isInvalidArgument_andTheBoundsAreAccepted() {
+        assertThatThrownBy(() -> DynamoMetaStore.builder().pollInterval(null)).isInstanceOf(InvalidArgumentException.class);
+        DynamoMetaStore.builder().pollInterval(DynamoMetaStore.MIN_POLL_INTERVAL);
+        DynamoMetaStore.builder().pollInterval(DynamoMetaStore.MAX_POLL_INTERVAL);
+    }
+
     @Test
     void optionSetTwice_isIllegalState() {
         assertThatThrownBy(() -> DynamoMetaStore.builder().shardCount(4).shardCount(4))
@@ -57,6 +72,8 @@ class DynamoMetaStoreBuilderTest {
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("tableName");
         assertThatThrownBy(() -> DynamoMetaStore.builder().createTableIfMissing(true).createTableIfMissing(false))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("createTableIfMissing");
+        assertThatThrownBy(() -> DynamoMetaStore.builder().pollInterval(Duration.ofSeconds(1)).pollInterval(Duration.ofSeconds(2)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("pollInterval");
     }
 
     @Test

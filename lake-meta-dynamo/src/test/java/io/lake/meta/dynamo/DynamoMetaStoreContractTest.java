@@ -7,6 +7,7 @@ import io.lake.meta.spi.RaceHooks;
 import io.lake.meta.testkit.MetaStoreContract;
 import io.lake.meta.testkit.dynamo.DynamoTestTarget;
 import io.lake.meta.testserver.dynamodb.ServerHooks;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -19,11 +20,14 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * 1 shards. The commit happens inside DynamoDB, so {@link RaceHooks#COMMIT_CHECKED} is the test
  * server's {@link ServerHooks#WRITE_CHECKED}: reached after a write's conditions passed, under the
  * server's commit lock, before the write is visible. On a target without that hook (LocalStack, an
- * explicit endpoint) the race tests are skipped with the reason.
+ * explicit endpoint) the race tests are skipped with the reason. Watches poll every 20 ms, so the
+ * watch tests wait milliseconds, not the default second, for each change.
  */
 class DynamoMetaStoreContractTest extends MetaStoreContract {
 
     private static final DynamoTestTarget TARGET = DynamoTestTarget.shared();
+
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(20);
 
     private static DynamoDbClient client;
 
@@ -45,7 +49,8 @@ class DynamoMetaStoreContractTest extends MetaStoreContract {
         DynamoMetaStore.Builder builder = DynamoMetaStore.builder()
                 .client(client())
                 .tableName(table)
-                .createTableIfMissing(true);
+                .createTableIfMissing(true)
+                .pollInterval(POLL_INTERVAL);
         shardCount().ifPresent(builder::shardCount);
         MetaStore store = builder.build();
         // the layout the class claims to test

@@ -8,8 +8,11 @@ import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.StoreClosedException;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.spi.RaceHooks;
+import io.lake.meta.spi.WatchRegistry;
+import io.lake.meta.watch.WatchEvent;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,6 +35,14 @@ import org.slf4j.LoggerFactory;
  * batch is durable. If the batch write fails, every commit in it fails with
  * {@link OutcomeUnknownException}: RocksDB may have logged part of it before failing.
  *
+ * <p>Watches: once a batch is written, and before any caller in it is answered or a later batch
+ * is checked, the committer publishes the writes of its applied commits, in batch order, to the
+ * store's {@link WatchRegistry}, which never runs a listener on this thread. After a failed batch
+ * write nothing is known, so the committer reads every key the batch would have changed back from
+ * the database and publishes those that no longer hold what they held before the batch (the write
+ * took effect after all); keys that still hold their old value are not reported. A failed staging
+ * wrote nothing and publishes nothing.
+ *
  * <p>Lifecycle: the store submits only while it holds the read side of its lifecycle lock and
  * calls {@link #stop()} under the write side, so by then no caller is waiting and no submit can
  * race the stop; anything still queued would be failed as closed rather than left hanging.
@@ -52,21 +63,32 @@ final class GroupCommitter {
         void write(WriteBatch batch) throws RocksDBException;
     }
 
+    /** Adds one mutation to a batch; RocksDB's put or delete in production, a failing one in tests. */
+    @FunctionalInterface
+    interface Stager {
+        void stage(WriteBatch batch, Mutation mutation) throws RocksDBException;
+    }
+
     private static final Pending STOP = new Pending(null);
 
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final Commit.View database;
+    private final Stager stager;
     private final BatchWriter writer;
     private final RaceHooks hooks;
+    private final WatchRegistry watches;
     private final String description;
     private final Thread thread;
     private final AtomicLong batchesWritten = new AtomicLong();
     private final AtomicLong commitsAnswered = new AtomicLong();
 
-    GroupCommitter(Commit.View database, BatchWriter writer, RaceHooks hooks, String description, String threadName) {
+    GroupCommitter(Commit.View database, Stager stager, BatchWriter writer, RaceHooks hooks, WatchRegistry watches,
+            String description, String threadName) {
         this.database = database;
+        this.stager = stager;
         this.writer = writer;
         this.hooks = hooks;
+        this.watches = watches;
         this.description = description;
         this.thread = new Thread(this::run, threadName);
         this.thread.setDaemon(true);
@@ -192,13 +214,23 @@ final class GroupCommitter {
 
     private void commitBatch(List<Pending> batch) {
         Map<MetaKey, Optional<MetaValue>> overlay = new HashMap<>();
-        Commit.View view = key -> overlay.containsKey(key) ? overlay.get(key) : database.current(key);
+        Map<MetaKey, Optional<MetaValue>> before = new HashMap<>(); // the database's values, to read back against
+        List<Mutation> staged = new ArrayList<>();
+        Commit.View view = key -> {
+            if (overlay.containsKey(key)) {
+                return overlay.get(key);
+            }
+            Optional<MetaValue> current = database.current(key);
+            before.putIfAbsent(key, current);
+            return current;
+        };
         try (WriteBatch writes = new WriteBatch()) {
             for (Pending pending : batch) {
-                evaluate(pending, view, overlay, writes);
+                evaluate(pending, view, overlay, writes, staged);
             }
             if (writes.count() > 0) {
-                write(writes, batch);
+                boolean written = write(writes, batch);
+                publish(written, staged, before);
             }
         } catch (RuntimeException | Error e) {
             LOG.warn("{}: staging a batch of {} commits failed; none of them applied", description, batch.size(), e);
@@ -216,38 +248,117 @@ final class GroupCommitter {
      * the WAL before the failure (a failed sync, say) and would then replay it on the next open.
      * An {@link Error} too (out of memory, say) may come after the batch reached RocksDB.
      */
-    private void write(WriteBatch writes, List<Pending> batch) {
+    private boolean write(WriteBatch writes, List<Pending> batch) {
         try {
             writer.write(writes);
             batchesWritten.incrementAndGet();
+            return true;
         } catch (RocksDBException | RuntimeException | Error e) {
             LOG.warn("{}: writing a batch of {} commits failed; their outcome is unknown", description, batch.size(), e);
             batch.forEach(p -> p.fail(new OutcomeUnknownException(description + ": writing the batch holding "
                     + p.commit.firstKey() + " failed (" + e.getMessage() + "); it may still apply when the"
                     + " store is reopened: re-read the key to learn the outcome", e)));
+            return false;
         }
     }
 
-    private void evaluate(Pending pending, Commit.View view, Map<MetaKey, Optional<MetaValue>> overlay,
-            WriteBatch writes) {
+    /** Tells the watches what the batch changed; never throws, so a watch can never fail a written batch. */
+    private void publish(boolean written, List<Mutation> staged, Map<MetaKey, Optional<MetaValue>> before) {
+        if (!watches.hasWatches()) {
+            return;
+        }
         try {
-            Commit.Decision decision = pending.commit.evaluate(view);
-            hooks.reached(RaceHooks.COMMIT_CHECKED);
-            if (decision.applies()) {
-                for (Mutation mutation : pending.commit.mutations()) {
-                    RocksStore.stage(writes, mutation);
-                    overlay.put(mutation.key(), mutation.newValue());
+            watches.publish(written ? WatchRegistry.changesOf(staged) : readBack(staged, before));
+        } catch (RuntimeException e) {
+            LOG.error("{}: handing a batch of {} writes to the watches failed; they may miss these changes",
+                    description, staged.size(), e);
+        }
+    }
+
+    /** After a failed write: the staged keys whose value is no longer the one from before the batch. */
+    private List<WatchEvent> readBack(List<Mutation> staged, Map<MetaKey, Optional<MetaValue>> before) {
+        LinkedHashSet<MetaKey> keys = new LinkedHashSet<>();
+        staged.forEach(m -> keys.add(m.key()));
+        List<WatchEvent> changes = new ArrayList<>();
+        for (MetaKey key : keys) {
+            try {
+                Optional<MetaValue> now = database.current(key);
+                if (!now.equals(before.get(key))) {
+                    changes.add(now.map(v -> WatchEvent.changed(key, v)).orElseGet(() -> WatchEvent.deleted(key)));
                 }
+            } catch (RocksDBException e) {
+                LOG.warn("{}: could not read {} back after a failed batch write; watches miss it if the write"
+                        + " took effect", description, key, e);
             }
-            pending.decision = decision;
+        }
+        return changes;
+    }
+
+    private void evaluate(Pending pending, Commit.View view, Map<MetaKey, Optional<MetaValue>> overlay,
+            WriteBatch writes, List<Mutation> staged) {
+        Commit.Decision decision;
+        try {
+            decision = pending.commit.evaluate(view);
+            hooks.reached(RaceHooks.COMMIT_CHECKED);
         } catch (RocksDBException e) {
             pending.fail(new StoreUnavailableException(description + ": could not check "
                     + pending.commit.firstKey() + " (" + e.getMessage() + "); the write did not apply: retry", e));
+            return;
         } catch (MetaStoreException | Error e) {
             pending.fail(e);
+            return;
         } catch (RuntimeException e) {
             pending.fail(new StoreUnavailableException(description + ": could not check "
                     + pending.commit.firstKey() + " (" + e + "); the write did not apply", e));
+            return;
+        }
+        if (decision.applies()) {
+            try {
+                stageAllOrNothing(writes, pending.commit.mutations());
+            } catch (RocksDBException | RuntimeException e) {
+                pending.fail(new StoreUnavailableException(description + ": could not stage the write of "
+                        + pending.commit.firstKey() + " (" + e.getMessage() + "); none of its mutations were written:"
+                        + " retry", e));
+                return;
+            }
+            for (Mutation mutation : pending.commit.mutations()) {
+                staged.add(mutation);
+                overlay.put(mutation.key(), mutation.newValue());
+            }
+        }
+        pending.decision = decision;
+    }
+
+    /**
+     * Stages every mutation of one commit, or, when one fails, none: the batch is rolled back to
+     * where the commit began, so the other commits of the batch are written without a part of it.
+     * If even the rollback fails the batch cannot be trusted, and the failure escapes to fail the
+     * whole batch unwritten.
+     */
+    private void stageAllOrNothing(WriteBatch writes, List<Mutation> mutations) throws RocksDBException {
+        writes.setSavePoint();
+        try {
+            for (Mutation mutation : mutations) {
+                stager.stage(writes, mutation);
+            }
+        } catch (RocksDBException | RuntimeException | Error e) {
+            try {
+                writes.rollbackToSavePoint();
+            } catch (RocksDBException | RuntimeException rollback) {
+                e.addSuppressed(rollback);
+                throw new UnstageableBatch(e);
+            }
+            throw e;
+        }
+        writes.popSavePoint();
+    }
+
+    /** A batch holding part of a commit that could not be taken out again: it must not be written. */
+    private static final class UnstageableBatch extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UnstageableBatch(Throwable cause) {
+            super("a commit could be neither staged nor rolled back out of the batch", cause);
         }
     }
 

@@ -19,6 +19,9 @@ import io.lake.meta.spi.BatchKeys;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
 import io.lake.meta.spi.RaceHooks;
+import io.lake.meta.spi.WatchRegistry;
+import io.lake.meta.watch.Watch;
+import io.lake.meta.watch.WatchListener;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -45,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * The RocksDB {@link MetaStore}. Thread-safe.
  *
  * <p>Writes go through the {@link GroupCommitter}: one thread checks and writes the commits of
- * all concurrent writers in shared batches. Reads go straight to RocksDB.
+ * all concurrent writers in shared batches, and hands each written batch to the watches. Reads go
+ * straight to RocksDB.
  *
  * <p>Every call holds the read side of a lifecycle lock while it uses native handles;
  * {@link #close()} first refuses new calls, then takes the write side, so it waits for the
@@ -73,6 +77,7 @@ final class RocksStore implements MetaStore {
     private volatile boolean closing;
     private boolean closed;
 
+    private final WatchRegistry watches;
     private final GroupCommitter committer;
 
     RocksStore(Path directory, Durability durability, RaceHooks hooks, DatabaseOptions options, RocksDB db,
@@ -85,9 +90,10 @@ final class RocksStore implements MetaStore {
         this.db = db;
         this.writeOptions = new WriteOptions().setSync(durability == Durability.SYNCED_WAL);
         this.pointReads = new ReadOptions();
-        this.committer = new GroupCommitter(this::read,
+        this.watches = new WatchRegistry(description);
+        this.committer = new GroupCommitter(this::read, RocksStore::stage,
                 writerDecorator.apply(batch -> db.write(writeOptions, batch)),
-                hooks, description, "lake-meta-rocks-committer[" + directory + "]");
+                hooks, watches, description, "lake-meta-rocks-committer[" + directory + "]");
         committer.start();
     }
 
@@ -219,6 +225,15 @@ final class RocksStore implements MetaStore {
     }
 
     /**
+     * Registers the watch, then reads the prefix's contents through {@link #page} (a commit the
+     * read misses was written after the registration, so the committer publishes it to the watch).
+     */
+    @Override
+    public Watch watch(KeyPrefix prefix, WatchListener listener) {
+        return whileOpen(() -> watches.watch(this, prefix, listener));
+    }
+
+    /**
      * Refuses new calls, waits for the calls in flight to finish, then frees every native handle.
      * Idempotent: later calls return at once; concurrent calls return once the first has closed.
      */
@@ -233,6 +248,7 @@ final class RocksStore implements MetaStore {
             lifecycle.writeLock().lock();
             try {
                 committer.stop();
+                watches.close();
                 closeNative();
                 closed = true;
                 LOG.info("closed {}", description);
@@ -316,4 +332,5 @@ final class RocksStore implements MetaStore {
     public String toString() {
         return description;
     }
+
 }

@@ -20,6 +20,9 @@ import io.lake.meta.spi.BatchKeys;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
 import io.lake.meta.spi.RaceHooks;
+import io.lake.meta.spi.WatchRegistry;
+import io.lake.meta.watch.Watch;
+import io.lake.meta.watch.WatchListener;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -54,6 +57,9 @@ import java.util.TreeMap;
  *       look-ahead included when it found one. Tokens use the shared {@link PageTokenCodec} with
  *       layout {@value #LAYOUT} and one partition; the cursor is the last key returned.</li>
  *   <li>Nothing is ever read outside the requested prefix.</li>
+ *   <li>Watches are native: each commit that applies hands its writes, in order, to the watches
+ *       while still holding the lock, so watches hear commits in commit order; listeners run on
+ *       the threads of a {@link WatchRegistry}, never under the lock.</li>
  * </ul>
  *
  * <p>Thread-safe. {@link #close()} is idempotent; afterwards every call throws
@@ -68,6 +74,7 @@ public final class InMemoryMetaStore implements MetaStore {
     private final NavigableMap<byte[], Entry> entries = new TreeMap<>(Arrays::compareUnsigned);
     private final PageTokenCodec tokens = new PageTokenCodec(LAYOUT, 1);
     private final RaceHooks hooks;
+    private final WatchRegistry watches = new WatchRegistry("InMemoryMetaStore");
     private boolean closed;
 
     private InMemoryMetaStore(RaceHooks hooks) {
@@ -142,6 +149,7 @@ public final class InMemoryMetaStore implements MetaStore {
             }
             hooks.reached(RaceHooks.COMMIT_CHECKED);
             transaction.mutations().forEach(this::write);
+            publish(transaction.mutations());
             return TransactionResult.applied();
         }
     }
@@ -154,6 +162,7 @@ public final class InMemoryMetaStore implements MetaStore {
         }
         hooks.reached(RaceHooks.COMMIT_CHECKED);
         write(mutation);
+        publish(List.of(mutation));
         return WriteResult.applied();
     }
 
@@ -178,6 +187,12 @@ public final class InMemoryMetaStore implements MetaStore {
         }
     }
 
+    /** Reads the prefix through {@link #page} as the initial events, then reports every commit; see {@link MetaStore#watch}. */
+    @Override
+    public Watch watch(KeyPrefix prefix, WatchListener listener) {
+        return watches.watch(this, prefix, listener);
+    }
+
     /** The number of keys held, for tests. */
     public int size() {
         synchronized (lock) {
@@ -199,6 +214,7 @@ public final class InMemoryMetaStore implements MetaStore {
         synchronized (lock) {
             closed = true;
         }
+        watches.close();
     }
 
     @Override
@@ -230,6 +246,13 @@ public final class InMemoryMetaStore implements MetaStore {
         }
     }
 
+    /** Hands one applied commit's writes to the watches. Call holding the lock, so commits publish in commit order. */
+    private void publish(List<Mutation> written) {
+        if (watches.hasWatches()) {
+            watches.publish(WatchRegistry.changesOf(written));
+        }
+    }
+
     private void requireOpen() {
         if (closed) {
             throw new StoreClosedException(toString());
@@ -242,4 +265,5 @@ public final class InMemoryMetaStore implements MetaStore {
         }
         return value;
     }
+
 }

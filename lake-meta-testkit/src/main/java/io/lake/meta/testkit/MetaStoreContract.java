@@ -32,6 +32,9 @@ package io.lake.meta.testkit;
  *       reported, duplicate keys, the key and byte limits, guarded mutations equal to their
  *       one-condition transaction;</li>
  *   <li>{@link BatchReadContract}: {@code getAll}, order, absent keys, the key limit;</li>
+ *   <li>{@link WatchContract}: {@code watch}: the contents first, then every change with its
+ *       latest value, per-key order, only the prefix, listeners that block or throw, closing the
+ *       watch and the store;</li>
  *   <li>{@link PageContract}: bounded, resumable pages, family and sibling-prefix isolation,
  *       page cost, limits;</li>
  *   <li>{@link PageTokenContract}: tokens bound to their prefix, resuming it to its end; tampered,
@@ -56,7 +59,9 @@ package io.lake.meta.testkit;
  *       follows tokens to the end of a prefix wherever it checks what they resume;</li>
  *   <li>by default, pages equal the model's page for page (unsigned-byte key order, full pages
  *       while keys remain): override {@link #pagesMatchTheModelExactly()} when the layout pages
- *       differently.</li>
+ *       differently;</li>
+ *   <li>a watch reports each change within {@link #watchDeliveryTimeout()} (30 s by default): a
+ *       backend that polls is opened with a short poll interval.</li>
  * </ul>
  */
 public abstract class MetaStoreContract extends ModelEquivalenceContract {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * cost bounded by the page, every key that existed throughout exactly once, nothing outside the
  * prefix, and iteration driven by the token, never by the number of entries.
  */
-public abstract class PageContract extends BatchReadContract {
+public abstract class PageContract extends WatchContract {
 
     @Nested
     class Pages {
