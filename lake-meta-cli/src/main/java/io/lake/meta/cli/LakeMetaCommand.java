@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
             DeleteCommand.class,
             ScanCommand.class,
             TxnCommand.class,
+            WatchCommand.class,
             DynamoLocalCommand.class,
             CommandLine.HelpCommand.class
         },
