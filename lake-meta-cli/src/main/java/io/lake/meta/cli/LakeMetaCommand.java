@@ -26,6 +26,9 @@ import picocli.CommandLine.Spec;
             DeleteCommand.class,
             ScanCommand.class,
             TxnCommand.class,
+            TablesCommand.class,
+            MaintenanceCommand.class,
+            OpsCommand.class,
             DynamoLocalCommand.class,
             CommandLine.HelpCommand.class
         },
