@@ -112,4 +112,31 @@ class DynamoRecipeCommandsTest extends RecipeCommandsContract {
         assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(listAll("--limit", "5")).as("every namespace").containsExactlyInAnyOrderElementsOf(expected);
     }
+
+    @Test
+    void maintenanceRunOnce_onAShardedTable_readsTheFirstShardsPage_andWritesNothing() {
+        table = table + "-sharded";
+        shards = 4;
+        List<String> expected = new ArrayList<>();
+        try (MetaStore store = openStore()) {
+            TableRegistry registry = TableRegistry.over(store);
+            for (int i = 0; i < 12; i++) {
+                TableId id = TableId.of("sales", "t" + (char) ('a' + i));
+                registry.register(id, TableSpec.of("s3://lake/" + id, "iceberg"));
+                expected.add("maintain " + id + " (generation 1, iceberg, s3://lake/" + id + ")");
+            }
+        }
+        Map<String, String> before = contents();
+
+        Cli.Run run = run("maintenance run", "--once");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        List<String> maintain = run.out().lines().filter(l -> l.startsWith("maintain ")).toList();
+        assertThat(expected).as("one shard's tables, never another's").containsAll(maintain);
+        assertThat(maintain).as("a page is one shard of four").hasSizeLessThan(expected.size());
+        assertThat(run.out()).contains("tick: scanned " + maintain.size() + ", maintain " + maintain.size(),
+                "wrapped no", "more pages follow");
+        assertThat(run.out().contains("the first page was empty but not the last")).isEqualTo(maintain.isEmpty());
+        assertThat(contents()).isEqualTo(before);
+    }
 }
