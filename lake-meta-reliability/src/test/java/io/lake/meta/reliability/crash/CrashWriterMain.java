@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.LongAdder;
  * (it halts by itself after {@code maxMillis}, or when its stdin closes, so a lost parent leaves
  * no process behind).
  *
- * <p>Arguments: {@code DIR JOURNAL_DIR SEED TAG WRITERS MAX_MILLIS DURABILITY}.
+ * <p>Arguments: {@code DIR JOURNAL_DIR SEED TAG WRITERS MAX_MILLIS DURABILITY [wal-sizes]}; with
+ * {@code wal-sizes} the size of the newest WAL file is journaled after every answer.
  */
 public final class CrashWriterMain {
 
@@ -32,6 +33,7 @@ public final class CrashWriterMain {
         int writers = Integer.parseInt(args[4]);
         long maxMillis = Long.parseLong(args[5]);
         Durability durability = Durability.valueOf(args[6]);
+        WalFiles wal = args.length > 7 && args[7].equals("wal-sizes") ? new WalFiles(dir) : null;
         startWatchdog(maxMillis);
 
         Journal marks = new Journal(journals.resolve("marks.log"));
@@ -44,7 +46,7 @@ public final class CrashWriterMain {
         for (int w = 0; w < writers; w++) {
             Journal journal = new Journal(journals.resolve("writer-" + w + ".log"));
             MixedWorkload workload = new MixedWorkload(w, tag, new Random(seed + w),
-                    new JournalingStore(store, journal, w * 1_000_000_000L), errors);
+                    new JournalingStore(store, journal, w * 1_000_000_000L, wal), errors);
             Thread t = new Thread(() -> {
                 while (true) {
                     workload.step();

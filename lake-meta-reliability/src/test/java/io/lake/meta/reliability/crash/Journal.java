@@ -36,6 +36,7 @@ import java.util.Optional;
  * <pre>
  *   A id nanos call...      an attempt, before it is sent
  *   R id nanos outcome...   its answer
+ *   W id bytes              the size of the newest WAL file after that answer (power-loss runs)
  *   OPENING nanos / OPENED nanos
  * </pre>
  * Keys and values are tokens without spaces ("-" is absent, "?" a current value not reported).
@@ -182,6 +183,7 @@ final class Journal implements AutoCloseable {
         for (String raw : text.substring(0, end).split("\n")) {
             List<String> words = List.of(raw.split(" "));
             switch (words.get(0)) {
+                case "W" -> lines.add(new Line("W", Long.parseLong(words.get(1)), Long.parseLong(words.get(2)), List.of()));
                 case "A", "R" -> lines.add(new Line(words.get(0), Long.parseLong(words.get(1)), Long.parseLong(words.get(2)),
                         words.subList(3, words.size())));
                 default -> lines.add(new Line(words.get(0), -1, Long.parseLong(words.get(1)), List.of()));

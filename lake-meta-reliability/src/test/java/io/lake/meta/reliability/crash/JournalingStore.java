@@ -30,12 +30,15 @@ final class JournalingStore extends ForwardingMetaStore {
 
     private final Journal journal;
     private final long idBase;
+    private final WalFiles wal;
     private long next;
 
-    JournalingStore(MetaStore delegate, Journal journal, long idBase) {
+    /** @param wal when not null, the newest WAL file's size is journaled after every answer */
+    JournalingStore(MetaStore delegate, Journal journal, long idBase, WalFiles wal) {
         super(delegate);
         this.journal = journal;
         this.idBase = idBase;
+        this.wal = wal;
     }
 
     private <T> T journaled(Call call, Supplier<T> invocation, Function<T, Outcome> outcomeOf) {
@@ -49,6 +52,9 @@ final class JournalingStore extends ForwardingMetaStore {
             throw e;
         }
         journal.answer(id, outcomeOf.apply(answer));
+        if (wal != null) {
+            journal.line("W " + id + " " + wal.newestSize());
+        }
         return answer;
     }
 
