@@ -37,7 +37,7 @@ import org.quicktheories.generators.Generate;
  * and never prints a stack trace; a failure says why on stderr. A few runs go through a child JVM
  * with arguments that are not UTF-8 at all.
  *
- * <p>Sizes: {@code -Dlake.meta.reliability.cliRuns=N} (300 by default, 20 000 under {@code -Ptorture}).
+ * <p>Sizes: {@code -Dlake.meta.reliability.cliRuns=N} (300 by default, 5 000 under {@code -Ptorture}).
  */
 class CliHostileInputTest {
 
@@ -83,7 +83,7 @@ class CliHostileInputTest {
     @Test
     void hostileCommandLines_endWithADocumentedExitCode_andNoStackTrace() {
         long seed = Runs.seed("hostile-cli");
-        int runs = Runs.size("cliRuns", 300, 20_000);
+        int runs = Runs.size("cliRuns", 300, 5_000);
         String endpoint = DynamoStores.server().map(s -> s.endpoint().toString()).orElse("http://127.0.0.1:1");
         Gen<String> text = HostileGens.text().map(t -> t == null ? "" : t);
         Gen<String> word = Generate.frequency(List.of(

@@ -95,7 +95,7 @@ class LeaseHistoriesTest {
 
     private void run(String area, StoreFactory stores, DynamoDbTestServer faults) throws Exception {
         long seed = Runs.seed(area);
-        int histories = Runs.size("leaseHistories", 3, 300);
+        int histories = Runs.size("leaseHistories", 3, 100);
         int rounds = Runs.size("leaseRounds", 40, 60);
         Random seeds = new Random(seed);
         List<String> violations = new ArrayList<>();

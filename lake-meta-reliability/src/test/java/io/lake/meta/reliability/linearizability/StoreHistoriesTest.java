@@ -58,12 +58,12 @@ class StoreHistoriesTest {
 
     @Test
     void model_historiesAreLinearizable() throws Exception {
-        runHistories("histories-model", Runs.size("histories", 20, 5_000), i -> new Target(InMemoryMetaStore.create(), true, null, null));
+        runHistories("histories-model", Runs.size("histories", 20, 6_000), i -> new Target(InMemoryMetaStore.create(), true, null, null));
     }
 
     @Test
     void rocksDb_historiesAreLinearizable() throws Exception {
-        runHistories("histories-rocksdb", Runs.size("histories", 10, 3_000), i -> {
+        runHistories("histories-rocksdb", Runs.size("histories", 10, 2_500), i -> {
             Path dir = work.resolve("rocks-" + i);
             return new Target(RocksDbMetaStore.builder().directory(dir).build(), true, null, dir);
         });
@@ -72,7 +72,7 @@ class StoreHistoriesTest {
     @Test
     void dynamoDb_underEveryFaultPlan_historiesAreLinearizable() throws Exception {
         DynamoDbTestServer server = DynamoStores.target().requireInProcessServer();
-        int perPlan = Runs.size("dynamoHistoriesPerPlan", 2, 250);
+        int perPlan = Runs.size("dynamoHistoriesPerPlan", 2, 200);
         try (DynamoDbClient client = DynamoStores.quickRetryingClient()) {
             DynamoFaults[] plans = DynamoFaults.values();
             runHistories("histories-dynamodb", perPlan * plans.length, i -> {
