@@ -186,6 +186,11 @@ class RocksPowerLossTest {
         static Replay of(List<Journal.Line> lines) {
             Map<Long, Journal.Line> answers = new HashMap<>();
             lines.stream().filter(l -> l.kind().equals("R")).forEach(l -> answers.put(l.id(), l));
+            // The WAL size is journaled after the answer: a kill between the two leaves an answer
+            // whose bytes may lie past the last size recorded, so it counts as acknowledged only
+            // with its size line.
+            java.util.Set<Long> sized = new java.util.HashSet<>();
+            lines.stream().filter(l -> l.kind().equals("W")).forEach(l -> sized.add(l.id()));
             Replay replay = new Replay();
             Map<MetaKey, MetaValue> state = Map.of();
             replay.states.add(state);
@@ -203,7 +208,7 @@ class RocksPowerLossTest {
                 boolean applied = applied(outcome);
                 state = applied ? applyIfPossible(state, call) : state;
                 replay.states.add(state);
-                replay.acknowledgedWrite.add(applied);
+                replay.acknowledgedWrite.add(applied && sized.contains(line.id()));
             }
             return replay;
         }
