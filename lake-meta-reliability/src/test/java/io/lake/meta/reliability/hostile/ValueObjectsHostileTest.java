@@ -16,10 +16,12 @@ import io.lake.meta.Transaction;
 import io.lake.meta.TransactionFailure;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import io.lake.meta.fenced.FencedMetaStore;
 import io.lake.meta.lease.LeaderElection;
 import io.lake.meta.lease.LeaseGuard;
 import io.lake.meta.lease.LeaseRecord;
 import io.lake.meta.reliability.Runs;
+import io.lake.meta.rocks.RocksDbMetaStore;
 import io.lake.meta.testkit.InMemoryMetaStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -34,8 +36,8 @@ import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * Every public value-object factory and constructor of the api, the lease records and guards, and
- * the recipe's builder, fed hostile input by QuickTheories: each call either succeeds or is
+ * Every public value-object factory and constructor of the api, the lease records and guards, the
+ * recipe's and the RocksDB store's builders and the fenced store's factory, fed hostile input by QuickTheories: each call either succeeds or is
  * refused with the exception the entry point documents (the contract's family; for builders also
  * IllegalArgumentException / IllegalStateException, and NullPointerException where the lease
  * builder documents it), with a message. Anything else is an untyped error.
@@ -107,7 +109,49 @@ class ValueObjectsHostileTest {
         all.add(Pair.of(1, text.zip(Generate.pick(List.of(-1L, 0L, 1L, 3_000L, 10_000L, Long.MAX_VALUE)), (id, ms) ->
                 new Case("LeaderElection.builder()(" + Verdicts.show(id) + ", " + ms + " ms)", Verdicts.BUILDERS,
                         () -> electionBuilder(id, ms)))));
+        all.add(Pair.of(1, Generate.range(0, 6).map(n -> new Case("RocksDbMetaStore.builder() misuse " + n, Verdicts.BUILDERS,
+                () -> rocksBuilder(n)))));
+        all.add(Pair.of(1, Generate.range(0, 3).map(n -> contract("FencedMetaStore.over misuse " + n, () -> fencedOver(n)))));
         return Generate.frequency(all);
+    }
+
+    /** Configuration mistakes on the RocksDB builder: nulls, options set twice, no directory; none opens anything. */
+    private static Object rocksBuilder(int n) {
+        RocksDbMetaStore.Builder b = RocksDbMetaStore.builder();
+        return switch (n) {
+            case 0 -> b.directory(null);
+            case 1 -> b.directory(java.nio.file.Path.of("a")).directory(java.nio.file.Path.of("b"));
+            case 2 -> b.durability(null);
+            case 3 -> b.raceHooks(null);
+            case 4 -> b.createIfMissing(true).createIfMissing(false);
+            case 5 -> b.durability(io.lake.meta.rocks.Durability.SYNCED_WAL).durability(io.lake.meta.rocks.Durability.UNSYNCED_WAL);
+            default -> b.build();
+        };
+    }
+
+    private static io.lake.meta.lease.LeaseAuthority noGuard() {
+        return new io.lake.meta.lease.LeaseAuthority() {
+            @Override
+            public MetaKey leaseKey() {
+                return MetaKey.of("lease/x");
+            }
+
+            @Override
+            public Optional<LeaseGuard> currentGuard() {
+                return Optional.empty();
+            }
+        };
+    }
+
+    private static Object fencedOver(int n) {
+        try (InMemoryMetaStore store = InMemoryMetaStore.create()) {
+            return switch (n) {
+                case 0 -> FencedMetaStore.over(null, null);
+                case 1 -> FencedMetaStore.over(store, null);
+                case 2 -> FencedMetaStore.over(null, noGuard());
+                default -> FencedMetaStore.over(store, noGuard()).apply(null);
+            };
+        }
     }
 
     private static Case contract(String what, Callable<?> call) {
