@@ -70,6 +70,12 @@ class ForwardingMetaStoreTest {
         }
 
         @Override
+        public int maxTransactionBytes() {
+            calls.add("maxTransactionBytes");
+            return 1234;
+        }
+
+        @Override
         public Page page(PageRequest request) {
             calls.add(request);
             return paged;
@@ -96,10 +102,12 @@ class ForwardingMetaStoreTest {
         assertThat(store.applyGuarded(guarded)).isSameAs(inner.guarded);
         assertThat(store.transact(transaction)).isSameAs(inner.transacted);
         assertThat(store.maxTransactionKeys()).isEqualTo(inner.keyLimit);
+        assertThat(store.maxTransactionBytes()).isEqualTo(1234);
         assertThat(store.page(request)).isSameAs(inner.paged);
         store.close();
 
-        assertThat(inner.calls).containsExactly(KEY, mutation, guarded, transaction, "maxTransactionKeys", request, "close");
+        assertThat(inner.calls).containsExactly(KEY, mutation, guarded, transaction, "maxTransactionKeys", "maxTransactionBytes", request,
+                "close");
         assertThat(store.delegate()).isSameAs(inner);
     }
 
