@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * The DynamoDB backend of {@link MetaStore}, in the sharded v2 layout.
+ * The DynamoDB backend of {@link MetaStore}, in the sharded v2 layout, or, while a deployment
+ * migrates to it online, in the legacy v1 layout or writing both ({@link DynamoLayoutMode}).
  *
  * <pre>{@code
  * try (DynamoDbClient client = DynamoDbClient.create();
@@ -25,7 +26,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  *
  * <p><b>Layout:</b> hash key {@code pk = family#shard} (S), range key {@code sk} = the full
  * logical key (S), value attribute {@code v} (B), and a layout record that fixes the table's
- * shard count the first time a store opens it. See {@code docs/guides/dynamodb.md}.
+ * shard count the first time a store opens it. See {@code docs/guides/dynamodb.md}; for the legacy
+ * layout and the migration, {@code docs/guides/dynamodb-migration.md}.
  */
 public final class DynamoMetaStore {
 
@@ -48,6 +50,8 @@ public final class DynamoMetaStore {
 
         private DynamoDbClient client;
         private String tableName;
+        private String legacyTableName;
+        private DynamoLayoutMode mode;
         private Integer shardCount;
         private Boolean createTableIfMissing;
         private Duration tableActiveTimeout;
@@ -65,15 +69,47 @@ public final class DynamoMetaStore {
             return this;
         }
 
-        /** The table's name; required. 3 to 255 characters of {@code [a-zA-Z0-9_.-]}, as DynamoDB demands. */
+        /**
+         * The v2 table's name; required in modes {@code V2} (the default) and {@code DUAL}. 3 to 255
+         * characters of {@code [a-zA-Z0-9_.-]}, as DynamoDB demands.
+         */
         public Builder tableName(String tableName) {
             requireUnset(this.tableName, "tableName");
-            if (tableName == null || !TABLE_NAME.matcher(tableName).matches()) {
-                throw new InvalidArgumentException("table name '" + tableName + "' is not a valid DynamoDB table name:"
+            this.tableName = validTableName(tableName, "table name");
+            return this;
+        }
+
+        /**
+         * The legacy v1 table's name (hash key {@code k} = the full logical key); required in modes
+         * {@code V1} and {@code DUAL}, unused in {@code V2} (as the v2 table and the shard count are
+         * unused in {@code V1}: one configuration serves every phase of a migration, only the mode
+         * changes). Same naming rules as {@link #tableName}.
+         */
+        public Builder legacyTableName(String legacyTableName) {
+            requireUnset(this.legacyTableName, "legacyTableName");
+            this.legacyTableName = validTableName(legacyTableName, "legacy table name");
+            return this;
+        }
+
+        /**
+         * Which tables the store reads and writes. Default {@link DynamoLayoutMode#V2}. See
+         * {@link DynamoLayoutMode} and {@code docs/guides/dynamodb-migration.md}.
+         */
+        public Builder mode(DynamoLayoutMode mode) {
+            requireUnset(this.mode, "mode");
+            if (mode == null) {
+                throw new InvalidArgumentException("mode must not be null: use V1, DUAL or V2");
+            }
+            this.mode = mode;
+            return this;
+        }
+
+        private static String validTableName(String name, String what) {
+            if (name == null || !TABLE_NAME.matcher(name).matches()) {
+                throw new InvalidArgumentException(what + " '" + name + "' is not a valid DynamoDB table name:"
                         + " use 3 to 255 characters of [a-zA-Z0-9_.-]");
             }
-            this.tableName = tableName;
-            return this;
+            return name;
         }
 
         /**
@@ -117,7 +153,11 @@ public final class DynamoMetaStore {
          * schema and reads its layout record, writing it only on an empty table (one bounded Scan
          * checks that a table without a record is empty).
          *
-         * @throws IllegalStateException if the client or the table name is missing
+         * <p>In mode {@code V1} it checks the legacy table's key schema and refuses a table that
+         * holds the migration's completion marker; in {@code DUAL} it opens both tables and picks
+         * the read authority from the marker.
+         *
+         * @throws IllegalStateException if the client or a table name the mode needs is missing
          * @throws InvalidArgumentException if the configured shard count differs from the table's
          * @throws DynamoStoreException if the table is missing (and creation is off), has another
          *     key schema, holds a foreign or newer layout record, or holds items but no layout
@@ -129,13 +169,25 @@ public final class DynamoMetaStore {
             if (client == null) {
                 throw new IllegalStateException("client is required: call client(DynamoDbClient)");
             }
-            if (tableName == null) {
-                throw new IllegalStateException("tableName is required: call tableName(String)");
+            DynamoLayoutMode chosen = mode == null ? DynamoLayoutMode.V2 : mode;
+            if (chosen != DynamoLayoutMode.V1 && tableName == null) {
+                throw new IllegalStateException("tableName is required in mode " + chosen + ": call tableName(String)");
             }
-            V2Layout layout = new TableSetup(client, tableName).open(shardCount,
-                    createTableIfMissing != null && createTableIfMissing,
+            if (chosen != DynamoLayoutMode.V2 && legacyTableName == null) {
+                throw new IllegalStateException("legacyTableName is required in mode " + chosen
+                        + ": call legacyTableName(String)");
+            }
+            if (chosen != DynamoLayoutMode.V2 && legacyTableName.equals(tableName)) {
+                throw new InvalidArgumentException("the legacy table and the v2 table are both '" + tableName
+                        + "': a migration needs two tables");
+            }
+            ModeOpener opener = new ModeOpener(client, createTableIfMissing != null && createTableIfMissing,
                     tableActiveTimeout == null ? Duration.ofMinutes(5) : tableActiveTimeout);
-            return new DynamoV2Store(client, tableName, layout);
+            return switch (chosen) {
+                case V1 -> opener.openV1(legacyTableName);
+                case DUAL -> opener.openDual(legacyTableName, tableName, shardCount);
+                case V2 -> opener.openV2(tableName, shardCount);
+            };
         }
 
         private static void requireUnset(Object current, String option) {
