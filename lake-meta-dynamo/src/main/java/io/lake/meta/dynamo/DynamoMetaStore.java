@@ -3,7 +3,6 @@ package io.lake.meta.dynamo;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaStore;
 import java.time.Duration;
-import java.util.regex.Pattern;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -46,8 +45,6 @@ public final class DynamoMetaStore {
      */
     public static final class Builder {
 
-        private static final Pattern TABLE_NAME = Pattern.compile("[a-zA-Z0-9_.-]{3,255}");
-
         private DynamoDbClient client;
         private String tableName;
         private String legacyTableName;
@@ -75,7 +72,7 @@ public final class DynamoMetaStore {
          */
         public Builder tableName(String tableName) {
             requireUnset(this.tableName, "tableName");
-            this.tableName = validTableName(tableName, "table name");
+            this.tableName = TableNames.requireValid(tableName, "table name");
             return this;
         }
 
@@ -87,7 +84,7 @@ public final class DynamoMetaStore {
          */
         public Builder legacyTableName(String legacyTableName) {
             requireUnset(this.legacyTableName, "legacyTableName");
-            this.legacyTableName = validTableName(legacyTableName, "legacy table name");
+            this.legacyTableName = TableNames.requireValid(legacyTableName, "legacy table name");
             return this;
         }
 
@@ -104,14 +101,6 @@ public final class DynamoMetaStore {
             return this;
         }
 
-        private static String validTableName(String name, String what) {
-            if (name == null || !TABLE_NAME.matcher(name).matches()) {
-                throw new InvalidArgumentException(what + " '" + name + "' is not a valid DynamoDB table name:"
-                        + " use 3 to 255 characters of [a-zA-Z0-9_.-]");
-            }
-            return name;
-        }
-
         /**
          * The number of shards each family is spread over, 1 to 1024. It is fixed by the layout
          * record when a table is first used: a store configured with another count refuses to
@@ -119,12 +108,7 @@ public final class DynamoMetaStore {
          */
         public Builder shardCount(int shardCount) {
             requireUnset(this.shardCount, "shardCount");
-            if (shardCount < V2Layout.MIN_SHARDS || shardCount > V2Layout.MAX_SHARDS) {
-                throw new InvalidArgumentException("shard count " + shardCount + " is out of range: use "
-                        + V2Layout.MIN_SHARDS + " to " + V2Layout.MAX_SHARDS + " (more shards spread a hot family"
-                        + " over more partitions, but a full prefix scan issues one query per shard)");
-            }
-            this.shardCount = shardCount;
+            this.shardCount = TableNames.requireValidShards(shardCount);
             return this;
         }
 

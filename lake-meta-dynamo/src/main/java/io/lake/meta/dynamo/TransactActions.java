@@ -31,9 +31,14 @@ final class TransactActions {
     }
 
     static TransactWriteItem check(String table, Map<String, AttributeValue> key, WriteCondition when) {
+        return check(table, key, when.expression(), when.names(), when.values());
+    }
+
+    /** @param values null when the expression uses none */
+    static TransactWriteItem check(String table, Map<String, AttributeValue> key, String expression,
+            Map<String, String> names, Map<String, AttributeValue> values) {
         return TransactWriteItem.builder().conditionCheck(ConditionCheck.builder().tableName(table).key(key)
-                .conditionExpression(when.expression()).expressionAttributeNames(when.names())
-                .expressionAttributeValues(when.values())
+                .conditionExpression(expression).expressionAttributeNames(names).expressionAttributeValues(values)
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build();
     }
 

@@ -1,22 +1,21 @@
 package io.lake.meta.dynamo;
 
-import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import static org.assertj.core.api.Assertions.assertThat;
 
-/** Migration states the suites need before the engine under test is involved. */
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/** Migration states the suites need, reached through the migration engine itself. */
 final class MigrationFixtures {
 
     private MigrationFixtures() {
     }
 
-    /** Finalizes the migration of an empty legacy table to an empty v2 table. */
+    /** Backfills and finalizes the migration of a legacy table to a v2 table (both exist; writers quiet). */
     static void finalizeEmpty(DynamoDbClient client, String legacy, String table) {
-        Map<String, AttributeValue> v2 = new java.util.HashMap<>(MigrationRecords.v2Key(MigrationRecords.COMPLETE));
-        v2.put("items", AttributeValue.fromN("0"));
-        Map<String, AttributeValue> v1 = new java.util.HashMap<>(MigrationRecords.v1CompleteKey());
-        v1.put("items", AttributeValue.fromN("0"));
-        client.putItem(r -> r.tableName(table).item(v2));
-        client.putItem(r -> r.tableName(legacy).item(v1));
+        DynamoMigration migration = DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).build();
+        while (!migration.backfillPage(1000).done()) {
+            // next page
+        }
+        assertThat(migration.finalizeMigration(1000).outcome()).isEqualTo(FinalizeResult.Outcome.FINALIZED);
     }
 }
