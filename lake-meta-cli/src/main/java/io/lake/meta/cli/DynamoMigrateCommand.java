@@ -11,6 +11,7 @@ import io.lake.meta.dynamo.DynamoMigration;
 import io.lake.meta.dynamo.DynamoStoreException;
 import io.lake.meta.dynamo.FinalizeResult;
 import io.lake.meta.dynamo.MigrationStatus;
+import io.lake.meta.dynamo.RollbackResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -58,6 +59,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
             "  5   verification failed: the tables differ (the keys are listed) or a key's copies diverged;",
             "      nothing was published",
             "  6   barrier held: another finalize is running, or one stopped (see --status, --release-barrier)",
+            "      (--rollback: 0 rolled back or nothing to roll back; 2 the horizon was declared; 5 the tables differ.",
+            "      --declare-rollback-horizon: 0 declared; 2 not finalized)",
             "  7   --finalize was asked, but --max-pages stopped the backfill before the end: run again",
             "  70  internal error (a bug: please report it)"
         })
@@ -124,6 +127,22 @@ final class DynamoMigrateCommand implements Callable<Integer> {
             description = "Release a write barrier left by a finalize that stopped (check --status first that none runs).")
     boolean releaseBarrier;
 
+    @Option(names = "--rollback", defaultValue = "${env:LAKE_META_MIGRATE_ROLLBACK:-false}",
+            description = "After finalization, before the rollback horizon: under the write barrier, verify both tables and"
+                    + " remove the completion marker, so that stores opened afterwards read the legacy table again."
+                    + " Needs --page-size and --ack-write-quiescence.")
+    boolean rollback;
+
+    @Option(names = "--declare-rollback-horizon", defaultValue = "${env:LAKE_META_MIGRATE_DECLARE_ROLLBACK_HORIZON:-false}",
+            description = "After finalization: declare that the legacy table is no longer kept (stores in mode DUAL stop"
+                    + " writing it, stores in mode V2 may open, no rollback is possible). Needs --ack-stores-restarted.")
+    boolean declareHorizon;
+
+    @Option(names = "--ack-stores-restarted", defaultValue = "${env:LAKE_META_MIGRATE_ACK_STORES_RESTARTED:-false}",
+            description = "With --declare-rollback-horizon: you confirm that every store was restarted after finalization"
+                    + " (runs in mode DUAL with the v2 authority, or V2).")
+    boolean ackStoresRestarted;
+
     @Option(names = "--json", defaultValue = "${env:LAKE_META_MIGRATE_JSON:-false}",
             description = "Print exactly one JSON summary on stdout.")
     boolean json;
@@ -131,7 +150,8 @@ final class DynamoMigrateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         DynamoStoreSpec connection = validate();
-        String action = status ? "status" : releaseBarrier ? "release-barrier" : finalizeMigration ? "finalize" : "backfill";
+        String action = status ? "status" : releaseBarrier ? "release-barrier" : rollback ? "rollback"
+                : declareHorizon ? "declare-rollback-horizon" : finalizeMigration ? "finalize" : "backfill";
         MigrationSummary summary = new MigrationSummary(action, legacyTable, table);
         Region resolvedRegion = DynamoStoreSpec.region(connection.region(), DefaultAwsRegionProviderChain.builder().build());
         try (DefaultCredentialsProvider credentials = DefaultCredentialsProvider.builder().build()) {
@@ -163,12 +183,14 @@ final class DynamoMigrateCommand implements Callable<Integer> {
             throw new UsageException("--legacy-table and --table are both '" + table + "': a migration needs two tables");
         }
         DynamoStoreSpec connection = (DynamoStoreSpec) new DynamoStoreSpec(table, null, null).withConnection(endpoint, region);
-        int actions = (status ? 1 : 0) + (releaseBarrier ? 1 : 0) + (finalizeMigration ? 1 : 0);
+        int actions = (status ? 1 : 0) + (releaseBarrier ? 1 : 0) + (finalizeMigration ? 1 : 0) + (rollback ? 1 : 0)
+                + (declareHorizon ? 1 : 0);
         if (actions > 1) {
-            throw new UsageException("--status, --release-barrier and --finalize exclude each other: choose one");
+            throw new UsageException("--status, --release-barrier, --finalize, --rollback and --declare-rollback-horizon"
+                    + " exclude each other: choose one");
         }
-        boolean backfills = !status && !releaseBarrier;
-        if (backfills) {
+        boolean pages = !status && !releaseBarrier && !declareHorizon;
+        if (pages) {
             if (pageSize == null) {
                 throw new UsageException("--page-size is required to backfill or finalize (or LAKE_META_MIGRATE_PAGE_SIZE):"
                         + " the legacy items evaluated per page, 1.." + DynamoMigration.MAX_PAGE_SIZE);
@@ -176,12 +198,25 @@ final class DynamoMigrateCommand implements Callable<Integer> {
             if (pageSize < 1 || pageSize > DynamoMigration.MAX_PAGE_SIZE) {
                 throw new UsageException("--page-size " + pageSize + " is out of range: use 1.." + DynamoMigration.MAX_PAGE_SIZE);
             }
-            if (maxPages != null && maxPages < 1) {
-                throw new UsageException("--max-pages " + maxPages + " is out of range: use 1 or more");
+            if (maxPages != null && (maxPages < 1 || rollback)) {
+                throw new UsageException(rollback ? "--max-pages applies to a backfill, not to --rollback"
+                        : "--max-pages " + maxPages + " is out of range: use 1 or more");
             }
         } else if (maxPages != null || pageSize != null) {
-            throw new UsageException("--page-size and --max-pages apply to a backfill or a finalize, not to "
-                    + (status ? "--status" : "--release-barrier"));
+            throw new UsageException("--page-size and --max-pages apply to a backfill, a finalize or a rollback, not to "
+                    + (status ? "--status" : releaseBarrier ? "--release-barrier" : "--declare-rollback-horizon"));
+        }
+        if (rollback && !ackWriteQuiescence) {
+            throw new UsageException("--rollback needs --ack-write-quiescence (every write is refused, retryably, while the"
+                    + " copies are verified); nothing was done");
+        }
+        if (declareHorizon && !ackStoresRestarted) {
+            throw new UsageException("--declare-rollback-horizon needs --ack-stores-restarted (every store was restarted"
+                    + " after finalization: a store still reading the legacy table would read stale data once stores in"
+                    + " mode V2 write); nothing was done");
+        }
+        if (!declareHorizon && ackStoresRestarted) {
+            throw new UsageException("--ack-stores-restarted applies to --declare-rollback-horizon only");
         }
         if (finalizeMigration && !(ackRollout && ackWriteQuiescence)) {
             List<String> missing = new ArrayList<>();
@@ -195,8 +230,11 @@ final class DynamoMigrateCommand implements Callable<Integer> {
             throw new UsageException("--finalize needs both acknowledgements; missing: " + String.join("; ", missing)
                     + "; nothing was done");
         }
-        if (!finalizeMigration && (ackRollout || ackWriteQuiescence)) {
-            throw new UsageException("--ack-rollout and --ack-write-quiescence apply to --finalize only");
+        if (!finalizeMigration && ackRollout) {
+            throw new UsageException("--ack-rollout applies to --finalize only");
+        }
+        if (!finalizeMigration && !rollback && ackWriteQuiescence) {
+            throw new UsageException("--ack-write-quiescence applies to --finalize and --rollback only");
         }
         return connection;
     }
@@ -210,7 +248,7 @@ final class DynamoMigrateCommand implements Callable<Integer> {
     private DynamoMigration open(DynamoDbClient client) {
         try {
             DynamoMigration.Builder builder = DynamoMigration.builder().client(client).legacyTableName(legacyTable)
-                    .tableName(table).createTableIfMissing(!status && !releaseBarrier);
+                    .tableName(table).createTableIfMissing(!status && !releaseBarrier && !rollback && !declareHorizon);
             if (shards != null) {
                 builder.shardCount(shards);
             }
@@ -237,6 +275,14 @@ final class DynamoMigrateCommand implements Callable<Integer> {
                 Optional<MigrationStatus.Barrier> released = migration.releaseBarrier();
                 summary.barrier(released).outcome(released.isPresent() ? "barrier-released" : "no-barrier")
                         .print(spec.commandLine().getOut(), json);
+                return DONE;
+            }
+            if (rollback) {
+                return rollBack(migration, summary);
+            }
+            if (declareHorizon) {
+                migration.declareRollbackHorizonPassed();
+                summary.status(migration.status()).outcome("rollback-horizon-declared").print(spec.commandLine().getOut(), json);
                 return DONE;
             }
             BackfillPage last = backfill(migration, summary);
@@ -274,8 +320,33 @@ final class DynamoMigrateCommand implements Callable<Integer> {
             return fail(summary, "diverged", e.getMessage(), VERIFICATION_FAILED);
         } catch (InvalidArgumentException e) {
             return fail(summary, "invalid", e.getMessage(), USAGE);
+        } catch (DynamoStoreException e) {
+            boolean refusal = !(e.getCause() instanceof SdkException); // the migration's state, not DynamoDB, said no
+            return fail(summary, refusal ? "refused" : "unavailable", e.getMessage(), refusal ? USAGE : UNAVAILABLE);
         } catch (MetaStoreException e) {
             return fail(summary, "unavailable", e.getMessage() + RequestBudget.explain(e), UNAVAILABLE);
+        }
+    }
+
+    private int rollBack(DynamoMigration migration, MigrationSummary summary) {
+        RollbackResult result = migration.rollback(pageSize);
+        result.parity().ifPresent(summary::verification);
+        switch (result.outcome()) {
+            case ROLLED_BACK, NOT_FINALIZED -> {
+                summary.status(migration.status())
+                        .outcome(result.outcome() == RollbackResult.Outcome.ROLLED_BACK ? "rolled-back" : "not-finalized")
+                        .print(spec.commandLine().getOut(), json);
+                return DONE;
+            }
+            case HORIZON_PASSED -> {
+                return fail(summary, "horizon-passed", "the rollback horizon was declared passed: the legacy table is no"
+                        + " longer kept, so it cannot become the authority again; nothing was done", USAGE);
+            }
+            default -> {
+                return fail(summary, "verification-failed", "the verification found "
+                        + result.parity().orElseThrow().differenceCount() + " differing key(s) (listed in the summary);"
+                        + " nothing was changed and the barrier was released", VERIFICATION_FAILED);
+            }
         }
     }
 

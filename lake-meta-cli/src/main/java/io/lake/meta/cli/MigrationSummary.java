@@ -67,6 +67,7 @@ final class MigrationSummary {
             m.put("items", c.items());
             m.put("digest", c.digest());
             m.put("finalizedAt", c.finalizedAt().toString());
+            m.put("rollbackHorizonPassed", c.rollbackHorizonPassed());
             fields.put("completion", m);
         }, () -> fields.put("completion", null));
         return this;

@@ -195,10 +195,10 @@ class DynamoMigrateCommandTest {
         assertThat(f.get("verification").get("legacyItems").asLong()).isEqualTo(2000);
         assertThat(f.get("completion").get("digest").asText()).startsWith("sha256-sum:");
         assertThat(writes).isPositive();
-        MetaStore v1Reader = DynamoMetaStore.builder().client(admin).mode(DynamoLayoutMode.DUAL).legacyTableName(legacy)
-                .tableName(table).build();
+        Cli.Run horizon = migrate("--declare-rollback-horizon", "--ack-stores-restarted", "--json");
+        assertThat(horizon.exitCode()).as(horizon.toString()).isZero();
+        assertThat(summary(horizon).get("completion").get("rollbackHorizonPassed").asBoolean()).isTrue();
         MetaStore v2 = DynamoMetaStore.builder().client(admin).tableName(table).build();
-        stores.add(v1Reader);
         stores.add(v2);
         for (Map.Entry<MetaKey, MetaValue> e : acknowledged.entrySet()) {
             assertThat(v2.get(e.getKey())).as("v2 copy of %s", e.getKey()).contains(e.getValue());
@@ -225,7 +225,11 @@ class DynamoMigrateCommandTest {
                 List.of("--legacy-table", "a-v1", "--table", "b-v2", "--status", "--page-size", "10"),
                 List.of("--legacy-table", "a-v1", "--table", "b-v2", "--page-size", "10", "--ack-rollout"),
                 List.of("--legacy-table", "a-v1", "--table", "b-v2", "--page-size", "abc"),
-                List.of("--table", "b-v2", "--page-size", "10"));
+                List.of("--table", "b-v2", "--page-size", "10"),
+                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--declare-rollback-horizon"),
+                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--rollback", "--finalize", "--page-size", "10"),
+                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--rollback", "--ack-write-quiescence"),
+                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--status", "--ack-stores-restarted"));
         for (List<String> args : bad) {
             List<String> all = new ArrayList<>(List.of("dynamo-migrate", "--endpoint", closed, "--region", "us-east-1"));
             all.addAll(args);
@@ -273,9 +277,8 @@ class DynamoMigrateCommandTest {
         load(3);
         store(DynamoLayoutMode.DUAL).close();
         assertThat(migrate("--page-size", "100").exitCode()).isZero();
-        MetaStore v2 = DynamoMetaStore.builder().client(admin).tableName(table).build();
-        stores.add(v2);
-        v2.create(MetaKey.of("tbl/only-in-v2"), MetaValue.utf8("x")); // a v2-only writer: forbidden before finalize
+        admin.putItem(r -> r.tableName(table).item(Map.of("pk", AttributeValue.fromS("tbl#0"),
+                "sk", AttributeValue.fromS("tbl/only-in-v2"), "v", AttributeValue.fromB(SdkBytes.fromUtf8String("x")))));
 
         Cli.Run run = migrate("--page-size", "100", "--finalize", "--ack-rollout", "--ack-write-quiescence", "--json");
 
@@ -286,6 +289,31 @@ class DynamoMigrateCommandTest {
         assertThat(s.get("verification").get("differences").get(0).get("key").asText()).isEqualTo("tbl/only-in-v2");
         assertThat(s.get("verification").get("differences").get(0).get("kind").asText()).isEqualTo("MISSING_IN_LEGACY");
         assertThat(summary(migrate("--status", "--json")).get("completion").isNull()).isTrue();
+    }
+
+    @Test
+    void rollback_untilTheHorizon_thenRefused() throws Exception {
+        load(3);
+        store(DynamoLayoutMode.DUAL).close();
+        assertThat(migrate("--page-size", "100", "--finalize", "--ack-rollout", "--ack-write-quiescence").exitCode()).isZero();
+        Cli.Run noAck = migrate("--page-size", "100", "--rollback");
+        assertThat(noAck.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(noAck.err()).contains("--ack-write-quiescence");
+
+        Cli.Run rolledBack = migrate("--page-size", "100", "--rollback", "--ack-write-quiescence", "--json");
+        assertThat(rolledBack.exitCode()).as(rolledBack.toString()).isZero();
+        assertThat(summary(rolledBack).get("outcome").asText()).isEqualTo("rolled-back");
+        assertThat(summary(rolledBack).get("completion").isNull()).isTrue();
+        assertThat(store(DynamoLayoutMode.DUAL).toString()).contains("authority=V1");
+        Cli.Run notFinalized = migrate("--declare-rollback-horizon", "--ack-stores-restarted");
+        assertThat(notFinalized.exitCode()).as(notFinalized.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(notFinalized.err()).contains("not finalized");
+
+        assertThat(migrate("--page-size", "100", "--finalize", "--ack-rollout", "--ack-write-quiescence").exitCode()).isZero();
+        assertThat(migrate("--declare-rollback-horizon", "--ack-stores-restarted").exitCode()).isZero();
+        Cli.Run refused = migrate("--page-size", "100", "--rollback", "--ack-write-quiescence", "--json");
+        assertThat(refused.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(summary(refused).get("outcome").asText()).isEqualTo("horizon-passed");
     }
 
     @Test

@@ -23,6 +23,11 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * migration is finalized, the v2 table after), writes both copies in one transaction
  * ({@link DualTransactWrite}). Single-key writes too are a transaction here, so each costs one
  * {@code TransactWriteItems} of three items. Thread-safe; the client is shared and never closed.
+ *
+ * <p>Once the operator declared the rollback horizon passed, the legacy table is no longer kept:
+ * a store opened after that writes the v2 table alone, as mode V2 does; a store running from
+ * before learns it when a write meets a legacy copy that a V2 store left behind (a divergence),
+ * reads the marker again, and from then on writes the v2 table alone too.
  */
 final class DynamoDualStore implements MetaStore {
 
@@ -32,13 +37,18 @@ final class DynamoDualStore implements MetaStore {
     private final DualAuthority authority;
     private final MetaStore reads;
     private final DualTransactWrite writes;
+    private final MigrationState migration;
+    private final AtomicBoolean legacyRetired;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    DynamoDualStore(DynamoDbClient client, String legacyTable, String table, V2Layout layout, DualAuthority authority) {
+    DynamoDualStore(DynamoDbClient client, String legacyTable, String table, V2Layout layout, DualAuthority authority,
+            boolean legacyRetired) {
         this.legacyTable = legacyTable;
         this.table = table;
         this.layout = layout;
         this.authority = authority;
+        this.migration = new MigrationState(client, legacyTable, table);
+        this.legacyRetired = new AtomicBoolean(legacyRetired);
         DualTransactWrite.Copy v1 = new DualTransactWrite.Copy(legacyTable, V1Layout.INSTANCE);
         DualTransactWrite.Copy v2 = new DualTransactWrite.Copy(table, layout);
         if (authority == DualAuthority.V1) {
@@ -66,7 +76,10 @@ final class DynamoDualStore implements MetaStore {
     public WriteResult apply(Mutation mutation) {
         checkOpen();
         notNull(mutation, "mutation");
-        TransactionResult result = writes.run(Transaction.of(List.of(), List.of(mutation)));
+        if (legacyRetired.get()) {
+            return reads.apply(mutation);
+        }
+        TransactionResult result = write(Transaction.of(List.of(), List.of(mutation)));
         return result.isApplied() ? WriteResult.applied() : result.failures().get(0).asWriteResult();
     }
 
@@ -76,7 +89,23 @@ final class DynamoDualStore implements MetaStore {
         notNull(transaction, "transaction");
         transaction.requireAtMostKeys(maxTransactionKeys(), toString());
         transaction.requireAtMostBytes(maxTransactionBytes(), toString());
-        return writes.run(transaction);
+        return write(transaction);
+    }
+
+    private TransactionResult write(Transaction transaction) {
+        if (legacyRetired.get()) {
+            return reads.transact(transaction);
+        }
+        try {
+            return writes.run(transaction);
+        } catch (CopiesDivergedException e) {
+            if (authority == DualAuthority.V2 && migration.completion().map(MigrationStatus.Completion::rollbackHorizonPassed)
+                    .orElse(false)) {
+                legacyRetired.set(true); // nothing was written: the same call, on the v2 table alone
+                return reads.transact(transaction);
+            }
+            throw e;
+        }
     }
 
     /** Each mutated key is two items (one per copy) and the barrier check one more: 2 × 49 + 1 = 99. */
@@ -121,7 +150,8 @@ final class DynamoDualStore implements MetaStore {
 
     @Override
     public String toString() {
-        return "DynamoMetaStore[mode=DUAL, authority=" + authority + ", legacyTable=" + legacyTable + ", table=" + table
+        return "DynamoMetaStore[mode=DUAL, authority=" + authority + (legacyRetired.get() ? " (legacy table retired)" : "")
+                + ", legacyTable=" + legacyTable + ", table=" + table
                 + ", layout=" + (authority == DualAuthority.V1 ? V1Layout.DESCRIPTOR : V2Layout.descriptor(layout.shards())) + "]";
     }
 }

@@ -149,6 +149,57 @@ public final class DynamoMigration {
         return barrier;
     }
 
+    /**
+     * Rolls back from the v2 authority to the legacy one, until the rollback horizon is declared:
+     * under the write barrier, verifies both copies (dual writes kept them equal) and removes the
+     * completion marker from both tables, then releases the barrier. Stores opened afterwards in
+     * mode DUAL read the legacy table again, and mode V1 opens again; stores still running with the
+     * v2 authority stay correct, since every one of their writes keeps both copies.
+     *
+     * @throws InvalidArgumentException if {@code pageSize} is outside 1..{@value #MAX_PAGE_SIZE}; nothing done
+     * @throws WriteBarrierException if a barrier is installed already
+     */
+    public RollbackResult rollback(int pageSize) {
+        requirePageSize(pageSize);
+        Optional<MigrationStatus.Completion> completion = state.completion();
+        if (completion.isEmpty()) {
+            return new RollbackResult(RollbackResult.Outcome.NOT_FINALIZED, Optional.empty());
+        }
+        if (completion.get().rollbackHorizonPassed()) {
+            return new RollbackResult(RollbackResult.Outcome.HORIZON_PASSED, Optional.empty());
+        }
+        MigrationStatus.Barrier barrier = state.installBarrier();
+        try {
+            ParityReport report = parity.run(pageSize);
+            if (!report.clean()) {
+                return new RollbackResult(RollbackResult.Outcome.VERIFICATION_FAILED, Optional.of(report));
+            }
+            if (!state.withdrawCompletion(barrier)) {
+                Optional<MigrationStatus.Completion> now = state.completion();
+                return new RollbackResult(now.isEmpty() ? RollbackResult.Outcome.NOT_FINALIZED
+                        : RollbackResult.Outcome.HORIZON_PASSED, Optional.of(report));
+            }
+            return new RollbackResult(RollbackResult.Outcome.ROLLED_BACK, Optional.of(report));
+        } finally {
+            state.releaseBarrier(barrier);
+        }
+    }
+
+    /**
+     * Declares the rollback horizon passed, once every store runs in mode DUAL with the v2 authority
+     * (each was restarted after finalization) or in mode V2: from then on the legacy table is no
+     * longer kept (stores in mode DUAL stop writing it, stores in mode V2 may open), and no rollback
+     * is possible. Idempotent.
+     *
+     * @throws DynamoStoreException if the migration was not finalized; nothing changed
+     */
+    public void declareRollbackHorizonPassed() {
+        if (!state.declareHorizon()) {
+            throw new DynamoStoreException("the migration of '" + legacyTable + "' to '" + table + "' is not finalized:"
+                    + " there is no rollback horizon to pass; finalize first");
+        }
+    }
+
     /** Verifies both copies without a barrier (writes may move them meanwhile): for a dry run before finalizing. */
     public ParityReport verify(int pageSize) {
         requirePageSize(pageSize);

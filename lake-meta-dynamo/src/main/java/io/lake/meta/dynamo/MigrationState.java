@@ -38,6 +38,7 @@ final class MigrationState {
     private static final String ITEMS = "items";
     private static final String DIGEST = "digest";
     private static final String FINALIZED_AT = "finalized_at";
+    static final String HORIZON = "rollback_horizon_passed";
 
     private final DynamoDbClient client;
     private final String legacyTable;
@@ -112,7 +113,66 @@ final class MigrationState {
         if (item == null) {
             return Optional.empty();
         }
-        return Optional.of(new MigrationStatus.Completion(n(item, ITEMS), s(item, DIGEST), instant(item, FINALIZED_AT)));
+        return Optional.of(completionOf(item));
+    }
+
+    static MigrationStatus.Completion completionOf(Map<String, AttributeValue> item) {
+        AttributeValue horizon = item.get(HORIZON);
+        return new MigrationStatus.Completion(n(item, ITEMS), s(item, DIGEST), instant(item, FINALIZED_AT),
+                horizon != null && Boolean.TRUE.equals(horizon.bool()));
+    }
+
+    /**
+     * Removes the completion marker from both tables (a rollback to the legacy authority), in one
+     * transaction that checks {@code barrier} is still ours and the rollback horizon was not declared.
+     *
+     * @return false when the marker is gone already, or the horizon was declared meanwhile
+     */
+    boolean withdrawCompletion(MigrationStatus.Barrier barrier) {
+        List<TransactWriteItem> actions = List.of(
+                TransactActions.check(table, MigrationRecords.v2Key(MigrationRecords.BARRIER), "#h = :h",
+                        Map.of("#h", HOLDER), Map.of(":h", AttributeValue.fromS(barrier.holder()))),
+                TransactWriteItem.builder().delete(d -> d.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.COMPLETE))
+                        .conditionExpression("attribute_exists(#k) AND NOT #z = :t")
+                        .expressionAttributeNames(Map.of("#k", V2Layout.RANGE, "#z", HORIZON))
+                        .expressionAttributeValues(Map.of(":t", AttributeValue.fromBool(true)))).build(),
+                TransactWriteItem.builder().delete(d -> d.tableName(legacyTable).key(MigrationRecords.v1CompleteKey())).build());
+        return transactRecords("withdrawing the completion marker", actions);
+    }
+
+    /**
+     * Records in both copies of the marker that the rollback horizon passed: from now on the
+     * legacy table is no longer kept, and no rollback is possible.
+     *
+     * @return false when there is no marker
+     */
+    boolean declareHorizon() {
+        List<TransactWriteItem> actions = new java.util.ArrayList<>();
+        actions.add(TransactWriteItem.builder().update(u -> u.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.COMPLETE))
+                .updateExpression("SET #z = :t").conditionExpression("attribute_exists(#k)")
+                .expressionAttributeNames(Map.of("#z", HORIZON, "#k", V2Layout.RANGE))
+                .expressionAttributeValues(Map.of(":t", AttributeValue.fromBool(true)))).build());
+        actions.add(TransactWriteItem.builder().update(u -> u.tableName(legacyTable).key(MigrationRecords.v1CompleteKey())
+                .updateExpression("SET #z = :t").conditionExpression("attribute_exists(#k)")
+                .expressionAttributeNames(Map.of("#z", HORIZON, "#k", V1Layout.HASH))
+                .expressionAttributeValues(Map.of(":t", AttributeValue.fromBool(true)))).build());
+        return transactRecords("declaring the rollback horizon passed", actions);
+    }
+
+    /** One transaction on the internal records; false when one of its conditions failed. */
+    private boolean transactRecords(String what, List<TransactWriteItem> actions) {
+        String token = UUID.randomUUID().toString();
+        AttemptLog log = new AttemptLog();
+        try {
+            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token).overrideConfiguration(log.attach(client)));
+            return true;
+        } catch (TransactionCanceledException e) {
+            Failures.requireConclusive(what, e, log, table);
+            TransactActions.conditionFailures(what, actions.size(), e);
+            return false;
+        } catch (SdkException e) {
+            throw Failures.onWrite(what, e, log, table);
+        }
     }
 
     /**

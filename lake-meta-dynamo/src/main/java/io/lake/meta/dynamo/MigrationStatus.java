@@ -31,7 +31,9 @@ public record MigrationStatus(BackfillPage.BackfillTotals backfill, long legacyI
      * @param items the items verified
      * @param digest the verified content's digest
      * @param finalizedAt when, by the finalizer's clock
+     * @param rollbackHorizonPassed whether the operator declared the rollback horizon passed: the
+     *     legacy table is no longer kept, stores may run in mode V2, no rollback is possible
      */
-    public record Completion(long items, String digest, Instant finalizedAt) {
+    public record Completion(long items, String digest, Instant finalizedAt, boolean rollbackHorizonPassed) {
     }
 }

@@ -83,6 +83,7 @@ class DynamoMigrationLifecycleTest extends DynamoTestSupport {
             assertThat(copies.legacyCopy(e.getKey())).as("legacy copy of %s", e.getKey()).isEqualTo(e.getValue());
             assertThat(copies.v2Copy(e.getKey())).as("v2 copy of %s", e.getKey()).isEqualTo(e.getValue());
         }
+        migration.declareRollbackHorizonPassed();
         MetaStore after = track(ModeFixture.builder(client, DynamoLayoutMode.V2, legacy, table, Optional.of(8)).build());
         assertThat(after.get(MetaKey.of("reg/k" + (PER_FAMILY - 1)))).contains(MetaValue.utf8("legacy " + (PER_FAMILY - 1)));
     }

@@ -111,6 +111,7 @@ class DynamoMigrationTest extends DynamoTestSupport {
         MetaStore dual = open(DynamoLayoutMode.DUAL);
         assertThat(dual.toString()).contains("authority=V2");
         assertThat(contents(dual)).isEqualTo(written);
+        migration.declareRollbackHorizonPassed();
         assertThat(contents(open(DynamoLayoutMode.V2))).isEqualTo(written);
         assertThat(migration.finalizeMigration(50).outcome()).isEqualTo(FinalizeResult.Outcome.ALREADY_FINALIZED);
     }

@@ -51,7 +51,27 @@ class DynamoModeStartupTest extends DynamoTestSupport {
                 .hasMessageContaining("completion marker").hasMessageContaining("mode V1 will not open it")
                 .hasMessageContaining("changes only the legacy table after finalization");
         open(DynamoLayoutMode.DUAL);
+    }
+
+    @Test
+    void v2_opensAMigrationsTarget_onlyOnceTheRollbackHorizonWasDeclared() {
+        open(DynamoLayoutMode.DUAL).close();
+        DynamoMigration migration = DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).build();
+        migration.backfillPage(1);
+        assertThatThrownBy(() -> open(DynamoLayoutMode.V2)).as("backfill started").isInstanceOf(DynamoStoreException.class)
+                .hasMessageContaining("not finalized").hasMessageContaining("mode DUAL");
+        while (!migration.backfillPage(100).done()) {
+            // next page
+        }
+        migration.finalizeMigration(100);
+        assertThatThrownBy(() -> open(DynamoLayoutMode.V2)).as("finalized").isInstanceOf(DynamoStoreException.class)
+                .hasMessageContaining("rollback horizon was not declared passed")
+                .hasMessageContaining("--declare-rollback-horizon");
+
+        migration.declareRollbackHorizonPassed();
+
         open(DynamoLayoutMode.V2);
+        assertThat(open(DynamoLayoutMode.DUAL).toString()).contains("authority=V2 (legacy table retired)");
     }
 
     @Test
@@ -68,6 +88,8 @@ class DynamoModeStartupTest extends DynamoTestSupport {
         MetaStore dual = open(DynamoLayoutMode.DUAL);
         dual.create(K, A);
         MigrationFixtures.finalizeEmpty(client, legacy, table); // the cursor and both markers
+        DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).build()
+                .declareRollbackHorizonPassed();
         new CopyReader(client, legacy, table, new V2Layout(2)).installBarrier("someone");
 
         for (String internal : List.of(MigrationRecords.V1_COMPLETE, MigrationRecords.V2_HASH, "#layout", "#migration/x")) {
