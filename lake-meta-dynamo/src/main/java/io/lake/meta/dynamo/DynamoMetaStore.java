@@ -143,9 +143,12 @@ public final class DynamoMetaStore {
          *
          * @throws IllegalStateException if the client or a table name the mode needs is missing
          * @throws InvalidArgumentException if the configured shard count differs from the table's
+         *     (or, in modes V1 and DUAL, the legacy table and the v2 table are the same)
          * @throws DynamoStoreException if the table is missing (and creation is off), has another
          *     key schema, holds a foreign or newer layout record, or holds items but no layout
-         *     record (the message says what record to write back); nothing was written
+         *     record (the message says what record to write back); in V1, if the legacy table holds
+         *     the migration's completion marker; in DUAL, if only one table holds it; in V2, if the
+         *     table is a migration's target whose rollback horizon was not declared; nothing was written
          * @throws io.lake.meta.StoreUnavailableException if DynamoDB could not be reached or the
          *     table did not become ACTIVE in time (retryable)
          */

@@ -33,7 +33,7 @@ class DynamoModeStartupTest extends DynamoTestSupport {
         assertThat(before.toString()).contains("authority=V1").endsWith("layout=dynamodb-v1]");
         before.create(K, A);
 
-        MigrationFixtures.finalizeEmpty(client, legacy, table);
+        MigrationFixtures.finalizeNow(client, legacy, table);
         MetaStore after = open(DynamoLayoutMode.DUAL);
 
         assertThat(after.toString()).contains("authority=V2").endsWith("layout=dynamodb-v2/shards=2]");
@@ -45,7 +45,7 @@ class DynamoModeStartupTest extends DynamoTestSupport {
     void v1_isRefusedOnceTheMarkerExists_sayingWhy_andV2AndDualStillOpen() {
         open(DynamoLayoutMode.DUAL).close();
         open(DynamoLayoutMode.V1).close();
-        MigrationFixtures.finalizeEmpty(client, legacy, table);
+        MigrationFixtures.finalizeNow(client, legacy, table);
 
         assertThatThrownBy(() -> open(DynamoLayoutMode.V1)).isInstanceOf(DynamoStoreException.class)
                 .hasMessageContaining("completion marker").hasMessageContaining("mode V1 will not open it")
@@ -87,7 +87,7 @@ class DynamoModeStartupTest extends DynamoTestSupport {
     void internalRecords_areOutOfReachOfEveryPublicKey() {
         MetaStore dual = open(DynamoLayoutMode.DUAL);
         dual.create(K, A);
-        MigrationFixtures.finalizeEmpty(client, legacy, table); // the cursor and both markers
+        MigrationFixtures.finalizeNow(client, legacy, table); // the cursor and both markers
         DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).build()
                 .declareRollbackHorizonPassed();
         new CopyReader(client, legacy, table, new V2Layout(2)).installBarrier("someone");

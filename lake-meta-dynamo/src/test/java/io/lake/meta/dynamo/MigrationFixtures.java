@@ -10,8 +10,8 @@ final class MigrationFixtures {
     private MigrationFixtures() {
     }
 
-    /** Backfills and finalizes the migration of a legacy table to a v2 table (both exist; writers quiet). */
-    static void finalizeEmpty(DynamoDbClient client, String legacy, String table) {
+    /** Backfills to the end and finalizes the migration of a legacy table to a v2 table (both exist; writers quiet). */
+    static void finalizeNow(DynamoDbClient client, String legacy, String table) {
         DynamoMigration migration = DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).build();
         while (!migration.backfillPage(1000).done()) {
             // next page

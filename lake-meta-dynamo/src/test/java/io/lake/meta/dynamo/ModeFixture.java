@@ -44,7 +44,7 @@ final class ModeFixture {
         String table = mode == TestedMode.V1 ? null : target.uniqueTableName(hint + "-v2");
         if (mode == TestedMode.DUAL_V2_AUTHORITY) {
             builder(client, DynamoLayoutMode.DUAL, legacy, table, shards).build().close();
-            MigrationFixtures.finalizeEmpty(client, legacy, table);
+            MigrationFixtures.finalizeNow(client, legacy, table);
         }
         DynamoLayoutMode layoutMode = switch (mode) {
             case V1 -> DynamoLayoutMode.V1;
