@@ -31,6 +31,7 @@ import picocli.CommandLine.Spec;
             MaintenanceCommand.class,
             OpsCommand.class,
             DynamoLocalCommand.class,
+            DynamoMigrateCommand.class,
             CommandLine.HelpCommand.class
         },
         footerHeading = "%nExit codes:%n",
