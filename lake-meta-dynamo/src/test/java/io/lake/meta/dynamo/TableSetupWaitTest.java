@@ -19,6 +19,8 @@ import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
@@ -74,6 +76,12 @@ class TableSetupWaitTest {
         @Override
         public PutItemResponse putItem(PutItemRequest request) {
             throw new AssertionError("the layout record exists; nothing is written");
+        }
+
+        /** The migration records a V2 store looks for at open: none, the table was never migrated to. */
+        @Override
+        public QueryResponse query(QueryRequest request) {
+            return QueryResponse.builder().items(List.of()).count(0).build();
         }
 
         @Override
