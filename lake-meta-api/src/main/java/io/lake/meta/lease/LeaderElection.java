@@ -105,6 +105,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         });
     }
 
+    /** A builder: store, lease key, candidate id and lease duration are required. */
     public static Builder builder() {
         return new Builder();
     }
@@ -114,10 +115,12 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         return leaseKey;
     }
 
+    /** This candidate's id, as written into the lease record. */
     public String candidateId() {
         return candidateId;
     }
 
+    /** Where the election is in its lifecycle: latent, started or closed. */
     public State state() {
         return state;
     }

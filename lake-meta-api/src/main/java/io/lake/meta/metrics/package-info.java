@@ -7,4 +7,7 @@
  * {@code lake-meta-api}: add it to use this package; without it nothing here is loaded and
  * nothing costs anything. Every meter is listed in {@code docs/guides/metrics.md}.
  */
+@NullMarked
 package io.lake.meta.metrics;
+
+import org.jspecify.annotations.NullMarked;
