@@ -124,14 +124,17 @@ public abstract class ContractSupport {
         }
     }
 
+    /** The key {@code text} spells. */
     protected static MetaKey key(String text) {
         return MetaKey.of(text);
     }
 
+    /** The UTF-8 bytes of {@code text}. */
     protected static MetaValue value(String text) {
         return MetaValue.utf8(text);
     }
 
+    /** The prefix {@code text} spells. */
     protected static KeyPrefix prefix(String text) {
         return KeyPrefix.of(text);
     }
