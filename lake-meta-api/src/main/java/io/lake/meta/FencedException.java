@@ -7,6 +7,7 @@ package io.lake.meta;
  */
 public final class FencedException extends MetaStoreException {
 
+    /** A refusal explained by {@code message}. */
     public FencedException(String message) {
         super(message);
     }

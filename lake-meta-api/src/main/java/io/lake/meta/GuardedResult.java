@@ -2,6 +2,7 @@ package io.lake.meta;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** The answer to a {@link GuardedMutation}: applied, guard rejected, or target conflict. */
 public final class GuardedResult {
@@ -27,10 +28,12 @@ public final class GuardedResult {
         this.target = target;
     }
 
+    /** The guard held and the target mutation applied. */
     public static GuardedResult applied() {
         return APPLIED;
     }
 
+    /** The guard key no longer held the expected bytes: nothing moved. */
     public static GuardedResult guardRejected() {
         return GUARD_REJECTED;
     }
@@ -48,10 +51,12 @@ public final class GuardedResult {
         return new GuardedResult(Outcome.TARGET_CONFLICT, targetConflict);
     }
 
+    /** Applied, guard rejected or target conflict. */
     public Outcome outcome() {
         return outcome;
     }
 
+    /** Whether the target mutation applied. */
     public boolean isApplied() {
         return outcome == Outcome.APPLIED;
     }
@@ -65,7 +70,7 @@ public final class GuardedResult {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof GuardedResult && ((GuardedResult) o).outcome == outcome
                 && Objects.equals(((GuardedResult) o).target, target);
     }

@@ -6,6 +6,7 @@ package io.lake.meta;
  */
 public class InvalidArgumentException extends MetaStoreException {
 
+    /** An argument that broke the rule {@code message} names. */
     public InvalidArgumentException(String message) {
         super(message);
     }

@@ -6,6 +6,7 @@ package io.lake.meta;
  */
 public final class InvalidPageTokenException extends InvalidArgumentException {
 
+    /** A token refused for the reason {@code message} gives. */
     public InvalidPageTokenException(String message) {
         super(message);
     }

@@ -1,5 +1,6 @@
 package io.lake.meta;
 
+import org.jspecify.annotations.Nullable;
 /**
  * A validated prefix for page reads. It starts with a full family segment ({@code tbl/},
  * {@code tbl/ns1/}, {@code tbl/ns1/t}), so a page can never cross into another family.
@@ -56,7 +57,7 @@ public final class KeyPrefix {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof KeyPrefix && ((KeyPrefix) o).text.equals(text);
     }
 

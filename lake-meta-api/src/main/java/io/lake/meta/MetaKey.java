@@ -2,6 +2,7 @@ package io.lake.meta;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A validated logical key {@code family/rest}.
@@ -71,7 +72,7 @@ public final class MetaKey implements Comparable<MetaKey> {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof MetaKey && ((MetaKey) o).text.equals(text);
     }
 

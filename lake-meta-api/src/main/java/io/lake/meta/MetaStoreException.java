@@ -1,5 +1,6 @@
 package io.lake.meta;
 
+import org.jspecify.annotations.Nullable;
 /**
  * Root of every error a {@link MetaStore} or a recipe built on it throws.
  *
@@ -9,11 +10,13 @@ package io.lake.meta;
  */
 public abstract class MetaStoreException extends RuntimeException {
 
+    /** An error explained by {@code message}. */
     protected MetaStoreException(String message) {
         super(message);
     }
 
-    protected MetaStoreException(String message, Throwable cause) {
+    /** An error explained by {@code message}, caused by {@code cause} (null when unknown). */
+    protected MetaStoreException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 

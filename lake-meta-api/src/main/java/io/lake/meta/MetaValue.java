@@ -2,6 +2,7 @@ package io.lake.meta;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable value of 0 to 256 KiB. Compare-and-set compares values byte for byte, and so
@@ -64,7 +65,7 @@ public final class MetaValue {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof MetaValue && Arrays.equals(((MetaValue) o).bytes, bytes);
     }
 

@@ -1,5 +1,6 @@
 package io.lake.meta;
 
+import org.jspecify.annotations.Nullable;
 /**
  * A write was sent and may or may not have applied: its answer was lost, or it (or an earlier
  * attempt of the same call) was answered with a server error, which does not prove that nothing
@@ -8,7 +9,8 @@ package io.lake.meta;
  */
 public final class OutcomeUnknownException extends MetaStoreException {
 
-    public OutcomeUnknownException(String message, Throwable cause) {
+    /** A write whose outcome is unknown, explained by {@code message}; {@code cause} may be null. */
+    public OutcomeUnknownException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 

@@ -2,6 +2,7 @@ package io.lake.meta;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What to read: a prefix, an optional continuation token from the previous page, and a limit
@@ -41,6 +42,7 @@ public final class PageRequest {
         return Checks.notNull(page, "page").nextToken().map(t -> new PageRequest(prefix, t, limit));
     }
 
+    /** The prefix every key of the page starts with. */
     public KeyPrefix prefix() {
         return prefix;
     }
@@ -50,12 +52,13 @@ public final class PageRequest {
         return Optional.ofNullable(token);
     }
 
+    /** The most entries the page may hold: 1 to 10 000. */
     public int limit() {
         return limit;
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         if (!(o instanceof PageRequest)) {
             return false;
         }

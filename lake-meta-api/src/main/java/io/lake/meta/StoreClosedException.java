@@ -3,6 +3,7 @@ package io.lake.meta;
 /** The store was closed; every call after {@link MetaStore#close()} fails with this error. */
 public final class StoreClosedException extends MetaStoreException {
 
+    /** A call on the closed store {@code storeDescription} describes. */
     public StoreClosedException(String storeDescription) {
         super(storeDescription + " is closed; open a new store to continue");
     }

@@ -1,5 +1,6 @@
 package io.lake.meta;
 
+import org.jspecify.annotations.Nullable;
 /**
  * The backend could not serve the call right now, and nothing was applied: a read that failed
  * (throttling, network, a server error after the client's own retries), or a write the backend
@@ -8,10 +9,12 @@ package io.lake.meta;
  */
 public final class StoreUnavailableException extends MetaStoreException {
 
-    public StoreUnavailableException(String message, Throwable cause) {
+    /** A refusal explained by {@code message}, caused by {@code cause} (null when unknown). */
+    public StoreUnavailableException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 
+    /** A refusal explained by {@code message}. */
     public StoreUnavailableException(String message) {
         super(message);
     }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An all-or-nothing change of several keys: every {@link Condition} must hold and every
@@ -152,7 +153,7 @@ public final class Transaction {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof Transaction && ((Transaction) o).conditions.equals(conditions)
                 && ((Transaction) o).mutations.equals(mutations);
     }

@@ -2,6 +2,7 @@ package io.lake.meta;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One condition or mutation of a {@link Transaction} that did not hold, identified by its key
@@ -60,7 +61,7 @@ public final class TransactionFailure {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         if (!(o instanceof TransactionFailure)) {
             return false;
         }

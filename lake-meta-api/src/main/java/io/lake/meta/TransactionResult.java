@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The answer to a {@link Transaction}: applied (every mutation changed its key), or not applied,
@@ -66,7 +67,7 @@ public final class TransactionResult {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof TransactionResult && ((TransactionResult) o).failures.equals(failures);
     }
 

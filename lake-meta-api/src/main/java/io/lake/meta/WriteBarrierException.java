@@ -6,6 +6,7 @@ package io.lake.meta;
  */
 public final class WriteBarrierException extends MetaStoreException {
 
+    /** A write refused by the barrier {@code message} describes. */
     public WriteBarrierException(String message) {
         super(message);
     }

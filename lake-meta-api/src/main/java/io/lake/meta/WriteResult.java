@@ -2,6 +2,7 @@ package io.lake.meta;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The answer to a conditional write: applied, or a conflict. A conflict carries the key's
@@ -59,7 +60,7 @@ public final class WriteResult {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         if (!(o instanceof WriteResult)) {
             return false;
         }

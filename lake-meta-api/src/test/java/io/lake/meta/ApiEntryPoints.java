@@ -61,7 +61,7 @@ final class ApiEntryPoints {
             Map.entry(LeaseCandidate.Builder.class, "a builder: refuses configuration mistakes like every builder"
                     + " (LeaseCandidateBuilderTest)"),
             Map.entry(LeaderElection.Builder.class, "a builder: refuses configuration mistakes like every builder"
-                    + " of the project (IllegalArgumentException / IllegalStateException)"),
+                    + " of the project (InvalidArgumentException / IllegalStateException: LeaderElectionBuilderTest)"),
             Map.entry(LeadershipStatus.class, "a sealed interface without factories"));
 
     private ApiEntryPoints() {

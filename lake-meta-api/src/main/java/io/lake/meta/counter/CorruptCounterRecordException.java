@@ -10,6 +10,7 @@ import io.lake.meta.MetaStoreException;
  */
 public final class CorruptCounterRecordException extends MetaStoreException {
 
+    /** {@code key} holds no counter record: {@code problem} says why. */
     public CorruptCounterRecordException(MetaKey key, String problem) {
         super("counter '" + key + "' holds an unreadable counter record (" + problem
                 + "); nothing was written or handed out: repair or replace the record");

@@ -11,6 +11,7 @@ import io.lake.meta.MetaStoreException;
  */
 public final class CounterContentionException extends MetaStoreException {
 
+    /** Every one of {@code attempts} compare-and-sets on {@code key} lost its race. */
     public CounterContentionException(MetaKey key, int attempts) {
         super("counter '" + key + "': all " + attempts + " compare-and-set attempts lost to other writers;"
                 + " nothing was handed out. Retry later, take larger ranges (nextRange), or raise maxAttempts");

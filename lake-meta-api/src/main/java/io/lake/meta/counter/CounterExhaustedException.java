@@ -10,6 +10,7 @@ import io.lake.meta.MetaStoreException;
  */
 public final class CounterExhaustedException extends MetaStoreException {
 
+    /** {@code count} values from {@code next} would pass {@link Long#MAX_VALUE} on {@code key}. */
     public CounterExhaustedException(MetaKey key, long next, int count) {
         super("counter '" + key + "' is at " + next + ": " + count + " more value(s) would pass the largest value "
                 + (Long.MAX_VALUE - 1) + " a counter hands out; nothing was written. Move to a new counter key");

@@ -24,6 +24,7 @@ public record CounterRange(long first, int count) {
         return first + count - 1;
     }
 
+    /** Whether {@code value} is one of this range's values. */
     public boolean contains(long value) {
         return value >= first && value <= last();
     }

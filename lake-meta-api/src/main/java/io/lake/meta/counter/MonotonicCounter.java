@@ -36,6 +36,7 @@ import io.lake.meta.StoreUnavailableException;
  */
 public interface MonotonicCounter {
 
+    /** A builder for a counter: store and key are required. */
     static Builder builder() {
         return new Builder();
     }

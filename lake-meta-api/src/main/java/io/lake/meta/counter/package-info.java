@@ -8,4 +8,7 @@
  * have applied, so no value is ever handed out twice, also across crashes and lost answers;
  * values may be skipped. See {@code docs/guides/recipes.md}.
  */
+@NullMarked
 package io.lake.meta.counter;
+
+import org.jspecify.annotations.NullMarked;

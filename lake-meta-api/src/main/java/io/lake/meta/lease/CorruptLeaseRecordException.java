@@ -10,6 +10,7 @@ import io.lake.meta.MetaStoreException;
  */
 public final class CorruptLeaseRecordException extends MetaStoreException {
 
+    /** {@code leaseKey} holds no lease record: {@code problem} says why. */
     public CorruptLeaseRecordException(MetaKey leaseKey, String problem) {
         super("lease '" + leaseKey + "' holds an unreadable lease record (" + problem
                 + "): nobody can acquire it until an operator repairs the record; it was left unchanged");

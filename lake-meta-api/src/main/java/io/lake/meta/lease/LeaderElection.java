@@ -1,17 +1,18 @@
 package io.lake.meta.lease;
 
+import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.OutcomeUnknownException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,6 +66,10 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     private final LeadershipListeners listeners = new LeadershipListeners(LOG);
     private final ReentrantLock roundLock = new ReentrantLock();
 
+    /** Wakes {@link #awaitLeadership} callers when leadership may have changed or the election closed. */
+    private final ReentrantLock leadershipLock = new ReentrantLock();
+    private final Condition leadershipMayHaveChanged = leadershipLock.newCondition();
+
     /** Guarded by roundLock, except its guard and status reads. */
     private final LeaseCampaign campaign;
 
@@ -87,8 +92,20 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         if (b.listener != null) {
             listeners.add(b.listener);
         }
+        listeners.add(new LeadershipListener() {
+            @Override
+            public void gained(LeaseGuard guard) {
+                signalLeadershipChange();
+            }
+
+            @Override
+            public void lost(long epoch, String reason) {
+                signalLeadershipChange();
+            }
+        });
     }
 
+    /** A builder: store, lease key, candidate id and lease duration are required. */
     public static Builder builder() {
         return new Builder();
     }
@@ -98,10 +115,12 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         return leaseKey;
     }
 
+    /** This candidate's id, as written into the lease record. */
     public String candidateId() {
         return candidateId;
     }
 
+    /** Where the election is in its lifecycle: latent, started or closed. */
     public State state() {
         return state;
     }
@@ -123,6 +142,56 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     /** Whether this candidate currently holds a valid guard. Reads no I/O. */
     public boolean isLeader() {
         return currentGuard().isPresent();
+    }
+
+    /**
+     * Waits until this candidate leads (holds a valid guard), the timeout passes, or the election
+     * closes, like Curator's {@code LeaderLatch.await(timeout, unit)}. Waiting does no I/O and
+     * runs no round: the background rounds ({@link #start()}) or another thread's
+     * {@link #campaignOnce()} must win the lease meanwhile. A zero timeout only checks.
+     *
+     * @param timeout how long to wait at most; zero or positive
+     * @return whether this candidate leads when the call returns: {@code true} as soon as it does,
+     *     {@code false} after the timeout or once the election is closed
+     * @throws InvalidArgumentException if {@code timeout} is null or negative; nothing waited for
+     * @throws InterruptedException if the thread is interrupted while it waits; the election is
+     *     left as it was
+     */
+    public boolean awaitLeadership(Duration timeout) throws InterruptedException {
+        LeaseArguments.notNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new InvalidArgumentException("timeout must be zero or positive, got " + timeout);
+        }
+        long remaining = saturatedNanos(timeout);
+        leadershipLock.lockInterruptibly();
+        try {
+            while (!isLeader()) {
+                if (state == State.CLOSED || remaining <= 0) {
+                    return isLeader();
+                }
+                remaining = leadershipMayHaveChanged.awaitNanos(remaining);
+            }
+            return true;
+        } finally {
+            leadershipLock.unlock();
+        }
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    private void signalLeadershipChange() {
+        leadershipLock.lock();
+        try {
+            leadershipMayHaveChanged.signalAll();
+        } finally {
+            leadershipLock.unlock();
+        }
     }
 
     /**
@@ -156,6 +225,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
             return campaign.round();
         } finally {
             roundLock.unlock();
+            signalLeadershipChange();
         }
     }
 
@@ -232,6 +302,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
                     leaseKey, candidateId, e.toString());
         } finally {
             roundLock.unlock();
+            signalLeadershipChange();
         }
     }
 
@@ -265,6 +336,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         try {
             if (state != State.CLOSED) {
                 campaign.round();
+                signalLeadershipChange();
             }
         } catch (RuntimeException e) {
             // Never let an exception escape: it would cancel the periodic task for good.
@@ -279,8 +351,9 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
 
     /**
      * Builds a {@link LeaderElection}. Required: store, lease key, candidate id, lease duration.
-     * A bad value raises {@link IllegalArgumentException} (null: {@link NullPointerException}),
+     * A null or bad value raises {@link InvalidArgumentException} (as in every lake-meta builder),
      * setting an option twice or building without a required one {@link IllegalStateException}.
+     * Nothing is built or written when a call throws.
      */
     public static final class Builder {
         private MetaStore store;
@@ -302,23 +375,23 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         /** The raw store holding the lease (never a fenced store: the election writes the lease itself). The election does not close it. */
         public Builder store(MetaStore store) {
             requireUnset(this.store, "store");
-            this.store = Objects.requireNonNull(store, "store");
+            this.store = LeaseArguments.notNull(store, "store");
             return this;
         }
 
         /** The key of the lease record. */
         public Builder leaseKey(MetaKey leaseKey) {
             requireUnset(this.leaseKey, "leaseKey");
-            this.leaseKey = Objects.requireNonNull(leaseKey, "leaseKey");
+            this.leaseKey = LeaseArguments.notNull(leaseKey, "leaseKey");
             return this;
         }
 
         /** This candidate's id: unique among live candidates, 1 to 256 characters, not blank. */
         public Builder candidateId(String candidateId) {
             requireUnset(this.candidateId, "candidateId");
-            Objects.requireNonNull(candidateId, "candidateId");
+            LeaseArguments.notNull(candidateId, "candidateId");
             if (candidateId.isBlank() || candidateId.length() > 256) {
-                throw new IllegalArgumentException("candidateId must be 1 to 256 characters and not blank, got '"
+                throw new InvalidArgumentException("candidateId must be 1 to 256 characters and not blank, got '"
                         + candidateId + "'");
             }
             this.candidateId = candidateId;
@@ -328,13 +401,13 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         /** How long an installed or renewed lease lasts; at least 1 ms, at most 365 days. */
         public Builder leaseDuration(Duration leaseDuration) {
             requireUnset(this.leaseDuration, "leaseDuration");
-            Objects.requireNonNull(leaseDuration, "leaseDuration");
+            LeaseArguments.notNull(leaseDuration, "leaseDuration");
             if (leaseDuration.compareTo(Duration.ofMillis(1)) < 0) {
-                throw new IllegalArgumentException("leaseDuration must be at least 1 ms, got " + leaseDuration);
+                throw new InvalidArgumentException("leaseDuration must be at least 1 ms, got " + leaseDuration);
             }
             // the local deadline is a ticker reading plus the duration in nanoseconds: keep it far from overflow
             if (leaseDuration.compareTo(MAX_LEASE_DURATION) > 0) {
-                throw new IllegalArgumentException("leaseDuration must be at most 365 days, got " + leaseDuration);
+                throw new InvalidArgumentException("leaseDuration must be at most 365 days, got " + leaseDuration);
             }
             this.leaseDuration = leaseDuration;
             return this;
@@ -343,9 +416,9 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         /** Delay between background rounds; must be shorter than lease duration minus safety margin. Default: a third of the lease duration. */
         public Builder renewInterval(Duration renewInterval) {
             requireUnset(this.renewInterval, "renewInterval");
-            Objects.requireNonNull(renewInterval, "renewInterval");
+            LeaseArguments.notNull(renewInterval, "renewInterval");
             if (renewInterval.isNegative() || renewInterval.isZero()) {
-                throw new IllegalArgumentException("renewInterval must be positive, got " + renewInterval);
+                throw new InvalidArgumentException("renewInterval must be positive, got " + renewInterval);
             }
             this.renewInterval = renewInterval;
             return this;
@@ -358,9 +431,9 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
          */
         public Builder safetyMargin(Duration safetyMargin) {
             requireUnset(this.safetyMargin, "safetyMargin");
-            Objects.requireNonNull(safetyMargin, "safetyMargin");
+            LeaseArguments.notNull(safetyMargin, "safetyMargin");
             if (safetyMargin.isNegative()) {
-                throw new IllegalArgumentException("safetyMargin must not be negative, got " + safetyMargin);
+                throw new InvalidArgumentException("safetyMargin must not be negative, got " + safetyMargin);
             }
             this.safetyMargin = safetyMargin;
             return this;
@@ -369,34 +442,34 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         /** Wall clock for the record's expiry and for judging others' records. Default: UTC system clock. */
         public Builder clock(Clock clock) {
             requireUnset(this.clock, "clock");
-            this.clock = Objects.requireNonNull(clock, "clock");
+            this.clock = LeaseArguments.notNull(clock, "clock");
             return this;
         }
 
         /** Monotonic ticker for the local deadline. Default: {@link System#nanoTime()}. */
         public Builder ticker(Ticker ticker) {
             requireUnset(this.ticker, "ticker");
-            this.ticker = Objects.requireNonNull(ticker, "ticker");
+            this.ticker = LeaseArguments.notNull(ticker, "ticker");
             return this;
         }
 
         /** Runs background rounds on this scheduler, which the election never shuts down. */
         public Builder scheduler(ScheduledExecutorService scheduler) {
             requireUnset(this.scheduler, "scheduler");
-            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            this.scheduler = LeaseArguments.notNull(scheduler, "scheduler");
             return this;
         }
 
         /** A listener registered before any round runs; more can be added later. */
         public Builder listener(LeadershipListener listener) {
             requireUnset(this.listener, "listener");
-            this.listener = Objects.requireNonNull(listener, "listener");
+            this.listener = LeaseArguments.notNull(listener, "listener");
             return this;
         }
 
         /**
          * @throws IllegalStateException if a required option is missing
-         * @throws IllegalArgumentException if the safety margin is not shorter than the lease
+         * @throws InvalidArgumentException if the safety margin is not shorter than the lease
          *     duration, or the renew interval not shorter than duration minus margin
          */
         public LeaderElection build() {
@@ -406,13 +479,13 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
             requireSet(leaseDuration, "leaseDuration");
             Duration margin = safetyMargin != null ? safetyMargin : Duration.ZERO;
             if (margin.compareTo(leaseDuration) >= 0) {
-                throw new IllegalArgumentException("safetyMargin " + margin + " must be shorter than leaseDuration "
+                throw new InvalidArgumentException("safetyMargin " + margin + " must be shorter than leaseDuration "
                         + leaseDuration + ": otherwise a leader would never trust its own lease");
             }
             Duration valid = leaseDuration.minus(margin);
             Duration renew = renewInterval != null ? renewInterval : leaseDuration.dividedBy(3);
             if (renew.isZero() || renew.compareTo(valid) >= 0) {
-                throw new IllegalArgumentException("renewInterval " + renew + " must be shorter than leaseDuration"
+                throw new InvalidArgumentException("renewInterval " + renew + " must be shorter than leaseDuration"
                         + " minus safetyMargin (" + valid + "): otherwise the leader's view expires before it renews");
             }
             return new LeaderElection(this);

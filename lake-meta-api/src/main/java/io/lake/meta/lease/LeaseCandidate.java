@@ -50,6 +50,7 @@ public final class LeaseCandidate implements LeaseAuthority {
         }
     }
 
+    /** A builder: store, lease key, candidate id and lease duration are required. */
     public static Builder builder() {
         return new Builder();
     }
@@ -59,6 +60,7 @@ public final class LeaseCandidate implements LeaseAuthority {
         return leaseKey;
     }
 
+    /** This candidate's id, as written into the lease record. */
     public String candidateId() {
         return candidateId;
     }

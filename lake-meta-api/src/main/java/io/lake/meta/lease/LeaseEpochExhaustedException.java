@@ -10,6 +10,7 @@ import io.lake.meta.MetaStoreException;
  */
 public final class LeaseEpochExhaustedException extends MetaStoreException {
 
+    /** The lease at {@code leaseKey} is at the maximum epoch: no new term can start. */
     public LeaseEpochExhaustedException(MetaKey leaseKey) {
         super("lease '" + leaseKey + "' is at the maximum epoch " + Long.MAX_VALUE
                 + ": nobody can acquire it any more, because the next term's epoch would overflow;"

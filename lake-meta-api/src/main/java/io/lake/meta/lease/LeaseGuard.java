@@ -32,6 +32,7 @@ public final class LeaseGuard {
         this.localDeadlineNanos = localDeadlineNanos;
     }
 
+    /** The key of the lease record this guard stands for. */
     public MetaKey leaseKey() {
         return leaseKey;
     }
@@ -41,6 +42,7 @@ public final class LeaseGuard {
         return leaseBytes;
     }
 
+    /** The term's epoch, monotonic along the lease's history. */
     public long epoch() {
         return epoch;
     }

@@ -9,4 +9,7 @@
  * themselves when a term may start, such as {@code io.lake.meta.lock.FencedLock}. See
  * {@code docs/guides/leases-and-fencing.md} and {@code docs/guides/recipes.md}.
  */
+@NullMarked
 package io.lake.meta.lease;
+
+import org.jspecify.annotations.NullMarked;

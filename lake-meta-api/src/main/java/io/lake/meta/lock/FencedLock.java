@@ -47,6 +47,7 @@ public interface FencedLock extends AutoCloseable {
         LATENT, STARTED, CLOSED
     }
 
+    /** A builder: store, key, holder id and lease duration are required. */
     static Builder builder() {
         return new Builder();
     }
@@ -57,6 +58,7 @@ public interface FencedLock extends AutoCloseable {
     /** The id written into the lock record while this lock holds it. */
     String holderId();
 
+    /** Where the lock is in its lifecycle. */
     State state();
 
     /**

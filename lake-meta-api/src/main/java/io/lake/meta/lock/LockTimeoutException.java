@@ -11,6 +11,7 @@ import java.time.Duration;
  */
 public final class LockTimeoutException extends MetaStoreException {
 
+    /** {@code key} was not acquired within {@code timeout}; {@code lastSeen} describes its holder then. */
     public LockTimeoutException(MetaKey key, Duration timeout, String lastSeen) {
         super("lock '" + key + "' was not acquired within " + timeout + " (" + lastSeen
                 + "); nothing was written: acquire again later, or with a longer timeout");

@@ -8,4 +8,7 @@
  * hold's exact lease bytes as a condition, so a holder that lost its lock (released, expired,
  * taken over) cannot write, whatever its clocks say. See {@code docs/guides/recipes.md}.
  */
+@NullMarked
 package io.lake.meta.lock;
+
+import org.jspecify.annotations.NullMarked;

@@ -71,6 +71,7 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
         }) : b.scheduler;
     }
 
+    /** A builder; store, holder id and lease duration are required. */
     public static Builder builder() {
         return new Builder();
     }

@@ -3,6 +3,7 @@ package io.lake.meta.maintenance;
 import io.lake.meta.registry.TableSpec;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** What a {@link TableMaintainer} asks the sweeper to write back to a table's registration. Immutable. */
 public final class MaintenanceAction {
@@ -31,7 +32,7 @@ public final class MaintenanceAction {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof MaintenanceAction && Objects.equals(((MaintenanceAction) o).newSpec, newSpec);
     }
 

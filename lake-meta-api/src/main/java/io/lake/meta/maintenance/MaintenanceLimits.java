@@ -5,6 +5,7 @@ import io.lake.meta.Limits;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How often the sweeper ticks and how many registrations one tick reads. Validated when built:
@@ -123,7 +124,7 @@ public final class MaintenanceLimits {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof MaintenanceLimits && ((MaintenanceLimits) o).interval.equals(interval)
                 && ((MaintenanceLimits) o).pageSize == pageSize;
     }

@@ -61,6 +61,7 @@ public final class MaintenanceSweeper {
         this.clock = b.clock;
     }
 
+    /** A builder: the registry store, the locks and the maintainer are required. */
     public static Builder builder() {
         return new Builder();
     }
@@ -203,11 +204,13 @@ public final class MaintenanceSweeper {
             return this;
         }
 
+        /** The per-table locks each candidate is re-read under. */
         public Builder locks(TableLockProvider locks) {
             this.locks = Arguments.notNull(locks, "lock provider");
             return this;
         }
 
+        /** What maintains one table. */
         public Builder maintainer(TableMaintainer maintainer) {
             this.maintainer = Arguments.notNull(maintainer, "maintainer");
             return this;

@@ -8,4 +8,7 @@
  * {@link io.lake.meta.maintenance.MaintenanceLimits}. See {@code docs/guides/recipes.md} and
  * {@code specs/registry-maintenance.spec.md}.
  */
+@NullMarked
 package io.lake.meta.maintenance;
+
+import org.jspecify.annotations.NullMarked;

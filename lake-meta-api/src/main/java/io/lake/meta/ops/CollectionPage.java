@@ -16,6 +16,7 @@ public record CollectionPage(int scanned, int deleted, Optional<String> nextToke
         Objects.requireNonNull(nextToken, "nextToken");
     }
 
+    /** Whether a next page follows. */
     public boolean hasMore() {
         return nextToken.isPresent();
     }

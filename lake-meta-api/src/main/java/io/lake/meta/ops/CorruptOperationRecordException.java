@@ -12,6 +12,7 @@ public final class CorruptOperationRecordException extends MetaStoreException {
 
     private final MetaKey key;
 
+    /** {@code key} holds no operation record: {@code problem} says why. */
     public CorruptOperationRecordException(MetaKey key, String problem) {
         super("key '" + key + "' does not hold an operation record this library reads (" + problem
                 + "); it was left unchanged: repair or delete it");

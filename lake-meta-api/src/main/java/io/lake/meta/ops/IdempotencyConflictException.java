@@ -12,6 +12,7 @@ public final class IdempotencyConflictException extends MetaStoreException {
     private final OperationRecord recorded;
     private final String requestDigest;
 
+    /** {@code recorded} was begun with another payload than the one digested as {@code requestDigest}. */
     public IdempotencyConflictException(OperationRecord recorded, String requestDigest) {
         super("operation " + recorded.id() + " was recorded (" + recorded.state().wireName() + ") with payload digest '"
                 + recorded.payloadDigest() + "', but this request's digest is '" + requestDigest

@@ -3,6 +3,7 @@ package io.lake.meta.ops;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.PageRequest;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which operation records to read (or collect): every tenant or one, an optional continuation
@@ -43,10 +44,12 @@ public final class JournalPageRequest {
         return Optional.ofNullable(tenant);
     }
 
+    /** The token of the previous page, or empty for the first. */
     public Optional<String> token() {
         return page.token();
     }
 
+    /** The most records the page may hold. */
     public int limit() {
         return page.limit();
     }
@@ -56,7 +59,7 @@ public final class JournalPageRequest {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof JournalPageRequest && ((JournalPageRequest) o).page.equals(page);
     }
 

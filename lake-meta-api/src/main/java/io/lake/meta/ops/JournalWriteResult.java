@@ -2,6 +2,7 @@ package io.lake.meta.ops;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The answer to a journal write that expects a record's exact bytes (complete, abandon, recover):
@@ -27,10 +28,12 @@ public final class JournalWriteResult {
         return new JournalWriteResult(false, current.orElse(null));
     }
 
+    /** Whether the write applied. */
     public boolean isApplied() {
         return applied;
     }
 
+    /** Whether the record had moved on: nothing was written. */
     public boolean isConflict() {
         return !applied;
     }
@@ -41,7 +44,7 @@ public final class JournalWriteResult {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof JournalWriteResult && ((JournalWriteResult) o).applied == applied
                 && Objects.equals(((JournalWriteResult) o).record, record);
     }

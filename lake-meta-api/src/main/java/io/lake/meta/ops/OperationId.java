@@ -4,6 +4,7 @@ import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An operation's identity: a tenant (1 to {@value #MAX_TENANT_LENGTH} characters from
@@ -80,10 +81,12 @@ public final class OperationId {
         return text;
     }
 
+    /** The tenant the operation belongs to. */
     public String tenant() {
         return tenant;
     }
 
+    /** The operation's id within its tenant. */
     public String operationId() {
         return operationId;
     }
@@ -94,7 +97,7 @@ public final class OperationId {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof OperationId && ((OperationId) o).tenant.equals(tenant)
                 && ((OperationId) o).operationId.equals(operationId);
     }

@@ -72,6 +72,7 @@ public final class OperationJournal {
         this.retention = b.retention;
     }
 
+    /** A builder: the store and the lease authority are required. */
     public static Builder builder() {
         return new Builder();
     }

@@ -15,6 +15,7 @@ public record OperationPage(List<OperationRecord> records, Optional<String> next
         Objects.requireNonNull(nextToken, "nextToken");
     }
 
+    /** Whether more records may follow. */
     public boolean hasMore() {
         return nextToken.isPresent();
     }

@@ -5,6 +5,7 @@ import io.lake.meta.MetaValue;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One operation's record as read from the store: identity, payload digest, state, owner (the
@@ -43,14 +44,17 @@ public final class OperationRecord {
         this.storedValue = storedValue;
     }
 
+    /** Which operation this records. */
     public OperationId id() {
         return id;
     }
 
+    /** The digest of the payload the operation was begun with. */
     public String payloadDigest() {
         return payloadDigest;
     }
 
+    /** Begun, completed or abandoned. */
     public OperationState state() {
         return state;
     }
@@ -65,6 +69,7 @@ public final class OperationRecord {
         return attempt;
     }
 
+    /** When the operation was begun. */
     public Instant startedAt() {
         return Instant.ofEpochMilli(startedAtMillis);
     }
@@ -103,7 +108,7 @@ public final class OperationRecord {
 
     /** Equal when read from equal bytes under the same key. */
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof OperationRecord && ((OperationRecord) o).id.equals(id)
                 && ((OperationRecord) o).storedValue.equals(storedValue);
     }

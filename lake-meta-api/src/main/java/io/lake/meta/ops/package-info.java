@@ -6,4 +6,7 @@
  * Every write is one conditional write, so a {@code io.lake.meta.fenced.FencedMetaStore} fences
  * them all. See {@code docs/guides/recipes.md} and {@code specs/operation-journal.spec.md}.
  */
+@NullMarked
 package io.lake.meta.ops;
+
+import org.jspecify.annotations.NullMarked;

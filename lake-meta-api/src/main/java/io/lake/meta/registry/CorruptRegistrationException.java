@@ -13,6 +13,7 @@ public final class CorruptRegistrationException extends MetaStoreException {
 
     private final MetaKey key;
 
+    /** {@code key} holds no table registration: {@code problem} says why. */
     public CorruptRegistrationException(MetaKey key, String problem) {
         super("key '" + key + "' does not hold a table registration this library reads (" + problem
                 + "); it was left unchanged: repair or delete it");

@@ -2,6 +2,7 @@ package io.lake.meta.registry;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The answer to a registry write: applied, or a conflict because the key no longer held what the
@@ -27,10 +28,12 @@ public final class RegistryWriteResult {
         return new RegistryWriteResult(false, current.orElse(null));
     }
 
+    /** Whether the write applied. */
     public boolean isApplied() {
         return applied;
     }
 
+    /** Whether the registration had moved on: nothing was written. */
     public boolean isConflict() {
         return !applied;
     }
@@ -41,7 +44,7 @@ public final class RegistryWriteResult {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof RegistryWriteResult && ((RegistryWriteResult) o).applied == applied
                 && Objects.equals(((RegistryWriteResult) o).registration, registration);
     }

@@ -4,6 +4,7 @@ import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A table's identity: a namespace and a name, each 1 to {@value #MAX_PART_LENGTH} characters from
@@ -86,10 +87,12 @@ public final class TableId {
         return text;
     }
 
+    /** The table's namespace. */
     public String namespace() {
         return namespace;
     }
 
+    /** The table's name within its namespace. */
     public String name() {
         return name;
     }
@@ -100,7 +103,7 @@ public final class TableId {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof TableId && ((TableId) o).namespace.equals(namespace) && ((TableId) o).name.equals(name);
     }
 

@@ -3,6 +3,7 @@ package io.lake.meta.registry;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.PageRequest;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which registrations to read: every namespace or one, an optional continuation token from the
@@ -62,10 +63,12 @@ public final class TablePageRequest {
         return Optional.ofNullable(namespace);
     }
 
+    /** The token of the previous page, or empty for the first. */
     public Optional<String> token() {
         return page.token();
     }
 
+    /** The most registrations the page may hold. */
     public int limit() {
         return page.limit();
     }
@@ -75,7 +78,7 @@ public final class TablePageRequest {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof TablePageRequest && ((TablePageRequest) o).page.equals(page);
     }
 

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One table's registration as read from the store: its identity, its spec, a generation that
@@ -38,22 +39,27 @@ public final class TableRegistration {
         this.storedValue = storedValue;
     }
 
+    /** The table this registers. */
     public TableId id() {
         return id;
     }
 
+    /** What the table is: location, format, properties. */
     public TableSpec spec() {
         return spec;
     }
 
+    /** Where the table's data lives. */
     public String location() {
         return spec.location();
     }
 
+    /** The table's format, such as {@code iceberg}. */
     public String format() {
         return spec.format();
     }
 
+    /** The table's properties, unmodifiable. */
     public Map<String, String> properties() {
         return spec.properties();
     }
@@ -63,6 +69,7 @@ public final class TableRegistration {
         return generation;
     }
 
+    /** Live or dropped (a tombstone). */
     public TableState state() {
         return state;
     }
@@ -102,7 +109,7 @@ public final class TableRegistration {
 
     /** Equal when read from equal bytes under the same key. */
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof TableRegistration && ((TableRegistration) o).id.equals(id)
                 && ((TableRegistration) o).storedValue.equals(storedValue);
     }

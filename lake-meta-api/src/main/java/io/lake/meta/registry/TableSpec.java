@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a registration says about a table: where its data lives, its format, and user properties
@@ -84,10 +85,12 @@ public final class TableSpec {
         return text;
     }
 
+    /** Where the table's data lives. */
     public String location() {
         return location;
     }
 
+    /** The table's format, such as {@code iceberg}. */
     public String format() {
         return format;
     }
@@ -98,7 +101,7 @@ public final class TableSpec {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         if (!(o instanceof TableSpec)) {
             return false;
         }

@@ -5,4 +5,7 @@
  * maintenance sweep ({@code io.lake.meta.maintenance}) deletes, after the table's data was cleaned up.
  * See {@code docs/guides/recipes.md} and {@code specs/registry-maintenance.spec.md}.
  */
+@NullMarked
 package io.lake.meta.registry;
+
+import org.jspecify.annotations.NullMarked;

@@ -5,6 +5,7 @@ import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a prefix iteration resumes: a partition (a shard for partitioned backends, always 0
@@ -50,6 +51,7 @@ public final class PageCursor {
         return new PageCursor(partition, afterSuffix);
     }
 
+    /** The partition (shard) the position is in. */
     public int partition() {
         return partition;
     }
@@ -72,7 +74,7 @@ public final class PageCursor {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         return o instanceof PageCursor && ((PageCursor) o).partition == partition
                 && Objects.equals(((PageCursor) o).afterSuffix, afterSuffix);
     }

@@ -4,4 +4,7 @@
  * {@link io.lake.meta.spi.ForwardingMetaStore}, a store that forwards every call to another.
  * Applications do not need it.
  */
+@NullMarked
 package io.lake.meta.spi;
+
+import org.jspecify.annotations.NullMarked;

@@ -3,6 +3,7 @@ package io.lake.meta.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.NoIoMetaStore;
@@ -55,38 +56,52 @@ class LeaderElectionBuilderTest {
     @Test
     void renewInterval_notShorterThanDuration_isRejected() {
         assertThatThrownBy(() -> minimal().renewInterval(Duration.ofSeconds(10)).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("renewInterval PT10S must be shorter");
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("renewInterval PT10S must be shorter");
         assertThatThrownBy(() -> minimal().renewInterval(Duration.ofSeconds(11)).build())
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(InvalidArgumentException.class);
         assertThat(minimal().renewInterval(Duration.ofMillis(9_999)).build()).isNotNull();
     }
 
     @Test
     void renewInterval_mustBeShorterThanDurationMinusMargin() {
         assertThatThrownBy(() -> minimal().safetyMargin(Duration.ofSeconds(2)).renewInterval(Duration.ofSeconds(8)).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT8S");
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("PT8S");
         assertThat(minimal().safetyMargin(Duration.ofSeconds(2)).renewInterval(Duration.ofMillis(7_999)).build()).isNotNull();
     }
 
     @Test
     void safetyMargin_notShorterThanDuration_isRejected() {
         assertThatThrownBy(() -> minimal().safetyMargin(Duration.ofSeconds(10)).renewInterval(Duration.ofSeconds(1)).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("safetyMargin");
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("safetyMargin");
         assertThatThrownBy(() -> minimal().safetyMargin(Duration.ofSeconds(-1)))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(InvalidArgumentException.class);
     }
 
     @Test
     void badValues_areRejected() {
         assertThatThrownBy(() -> LeaderElection.builder().leaseDuration(Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1 ms");
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("at least 1 ms");
         assertThatThrownBy(() -> LeaderElection.builder().renewInterval(Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> LeaderElection.builder().candidateId(" "))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> LeaderElection.builder().candidateId("x".repeat(257)))
-                .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> LeaderElection.builder().store(null)).isInstanceOf(NullPointerException.class);
+                .isInstanceOf(InvalidArgumentException.class);
+    }
+
+    @Test
+    void nullOptions_areInvalidArguments_likeEveryOtherBuilder() {
+        LeaderElection.Builder b = LeaderElection.builder();
+        assertThatThrownBy(() -> b.store(null)).isInstanceOf(InvalidArgumentException.class).hasMessageContaining("store");
+        assertThatThrownBy(() -> b.leaseKey(null)).isInstanceOf(InvalidArgumentException.class).hasMessageContaining("leaseKey");
+        assertThatThrownBy(() -> b.candidateId(null)).isInstanceOf(InvalidArgumentException.class).hasMessageContaining("candidateId");
+        assertThatThrownBy(() -> b.leaseDuration(null)).isInstanceOf(InvalidArgumentException.class).hasMessageContaining("leaseDuration");
+        assertThatThrownBy(() -> b.renewInterval(null)).isInstanceOf(InvalidArgumentException.class).hasMessageContaining("renewInterval");
+        assertThatThrownBy(() -> b.safetyMargin(null)).isInstanceOf(InvalidArgumentException.class).hasMessageContaining("safetyMargin");
+        assertThatThrownBy(() -> b.clock(null)).isInstanceOf(InvalidArgumentException.class).hasMessageContaining("clock");
+        assertThatThrownBy(() -> b.ticker(null)).isInstanceOf(InvalidArgumentException.class).hasMessageContaining("ticker");
+        assertThatThrownBy(() -> b.scheduler(null)).isInstanceOf(InvalidArgumentException.class).hasMessageContaining("scheduler");
+        assertThatThrownBy(() -> b.listener(null)).isInstanceOf(InvalidArgumentException.class).hasMessageContaining("listener");
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,7 +33,8 @@ import picocli.CommandLine.Spec;
             OpsCommand.class,
             DynamoLocalCommand.class,
             DynamoMigrateCommand.class,
-            CommandLine.HelpCommand.class
+            CommandLine.HelpCommand.class,
+            AutoComplete.GenerateCompletion.class
         },
         footerHeading = "%nExit codes:%n",
         footer = {

@@ -180,6 +180,25 @@ class DynamoInspectionCommandsTest {
                 .hasSizeBetween(6, 6 + 4);
     }
 
+    @Test
+    void scan_fillsTheLimitAcrossEmptyShards_andAllReadsTheWholePrefix() {
+        for (int i = 0; i < 12; i++) {
+            assertThat(dynamo("put", "tbl/ns/k" + (char) ('a' + i), "v" + i).exitCode()).isZero();
+        }
+
+        Cli.Run five = dynamo("scan", "--prefix", "tbl/ns/", "--limit", "5");
+        assertThat(five.exitCode()).as(five.toString()).isZero();
+        assertThat(entries(five)).as("the command follows the shards' tokens until it has 5").hasSize(5);
+        assertThat(nextToken(five)).as("more follow").isNotNull();
+
+        Cli.Run rest = dynamo("scan", "--prefix", "tbl/ns/", "--token", nextToken(five), "--all");
+        Cli.Run all = dynamo("scan", "--prefix", "tbl/ns/", "--all", "--limit", "2");
+        assertThat(entries(rest)).hasSize(7).doesNotContainAnyElementsOf(entries(five));
+        assertThat(nextToken(rest)).isNull();
+        assertThat(entries(all)).hasSize(12);
+        assertThat(nextToken(all)).as("--all reads to the end").isNull();
+    }
+
     /** Every entry under {@code prefix}, page by page, following the tokens to the end. */
     private List<String> scanAll(String prefix, int limit) {
         return scanAll(prefix, limit, new ArrayList<>());

@@ -16,6 +16,7 @@ public final class CopiesDivergedException extends MetaStoreException {
 
     private final List<MetaKey> keys;
 
+    /** A divergence of the two copies of {@code keys}, described by {@code message}. */
     public CopiesDivergedException(String message, List<MetaKey> keys) {
         super(message);
         this.keys = List.copyOf(keys);

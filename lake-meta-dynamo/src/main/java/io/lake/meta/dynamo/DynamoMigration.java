@@ -58,6 +58,7 @@ public final class DynamoMigration {
         this.parity = new ParityCheck(client, legacyTable, table, layout);
     }
 
+    /** A builder; the client, the legacy table and the v2 table are required. */
     public static Builder builder() {
         return new Builder();
     }

@@ -11,10 +11,12 @@ import io.lake.meta.MetaStoreException;
  */
 public final class DynamoStoreException extends MetaStoreException {
 
+    /** A DynamoDB answer the store cannot map, explained by {@code message}. */
     public DynamoStoreException(String message) {
         super(message);
     }
 
+    /** A DynamoDB answer the store cannot map, explained by {@code message}, caused by {@code cause}. */
     public DynamoStoreException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -43,7 +43,7 @@ class DynamoDualRaceTest extends DynamoTestSupport {
 
     private void open(ModeFixture.TestedMode mode) {
         server = TARGET.requireInProcessServer();
-        DynamoDbClient client = track(TARGET.clientBuilder().httpClient(new ParkingHttpClient()).build());
+        DynamoDbClient client = track(TARGET.newParkingClient());
         ModeFixture.Opened opened = ModeFixture.open(client, TARGET, mode, Optional.of(2), "dual-race");
         store = track(opened.store());
         copies = new CopyReader(client, opened.legacyTable(), opened.table(), new V2Layout(2));

@@ -41,7 +41,7 @@ class DynamoMetaStoreContractTest extends MetaStoreContract {
 
     private static synchronized DynamoDbClient client() {
         if (client == null) {
-            client = TARGET.clientBuilder().httpClient(new ParkingHttpClient()).build();
+            client = TARGET.newParkingClient();
         }
         return client;
     }

@@ -44,7 +44,7 @@ class DynamoMigrationRaceTest extends DynamoTestSupport {
     @BeforeEach
     void migratedUpToFinalize() {
         server = TARGET.requireInProcessServer();
-        client = track(TARGET.clientBuilder().httpClient(new ParkingHttpClient()).build());
+        client = track(TARGET.newParkingClient());
         legacy = TARGET.uniqueTableName("race-v1");
         table = TARGET.uniqueTableName("race-v2");
         dual = track(ModeFixture.builder(client, DynamoLayoutMode.DUAL, legacy, table, Optional.of(2)).build());

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One call of a race on its own thread, for the DynamoDB module's own race tests (the contract
- * suite has its own). With {@link ParkingHttpClient} a call waiting for the server parks its
+ * suite has its own). With {@code io.lake.meta.testkit.dynamo.ParkingHttpClient} a call waiting for the server parks its
  * thread, which {@link #awaitParkedOrDone()} recognises. Timeouts are safety nets, never order.
  */
 final class Racing<T> {

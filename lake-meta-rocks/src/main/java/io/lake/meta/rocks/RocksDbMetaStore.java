@@ -39,7 +39,7 @@ public final class RocksDbMetaStore {
         /**
          * The directory that holds the store (required).
          *
-         * @throws IllegalArgumentException if {@code dir} is null
+         * @throws io.lake.meta.InvalidArgumentException if {@code dir} is null
          * @throws IllegalStateException if the directory was already set
          */
         public Builder directory(Path dir) {
@@ -52,7 +52,7 @@ public final class RocksDbMetaStore {
         /**
          * When writes are acknowledged; {@link Durability#SYNCED_WAL} by default.
          *
-         * @throws IllegalArgumentException if {@code d} is null
+         * @throws io.lake.meta.InvalidArgumentException if {@code d} is null
          * @throws IllegalStateException if the durability was already set
          */
         public Builder durability(Durability d) {
@@ -77,7 +77,7 @@ public final class RocksDbMetaStore {
         /**
          * Hooks the store calls at its race points, for tests; {@link RaceHooks#NONE} by default.
          *
-         * @throws IllegalArgumentException if {@code h} is null
+         * @throws io.lake.meta.InvalidArgumentException if {@code h} is null
          * @throws IllegalStateException if the hooks were already set
          */
         public Builder raceHooks(RaceHooks h) {
@@ -111,7 +111,7 @@ public final class RocksDbMetaStore {
 
         private static void requireNonNull(Object value, String option, String fix) {
             if (value == null) {
-                throw new IllegalArgumentException(option + " must not be null: " + fix);
+                throw new io.lake.meta.InvalidArgumentException(option + " must not be null: " + fix);
             }
         }
 

@@ -27,13 +27,13 @@ class RocksDbMetaStoreBuilderTest {
     }
 
     @Test
-    void nullOptions_failFast() {
+    void nullOptions_failFast_withTheProjectsInvalidArgumentException() {
         assertThatThrownBy(() -> RocksDbMetaStore.builder().directory(null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("directory");
+                .isInstanceOf(io.lake.meta.InvalidArgumentException.class).hasMessageContaining("directory");
         assertThatThrownBy(() -> RocksDbMetaStore.builder().durability(null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("durability");
+                .isInstanceOf(io.lake.meta.InvalidArgumentException.class).hasMessageContaining("durability");
         assertThatThrownBy(() -> RocksDbMetaStore.builder().raceHooks(null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("RaceHooks.NONE");
+                .isInstanceOf(io.lake.meta.InvalidArgumentException.class).hasMessageContaining("RaceHooks.NONE");
     }
 
     @Test

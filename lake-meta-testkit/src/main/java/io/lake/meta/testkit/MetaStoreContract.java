@@ -18,8 +18,9 @@ package io.lake.meta.testkit;
  * every commit whose preconditions hold, after the preconditions were checked and before the
  * write becomes visible, and must keep any other commit from checking its own preconditions
  * until then. A test setup that cannot pause the commit (a store backed by a server outside the
- * test's process) says why in {@link #raceHooksUnsupportedReason()}: the race tests are then
- * skipped with that reason.
+ * test's process) declares it: {@link #capabilities()} without {@link ContractCapability#RACE_HOOKS}
+ * (or, as before, a reason in {@link #raceHooksUnsupportedReason()}); the race tests are then
+ * reported as skipped with the reason, and the concurrent-writer tests still run.
  *
  * <p>The suite is split into one class per concept, each holding one {@code @Nested} group; the
  * groups are inherited along one chain, so the one subclass runs them all:
@@ -45,12 +46,20 @@ package io.lake.meta.testkit;
  *   <li>{@link RaceContract}: races proven by ordering with {@link PausePoints}, renames (a
  *       two-key transaction) racing writers of either key included;</li>
  *   <li>{@link ModelEquivalenceContract}: random operation sequences against
- *       {@link InMemoryMetaStore}.</li>
+ *       {@link InMemoryMetaStore};</li>
+ *   <li>{@link ConcurrentWriteContract}: writers started together, unordered, whose answers
+ *       must agree with one serial order (on every backend, race hooks or not).</li>
  * </ul>
+ *
+ * <p>A backend that lacks a capability the suite expects by default (conflicts that carry the
+ * current value, race hooks) declares it in {@link #capabilities()}; the suite then expects what
+ * {@link ContractCapability} describes instead. How long the race tests wait is
+ * {@link #raceHookTimeout()} (30 s, or the {@value #RACE_HOOK_TIMEOUT_PROPERTY} system property).
  *
  * <p>What the suite expects of a backend beyond the {@link io.lake.meta.MetaStore} javadoc:
  * <ul>
- *   <li>a conflict reports the current value ({@link io.lake.meta.WriteResult#isCurrentKnown()});</li>
+ *   <li>a conflict reports the current value ({@link io.lake.meta.WriteResult#isCurrentKnown()}),
+ *       unless declared otherwise ({@link ContractCapability#CONFLICT_REPORTS_CURRENT_VALUE});</li>
  *   <li>null arguments to store methods raise {@link io.lake.meta.InvalidArgumentException};</li>
  *   <li>a page's {@link io.lake.meta.PageCost#itemsEvaluated()} is at most its limit plus one;</li>
  *   <li>a writer competing with a commit held at {@code COMMIT_CHECKED} waits on a Java lock,
@@ -64,5 +73,5 @@ package io.lake.meta.testkit;
  *       backend that polls is opened with a short poll interval.</li>
  * </ul>
  */
-public abstract class MetaStoreContract extends ModelEquivalenceContract {
+public abstract class MetaStoreContract extends ConcurrentWriteContract {
 }

@@ -115,7 +115,7 @@ public abstract class ModelEquivalenceContract extends RaceContract {
     void runAgainstModel(List<ModelOps.Op> ops) {
         MetaStore backend;
         try {
-            backend = openStore(RaceHooks.NONE);
+            backend = openStoreAsDeclared(RaceHooks.NONE);
         } catch (Exception e) {
             throw new AssertionError("openStore failed", e);
         }

@@ -1,6 +1,7 @@
 package io.lake.meta.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
 
 import io.lake.meta.GuardedMutation;
 import io.lake.meta.GuardedResult;
@@ -57,8 +58,33 @@ public abstract class RaceContract extends ClosedStoreContract {
             assertThat(reason).as("raceHooksUnsupportedReason() must not return null").isNotNull();
             reason.ifPresent(why -> {
                 assertThat(why).as("raceHooksUnsupportedReason() must give a reason").isNotBlank();
-                Assumptions.assumeTrue(false, "the store under test cannot honour RaceHooks.COMMIT_CHECKED: " + why);
+                Assumptions.assumeTrue(false, "the store under test cannot honour RaceHooks.COMMIT_CHECKED: " + why
+                        + "; the concurrent-writer tests check the outcomes of unordered races instead");
             });
+            Assumptions.assumeTrue(declares(ContractCapability.RACE_HOOKS), "declared without"
+                    + " ContractCapability.RACE_HOOKS: races are not held at RaceHooks.COMMIT_CHECKED; the"
+                    + " concurrent-writer tests check the outcomes of unordered races instead");
+            String missing = MissingRaceHooks.seenIn(RaceContract.this.getClass());
+            if (missing != null) {
+                fail("not waiting again: " + missing);
+            }
+        }
+
+        /** Starts {@code call} on its own thread, with this suite's {@link #raceHookTimeout()} as its safety net. */
+        private <T> Racer<T> race(String name, java.util.concurrent.Callable<T> call) {
+            return Racer.start(name, call, raceHookTimeout());
+        }
+
+        /**
+         * Waits until a commit is held at {@code pause}; when none arrives, fails with what the
+         * backend must do, and makes the class's other race tests fail at once rather than wait too.
+         */
+        private void awaitHeld(PausePoints.Pause pause) {
+            try {
+                pause.awaitArrival();
+            } catch (AssertionError e) {
+                throw MissingRaceHooks.record(RaceContract.this.getClass(), e);
+            }
         }
 
         private final MetaKey k = key("tbl/ns1/orders");
@@ -68,7 +94,7 @@ public abstract class RaceContract extends ClosedStoreContract {
 
         /** Starts {@code competitor} while {@code pause} holds a commit, then lets the commit go. */
         private <T> Racer<T> competeWhileHeld(PausePoints.Pause pause, String name, java.util.concurrent.Callable<T> competitor) {
-            Racer<T> racer = Racer.start(name, competitor);
+            Racer<T> racer = race(name, competitor);
             racer.awaitParkedOrDone();
             assertThat(racer.isDone())
                     .as("%s finished while another commit was held between its check and its write:"
@@ -84,8 +110,8 @@ public abstract class RaceContract extends ClosedStoreContract {
             store.create(k, v0);
             PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
 
-            Racer<WriteResult> writerA = Racer.start("writer A", () -> store.update(k, v0, vA));
-            pause.awaitArrival();
+            Racer<WriteResult> writerA = race("writer A", () -> store.update(k, v0, vA));
+            awaitHeld(pause);
             Racer<WriteResult> writerB = competeWhileHeld(pause, "writer B", () -> store.update(k, v0, vB));
 
             assertThat(writerA.result()).isEqualTo(WriteResult.applied());
@@ -97,8 +123,8 @@ public abstract class RaceContract extends ClosedStoreContract {
         void twoCreatorsInterleavedInsideACommit_secondConflictsWithTheFirstsValue() throws Exception {
             PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
 
-            Racer<WriteResult> creatorA = Racer.start("creator A", () -> store.create(k, vA));
-            pause.awaitArrival();
+            Racer<WriteResult> creatorA = race("creator A", () -> store.create(k, vA));
+            awaitHeld(pause);
             Racer<WriteResult> creatorB = competeWhileHeld(pause, "creator B", () -> store.create(k, vB));
 
             assertThat(creatorA.result()).isEqualTo(WriteResult.applied());
@@ -111,8 +137,8 @@ public abstract class RaceContract extends ClosedStoreContract {
             store.create(k, v0);
             PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
 
-            Racer<WriteResult> deleter = Racer.start("deleter", () -> store.delete(k, v0));
-            pause.awaitArrival();
+            Racer<WriteResult> deleter = race("deleter", () -> store.delete(k, v0));
+            awaitHeld(pause);
             Racer<WriteResult> updater = competeWhileHeld(pause, "updater", () -> store.update(k, v0, vB));
 
             assertThat(deleter.result()).isEqualTo(WriteResult.applied());
@@ -129,9 +155,9 @@ public abstract class RaceContract extends ClosedStoreContract {
             store.create(k, v0);
             PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
 
-            Racer<GuardedResult> leaderA = Racer.start("guarded writer A",
+            Racer<GuardedResult> leaderA = race("guarded writer A",
                     () -> store.applyGuarded(new GuardedMutation(guard, leaseA, Mutation.update(k, v0, vA))));
-            pause.awaitArrival();
+            awaitHeld(pause);
             Racer<WriteResult> takeover = competeWhileHeld(pause, "lease takeover", () -> store.update(guard, leaseA, leaseB));
 
             assertThat(leaderA.result()).isEqualTo(GuardedResult.applied());
@@ -149,8 +175,8 @@ public abstract class RaceContract extends ClosedStoreContract {
             store.create(k, v0);
             PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
 
-            Racer<WriteResult> takeover = Racer.start("lease takeover", () -> store.update(guard, leaseA, leaseB));
-            pause.awaitArrival();
+            Racer<WriteResult> takeover = race("lease takeover", () -> store.update(guard, leaseA, leaseB));
+            awaitHeld(pause);
             Racer<GuardedResult> staleLeader = competeWhileHeld(pause, "stale guarded writer",
                     () -> store.applyGuarded(new GuardedMutation(guard, leaseA, Mutation.update(k, v0, vA))));
 
@@ -169,9 +195,9 @@ public abstract class RaceContract extends ClosedStoreContract {
             store.create(k, v0);
             PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
 
-            Racer<GuardedResult> first = Racer.start("first guarded writer",
+            Racer<GuardedResult> first = race("first guarded writer",
                     () -> store.applyGuarded(new GuardedMutation(guard, lease, Mutation.update(k, v0, vA))));
-            pause.awaitArrival();
+            awaitHeld(pause);
             Racer<GuardedResult> second = competeWhileHeld(pause, "second guarded writer",
                     () -> store.applyGuarded(new GuardedMutation(guard, lease, Mutation.update(k, v0, vB))));
 
@@ -191,8 +217,8 @@ public abstract class RaceContract extends ClosedStoreContract {
             store.create(k, v0);
             PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
 
-            Racer<TransactionResult> rename = Racer.start("rename", () -> rename(renamed));
-            pause.awaitArrival();
+            Racer<TransactionResult> rename = race("rename", () -> rename(renamed));
+            awaitHeld(pause);
             Racer<WriteResult> writer = competeWhileHeld(pause, "writer of the old key", () -> store.update(k, v0, vB));
 
             assertThat(rename.result()).isEqualTo(TransactionResult.applied());
@@ -207,8 +233,8 @@ public abstract class RaceContract extends ClosedStoreContract {
             store.create(k, v0);
             PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
 
-            Racer<TransactionResult> rename = Racer.start("rename", () -> rename(renamed));
-            pause.awaitArrival();
+            Racer<TransactionResult> rename = race("rename", () -> rename(renamed));
+            awaitHeld(pause);
             Racer<WriteResult> creator = competeWhileHeld(pause, "creator of the new key", () -> store.create(renamed, vB));
 
             assertThat(rename.result()).isEqualTo(TransactionResult.applied());
@@ -222,8 +248,8 @@ public abstract class RaceContract extends ClosedStoreContract {
             store.create(k, v0);
             PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
 
-            Racer<WriteResult> writer = Racer.start("writer of the old key", () -> store.update(k, v0, vA));
-            pause.awaitArrival();
+            Racer<WriteResult> writer = race("writer of the old key", () -> store.update(k, v0, vA));
+            awaitHeld(pause);
             Racer<TransactionResult> rename = competeWhileHeld(pause, "rename", () -> rename(renamed));
 
             assertThat(writer.result()).isEqualTo(WriteResult.applied());
@@ -239,8 +265,8 @@ public abstract class RaceContract extends ClosedStoreContract {
             store.create(k, v0);
             PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
 
-            Racer<WriteResult> creator = Racer.start("creator of the new key", () -> store.create(renamed, vB));
-            pause.awaitArrival();
+            Racer<WriteResult> creator = race("creator of the new key", () -> store.create(renamed, vB));
+            awaitHeld(pause);
             Racer<TransactionResult> rename = competeWhileHeld(pause, "rename", () -> rename(renamed));
 
             assertThat(creator.result()).isEqualTo(WriteResult.applied());

@@ -20,9 +20,11 @@ final class Racer<T> {
     private final String name;
     private final FutureTask<T> task;
     private final Thread thread;
+    private final Duration timeout;
 
-    private Racer(String name, Callable<T> call) {
+    private Racer(String name, Callable<T> call, Duration timeout) {
         this.name = name;
+        this.timeout = timeout;
         this.task = new FutureTask<>(call);
         this.thread = new Thread(task, "racer-" + name);
         this.thread.setDaemon(true);
@@ -30,7 +32,12 @@ final class Racer<T> {
 
     /** Starts {@code call} on a new thread. */
     static <T> Racer<T> start(String name, Callable<T> call) {
-        Racer<T> racer = new Racer<>(name, call);
+        return start(name, call, SAFETY_TIMEOUT);
+    }
+
+    /** Starts {@code call} on a new thread; its waits fail after {@code timeout}. */
+    static <T> Racer<T> start(String name, Callable<T> call, Duration timeout) {
+        Racer<T> racer = new Racer<>(name, call, timeout);
         racer.thread.start();
         return racer;
     }
@@ -48,19 +55,22 @@ final class Racer<T> {
      *
      * <p>A store that makes the competing writer spin, or block inside native code (where Java
      * reports the thread as runnable), never satisfies this wait: the test then fails after
-     * {@link #SAFETY_TIMEOUT} with a message saying so.
+     * its timeout with a message saying so.
      */
     void awaitParkedOrDone() {
-        long deadline = System.nanoTime() + SAFETY_TIMEOUT.toNanos();
+        long deadline = System.nanoTime() + timeout.toNanos();
         while (!task.isDone()) {
             Thread.State state = thread.getState();
             if (state == Thread.State.WAITING || state == Thread.State.BLOCKED || state == Thread.State.TIMED_WAITING) {
                 return;
             }
             if (System.nanoTime() > deadline) {
-                fail("racer '" + name + "' neither finished nor parked within " + SAFETY_TIMEOUT + " (state " + state
+                fail("racer '" + name + "' neither finished nor parked within " + timeout + " (state " + state
                         + "): a competing writer must wait for the held commit on a Java lock, monitor, latch or"
-                        + " future, not spin or block in native code");
+                        + " future, not spin or block in native code. A client blocked in a socket read counts as"
+                        + " running: for DynamoDB, build the client with io.lake.meta.testkit.dynamo.ParkingHttpClient"
+                        + " (lake-meta-testkit-dynamo). A backend that cannot make its writers wait so declares it:"
+                        + " override capabilities() to leave out ContractCapability.RACE_HOOKS");
             }
             Thread.yield();
         }
@@ -69,10 +79,10 @@ final class Racer<T> {
     /** The racer's result, waiting for it as long as the safety timeout allows. */
     T result() throws Exception {
         try {
-            return task.get(SAFETY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return task.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             thread.interrupt();
-            throw new AssertionError("racer '" + name + "' did not finish within " + SAFETY_TIMEOUT, e);
+            throw new AssertionError("racer '" + name + "' did not finish within " + timeout, e);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof Exception) {
                 throw (Exception) e.getCause();

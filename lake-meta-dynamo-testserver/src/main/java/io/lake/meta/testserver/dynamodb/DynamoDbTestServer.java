@@ -84,6 +84,7 @@ public final class DynamoDbTestServer implements Closeable {
         return builder().build();
     }
 
+    /** A builder for a server with a chosen port, region, clock or table creation delay. */
     public static Builder builder() {
         return new Builder();
     }
@@ -155,14 +156,17 @@ public final class DynamoDbTestServer implements Closeable {
         return boundPort;
     }
 
+    /** Whether the server is listening. */
     public synchronized boolean isRunning() {
         return state == State.RUNNING;
     }
 
+    /** The faults to arm; they apply to the next matching requests. */
     public FaultPlan faults() {
         return faults;
     }
 
+    /** Per-table counters of requests, items and capacity. */
     public ServerStatistics statistics() {
         return statistics;
     }
@@ -172,6 +176,7 @@ public final class DynamoDbTestServer implements Closeable {
         this.hooks = Objects.requireNonNull(hooks, "hooks");
     }
 
+    /** The region the server answers for. */
     public String region() {
         return region;
     }
@@ -231,6 +236,7 @@ public final class DynamoDbTestServer implements Closeable {
             return this;
         }
 
+        /** The configured server, not started. */
         public DynamoDbTestServer build() {
             return new DynamoDbTestServer(this);
         }

@@ -11,6 +11,7 @@ public final class DynamoDbTestServerMain {
     private DynamoDbTestServerMain() {
     }
 
+    /** Serves on 127.0.0.1 until the process is stopped; {@code --port P} (default 8000, 0 for a free one). */
     public static void main(String[] args) throws InterruptedException {
         int port = 8000;
         for (int i = 0; i < args.length; i++) {

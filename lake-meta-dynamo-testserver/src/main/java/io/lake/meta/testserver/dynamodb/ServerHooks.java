@@ -35,6 +35,7 @@ public interface ServerHooks {
     /** Hooks that do nothing. */
     ServerHooks NONE = point -> { };
 
+    /** Called at {@code point} on the request's thread; act only on the points you care about. */
     void reached(String point);
 
     /**

@@ -39,8 +39,7 @@ import org.quicktheories.generators.Generate;
  * Every public value-object factory and constructor of the api, the lease records and guards, the
  * recipe's and the RocksDB store's builders and the fenced store's factory, fed hostile input by QuickTheories: each call either succeeds or is
  * refused with the exception the entry point documents (the contract's family; for builders also
- * IllegalArgumentException / IllegalStateException, and NullPointerException where the lease
- * builder documents it), with a message. Anything else is an untyped error.
+ * IllegalStateException for an option set twice or missing), with a message. Anything else is an untyped error.
  *
  * <p>Sizes: {@code -Dlake.meta.reliability.valueObjectCalls=N} (20 000 by default, 700 000 under
  * {@code -Ptorture}).

@@ -18,12 +18,12 @@ final class Verdicts {
     static final Set<Class<? extends RuntimeException>> CONTRACT = Set.of(MetaStoreException.class);
 
     /**
-     * What the builders document for configuration mistakes besides the family: the project's
-     * builders refuse a null, repeated or out-of-range option with IllegalArgumentException or
-     * IllegalStateException (LeaderElection's builder: NullPointerException for a null).
+     * What the builders document for configuration mistakes: a null or out-of-range option is
+     * {@code InvalidArgumentException} (the family), an option set twice or a required one missing
+     * at {@code build()} is IllegalStateException.
      */
     static final Set<Class<? extends RuntimeException>> BUILDERS = Set.of(MetaStoreException.class,
-            IllegalArgumentException.class, IllegalStateException.class, NullPointerException.class);
+            IllegalStateException.class);
 
     private static final int KEPT = 10;
 

@@ -70,6 +70,7 @@ public abstract class CounterSupport {
         return record().get("next").asLong();
     }
 
+    /** Writes raw counter bytes under the suite's key, as an operator or an older version would have. */
     protected void seed(String json) {
         assertThat(store.create(COUNTER_KEY, MetaValue.utf8(json)).isApplied()).isTrue();
     }

@@ -42,6 +42,7 @@ public final class CheckResult {
         return new CheckResult(Verdict.UNDECIDED, checked, unknown, leftOut, states, explanation);
     }
 
+    /** Linearizable, not linearizable, or undecided (the search ran out of its state budget). */
     public Verdict verdict() {
         return verdict;
     }
@@ -66,6 +67,7 @@ public final class CheckResult {
         return leftOut;
     }
 
+    /** How many search states the check explored. */
     public int statesExplored() {
         return statesExplored;
     }

@@ -22,10 +22,12 @@ public final class History {
         return new Builder();
     }
 
+    /** The recorded operations, in the order they were invoked. */
     public List<Operation> operations() {
         return operations;
     }
 
+    /** How many operations were recorded. */
     public int size() {
         return operations.size();
     }
@@ -61,6 +63,7 @@ public final class History {
             return this;
         }
 
+        /** The history built so far. */
         public History build() {
             return new History(operations);
         }

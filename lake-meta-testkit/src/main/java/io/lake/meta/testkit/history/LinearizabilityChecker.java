@@ -41,6 +41,7 @@ public final class LinearizabilityChecker {
 
     private final int stateLimit;
 
+    /** A checker with the default state budget. */
     public LinearizabilityChecker() {
         this(DEFAULT_STATE_LIMIT);
     }

@@ -28,6 +28,7 @@ public final class CountingMetaStore extends ForwardingMetaStore {
     private final List<Transaction> transactions = new CopyOnWriteArrayList<>();
     private final AtomicInteger reads = new AtomicInteger();
 
+    /** Counts the calls that reach {@code delegate}. */
     public CountingMetaStore(MetaStore delegate) {
         super(delegate);
     }

@@ -17,6 +17,7 @@ public final class FailingReads extends ForwardingMetaStore {
 
     private final AtomicInteger failuresLeft;
 
+    /** Fails the next {@code failuresLeft} reads of {@code delegate} as unavailable. */
     public FailingReads(MetaStore delegate, AtomicInteger failuresLeft) {
         super(delegate);
         this.failuresLeft = failuresLeft;

@@ -19,6 +19,7 @@ public final class InFlightHooks extends BeforeEachWrite {
 
     private final RaceHooks hooks;
 
+    /** Calls {@code hooks} before each write to {@code delegate} is sent. */
     public InFlightHooks(MetaStore delegate, RaceHooks hooks) {
         super(delegate);
         this.hooks = hooks;

@@ -79,10 +79,12 @@ public abstract class LeaseSupport {
         return e;
     }
 
+    /** The lease record's bytes; fails the test when there is none. */
     protected MetaValue leaseBytes() {
         return store.get(LEASE_KEY).orElseThrow(() -> new AssertionError("no lease record under " + LEASE_KEY));
     }
 
+    /** The lease record, decoded. */
     protected LeaseRecord leaseRecord() {
         return LeaseRecord.decode(LEASE_KEY, leaseBytes());
     }
@@ -92,10 +94,12 @@ public abstract class LeaseSupport {
         assertThat(store.create(LEASE_KEY, MetaValue.utf8(json)).isApplied()).isTrue();
     }
 
+    /** The key {@code text} spells. */
     protected static MetaKey key(String text) {
         return MetaKey.of(text);
     }
 
+    /** The UTF-8 bytes of {@code text}. */
     protected static MetaValue value(String text) {
         return MetaValue.utf8(text);
     }

@@ -21,6 +21,7 @@ public final class LosesAnswers extends ForwardingMetaStore {
 
     private final AtomicReference<Next> next = new AtomicReference<>(Next.FORWARD);
 
+    /** Loses the answers of {@code delegate}'s writes when armed. */
     public LosesAnswers(MetaStore delegate) {
         super(delegate);
     }

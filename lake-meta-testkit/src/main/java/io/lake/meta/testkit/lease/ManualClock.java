@@ -12,6 +12,7 @@ public final class ManualClock extends Clock {
 
     private final AtomicLong millis;
 
+    /** A clock reading {@code startMillis} until advanced. */
     public ManualClock(long startMillis) {
         this.millis = new AtomicLong(startMillis);
     }

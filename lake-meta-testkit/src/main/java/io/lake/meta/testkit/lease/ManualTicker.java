@@ -14,6 +14,7 @@ public final class ManualTicker implements Ticker {
         this(Long.MAX_VALUE - Duration.ofHours(1).toNanos());
     }
 
+    /** A ticker reading {@code startNanos} until advanced. */
     public ManualTicker(long startNanos) {
         this.nanos = new AtomicLong(startNanos);
     }

@@ -13,6 +13,7 @@ public final class SlowWrites extends BeforeEachWrite {
     private final ManualTicker ticker;
     private final Duration latency;
 
+    /** Advances {@code ticker} by {@code latency} inside each write to {@code delegate}. */
     public SlowWrites(MetaStore delegate, ManualTicker ticker, Duration latency) {
         super(delegate);
         this.ticker = ticker;

@@ -82,6 +82,7 @@ public abstract class LockSupport {
         }
     }
 
+    /** A node of the suite: a candidate with its own scheduler and ticker. */
     protected Node node(String id) {
         return new Node(id);
     }
@@ -137,14 +138,17 @@ public abstract class LockSupport {
         return t;
     }
 
+    /** The lock record under {@code key}, decoded. */
     protected LeaseRecord lockRecord(MetaKey key) {
         return LeaseRecord.decode(key, lockBytes(key));
     }
 
+    /** The lock record's bytes under {@code key}; fails the test when there is none. */
     protected MetaValue lockBytes(MetaKey key) {
         return store.get(key).orElseThrow(() -> new AssertionError("no lock record under " + key));
     }
 
+    /** The UTF-8 bytes of {@code text}. */
     protected static MetaValue value(String text) {
         return MetaValue.utf8(text);
     }

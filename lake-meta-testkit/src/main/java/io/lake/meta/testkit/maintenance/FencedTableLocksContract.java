@@ -79,6 +79,7 @@ public abstract class FencedTableLocksContract extends RecipeSupport {
         }
     }
 
+    /** Table locks held by {@code process}, writing through {@code via}; closed after the test. */
     protected FencedTableLocks locks(Process process, MetaStore via) {
         FencedTableLocks locks = FencedTableLocks.builder().store(via).holderId(process.id).leaseDuration(LEASE)
                 .renewInterval(RENEW).clock(wall).ticker(process.ticker).scheduler(process.scheduler).build();
@@ -86,15 +87,18 @@ public abstract class FencedTableLocksContract extends RecipeSupport {
         return locks;
     }
 
+    /** A sweeper over the store's registry, pages of 10, a 30 s tick budget. */
     protected MaintenanceSweeper sweeper(TableLockProvider locks, TableMaintainer maintainer) {
         return MaintenanceSweeper.builder().registryStore(store).locks(locks).maintainer(maintainer)
                 .limits(MaintenanceLimits.of(Duration.ofSeconds(30), 10)).clock(wall).build();
     }
 
+    /** The registry on the store under test, on the test's wall clock. */
     protected TableRegistry registry() {
         return TableRegistry.over(store, wall);
     }
 
+    /** Registers {@code id} and returns its registration. */
     protected TableRegistration registered(TableId id) {
         return registry().register(id, SPEC.withLocation("s3://lake/" + id)).registration().orElseThrow();
     }
@@ -109,6 +113,7 @@ public abstract class FencedTableLocksContract extends RecipeSupport {
         return ticks;
     }
 
+    /** The lock record of {@code table} as stored; an assertion error when there is none. */
     protected LeaseRecord lockRecord(TableId table) {
         MetaKey key = FencedTableLocks.lockKey(table);
         return LeaseRecord.decode(key, store.get(key).orElseThrow(() -> new AssertionError("no lock record under " + key)));

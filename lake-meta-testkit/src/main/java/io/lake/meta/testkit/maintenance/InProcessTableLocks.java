@@ -30,10 +30,12 @@ public final class InProcessTableLocks implements TableLockProvider {
     private final Set<TableId> held = ConcurrentHashMap.newKeySet();
     private final List<TableId> taken = new CopyOnWriteArrayList<>();
 
+    /** Table locks held in this process, over {@code view}. */
     public InProcessTableLocks(MetaStore view) {
         this(view, RaceHooks.NONE);
     }
 
+    /** Table locks held in this process, over {@code view}, calling {@code hooks} while a lock is taken. */
     public InProcessTableLocks(MetaStore view, RaceHooks hooks) {
         this.view = Objects.requireNonNull(view, "view");
         this.hooks = Objects.requireNonNull(hooks, "hooks");

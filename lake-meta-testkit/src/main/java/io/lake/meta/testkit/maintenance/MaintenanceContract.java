@@ -51,14 +51,17 @@ public abstract class MaintenanceContract extends RecipeSupport {
 
     private static final TableSpec SPEC = TableSpec.of("s3://lake/t", "iceberg");
 
+    /** A registry over the store under test, on the suite's wall clock. */
     protected TableRegistry registry() {
         return TableRegistry.over(store, wall);
     }
 
+    /** Registers {@code id} with the suite's spec and returns its registration. */
     protected TableRegistration registered(TableId id) {
         return registry().register(id, SPEC.withLocation("s3://lake/" + id)).registration().orElseThrow();
     }
 
+    /** A sweeper over {@code registryStore} with the given locks, maintainer and page size. */
     protected MaintenanceSweeper sweeper(MetaStore registryStore, InProcessTableLocks locks, TableMaintainer maintainer,
             int pageSize) {
         return MaintenanceSweeper.builder().registryStore(registryStore).locks(locks).maintainer(maintainer)

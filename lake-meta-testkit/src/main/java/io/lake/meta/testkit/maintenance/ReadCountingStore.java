@@ -32,6 +32,7 @@ public final class ReadCountingStore extends ForwardingMetaStore {
     private final AtomicInteger batchReads = new AtomicInteger();
     private final AtomicInteger writes = new AtomicInteger();
 
+    /** Counts the reads and writes that reach {@code delegate}. */
     public ReadCountingStore(MetaStore delegate) {
         super(delegate);
     }
@@ -46,6 +47,7 @@ public final class ReadCountingStore extends ForwardingMetaStore {
         return List.copyOf(pointReads);
     }
 
+    /** Batch reads ({@code getAll}) that reached the store. */
     public int batchReads() {
         return batchReads.get();
     }

@@ -60,6 +60,7 @@ public abstract class TableRegistryContract extends RecipeSupport {
         return TableRegistry.over(store, wall);
     }
 
+    /** Registers {@code id} with {@code spec}, failing the test unless it applies. */
     protected TableRegistration registered(TableId id, TableSpec spec) {
         RegistryWriteResult result = registry().register(id, spec);
         assertThat(result.isApplied()).as("register %s", id).isTrue();

@@ -14,6 +14,7 @@ public final class ArmedFault {
         this.remaining = new AtomicInteger(fault.times());
     }
 
+    /** The fault this arming injects. */
     public Fault fault() {
         return fault;
     }

@@ -84,10 +84,12 @@ public final class Fault {
         return new Fault(kind, null, null, 0, 1, Duration.ZERO, 0);
     }
 
+    /** A {@code ProvisionedThroughputExceededException}, which the SDK retries. */
     public static Fault provisionedThroughputExceeded() {
         return of(Kind.PROVISIONED_THROUGHPUT_EXCEEDED);
     }
 
+    /** A {@code ThrottlingException}, which the SDK retries. */
     public static Fault throttling() {
         return of(Kind.THROTTLING);
     }
@@ -105,22 +107,27 @@ public final class Fault {
         return new Fault(Kind.TRANSACTION_CONFLICT, null, null, 0, 1, Duration.ZERO, actionIndex);
     }
 
+    /** A 500 {@code InternalServerError}, the request not applied. */
     public static Fault internalServerError() {
         return of(Kind.INTERNAL_SERVER_ERROR);
     }
 
+    /** A 503 {@code ServiceUnavailable}, the request not applied. */
     public static Fault serviceUnavailable() {
         return of(Kind.SERVICE_UNAVAILABLE);
     }
 
+    /** The connection closed before the request applies, with no response. */
     public static Fault dropConnection() {
         return of(Kind.DROP_CONNECTION);
     }
 
+    /** The request applies, then the connection closes without a response. */
     public static Fault applyThenDropResponse() {
         return of(Kind.APPLY_THEN_DROP_RESPONSE);
     }
 
+    /** The request applies, then the server answers 500. */
     public static Fault applyThenInternalServerError() {
         return of(Kind.APPLY_THEN_INTERNAL_SERVER_ERROR);
     }
@@ -146,6 +153,7 @@ public final class Fault {
         return new Fault(Kind.UNPROCESSED, null, null, 0, 1, Duration.ZERO, count, null);
     }
 
+    /** Waits {@code latency} before handling the request; latencies add up. */
     public static Fault latency(Duration latency) {
         Objects.requireNonNull(latency, "latency");
         if (latency.isNegative()) {
@@ -190,10 +198,12 @@ public final class Fault {
         return new Fault(kind, operation, table, attempt, Integer.MAX_VALUE, latency, conflictingAction, reasonCode);
     }
 
+    /** What the fault does. */
     public Kind kind() {
         return kind;
     }
 
+    /** The delay of a latency fault (zero for the other kinds). */
     public Duration latency() {
         return latency;
     }

@@ -26,6 +26,7 @@ public final class FaultPlan {
         armed.clear();
     }
 
+    /** The faults armed now, in arming order. */
     public List<ArmedFault> armed() {
         return List.copyOf(armed);
     }

@@ -39,22 +39,27 @@ public final class ServerStatistics {
         tables.clear();
     }
 
+    /** Counts a request of {@code operation} naming {@code table}. */
     public void request(String table, String operation) {
         counters(table).requests.computeIfAbsent(operation, o -> new LongAdder()).increment();
     }
 
+    /** Counts {@code items} evaluated for {@code table}. */
     public void evaluated(String table, long items) {
         counters(table).evaluated.add(items);
     }
 
+    /** Counts {@code items} returned from {@code table}. */
     public void returned(String table, long items) {
         counters(table).returned.add(items);
     }
 
+    /** Counts read capacity {@code units} consumed on {@code table}. */
     public void read(String table, double units) {
         counters(table).read.add(units);
     }
 
+    /** Counts write capacity {@code units} consumed on {@code table}. */
     public void write(String table, double units) {
         counters(table).write.add(units);
     }

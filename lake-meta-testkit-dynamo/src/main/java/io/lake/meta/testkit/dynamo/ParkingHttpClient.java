@@ -1,4 +1,4 @@
-package io.lake.meta.dynamo;
+package io.lake.meta.testkit.dynamo;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -13,21 +13,61 @@ import software.amazon.awssdk.http.HttpExecuteRequest;
 import software.amazon.awssdk.http.HttpExecuteResponse;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.utils.AttributeMap;
 
 /**
- * A sync HTTP client whose calls run on an I/O thread while the calling thread waits on a
- * future, as it does with sync-over-async clients. The contract suite's race tests recognise a
- * writer that waits for a held commit by its thread being parked; a thread blocked in a socket
- * read is reported as RUNNABLE, so with a plain blocking client the suite could not tell
- * "waiting for the server's commit lock" from "spinning". Nothing else changes: the same
- * requests, the same bytes, the SDK's own retries.
+ * A sync HTTP client for running the contract's race tests on a DynamoDB store in-process: its
+ * calls run on an I/O thread while the calling thread waits on a future, as it does with
+ * sync-over-async clients. The race tests recognise a writer that waits for a held commit by its
+ * thread being parked; a thread blocked in a socket read is reported as RUNNABLE, so with a plain
+ * blocking client (URL-connection, Apache) the suite cannot tell "waiting for the server's commit
+ * lock" from "spinning" and fails after its timeout. Nothing else changes: the same requests, the
+ * same bytes, the SDK's own retries.
+ *
+ * <pre>{@code
+ * DynamoDbClient client = DynamoDbClient.builder()
+ *         .endpointOverride(server.endpoint())
+ *         .httpClient(ParkingHttpClient.create())
+ *         ...
+ * }</pre>
+ *
+ * <p>{@link DynamoDbServerExtension} builds its clients with it. Only for tests: every call costs
+ * a thread hand-off and the whole response body is buffered. Thread-safe; {@link #close()} closes
+ * the URL-connection client inside and stops the I/O threads.
  */
-final class ParkingHttpClient implements SdkHttpClient {
+public final class ParkingHttpClient implements SdkHttpClient {
 
     private final SdkHttpClient delegate = UrlConnectionHttpClient.create();
     private final ExecutorService io;
 
-    ParkingHttpClient() {
+    /** A new parking client over a new URL-connection client; the caller closes it. */
+    public static ParkingHttpClient create() {
+        return new ParkingHttpClient();
+    }
+
+    /**
+     * A builder to hand to {@code DynamoDbClientBuilder.httpClientBuilder(...)}: the SDK client
+     * then owns the parking client and closes it when it is closed (one passed to
+     * {@code httpClient(...)} stays the caller's to close).
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds parking clients for the SDK, which closes what it built. */
+    public static final class Builder implements SdkHttpClient.Builder<Builder> {
+
+        private Builder() {
+        }
+
+        /** {@inheritDoc} */
+        @Override
+        public SdkHttpClient buildWithDefaults(AttributeMap serviceDefaults) {
+            return new ParkingHttpClient();
+        }
+    }
+
+    private ParkingHttpClient() {
         AtomicInteger n = new AtomicInteger();
         this.io = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "parking-http-" + n.incrementAndGet());
@@ -36,6 +76,7 @@ final class ParkingHttpClient implements SdkHttpClient {
         });
     }
 
+    /** {@inheritDoc} */
     @Override
     public ExecutableHttpRequest prepareRequest(HttpExecuteRequest request) {
         ExecutableHttpRequest call = delegate.prepareRequest(request);
@@ -82,11 +123,13 @@ final class ParkingHttpClient implements SdkHttpClient {
                 .responseBody(AbortableInputStream.create(new java.io.ByteArrayInputStream(body))).build();
     }
 
+    /** {@inheritDoc} */
     @Override
     public String clientName() {
         return "ParkingUrlConnection";
     }
 
+    /** Closes the URL-connection client inside and stops the I/O threads. Idempotent. */
     @Override
     public void close() {
         delegate.close();

@@ -5,14 +5,12 @@ import java.net.URI;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Assumptions;
-import org.testcontainers.DockerClientFactory;
-import org.testcontainers.localstack.LocalStackContainer;
-import org.testcontainers.utility.DockerImageName;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider;
@@ -29,8 +27,10 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
  *       region {@value #REGION_ENV} or {@code AWS_REGION} (default {@code us-east-1}) and
  *       credentials from {@code AWS_ACCESS_KEY_ID}/{@code AWS_SECRET_ACCESS_KEY} (default
  *       {@code test}/{@code test}, as LocalStack accepts);</li>
- *   <li>else LocalStack in a container, when a Docker engine answers (image
- *       {@value #DEFAULT_LOCALSTACK_IMAGE}, or {@value #LOCALSTACK_IMAGE_ENV});</li>
+ *   <li>else a DynamoDB in a container, when a {@link ContainerTarget} is on the class path and
+ *       its engine answers: {@code lake-meta-testkit-localstack} adds LocalStack (image
+ *       {@value #DEFAULT_LOCALSTACK_IMAGE}, or {@value #LOCALSTACK_IMAGE_ENV}; the auth token
+ *       {@code LOCALSTACK_AUTH_TOKEN} passed through when set);</li>
  *   <li>else the in-process {@link DynamoDbTestServer}.</li>
  * </ol>
  * The choice is made once per JVM ({@link #shared()}) and printed. Tests that need the in-process
@@ -41,16 +41,20 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
  */
 public final class DynamoTestTarget {
 
+    /** The environment variable naming an explicit DynamoDB endpoint (LocalStack, real AWS, another emulator). */
     public static final String ENDPOINT_ENV = "LAKE_META_DYNAMO_ENDPOINT";
+    /** The environment variable naming the region for {@value #ENDPOINT_ENV}. */
     public static final String REGION_ENV = "LAKE_META_DYNAMO_REGION";
+    /** The environment variable overriding the LocalStack image ({@code lake-meta-testkit-localstack}). */
     public static final String LOCALSTACK_IMAGE_ENV = "LAKE_META_LOCALSTACK_IMAGE";
+    /** The LocalStack image started when {@value #LOCALSTACK_IMAGE_ENV} is not set. */
     public static final String DEFAULT_LOCALSTACK_IMAGE = "localstack/localstack:4.0";
 
     /** Which DynamoDB the tests talk to. */
     public enum Kind {
         /** The endpoint named by {@value #ENDPOINT_ENV}. */
         ENDPOINT,
-        /** LocalStack in a Docker container started through testcontainers. */
+        /** A DynamoDB in a container (LocalStack through testcontainers), from a {@link ContainerTarget}. */
         LOCALSTACK,
         /** The in-process, Docker-free {@link DynamoDbTestServer}. */
         IN_PROCESS
@@ -79,7 +83,9 @@ public final class DynamoTestTarget {
     /** The target for this JVM: chosen, started and printed on first use. */
     public static synchronized DynamoTestTarget shared() {
         if (shared == null) {
-            shared = start(System.getenv(), DynamoTestTarget::dockerAnswers);
+            Optional<ContainerTarget> container = ServiceLoader.load(ContainerTarget.class).findFirst();
+            shared = start(System.getenv(), () -> container.map(ContainerTarget::available).orElse(false),
+                    container.orElse(null));
             System.out.println("[lake-meta] DynamoDB test target: " + shared);
         }
         return shared;
@@ -94,12 +100,16 @@ public final class DynamoTestTarget {
     }
 
     static DynamoTestTarget start(Map<String, String> env, BooleanSupplier dockerAnswers) {
+        return start(env, dockerAnswers, null);
+    }
+
+    static DynamoTestTarget start(Map<String, String> env, BooleanSupplier dockerAnswers, ContainerTarget container) {
         switch (decide(env, dockerAnswers)) {
             case ENDPOINT:
                 return new DynamoTestTarget(Kind.ENDPOINT, URI.create(env.get(ENDPOINT_ENV).trim()), region(env),
                         credentials(env), null, ENDPOINT_ENV + " is set");
             case LOCALSTACK:
-                return startLocalStack(env);
+                return startContainer(Objects.requireNonNull(container, "container"), env);
             default:
                 DynamoDbTestServer server = DynamoDbTestServer.create().start();
                 Runtime.getRuntime().addShutdownHook(new Thread(server::close, "dynamodb-test-server-stop"));
@@ -109,14 +119,11 @@ public final class DynamoTestTarget {
         }
     }
 
-    private static DynamoTestTarget startLocalStack(Map<String, String> env) {
-        String image = blank(env.get(LOCALSTACK_IMAGE_ENV)) ? DEFAULT_LOCALSTACK_IMAGE : env.get(LOCALSTACK_IMAGE_ENV);
-        LocalStackContainer container = new LocalStackContainer(DockerImageName.parse(image)).withServices("dynamodb");
-        container.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "localstack-stop"));
-        return new DynamoTestTarget(Kind.LOCALSTACK, container.getEndpoint(), Region.of(container.getRegion()),
-                StaticCredentialsProvider.create(AwsBasicCredentials.create(container.getAccessKey(), container.getSecretKey())),
-                null, ENDPOINT_ENV + " is not set and a Docker engine answers (" + image + ")");
+    private static DynamoTestTarget startContainer(ContainerTarget container, Map<String, String> env) {
+        ContainerTarget.Started started = container.start(env);
+        Runtime.getRuntime().addShutdownHook(new Thread(started.stop(), "dynamodb-container-stop"));
+        return new DynamoTestTarget(Kind.LOCALSTACK, started.endpoint(), started.region(), started.credentials(),
+                null, ENDPOINT_ENV + " is not set and a container engine answers (" + started.description() + ")");
     }
 
     private static Region region(Map<String, String> env) {
@@ -131,35 +138,34 @@ public final class DynamoTestTarget {
         return StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
     }
 
-    private static boolean dockerAnswers() {
-        try {
-            return DockerClientFactory.instance().isDockerAvailable();
-        } catch (RuntimeException | LinkageError e) {
-            return false;
-        }
-    }
-
     private static boolean blank(String s) {
         return s == null || s.isBlank();
     }
 
+    /** Which DynamoDB this is. */
     public Kind kind() {
         return kind;
     }
 
+    /** The endpoint clients are pointed at. */
     public URI endpoint() {
         return endpoint;
     }
 
+    /** The region clients name. */
     public Region region() {
         return region;
     }
 
+    /** Credentials this target accepts. */
     public AwsCredentialsProvider credentials() {
         return credentials;
     }
 
-    /** A new client for this target (URL-connection HTTP client, the SDK's default retries). The caller closes it. */
+    /**
+     * A new client for this target (URL-connection HTTP client, the SDK's default retries). The
+     * caller closes it. For the contract's race tests use {@link #newParkingClient()}.
+     */
     public DynamoDbClient newClient() {
         return newClient(b -> { });
     }
@@ -173,6 +179,14 @@ public final class DynamoTestTarget {
         DynamoDbClientBuilder builder = clientBuilder().httpClientBuilder(UrlConnectionHttpClient.builder());
         Objects.requireNonNull(customizer, "customizer").accept(builder);
         return builder.build();
+    }
+
+    /**
+     * A new client whose HTTP calls park the calling thread while they wait ({@link ParkingHttpClient}):
+     * the one the contract's race tests need. The caller closes it.
+     */
+    public DynamoDbClient newParkingClient() {
+        return clientBuilder().httpClientBuilder(ParkingHttpClient.builder()).build();
     }
 
     /** A client builder pointed at this target (endpoint, region, credentials), with no HTTP client chosen yet. */
@@ -217,6 +231,7 @@ public final class DynamoTestTarget {
                 + UUID.randomUUID().toString().substring(0, 8);
     }
 
+    /** {@inheritDoc} */
     @Override
     public String toString() {
         String what = kind == Kind.ENDPOINT ? "explicit endpoint" : kind == Kind.LOCALSTACK ? "LocalStack" : "in-process server";

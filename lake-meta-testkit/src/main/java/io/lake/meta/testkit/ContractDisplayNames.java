@@ -1,0 +1,82 @@
+package io.lake.meta.testkit;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import org.junit.jupiter.api.DisplayNameGenerator;
+
+/**
+ * Names the suites' tests for people: the backend's test class, the concept group, the behaviour,
+ * as in {@code RocksDbMetaStoreContractTest > conditional writes > update with stale expected
+ * bytes conflicts and keeps value}. Groups are named after the backend's class that runs them
+ * (not the testkit class that declares them), and method names are split at underscores and
+ * capitals. Reports show these names where the runner uses display names (IDEs, the JUnit
+ * console, Surefire with its phrased-name options, as the testing guide shows).
+ */
+public class ContractDisplayNames extends DisplayNameGenerator.Standard {
+
+    /** For JUnit. */
+    public ContractDisplayNames() {
+    }
+
+    /** {@inheritDoc} The simple name of the backend's test class. */
+    @Override
+    public String generateDisplayNameForClass(Class<?> testClass) {
+        return testClass.getSimpleName();
+    }
+
+    /** {@inheritDoc} The backend's class, then the group in words: {@code MyStoreContractTest > conditional writes}. */
+    @Override
+    public String generateDisplayNameForNestedClass(List<Class<?>> enclosingInstanceTypes, Class<?> nestedClass) {
+        String group = words(nestedClass.getSimpleName());
+        return enclosingInstanceTypes.isEmpty() ? group
+                : enclosingInstanceTypes.get(0).getSimpleName() + " > " + group;
+    }
+
+    /** {@inheritDoc} The method name in words, with its parameters when it has any. */
+    @Override
+    public String generateDisplayNameForMethod(List<Class<?>> enclosingInstanceTypes, Class<?> testClass, Method testMethod) {
+        String name = words(testMethod.getName());
+        return testMethod.getParameterCount() == 0 ? name
+                : name + super.generateDisplayNameForMethod(enclosingInstanceTypes, testClass, testMethod)
+                        .substring(testMethod.getName().length());
+    }
+
+    /**
+     * {@code update_withStaleExpectedBytes_conflicts} → {@code update with stale expected bytes conflicts}:
+     * words start at underscores, capitals and digits; a run of capitals stays one acronym
+     * ({@code aCAS_onTTL2} → {@code a CAS on TTL 2}), a single capital is lowercased.
+     */
+    static String words(String identifier) {
+        java.util.List<String> words = new java.util.ArrayList<>();
+        int n = identifier.length();
+        int i = 0;
+        while (i < n) {
+            char c = identifier.charAt(i);
+            if (c == '_' || c == '$') {
+                i++;
+                continue;
+            }
+            int end = i + 1;
+            if (Character.isDigit(c)) {
+                while (end < n && Character.isDigit(identifier.charAt(end))) {
+                    end++;
+                }
+            } else if (Character.isUpperCase(c) && end < n && Character.isUpperCase(identifier.charAt(end))) {
+                while (end < n && Character.isUpperCase(identifier.charAt(end))) {
+                    end++;
+                }
+                if (end < n && Character.isLowerCase(identifier.charAt(end))) {
+                    end--; // the last capital starts the next word: "AWriter" is "A", "Writer"
+                }
+            } else {
+                while (end < n && Character.isLowerCase(identifier.charAt(end))) {
+                    end++;
+                }
+            }
+            String word = identifier.substring(i, end);
+            words.add(word.length() > 1 && word.chars().allMatch(Character::isUpperCase) ? word : word.toLowerCase(java.util.Locale.ROOT));
+            i = end;
+        }
+        return String.join(" ", words);
+    }
+}
