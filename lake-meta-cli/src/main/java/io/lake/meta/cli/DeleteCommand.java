@@ -11,6 +11,19 @@ import picocli.CommandLine.Parameters;
         description = {
             "Delete a key that holds exactly OLD; exits 3 on a conflict.",
             "A conflict deletes nothing and reports the current value."
+        },
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:deleted",
+            "3:conflict: the key is absent or holds other bytes; nothing was deleted",
+            ExitCodeHelp.BAD_INPUT,
+            ExitCodeHelp.STORE_ERROR,
+            ExitCodeHelp.INTERNAL_ERROR
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  lake-meta delete --store rocks:/tmp/meta tbl/sales/orders --expect '{\"version\":2}'",
+            "  lake-meta delete --store rocks:/tmp/meta tbl/sales/orders --expect 7b7d --hex --json"
         })
 final class DeleteCommand extends StoreCommand {
 

@@ -25,6 +25,18 @@ import picocli.CommandLine.Spec;
             "Scenes: table registrations, compare-and-set, guarded writes, paging with tokens, leader election with a",
             "fenced store, paged maintenance under fenced table locks with an operation replayed idempotently.",
             "The store lives in a temporary directory, deleted afterwards, unless --path keeps it."
+        },
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:every scene was played",
+            "2:bad input: --path names a file or a directory that is not empty",
+            "4:the store failed",
+            ExitCodeHelp.INTERNAL_ERROR
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  lake-meta demo",
+            "  lake-meta demo --path /tmp/demo-store   # keeps the store to inspect it afterwards"
         })
 final class DemoCommand implements Callable<Integer> {
 

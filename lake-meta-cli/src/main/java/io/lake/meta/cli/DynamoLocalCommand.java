@@ -24,6 +24,18 @@ import picocli.CommandLine.Spec;
             "Run the in-process DynamoDB test server standalone on 127.0.0.1 until interrupted (Ctrl-C).",
             "State is kept in memory only; request signatures are not checked, so any credentials work.",
             "Point the AWS CLI at it with --endpoint-url, an SDK with endpointOverride."
+        },
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:stopped by Ctrl-C or SIGTERM",
+            "2:bad input: an invalid port or region",
+            "4:the server cannot listen (the port is in use)",
+            ExitCodeHelp.INTERNAL_ERROR
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  lake-meta dynamo-local",
+            "  lake-meta dynamo-local --port 8000 --region eu-west-1"
         })
 final class DynamoLocalCommand implements Callable<Integer> {
 

@@ -48,25 +48,24 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
                     + " SDK's default chain only.",
             "A progress bar (items, pages, rate, ETA) goes to stderr; with --json, stdout holds exactly one JSON summary."
         },
-        footerHeading = "%nExit codes:%n",
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:done: the backfill reached the end (or --max-pages), finalized or already finalized, status printed, barrier released (or none), rolled back (or nothing to roll back), horizon declared",
+            "2:invalid usage: a missing or invalid option, a missing acknowledgement, the same table twice, a missing table or one of another layout, a rollback after the horizon, a horizon before finalization; nothing was done",
+            "4:backend unavailable: DynamoDB unreachable, refusing or throttling, or a write's outcome unknown; safe to run again (a page is replayed until its cursor is stored)",
+            "5:verification failed: the tables differ (the keys are listed) or a key's copies diverged; nothing was published or removed",
+            "6:barrier held: another finalize is running, or one stopped (see --status, --release-barrier)",
+            "7:--finalize was asked, but --max-pages stopped the backfill before the end: run again",
+            "70:internal error (a bug: please report it)"
+        },
+        footerHeading = "%nExamples:%n",
         footer = {
-            "  0   done: the backfill reached the end (or --max-pages), finalized or",
-            "      already finalized, status printed, barrier released (or none),",
-            "      rolled back (or nothing to roll back), horizon declared",
-            "  2   invalid usage: a missing or invalid option, a missing",
-            "      acknowledgement, the same table twice, a missing table or one of",
-            "      another layout, a rollback after the horizon, a horizon before",
-            "      finalization; nothing was done",
-            "  4   backend unavailable: DynamoDB unreachable, refusing or throttling,",
-            "      or a write's outcome unknown; safe to run again (a page is",
-            "      replayed until its cursor is stored)",
-            "  5   verification failed: the tables differ (the keys are listed) or a",
-            "      key's copies diverged; nothing was published or removed",
-            "  6   barrier held: another finalize is running, or one stopped",
-            "      (see --status, --release-barrier)",
-            "  7   --finalize was asked, but --max-pages stopped the backfill before",
-            "      the end: run again",
-            "  70  internal error (a bug: please report it)"
+            "  lake-meta dynamo-migrate --legacy-table meta-v1 --table meta --page-size 500",
+            "  lake-meta dynamo-migrate --legacy-table meta-v1 --table meta --page-size 500 --status --json",
+            "  lake-meta dynamo-migrate --legacy-table meta-v1 --table meta --page-size 500 --finalize \\",
+            "      --ack-rollout --ack-write-quiescence",
+            "  LAKE_META_MIGRATE_LEGACY_TABLE=meta-v1 LAKE_META_MIGRATE_TABLE=meta LAKE_META_MIGRATE_PAGE_SIZE=500 \\",
+            "      lake-meta dynamo-migrate --max-pages 10"
         })
 final class DynamoMigrateCommand implements Callable<Integer> {
 

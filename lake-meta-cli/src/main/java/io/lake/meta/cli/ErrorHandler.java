@@ -3,6 +3,9 @@ package io.lake.meta.cli;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaStoreException;
 import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
@@ -12,7 +15,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * Turns every failure into an exit code and a one-line message on stderr. User errors never
- * print a stack trace; only an unexpected exception (a bug) does.
+ * print a stack trace; only an unexpected exception (a bug) does. When the command was asked for
+ * {@code --json}, standard output also gets the error as the one JSON object a script reads
+ * there: {@code {"error":{"exitCode":2,"kind":"bad-input","message":"..."}}}.
  */
 final class ErrorHandler implements IExecutionExceptionHandler, IParameterExceptionHandler {
 
@@ -21,6 +26,7 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
         CommandLine command = ex.getCommandLine();
         PrintWriter err = command.getErr();
         printError(command, ex.getMessage());
+        printJsonError(command, args, ExitCodes.USAGE, ex.getMessage());
         UnmatchedArgumentException.printSuggestions(ex, err);
         err.println("Try '" + command.getCommandSpec().qualifiedName() + " --help' for more information.");
         err.flush();
@@ -37,6 +43,9 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
         } else {
             printError(command, ex.getMessage() + RequestBudget.explain(ex));
         }
+        String[] args = parseResult == null ? new String[0] : parseResult.originalArgs().toArray(String[]::new);
+        printJsonError(command, args, exitCode,
+                exitCode == ExitCodes.INTERNAL_ERROR ? "internal error: " + ex : ex.getMessage() + RequestBudget.explain(ex));
         return exitCode;
     }
 
@@ -50,10 +59,39 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
         return ExitCodes.INTERNAL_ERROR;
     }
 
+    /**
+     * With {@code --json} among {@code args} and an option of that name on the failing command,
+     * prints the error as one JSON object on stdout.
+     */
+    static void printJsonError(CommandLine command, String[] args, int exitCode, String message) {
+        if (command.getCommandSpec().findOption("--json") == null || !Arrays.asList(args).contains("--json")) {
+            return;
+        }
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("exitCode", exitCode);
+        error.put("kind", kind(exitCode));
+        error.put("command", command.getCommandSpec().qualifiedName());
+        error.put("message", oneLine(message));
+        command.getOut().println(Json.write(Map.of("error", error)));
+        command.getOut().flush();
+    }
+
+    private static String kind(int exitCode) {
+        return switch (exitCode) {
+            case ExitCodes.USAGE -> "bad-input";
+            case ExitCodes.STORE_ERROR -> "store-error";
+            case ExitCodes.INTERNAL_ERROR -> "internal-error";
+            default -> "exit-" + exitCode;
+        };
+    }
+
+    private static String oneLine(String message) {
+        return String.valueOf(message).replaceAll("\\s*\\R\\s*", " ").strip();
+    }
+
     /** Prints {@code lake-meta <command>: message} on one line of stderr. */
     static void printError(CommandLine command, String message) {
-        String oneLine = String.valueOf(message).replaceAll("\\s*\\R\\s*", " ").strip();
-        command.getErr().println(command.getCommandSpec().qualifiedName() + ": " + oneLine);
+        command.getErr().println(command.getCommandSpec().qualifiedName() + ": " + oneLine(message));
         command.getErr().flush();
     }
 }

@@ -17,6 +17,20 @@ import picocli.CommandLine.Parameters;
             "Print a key's value; exits 1 when the key is absent.",
             "With --keys, read several keys in one batch and print KEY<TAB>VALUE for each present one,",
             "in the order given; exits 1 when any of them is absent (each absent key is named on stderr)."
+        },
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:the value was printed (with --keys: every key was present)",
+            "1:the key is absent (with --keys: at least one is; each is named on stderr)",
+            ExitCodeHelp.BAD_INPUT,
+            ExitCodeHelp.STORE_ERROR,
+            ExitCodeHelp.INTERNAL_ERROR
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  lake-meta get --store rocks:/tmp/meta tbl/sales/orders",
+            "  lake-meta get --store rocks:/tmp/meta --keys tbl/sales/orders,tbl/sales/invoices --json",
+            "  lake-meta get --store dynamo:meta --endpoint http://127.0.0.1:8000 tbl/sales/orders --hex"
         })
 final class GetCommand extends StoreCommand {
 

@@ -3,12 +3,15 @@ package io.lake.meta.cli;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.UsageMessageSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
@@ -36,24 +39,23 @@ import picocli.CommandLine.Spec;
             CommandLine.HelpCommand.class,
             AutoComplete.GenerateCompletion.class
         },
-        footerHeading = "%nExit codes:%n",
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:success",
+            "1:get: the key is absent (with --keys: one of them is); tables show, ops show: no such record",
+            "2:bad input: usage, an argument that is not UTF-8 text, invalid key, value, limit or token, unknown store scheme, missing store directory or DynamoDB table, a directory that holds no readable lake-meta store, no AWS region or credentials found",
+            "3:compare-and-set conflict, or a txn that did not apply: nothing was written",
+            "4:store error: cannot open the store (DynamoDB unreachable or refusing), unavailable (DynamoDB: a request still failing after 10 seconds, retries included), outcome unknown, or a record that does not decode (named in the message); dynamo-local: the server cannot listen (port in use)",
+            "70:internal error (a bug: please report it)"
+        },
+        footerHeading = "%nExamples:%n",
         footer = {
-            "  0   success",
-            "  1   get: the key is absent (with --keys: one of them is); tables show,",
-            "      ops show: no such record",
-            "  2   bad input: usage, an argument that is not UTF-8 text, invalid key,",
-            "      value, limit or token, unknown store",
-            "      scheme, missing store directory or DynamoDB table, a directory",
-            "      that holds no readable lake-meta store, no AWS region or",
-            "      credentials found",
-            "  3   compare-and-set conflict, or a txn that did not apply: nothing",
-            "      was written",
-            "  4   store error: cannot open the store (DynamoDB unreachable or refusing),",
-            "      unavailable (DynamoDB: a request still failing after 10 seconds,",
-            "      retries included), outcome unknown, or a record that does not",
-            "      decode (named in the message);",
-            "      dynamo-local: the server cannot listen (port in use)",
-            "  70  internal error (a bug: please report it)"
+            "  lake-meta demo",
+            "  lake-meta put --store rocks:/tmp/meta --create-store tbl/sales/orders v1",
+            "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/ --all",
+            "  lake-meta get --store dynamo:meta --endpoint http://127.0.0.1:8000 tbl/sales/orders --json",
+            "  lake-meta help scan",
+            "  source <(lake-meta generate-completion)"
         })
 public final class LakeMetaCommand implements Callable<Integer> {
 
@@ -95,6 +97,7 @@ public final class LakeMetaCommand implements Callable<Integer> {
         commandLine.setErr(err);
         // an argument such as @notes is a value, never the contents of a file named notes
         commandLine.setExpandAtFiles(false);
+        describeLibraryCommands(commandLine);
         commandLine.setExecutionExceptionHandler(errors);
         commandLine.setParameterExceptionHandler(errors);
         decoded.ifPresent(arguments -> commandLine.setExecutionStrategy(parseResult -> {
@@ -106,6 +109,24 @@ public final class LakeMetaCommand implements Callable<Integer> {
             return new CommandLine.RunLast().execute(parseResult);
         }));
         return commandLine;
+    }
+
+    /** picocli's own subcommands carry no annotations of ours: give them the sections every command's help has. */
+    private static void describeLibraryCommands(CommandLine commandLine) {
+        usage(commandLine, "help", new String[] {"0:the help was printed", ExitCodeHelp.GROUP_USAGE},
+                "  lake-meta help", "  lake-meta help tables list");
+        usage(commandLine, "generate-completion", new String[] {"0:the script was printed", "2:bad input"},
+                "  source <(lake-meta generate-completion)        # bash or zsh, this shell only",
+                "  lake-meta generate-completion > /etc/bash_completion.d/lake-meta");
+    }
+
+    private static void usage(CommandLine commandLine, String name, String[] exitCodes, String... examples) {
+        UsageMessageSpec usage = commandLine.getSubcommands().get(name).getCommandSpec().usageMessage();
+        Map<String, String> codes = new LinkedHashMap<>();
+        for (String code : exitCodes) {
+            codes.put(code.substring(0, code.indexOf(':')), code.substring(code.indexOf(':') + 1));
+        }
+        usage.exitCodeListHeading(ExitCodeHelp.HEADING).exitCodeList(codes).footerHeading("%nExamples:%n").footer(examples);
     }
 
     /** The (sub)command the arguments chose: the one the error names. */

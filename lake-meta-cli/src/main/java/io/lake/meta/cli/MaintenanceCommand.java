@@ -8,7 +8,17 @@ import picocli.CommandLine.Spec;
 /** {@code maintenance run --once}: the paged maintenance sweep, seen from the command line. */
 @Command(name = "maintenance", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Paged maintenance over the table registry: one registry page per tick.",
-        subcommands = {MaintenanceRunCommand.class})
+        subcommands = {MaintenanceRunCommand.class},
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:the subcommand succeeded",
+            ExitCodeHelp.GROUP_USAGE,
+            "4:as the subcommand says (maintenance run --help)"
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  lake-meta maintenance run --store rocks:/tmp/meta --once"
+        })
 final class MaintenanceCommand implements Callable<Integer> {
 
     @Spec

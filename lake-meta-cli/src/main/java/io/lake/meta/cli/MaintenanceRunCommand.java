@@ -25,14 +25,18 @@ import picocli.CommandLine.Option;
             "--interval beats LAKE_META_MAINTENANCE_INTERVAL, which beats 60s. Both are checked",
             "before the store is opened; the interval is reported, and used by a scheduled sweeper."
         },
-        footerHeading = "%nExit codes:%n",
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:the tick ran and was reported; nothing was written",
+            "2:bad input: --once missing, a page size or interval (option or environment variable) zero, negative, malformed or over 10000, a missing store; nothing was read",
+            "4:store error, or a key under tbl/ that holds no registration this version reads (the message names the key)",
+            ExitCodeHelp.INTERNAL_ERROR
+        },
+        footerHeading = "%nExamples:%n",
         footer = {
-            "  0   the tick ran and was reported; nothing was written",
-            "  2   bad input: --once missing, a page size or interval (option or environment",
-            "      variable) zero, negative, malformed or over 10000, a missing store;",
-            "      nothing was read",
-            "  4   store error, or a key under tbl/ that holds no registration this version",
-            "      reads (the message names the key)"
+            "  lake-meta maintenance run --store rocks:/tmp/meta --once",
+            "  LAKE_META_MAINTENANCE_PAGE_SIZE=20 lake-meta maintenance run --store rocks:/tmp/meta --once --json",
+            "  lake-meta maintenance run --store dynamo:meta --once --page-size 50 --interval 5m"
         })
 final class MaintenanceRunCommand extends RecipeStoreCommand {
 

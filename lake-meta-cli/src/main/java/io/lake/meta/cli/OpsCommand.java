@@ -8,7 +8,17 @@ import picocli.CommandLine.Spec;
 /** {@code ops show}: the operation journal, read-only. */
 @Command(name = "ops", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Read the operation journal: one record per operation under ops/<tenant>/<operationId>.",
-        subcommands = {OpsShowCommand.class})
+        subcommands = {OpsShowCommand.class},
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:the subcommand succeeded",
+            ExitCodeHelp.GROUP_USAGE,
+            "1-4:as the subcommand says (ops show --help)"
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  lake-meta ops show --store rocks:/tmp/meta tenant-1 compact-2026-12-01"
+        })
 final class OpsCommand implements Callable<Integer> {
 
     @Spec

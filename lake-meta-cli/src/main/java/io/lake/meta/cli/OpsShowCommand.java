@@ -21,14 +21,18 @@ import picocli.CommandLine.Parameters;
             "started at, then ended at and the outcome or reason once it ended. Exits 1 when there is",
             "none (never begun, or garbage-collected after the retention). Reads only."
         },
-        footerHeading = "%nExit codes:%n",
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:the record was printed",
+            "1:no such operation (nothing under ops/TENANT/ID)",
+            "2:bad input: an invalid tenant or operation id, a missing store; nothing was read",
+            "4:store error, or ops/TENANT/ID holds no operation record this version reads (the message names the key)",
+            ExitCodeHelp.INTERNAL_ERROR
+        },
+        footerHeading = "%nExamples:%n",
         footer = {
-            "  0   the record was printed",
-            "  1   no such operation (nothing under ops/TENANT/ID)",
-            "  2   bad input: an invalid tenant or operation id, a missing store;",
-            "      nothing was read",
-            "  4   store error, or ops/TENANT/ID holds no operation record this version",
-            "      reads (the message names the key)"
+            "  lake-meta ops show --store rocks:/tmp/meta tenant-1 compact-2026-12-01",
+            "  lake-meta ops show --store rocks:/tmp/meta tenant-1 compact-2026-12-01 --json"
         })
 final class OpsShowCommand extends RecipeStoreCommand {
 

@@ -27,10 +27,15 @@ import picocli.CommandLine.Parameters;
             "  lake-meta put --store rocks:/tmp/meta --create-store tbl/sales/orders '{\"version\":1}'",
             "  lake-meta put --store rocks:/tmp/meta tbl/sales/orders --value-file orders.json \\",
             "      --expect '{\"version\":1}'",
-            "  cat spec.json | lake-meta put --store rocks:/tmp/meta tbl/sales/x --value-file -",
-            "",
-            "Exit codes: 0 written; 2 bad input (key, value, file, store); 3 conflict, nothing written;",
-            "4 store error."
+            "  cat spec.json | lake-meta put --store rocks:/tmp/meta tbl/sales/x --value-file -"
+        },
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:written",
+            ExitCodeHelp.BAD_INPUT,
+            "3:conflict: the key is present (without --expect), absent or holds other bytes; nothing was written",
+            ExitCodeHelp.STORE_ERROR,
+            ExitCodeHelp.INTERNAL_ERROR
         })
 final class PutCommand extends StoreCommand {
 

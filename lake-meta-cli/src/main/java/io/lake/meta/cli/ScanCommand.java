@@ -30,9 +30,14 @@ import picocli.CommandLine.Option;
         footer = {
             "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/sales/ --limit 2",
             "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/sales/ --token T   # the next 100",
-            "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/ --all --json",
-            "",
-            "Exit codes: 0 success; 2 bad input (prefix, limit, token, store); 4 store error."
+            "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/ --all --json"
+        },
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:the entries were printed",
+            ExitCodeHelp.BAD_INPUT,
+            ExitCodeHelp.STORE_ERROR,
+            ExitCodeHelp.INTERNAL_ERROR
         })
 final class ScanCommand extends StoreCommand {
 

@@ -8,7 +8,18 @@ import picocli.CommandLine.Spec;
 /** {@code tables list|show}: the table registry, read-only. */
 @Command(name = "tables", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Read the table registry: typed registrations under tbl/<namespace>/<name>.",
-        subcommands = {TablesListCommand.class, TablesShowCommand.class})
+        subcommands = {TablesListCommand.class, TablesShowCommand.class},
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:the subcommand succeeded",
+            ExitCodeHelp.GROUP_USAGE,
+            "1-4:as the subcommand says (tables list --help, tables show --help)"
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  lake-meta tables list --store rocks:/tmp/meta --namespace sales",
+            "  lake-meta tables show --store rocks:/tmp/meta sales orders --json"
+        })
 final class TablesCommand implements Callable<Integer> {
 
     @Spec

@@ -21,13 +21,17 @@ import picocli.CommandLine.Option;
             "for the next page. A page may hold fewer than --limit tables, even none, and still have a",
             "next token (DynamoDB reads one shard per page). No next-token line: the registry is exhausted."
         },
-        footerHeading = "%nExit codes:%n",
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:the page was printed",
+            "2:bad input: an invalid namespace, limit or token (or a token of another namespace), a missing store; nothing was read",
+            "4:store error, or a key under tbl/ that holds no registration this version reads (the message names the key; the page is not printed)",
+            ExitCodeHelp.INTERNAL_ERROR
+        },
+        footerHeading = "%nExamples:%n",
         footer = {
-            "  0   the page was printed",
-            "  2   bad input: invalid namespace, limit or token (or a token of another",
-            "      namespace), a missing store; nothing was read",
-            "  4   store error, or a key under tbl/ that holds no registration this",
-            "      version reads (the message names the key; the page is not printed)"
+            "  lake-meta tables list --store rocks:/tmp/meta --limit 50",
+            "  lake-meta tables list --store rocks:/tmp/meta --namespace sales --token T --json"
         })
 final class TablesListCommand extends RecipeStoreCommand {
 

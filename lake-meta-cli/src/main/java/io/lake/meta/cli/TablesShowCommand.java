@@ -16,13 +16,18 @@ import picocli.CommandLine.Parameters;
             "generation, format, location, then 'property NAME: VALUE' per property, and for a",
             "tombstone when it was dropped (and when its purge started). Exits 1 when there is none."
         },
-        footerHeading = "%nExit codes:%n",
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:the registration was printed",
+            "1:no such table (nothing under tbl/NS/NAME)",
+            "2:bad input: an invalid namespace or name, a missing store; nothing was read",
+            "4:store error, or tbl/NS/NAME holds no registration this version reads (the message names the key)",
+            ExitCodeHelp.INTERNAL_ERROR
+        },
+        footerHeading = "%nExamples:%n",
         footer = {
-            "  0   the registration was printed",
-            "  1   no such table (nothing under tbl/NS/NAME)",
-            "  2   bad input: an invalid namespace or name, a missing store; nothing was read",
-            "  4   store error, or tbl/NS/NAME holds no registration this version reads",
-            "      (the message names the key)"
+            "  lake-meta tables show --store rocks:/tmp/meta sales orders",
+            "  lake-meta tables show --store dynamo:meta --region eu-west-1 sales orders --json"
         })
 final class TablesShowCommand extends RecipeStoreCommand {
 

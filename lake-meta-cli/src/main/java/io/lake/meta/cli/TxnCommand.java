@@ -18,6 +18,20 @@ import picocli.CommandLine.Option;
             "  {\"delete\": KEY, \"expect\": OLD}",
             "A key appears once; at most 100 keys and 2 MiB of keys and values. Values follow",
             "--hex / --base64 like every other command."
+        },
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:the transaction applied, all of it",
+            "3:it did not apply (every failed key is listed with what it held): nothing was written",
+            ExitCodeHelp.BAD_INPUT,
+            ExitCodeHelp.STORE_ERROR,
+            ExitCodeHelp.INTERNAL_ERROR
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  lake-meta txn --store rocks:/tmp/meta --file move-orders.json",
+            "  echo '[{\"require\": \"tbl/sales/orders\", \"absent\": true}, {\"create\": \"tbl/sales/orders\", \"value\": \"v1\"}]' \\",
+            "      | lake-meta txn --store rocks:/tmp/meta --file - --json"
         })
 final class TxnCommand extends StoreCommand {
 

@@ -23,6 +23,18 @@ import picocli.CommandLine.Option;
             "key's latest value; a key's events keep their order. On rocks:DIR the command holds the store",
             "(no other process can open it meanwhile); on dynamo:TABLE it polls the prefix every second,",
             "so a change shows within about a second plus one listing of the prefix."
+        },
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:--max-events events were printed, or the watch was interrupted (Ctrl-C)",
+            ExitCodeHelp.BAD_INPUT,
+            ExitCodeHelp.STORE_ERROR,
+            ExitCodeHelp.INTERNAL_ERROR
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  lake-meta watch --store rocks:/tmp/meta --prefix tbl/sales/",
+            "  lake-meta watch --store dynamo:meta --prefix tbl/ --changes-only --max-events 10 --json"
         })
 final class WatchCommand extends StoreCommand {
 
