@@ -19,6 +19,9 @@ import io.lake.meta.WriteResult;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
 import io.lake.meta.spi.RaceHooks;
+import io.lake.meta.spi.WatchRegistry;
+import io.lake.meta.watch.Watch;
+import io.lake.meta.watch.WatchListener;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -30,7 +33,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * A backend written from scratch on the public API, as a third party would: one lock, one map
  * ordered by the keys' unsigned UTF-8 bytes, the page-token codec of the SPI, the race hook
- * called inside every commit while the lock is held.
+ * called inside every commit while the lock is held, and the SPI's watch registry, which hears
+ * every commit as it is written.
  */
 final class TreeMapMetaStore implements MetaStore {
 
@@ -38,6 +42,7 @@ final class TreeMapMetaStore implements MetaStore {
     private final TreeMap<String, Entry> entries = new TreeMap<>(TreeMapMetaStore::byUtf8);
     private final PageTokenCodec tokens = new PageTokenCodec("example-treemap", 1);
     private final RaceHooks hooks;
+    private final WatchRegistry watches = new WatchRegistry("TreeMapMetaStore");
     private boolean closed;
 
     TreeMapMetaStore(RaceHooks hooks) {
@@ -73,6 +78,7 @@ final class TreeMapMetaStore implements MetaStore {
             }
             hooks.reached(RaceHooks.COMMIT_CHECKED);
             write(mutation);
+            publish(List.of(mutation));
             return WriteResult.applied();
         } finally {
             lock.unlock();
@@ -103,6 +109,7 @@ final class TreeMapMetaStore implements MetaStore {
             }
             hooks.reached(RaceHooks.COMMIT_CHECKED);
             transaction.mutations().forEach(this::write);
+            publish(transaction.mutations());
             return TransactionResult.applied();
         } finally {
             lock.unlock();
@@ -135,12 +142,25 @@ final class TreeMapMetaStore implements MetaStore {
     }
 
     @Override
+    public Watch watch(KeyPrefix prefix, WatchListener listener) {
+        return watches.watch(this, prefix, listener);   // reads the contents through page(), then hears every commit
+    }
+
+    @Override
     public void close() {
         lock.lock();
         try {
             closed = true;
         } finally {
             lock.unlock();
+        }
+        watches.close();
+    }
+
+    /** Hands a written commit to the watches; called holding the lock, so they hear commits in commit order. */
+    private void publish(List<Mutation> written) {
+        if (watches.hasWatches()) {
+            watches.publish(WatchRegistry.changesOf(written));
         }
     }
 
