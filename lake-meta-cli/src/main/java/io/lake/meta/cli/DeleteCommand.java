@@ -11,6 +11,14 @@ import picocli.CommandLine.Parameters;
         description = {
             "Delete a key that holds exactly OLD; exits 3 on a conflict.",
             "A conflict deletes nothing and reports the current value."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  lake-meta delete --store rocks:/tmp/meta tbl/sales/orders \\",
+            "      --expect '{\"version\":1}'",
+            "",
+            "Exit codes: 0 deleted; 2 bad input (key, value, store);",
+            "3 conflict, nothing deleted; 4 store error."
         })
 final class DeleteCommand extends StoreCommand {
 

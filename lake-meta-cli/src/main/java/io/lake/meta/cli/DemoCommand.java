@@ -25,6 +25,14 @@ import picocli.CommandLine.Spec;
             "Scenes: table registrations, compare-and-set, guarded writes, paging with tokens, leader election with a",
             "fenced store, paged maintenance under fenced table locks with an operation replayed idempotently.",
             "The store lives in a temporary directory, deleted afterwards, unless --path keeps it."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  lake-meta demo",
+            "  lake-meta demo --path /tmp/demo-store",
+            "",
+            "Exit codes: 0 every scene played; 2 bad input (--path not new or empty);",
+            "4 store error."
         })
 final class DemoCommand implements Callable<Integer> {
 

@@ -24,6 +24,14 @@ import picocli.CommandLine.Spec;
             "Run the in-process DynamoDB test server standalone on 127.0.0.1 until interrupted (Ctrl-C).",
             "State is kept in memory only; request signatures are not checked, so any credentials work.",
             "Point the AWS CLI at it with --endpoint-url, an SDK with endpointOverride."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  lake-meta dynamo-local --port 8000",
+            "  aws dynamodb list-tables --endpoint-url http://127.0.0.1:8000",
+            "",
+            "Exit codes: 0 stopped by Ctrl-C; 2 bad input (port);",
+            "4 the server could not start (port in use)."
         })
 final class DynamoLocalCommand implements Callable<Integer> {
 

@@ -48,8 +48,14 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
                     + " SDK's default chain only.",
             "A progress bar (items, pages, rate, ETA) goes to stderr; with --json, stdout holds exactly one JSON summary."
         },
-        footerHeading = "%nExit codes:%n",
+        footerHeading = "%nExamples:%n",
         footer = {
+            "  lake-meta dynamo-migrate --legacy-table meta --table meta_v2 --status",
+            "  lake-meta dynamo-migrate --legacy-table meta --table meta_v2 --page-size 500",
+            "  lake-meta dynamo-migrate --legacy-table meta --table meta_v2 \\",
+            "      --page-size 500 --finalize --ack-rollout --ack-write-quiescence",
+            "",
+            "Exit codes:",
             "  0   done: the backfill reached the end (or --max-pages), finalized or",
             "      already finalized, status printed, barrier released (or none),",
             "      rolled back (or nothing to roll back), horizon declared",

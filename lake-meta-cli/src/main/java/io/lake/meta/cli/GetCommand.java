@@ -17,6 +17,15 @@ import picocli.CommandLine.Parameters;
             "Print a key's value; exits 1 when the key is absent.",
             "With --keys, read several keys in one batch and print KEY<TAB>VALUE for each present one,",
             "in the order given; exits 1 when any of them is absent (each absent key is named on stderr)."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  lake-meta get --store rocks:/tmp/meta tbl/sales/orders",
+            "  lake-meta get --store dynamo:meta --region eu-west-1 --json \\",
+            "      --keys tbl/sales/orders,tbl/sales/x",
+            "",
+            "Exit codes: 0 found (with --keys: every key); 1 absent (with --keys: any);",
+            "2 bad input (key, store); 4 store error."
         })
 final class GetCommand extends StoreCommand {
 

@@ -25,8 +25,11 @@ import picocli.CommandLine.Option;
             "--interval beats LAKE_META_MAINTENANCE_INTERVAL, which beats 60s. Both are checked",
             "before the store is opened; the interval is reported, and used by a scheduled sweeper."
         },
-        footerHeading = "%nExit codes:%n",
+        footerHeading = "%nExamples:%n",
         footer = {
+            "  lake-meta maintenance run --store rocks:/tmp/meta --once --page-size 50",
+            "",
+            "Exit codes:",
             "  0   the tick ran and was reported; nothing was written",
             "  2   bad input: --once missing, a page size or interval (option or environment",
             "      variable) zero, negative, malformed or over 10000, a missing store;",

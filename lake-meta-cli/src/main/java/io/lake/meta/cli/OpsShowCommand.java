@@ -21,8 +21,11 @@ import picocli.CommandLine.Parameters;
             "started at, then ended at and the outcome or reason once it ended. Exits 1 when there is",
             "none (never begun, or garbage-collected after the retention). Reads only."
         },
-        footerHeading = "%nExit codes:%n",
+        footerHeading = "%nExamples:%n",
         footer = {
+            "  lake-meta ops show --store dynamo:meta --region eu-west-1 tenant-a compact-42",
+            "",
+            "Exit codes:",
             "  0   the record was printed",
             "  1   no such operation (nothing under ops/TENANT/ID)",
             "  2   bad input: an invalid tenant or operation id, a missing store;",

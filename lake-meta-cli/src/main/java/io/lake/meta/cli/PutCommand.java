@@ -24,13 +24,15 @@ import picocli.CommandLine.Parameters;
         },
         footerHeading = "%nExamples:%n",
         footer = {
-            "  lake-meta put --store rocks:/tmp/meta --create-store tbl/sales/orders '{\"version\":1}'",
-            "  lake-meta put --store rocks:/tmp/meta tbl/sales/orders --value-file orders.json \\",
-            "      --expect '{\"version\":1}'",
-            "  cat spec.json | lake-meta put --store rocks:/tmp/meta tbl/sales/x --value-file -",
+            "  lake-meta put --store rocks:/tmp/meta --create-store \\",
+            "      tbl/sales/orders '{\"version\":1}'",
+            "  lake-meta put --store rocks:/tmp/meta tbl/sales/orders \\",
+            "      --value-file orders.json --expect '{\"version\":1}'",
+            "  cat spec.json | lake-meta put --store rocks:/tmp/meta tbl/sales/x \\",
+            "      --value-file -",
             "",
-            "Exit codes: 0 written; 2 bad input (key, value, file, store); 3 conflict, nothing written;",
-            "4 store error."
+            "Exit codes: 0 written; 2 bad input (key, value, file, store);",
+            "3 conflict, nothing written; 4 store error."
         })
 final class PutCommand extends StoreCommand {
 

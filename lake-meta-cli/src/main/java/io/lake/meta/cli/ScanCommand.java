@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
         footerHeading = "%nExamples:%n",
         footer = {
             "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/sales/ --limit 2",
-            "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/sales/ --token T   # the next 100",
+            "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/sales/ --token T",
             "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/ --all --json",
             "",
             "Exit codes: 0 success; 2 bad input (prefix, limit, token, store); 4 store error."

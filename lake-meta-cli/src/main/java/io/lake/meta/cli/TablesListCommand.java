@@ -21,8 +21,11 @@ import picocli.CommandLine.Option;
             "for the next page. A page may hold fewer than --limit tables, even none, and still have a",
             "next token (DynamoDB reads one shard per page). No next-token line: the registry is exhausted."
         },
-        footerHeading = "%nExit codes:%n",
+        footerHeading = "%nExamples:%n",
         footer = {
+            "  lake-meta tables list --store rocks:/tmp/meta --namespace sales --limit 50",
+            "",
+            "Exit codes:",
             "  0   the page was printed",
             "  2   bad input: invalid namespace, limit or token (or a token of another",
             "      namespace), a missing store; nothing was read",

@@ -16,8 +16,11 @@ import picocli.CommandLine.Parameters;
             "generation, format, location, then 'property NAME: VALUE' per property, and for a",
             "tombstone when it was dropped (and when its purge started). Exits 1 when there is none."
         },
-        footerHeading = "%nExit codes:%n",
+        footerHeading = "%nExamples:%n",
         footer = {
+            "  lake-meta tables show --store rocks:/tmp/meta sales orders --json",
+            "",
+            "Exit codes:",
             "  0   the registration was printed",
             "  1   no such table (nothing under tbl/NS/NAME)",
             "  2   bad input: an invalid namespace or name, a missing store; nothing was read",

@@ -18,6 +18,16 @@ import picocli.CommandLine.Option;
             "  {\"delete\": KEY, \"expect\": OLD}",
             "A key appears once; at most 100 keys and 2 MiB of keys and values. Values follow",
             "--hex / --base64 like every other command."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  lake-meta txn --store rocks:/tmp/meta --file rename.json",
+            "  echo '[{\"require\": \"lease/w\", \"holds\": \"a\"},' \\",
+            "      '{\"create\": \"tbl/s/x\", \"value\": \"1\"}]' \\",
+            "      | lake-meta txn --store rocks:/tmp/meta --file -",
+            "",
+            "Exit codes: 0 applied; 2 bad input (file, key, value, limits, store);",
+            "3 not applied, nothing written (every failed key listed); 4 store error."
         })
 final class TxnCommand extends StoreCommand {
 

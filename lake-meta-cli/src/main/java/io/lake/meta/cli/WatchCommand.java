@@ -23,6 +23,15 @@ import picocli.CommandLine.Option;
             "key's latest value; a key's events keep their order. On rocks:DIR the command holds the store",
             "(no other process can open it meanwhile); on dynamo:TABLE it polls the prefix every second,",
             "so a change shows within about a second plus one listing of the prefix."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  lake-meta watch --store rocks:/tmp/meta --prefix tbl/sales/",
+            "  lake-meta watch --store dynamo:meta --prefix tbl/ --changes-only \\",
+            "      --max-events 10 --json",
+            "",
+            "Exit codes: 0 stopped (--max-events printed, or interrupted);",
+            "2 bad input (prefix, --max-events, store); 4 store error."
         })
 final class WatchCommand extends StoreCommand {
 
