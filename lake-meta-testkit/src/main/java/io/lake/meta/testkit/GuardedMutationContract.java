@@ -24,7 +24,7 @@ public abstract class GuardedMutationContract extends ConditionalWriteContract {
     private final MetaValue staleLease = value("holder=a;epoch=6");
 
     /** Each test of this group starts here: the guard key holds the current lease. */
-    void installLease() {
+    private void installLease() {
         assertThat(store.create(guard, lease).isApplied()).isTrue();
     }
 

@@ -30,7 +30,7 @@ public abstract class KeyAndValueRulesContract extends PageTokenContract {
     private Map<String, String> before;
 
     /** Each test of this group starts here: one key written, and a snapshot of every family the tests touch. */
-    void seed() {
+    private void seed() {
         store.create(key("tbl/seed"), value("seed"));
         before = snapshot();
     }

@@ -36,7 +36,7 @@ public abstract class PageTokenContract extends PageContract {
     private Map<String, String> before;
 
     /** Each test of this group starts here: keys in and around tbl/ns1/, and the token after its first page. */
-    void fillAndTakeAToken() {
+    private void fillAndTakeAToken() {
         for (String k : List.of("tbl/ns1/a", "tbl/ns1/b", "tbl/ns1/c", "tbl/ns10/a", "tbl/ns1x/a", "tbl2/ns1/a")) {
             store.create(key(k), value(k));
         }
