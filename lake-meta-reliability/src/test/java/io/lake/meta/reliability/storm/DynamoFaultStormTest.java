@@ -51,7 +51,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  *       server of its own addressed only by URL, as a user's endpoint would be (faults skipped: an
  *       explicit endpoint cannot be told to inject them).</li>
  * </ul>
- * The migration's dual-write phase does not exist yet (issue 10); its storm joins when it does.
+ * The migration's dual-write phase has a storm of its own: {@link DynamoDualWriteStormTest}.
  * Sizes: {@code -Dlake.meta.reliability.stormSeconds=N} (5 by default, 120 under {@code -Ptorture}).
  */
 class DynamoFaultStormTest {
