@@ -71,7 +71,7 @@ class DynamoDualWriteStormTest {
 
     @Test
     void dualWrites_v1ThenV2Authority_underEveryFault_loseNothing_andLeaveBothCopiesEqual() throws Exception {
-        DynamoDbTestServer server = DynamoStores.target().requireInProcessServer();
+        DynamoDbTestServer server = DynamoStores.requireFaultInjection("dual-storm-every-fault");
         try (DynamoDbClient client = DynamoStores.quickRetryingClient()) {
             Result result = run("dual-storm-every-fault", client, server);
             assertThat(result.faultsFired).as("faults the server injected").isGreaterThan(10);

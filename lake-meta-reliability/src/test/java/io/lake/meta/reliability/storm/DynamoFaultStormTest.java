@@ -60,14 +60,14 @@ class DynamoFaultStormTest {
 
     @Test
     void everyFault_losesNothing_appliesNothingTwice_andTypesEveryError() throws Exception {
-        DynamoDbTestServer server = DynamoStores.target().requireInProcessServer();
+        DynamoDbTestServer server = DynamoStores.requireFaultInjection("storm-every-fault");
         Storm storm = storm("storm-every-fault", server, List.of(DynamoFaults.EVERYTHING));
         assertThat(storm.faultsFired).as("faults the server injected").isGreaterThan(10);
     }
 
     @Test
     void refusalsOnly_neverAnswerUnknown() throws Exception {
-        DynamoDbTestServer server = DynamoStores.target().requireInProcessServer();
+        DynamoDbTestServer server = DynamoStores.requireFaultInjection("storm-refusals-only");
         Storm storm = storm("storm-refusals-only", server, List.of(DynamoFaults.THROTTLING,
                 DynamoFaults.TRANSACTION_CONFLICT, DynamoFaults.LATENCY));
         assertThat(storm.ledger.count(StormLedger.Answer.UNKNOWN))

@@ -43,7 +43,7 @@ class DynamoSingleWriteRetryTest {
 
     @Test
     void aCreateRetriedAfterApplyThen500_acrossSomeoneElsesDelete_appliesOnlyOnce() {
-        DynamoDbTestServer server = DynamoStores.target().requireInProcessServer();
+        DynamoDbTestServer server = DynamoStores.requireFaultInjection("single-write-retry");
         AtomicInteger putAttempts = new AtomicInteger(-1); // counts from the create on (the layout record is a PutItem too)
         MetaStore[] other = new MetaStore[1];
         HistoryRecorder recorder = new HistoryRecorder();
