@@ -70,10 +70,13 @@ final class ApiEntryPoints {
     /** Every public type of the walked packages shipped in the library (not the tests), nested ones included. */
     static List<Class<?>> publicTypes() {
         CodeSource library = MetaStore.class.getProtectionDomain().getCodeSource();
-        List<Class<?>> found = ReflectionSupport.findAllClassesInPackage("io.lake.meta",
-                type -> WALKED_PACKAGES.contains(type.getPackageName())
-                        && Objects.equals(type.getProtectionDomain().getCodeSource().getLocation(), library.getLocation()),
-                name -> true);
+        java.util.function.Predicate<Class<?>> shipped = type -> WALKED_PACKAGES.contains(type.getPackageName())
+                && Objects.equals(type.getProtectionDomain().getCodeSource().getLocation(), library.getLocation());
+        // On the module path (the tests patched into io.lake.meta) the classes are found in the module, not on the class path.
+        Module module = MetaStore.class.getModule();
+        List<Class<?>> found = module.isNamed()
+                ? ReflectionSupport.findAllClassesInModule(module.getName(), shipped, name -> true)
+                : ReflectionSupport.findAllClassesInPackage("io.lake.meta", shipped, name -> true);
         Set<Class<?>> all = new java.util.HashSet<>();
         found.forEach(type -> addWithNested(type, all));
         return all.stream().filter(ApiEntryPoints::isPublicApi)

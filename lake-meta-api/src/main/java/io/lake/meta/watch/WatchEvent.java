@@ -5,6 +5,7 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a watch reports about one key: its latest value, or that it was deleted.
@@ -18,10 +19,10 @@ import java.util.Optional;
 public final class WatchEvent {
 
     private final MetaKey key;
-    private final MetaValue value; // null: the key was deleted
+    private final @Nullable MetaValue value; // null: the key was deleted
     private final boolean initial;
 
-    private WatchEvent(MetaKey key, MetaValue value, boolean initial) {
+    private WatchEvent(MetaKey key, @Nullable MetaValue value, boolean initial) {
         if (key == null) {
             throw new InvalidArgumentException("key must not be null");
         }

@@ -22,8 +22,10 @@ import picocli.CommandLine.Parameters;
         },
         footerHeading = "%nExamples:%n",
         footer = {
-            "  lake-meta delete --store rocks:/tmp/meta tbl/sales/orders --expect '{\"version\":2}'",
-            "  lake-meta delete --store rocks:/tmp/meta tbl/sales/orders --expect 7b7d --hex --json"
+            "  lake-meta delete --store rocks:/tmp/meta tbl/sales/orders --expect \\",
+            "      '{\"version\":2}'",
+            "  lake-meta delete --store rocks:/tmp/meta tbl/sales/orders --expect 7b7d \\",
+            "      --hex --json"
         })
 final class DeleteCommand extends StoreCommand {
 

@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nExamples:%n",
         footer = {
             "  lake-meta demo",
-            "  lake-meta demo --path /tmp/demo-store   # keeps the store to inspect it afterwards"
+            "  lake-meta demo --path /tmp/demo-store   # keeps the store to look at later"
         })
 final class DemoCommand implements Callable<Integer> {
 

@@ -61,11 +61,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
         footerHeading = "%nExamples:%n",
         footer = {
             "  lake-meta dynamo-migrate --legacy-table meta-v1 --table meta --page-size 500",
-            "  lake-meta dynamo-migrate --legacy-table meta-v1 --table meta --page-size 500 --status --json",
-            "  lake-meta dynamo-migrate --legacy-table meta-v1 --table meta --page-size 500 --finalize \\",
-            "      --ack-rollout --ack-write-quiescence",
-            "  LAKE_META_MIGRATE_LEGACY_TABLE=meta-v1 LAKE_META_MIGRATE_TABLE=meta LAKE_META_MIGRATE_PAGE_SIZE=500 \\",
-            "      lake-meta dynamo-migrate --max-pages 10"
+            "  lake-meta dynamo-migrate --legacy-table meta-v1 --table meta --page-size 500 \\",
+            "      --status --json",
+            "  lake-meta dynamo-migrate --legacy-table meta-v1 --table meta --page-size 500 \\",
+            "      --finalize --ack-rollout --ack-write-quiescence",
+            "  export LAKE_META_MIGRATE_LEGACY_TABLE=meta-v1 LAKE_META_MIGRATE_TABLE=meta",
+            "  LAKE_META_MIGRATE_PAGE_SIZE=500 lake-meta dynamo-migrate --max-pages 10"
         })
 final class DynamoMigrateCommand implements Callable<Integer> {
 

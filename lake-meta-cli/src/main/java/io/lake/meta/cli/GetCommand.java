@@ -29,8 +29,10 @@ import picocli.CommandLine.Parameters;
         footerHeading = "%nExamples:%n",
         footer = {
             "  lake-meta get --store rocks:/tmp/meta tbl/sales/orders",
-            "  lake-meta get --store rocks:/tmp/meta --keys tbl/sales/orders,tbl/sales/invoices --json",
-            "  lake-meta get --store dynamo:meta --endpoint http://127.0.0.1:8000 tbl/sales/orders --hex"
+            "  lake-meta get --store rocks:/tmp/meta --keys \\",
+            "      tbl/sales/orders,tbl/sales/invoices --json",
+            "  lake-meta get --store dynamo:meta --endpoint http://127.0.0.1:8000 \\",
+            "      tbl/sales/orders --hex"
         })
 final class GetCommand extends StoreCommand {
 

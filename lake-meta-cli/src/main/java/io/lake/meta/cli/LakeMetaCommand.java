@@ -53,7 +53,8 @@ import picocli.CommandLine.Spec;
             "  lake-meta demo",
             "  lake-meta put --store rocks:/tmp/meta --create-store tbl/sales/orders v1",
             "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/ --all",
-            "  lake-meta get --store dynamo:meta --endpoint http://127.0.0.1:8000 tbl/sales/orders --json",
+            "  lake-meta get --store dynamo:meta --endpoint http://127.0.0.1:8000 \\",
+            "      tbl/sales/orders --json",
             "  lake-meta help scan",
             "  source <(lake-meta generate-completion)"
         })

@@ -35,8 +35,10 @@ import picocli.CommandLine.Option;
         footerHeading = "%nExamples:%n",
         footer = {
             "  lake-meta maintenance run --store rocks:/tmp/meta --once",
-            "  LAKE_META_MAINTENANCE_PAGE_SIZE=20 lake-meta maintenance run --store rocks:/tmp/meta --once --json",
-            "  lake-meta maintenance run --store dynamo:meta --once --page-size 50 --interval 5m"
+            "  LAKE_META_MAINTENANCE_PAGE_SIZE=20 lake-meta maintenance run --store \\",
+            "      rocks:/tmp/meta --once --json",
+            "  lake-meta maintenance run --store dynamo:meta --once --page-size 50 \\",
+            "      --interval 5m"
         })
 final class MaintenanceRunCommand extends RecipeStoreCommand {
 

@@ -24,10 +24,13 @@ import picocli.CommandLine.Parameters;
         },
         footerHeading = "%nExamples:%n",
         footer = {
-            "  lake-meta put --store rocks:/tmp/meta --create-store tbl/sales/orders '{\"version\":1}'",
-            "  lake-meta put --store rocks:/tmp/meta tbl/sales/orders --value-file orders.json \\",
+            "  lake-meta put --store rocks:/tmp/meta --create-store tbl/sales/orders \\",
+            "      '{\"version\":1}'",
+            "  lake-meta put --store rocks:/tmp/meta tbl/sales/orders --value-file \\",
+            "      orders.json \\",
             "      --expect '{\"version\":1}'",
-            "  cat spec.json | lake-meta put --store rocks:/tmp/meta tbl/sales/x --value-file -"
+            "  cat spec.json | lake-meta put --store rocks:/tmp/meta tbl/sales/x \\",
+            "      --value-file -"
         },
         exitCodeListHeading = ExitCodeHelp.HEADING,
         exitCodeList = {

@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
         footerHeading = "%nExamples:%n",
         footer = {
             "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/sales/ --limit 2",
-            "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/sales/ --token T   # the next 100",
+            "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/sales/ --token T  # more",
             "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/ --all --json"
         },
         exitCodeListHeading = ExitCodeHelp.HEADING,

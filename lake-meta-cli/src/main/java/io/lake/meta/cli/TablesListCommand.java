@@ -31,7 +31,8 @@ import picocli.CommandLine.Option;
         footerHeading = "%nExamples:%n",
         footer = {
             "  lake-meta tables list --store rocks:/tmp/meta --limit 50",
-            "  lake-meta tables list --store rocks:/tmp/meta --namespace sales --token T --json"
+            "  lake-meta tables list --store rocks:/tmp/meta --namespace sales --token T \\",
+            "      --json"
         })
 final class TablesListCommand extends RecipeStoreCommand {
 

@@ -27,7 +27,8 @@ import picocli.CommandLine.Parameters;
         footerHeading = "%nExamples:%n",
         footer = {
             "  lake-meta tables show --store rocks:/tmp/meta sales orders",
-            "  lake-meta tables show --store dynamo:meta --region eu-west-1 sales orders --json"
+            "  lake-meta tables show --store dynamo:meta --region eu-west-1 sales orders \\",
+            "      --json"
         })
 final class TablesShowCommand extends RecipeStoreCommand {
 

@@ -30,8 +30,10 @@ import picocli.CommandLine.Option;
         footerHeading = "%nExamples:%n",
         footer = {
             "  lake-meta txn --store rocks:/tmp/meta --file move-orders.json",
-            "  echo '[{\"require\": \"tbl/sales/orders\", \"absent\": true}, {\"create\": \"tbl/sales/orders\", \"value\": \"v1\"}]' \\",
-            "      | lake-meta txn --store rocks:/tmp/meta --file - --json"
+            "  lake-meta txn --store rocks:/tmp/meta --file - --json < move-orders.json",
+            "  # move-orders.json: [{\"require\": \"tbl/sales/freeze\", \"absent\": true},",
+            "  #   {\"delete\": \"tbl/sales/orders\", \"expect\": \"v1\"},",
+            "  #   {\"create\": \"tbl/archive/orders\", \"value\": \"v1\"}]"
         })
 final class TxnCommand extends StoreCommand {
 

@@ -34,7 +34,8 @@ import picocli.CommandLine.Option;
         footerHeading = "%nExamples:%n",
         footer = {
             "  lake-meta watch --store rocks:/tmp/meta --prefix tbl/sales/",
-            "  lake-meta watch --store dynamo:meta --prefix tbl/ --changes-only --max-events 10 --json"
+            "  lake-meta watch --store dynamo:meta --prefix tbl/ --changes-only \\",
+            "      --max-events 10 --json"
         })
 final class WatchCommand extends StoreCommand {
 

@@ -55,6 +55,9 @@ class HelpConventionsTest {
         assertThat(command.getCommandSpec().usageMessage().exitCodeList()).as(name).containsKey("0");
         assertThat(help).as(name).contains("Exit codes:").contains("Examples:");
         assertThat(examples(command)).as(name + ": its examples").isNotEmpty();
+        assertThat(command.getCommandSpec().usageMessage().footer())
+                .as("%s: example lines (picocli wraps longer ones, splitting an example)", name)
+                .allSatisfy(line -> assertThat(line.length()).as(line).isLessThanOrEqualTo(command.getUsageHelpWidth()));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -150,6 +153,9 @@ class HelpConventionsTest {
             pending.append(text);
             List<String> words = ShellWords.split(pending.toString());
             pending.setLength(0);
+            if (!words.isEmpty() && words.get(0).equals("export")) {
+                continue;                   // sets the environment of the next example
+            }
             int pipe = words.lastIndexOf("|");
             words = new ArrayList<>(words.subList(pipe + 1, words.size()));
             while (!words.isEmpty() && words.get(0).matches("[A-Z_]+=.*")) {
@@ -161,11 +167,14 @@ class HelpConventionsTest {
                 int last = words.size() - 1;
                 words.set(last, words.get(last).replaceAll("\\)$", ""));
             }
-            int redirect = words.indexOf(">");
-            if (redirect >= 0) {
-                words = words.subList(0, redirect);
+            for (String redirect : List.of(">", "<")) {
+                if (words.contains(redirect)) {
+                    words = words.subList(0, words.indexOf(redirect));
+                }
             }
-            examples.add(words);
+            if (!words.isEmpty()) {         // a line that is only a comment
+                examples.add(words);
+            }
         }
         return examples;
     }

@@ -58,6 +58,15 @@ final class AttemptLog implements MetricPublisher {
         return AwsRequestOverrideConfiguration.builder().metricPublishers(publishers).build();
     }
 
+    /**
+     * {@link #attach(DynamoDbClient)} for a conditional single-item write, whose retries are also
+     * restricted to those after a refusal ({@link RetriesAfterRefusalsOnly}): it has no idempotency
+     * token, so an attempt that may have applied must not be sent again.
+     */
+    AwsRequestOverrideConfiguration attachToSingleItemWrite(DynamoDbClient client) {
+        return attach(client).toBuilder().addPlugin(RetriesAfterRefusalsOnly.PLUGIN).build();
+    }
+
     private static List<MetricPublisher> clientPublishers(DynamoDbClient client) {
         try {
             return client.serviceClientConfiguration().overrideConfiguration().metricPublishers();

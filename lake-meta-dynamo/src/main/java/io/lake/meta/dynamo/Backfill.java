@@ -15,8 +15,11 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.Get;
+import software.amazon.awssdk.services.dynamodb.model.ItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.TransactGetItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
@@ -203,17 +206,46 @@ final class Backfill {
     /**
      * The legacy item read again, strongly consistently, to copy it as it is now; empty when it
      * was deleted meanwhile (then the v2 copy must be absent too: a dual delete removes both).
+     * Absent: both copies are read again at one instant ({@code TransactGetItems}) before the v2
+     * copy is called a divergence — read one after the other, a dual create in between would look
+     * like one.
      */
     private Optional<TableScan.Item> reload(MetaKey key) {
         Optional<MetaValue> now = legacy.read(key);
         if (now.isPresent()) {
             return Optional.of(new TableScan.Item(key, now.get()));
         }
-        if (v2.read(key).isPresent()) {
+        List<Optional<MetaValue>> both = bothCopies(key);
+        if (both.get(0).isPresent()) {
+            return Optional.of(new TableScan.Item(key, both.get(0).get())); // created again meanwhile: copy that
+        }
+        if (both.get(1).isPresent()) {
             throw new CopiesDivergedException("the backfill found '" + key + "' absent from the legacy table '" + legacyTable
                     + "' but present in the v2 table '" + table + "': something wrote one table without the other;"
                     + " nothing was overwritten and the cursor did not move", List.of(key));
         }
         return Optional.empty();
+    }
+
+    /** The legacy and the v2 copy of {@code key}, read in one transaction. */
+    private List<Optional<MetaValue>> bothCopies(MetaKey key) {
+        String what = "TransactGetItems of both copies of '" + key + "'";
+        try {
+            List<ItemResponse> items = client.transactGetItems(r -> r.transactItems(
+                    TransactGetItem.builder().get(Get.builder().tableName(legacyTable).key(V1Layout.INSTANCE.keyOf(key)).build()).build(),
+                    TransactGetItem.builder().get(Get.builder().tableName(table).key(layout.keyOf(key)).build()).build()))
+                    .responses();
+            return List.of(valueOf(items.get(0), V1Layout.INSTANCE, legacyTable), valueOf(items.get(1), layout, table));
+        } catch (TransactionCanceledException e) {
+            throw new StoreUnavailableException(what + " was cancelled by a concurrent write (" + Failures.describe(e)
+                    + "); the cursor did not move, so the page is replayed: run the backfill again", e);
+        } catch (SdkException e) {
+            throw Failures.onRead(what, e, table);
+        }
+    }
+
+    private static Optional<MetaValue> valueOf(ItemResponse response, ItemLayout layout, String table) {
+        return response != null && response.hasItem() && !response.item().isEmpty()
+                ? Optional.of(layout.valueIn(response.item(), table)) : Optional.empty();
     }
 }

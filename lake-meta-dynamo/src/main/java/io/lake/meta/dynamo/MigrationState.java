@@ -81,12 +81,12 @@ final class MigrationState {
         try {
             if (from.revision() == 0) {
                 client.putItem(r -> r.tableName(table).item(item).conditionExpression("attribute_not_exists(#k)")
-                        .expressionAttributeNames(Map.of("#k", V2Layout.RANGE)).overrideConfiguration(log.attach(client)));
+                        .expressionAttributeNames(Map.of("#k", V2Layout.RANGE)).overrideConfiguration(log.attachToSingleItemWrite(client)));
             } else {
                 client.putItem(r -> r.tableName(table).item(item).conditionExpression("#r = :r")
                         .expressionAttributeNames(Map.of("#r", REVISION))
                         .expressionAttributeValues(Map.of(":r", num(from.revision())))
-                        .overrideConfiguration(log.attach(client)));
+                        .overrideConfiguration(log.attachToSingleItemWrite(client)));
             }
         } catch (ConditionalCheckFailedException e) {
             if (log.earlierAttemptMayHaveApplied(e)) {
@@ -189,7 +189,7 @@ final class MigrationState {
         AttemptLog log = new AttemptLog();
         try {
             client.putItem(r -> r.tableName(table).item(item).conditionExpression("attribute_not_exists(#k)")
-                    .expressionAttributeNames(Map.of("#k", V2Layout.RANGE)).overrideConfiguration(log.attach(client)));
+                    .expressionAttributeNames(Map.of("#k", V2Layout.RANGE)).overrideConfiguration(log.attachToSingleItemWrite(client)));
             return barrier;
         } catch (ConditionalCheckFailedException e) {
             Optional<MigrationStatus.Barrier> held = barrier();
@@ -216,12 +216,12 @@ final class MigrationState {
             if (barrier == null) {
                 client.deleteItem(r -> r.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.BARRIER))
                         .conditionExpression("attribute_exists(#k)").expressionAttributeNames(Map.of("#k", V2Layout.RANGE))
-                        .overrideConfiguration(log.attach(client)));
+                        .overrideConfiguration(log.attachToSingleItemWrite(client)));
             } else {
                 client.deleteItem(r -> r.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.BARRIER))
                         .conditionExpression("#h = :h").expressionAttributeNames(Map.of("#h", HOLDER))
                         .expressionAttributeValues(Map.of(":h", AttributeValue.fromS(barrier.holder())))
-                        .overrideConfiguration(log.attach(client)));
+                        .overrideConfiguration(log.attachToSingleItemWrite(client)));
             }
             return true;
         } catch (ConditionalCheckFailedException e) {

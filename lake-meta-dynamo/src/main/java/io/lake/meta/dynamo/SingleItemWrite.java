@@ -36,14 +36,14 @@ final class SingleItemWrite {
                         .expressionAttributeNames(condition.names())
                         .expressionAttributeValues(condition.values())
                         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                        .overrideConfiguration(log.attach(client)));
+                        .overrideConfiguration(log.attachToSingleItemWrite(client)));
             } else {
                 client.putItem(r -> r.tableName(table).item(layout.itemOf(mutation.key(), mutation.newValue().orElseThrow()))
                         .conditionExpression(condition.expression())
                         .expressionAttributeNames(condition.names())
                         .expressionAttributeValues(condition.values())
                         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                        .overrideConfiguration(log.attach(client)));
+                        .overrideConfiguration(log.attachToSingleItemWrite(client)));
             }
             return WriteResult.applied();
         } catch (ConditionalCheckFailedException e) {

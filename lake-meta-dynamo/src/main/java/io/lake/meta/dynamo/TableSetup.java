@@ -118,7 +118,7 @@ final class TableSetup {
                     .conditionExpression("attribute_not_exists(#h)")
                     .expressionAttributeNames(Map.of("#h", V2Layout.HASH))
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                    .overrideConfiguration(log.attach(client)));
+                    .overrideConfiguration(log.attachToSingleItemWrite(client)));
             return null;
         } catch (ConditionalCheckFailedException e) {
             if (e.hasItem() && !e.item().isEmpty()) {

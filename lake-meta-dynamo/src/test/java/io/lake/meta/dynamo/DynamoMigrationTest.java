@@ -20,6 +20,10 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -162,6 +166,51 @@ class DynamoMigrationTest extends DynamoTestSupport {
         assertThat(copies.v2Copy(created)).contains(MetaValue.utf8("new"));
         assertThat(DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).build()
                 .finalizeMigration(1000).outcome()).isEqualTo(FinalizeResult.Outcome.FINALIZED);
+    }
+
+    /**
+     * Found by the dual-write fault storm: the reload of an item deleted since the Scan read the
+     * legacy copy (absent), then the v2 copy, as two requests; a dual writer re-creating the key
+     * in between (both copies, one transaction) made the v2 copy look like a divergence. The reload
+     * reads both copies at one instant, so the create after it is simply not the backfill's to copy.
+     */
+    @Test
+    void aKeyDeletedAfterTheScan_andCreatedAgainWhileTheBackfillReadsItBack_isNoDivergence() {
+        legacyData(10);
+        MetaStore dual = open(DynamoLayoutMode.DUAL);
+        MetaKey key = MetaKey.of("lease/ns2/k2");
+        MetaValue scanned = MetaValue.utf8("value of " + key);
+        AtomicBoolean deletedSinceTheScan = new AtomicBoolean();
+        AtomicBoolean recreated = new AtomicBoolean();
+        ExecutionInterceptor recreateAfterTheFirstRead = new ExecutionInterceptor() {
+            @Override
+            public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
+                String op = attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
+                if (deletedSinceTheScan.get() && (op.equals("GetItem") || op.equals("TransactGetItems"))
+                        && recreated.compareAndSet(false, true)) {
+                    assertThat(dual.create(key, MetaValue.utf8("created again")).isApplied()).isTrue();
+                }
+            }
+        };
+        DynamoDbClient engineClient = track(TARGET.newClient(b -> b.overrideConfiguration(o -> o
+                .addExecutionInterceptor(recreateAfterTheFirstRead))));
+        DynamoMigration migration = DynamoMigration.builder().client(engineClient).legacyTableName(legacy).tableName(table)
+                .raceHooks(point -> {
+                    if (point.equals(Backfill.SCANNED)) {
+                        assertThat(dual.delete(key, scanned).isApplied()).isTrue();
+                        deletedSinceTheScan.set(true);
+                    }
+                }).build();
+
+        BackfillPage page = migration.backfillPage(1000);
+
+        assertThat(recreated).as("the dual writer ran while the backfill read the key back").isTrue();
+        assertThat(page.reloaded()).isEqualTo(1);
+        assertThat(page.done()).isTrue();
+        CopyReader copies = new CopyReader(client, legacy, table, new V2Layout(4));
+        assertThat(copies.legacyCopy(key)).contains(MetaValue.utf8("created again"));
+        assertThat(copies.v2Copy(key)).contains(MetaValue.utf8("created again"));
+        assertThat(migration(RaceHooks.NONE).finalizeMigration(1000).outcome()).isEqualTo(FinalizeResult.Outcome.FINALIZED);
     }
 
     @Test

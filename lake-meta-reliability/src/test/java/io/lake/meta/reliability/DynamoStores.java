@@ -32,6 +32,18 @@ public final class DynamoStores {
         return target().inProcessServer();
     }
 
+    /**
+     * The in-process server, for a suite that injects faults; elsewhere the suite is skipped, and
+     * the reason printed with the suite's area (not only in the test report).
+     */
+    public static DynamoDbTestServer requireFaultInjection(String area) {
+        if (server().isEmpty()) {
+            System.out.println("[reliability] " + area + ": skipped: it injects faults, which needs the in-process DynamoDB"
+                    + " test server, but the target is " + target());
+        }
+        return target().requireInProcessServer();
+    }
+
     /** A client whose retries are quick (2 ms apart), so faults cost little time. The caller closes it. */
     public static DynamoDbClient quickRetryingClient() {
         return target().newClient(b -> b.overrideConfiguration(o -> o

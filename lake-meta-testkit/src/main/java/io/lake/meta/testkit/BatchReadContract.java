@@ -13,88 +13,84 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** Part of {@link MetaStoreContract}: batch point reads with {@code getAll}. */
+@ContractGroup("batch reads")
 public abstract class BatchReadContract extends TransactionContract {
 
-    @Nested
-    class BatchReads {
+    @Test
+    void presentKeysComeBackWithTheirValues_inTheRequestsOrder_absentOnesAreLeftOut() {
+        store.create(key("tbl/ns1/b"), value("vb"));
+        store.create(key("tbl/ns1/a"), value("va"));
+        store.create(key("lease/l"), MetaValue.empty());
 
-        @Test
-        void presentKeysComeBackWithTheirValues_inTheRequestsOrder_absentOnesAreLeftOut() {
-            store.create(key("tbl/ns1/b"), value("vb"));
-            store.create(key("tbl/ns1/a"), value("va"));
-            store.create(key("lease/l"), MetaValue.empty());
+        Map<MetaKey, MetaValue> found = store.getAll(List.of(key("tbl/ns1/b"), key("tbl/ns1/missing"),
+                key("lease/l"), key("tbl/ns1/a")));
 
-            Map<MetaKey, MetaValue> found = store.getAll(List.of(key("tbl/ns1/b"), key("tbl/ns1/missing"),
-                    key("lease/l"), key("tbl/ns1/a")));
+        assertThat(found).containsExactly(Map.entry(key("tbl/ns1/b"), value("vb")),
+                Map.entry(key("lease/l"), MetaValue.empty()), Map.entry(key("tbl/ns1/a"), value("va")));
+        assertThatThrownBy(() -> found.put(key("tbl/ns1/c"), value("x"))).isInstanceOf(UnsupportedOperationException.class);
+    }
 
-            assertThat(found).containsExactly(Map.entry(key("tbl/ns1/b"), value("vb")),
-                    Map.entry(key("lease/l"), MetaValue.empty()), Map.entry(key("tbl/ns1/a"), value("va")));
-            assertThatThrownBy(() -> found.put(key("tbl/ns1/c"), value("x"))).isInstanceOf(UnsupportedOperationException.class);
-        }
+    @Test
+    void noKeys_readNothing() {
+        assertThat(store.getAll(List.of())).isEmpty();
+    }
 
-        @Test
-        void noKeys_readNothing() {
-            assertThat(store.getAll(List.of())).isEmpty();
-        }
-
-        @Test
-        void manyKeys_acrossFamilies_allComeBack() {
-            Map<MetaKey, MetaValue> written = new LinkedHashMap<>();
-            List<MetaKey> asked = new ArrayList<>();
-            for (int i = 0; i < 250; i++) {
-                MetaKey k = key((i % 2 == 0 ? "tbl/ns1/t" : "ops/run") + String.format("%03d", i));
-                asked.add(k);
-                if (i % 3 != 0) {
-                    store.create(k, value("v" + i));
-                    written.put(k, value("v" + i));
-                }
+    @Test
+    void manyKeys_acrossFamilies_allComeBack() {
+        Map<MetaKey, MetaValue> written = new LinkedHashMap<>();
+        List<MetaKey> asked = new ArrayList<>();
+        for (int i = 0; i < 250; i++) {
+            MetaKey k = key((i % 2 == 0 ? "tbl/ns1/t" : "ops/run") + String.format("%03d", i));
+            asked.add(k);
+            if (i % 3 != 0) {
+                store.create(k, value("v" + i));
+                written.put(k, value("v" + i));
             }
-
-            assertThat(store.getAll(asked)).containsExactlyEntriesOf(written);
         }
 
-        @Test
-        void theKeyLimit_isRead_andOneKeyMoreIsInvalidArgument() {
-            List<Mutation> creates = new ArrayList<>();
-            List<MetaKey> asked = new ArrayList<>();
-            for (int i = 0; i < Limits.MAX_BATCH_KEYS; i++) {
-                MetaKey k = key("tbl/many/k" + i);
-                asked.add(k);
-                if (i % 1000 == 0) {
-                    creates.add(Mutation.create(k, value("v" + i)));
-                }
+        assertThat(store.getAll(asked)).containsExactlyEntriesOf(written);
+    }
+
+    @Test
+    void theKeyLimit_isRead_andOneKeyMoreIsInvalidArgument() {
+        List<Mutation> creates = new ArrayList<>();
+        List<MetaKey> asked = new ArrayList<>();
+        for (int i = 0; i < Limits.MAX_BATCH_KEYS; i++) {
+            MetaKey k = key("tbl/many/k" + i);
+            asked.add(k);
+            if (i % 1000 == 0) {
+                creates.add(Mutation.create(k, value("v" + i)));
             }
-            creates.forEach(store::apply);
-
-            assertThat(store.getAll(asked)).hasSize(creates.size());
-            asked.add(key("tbl/many/one-more"));
-            assertThatThrownBy(() -> store.getAll(asked)).isInstanceOf(InvalidArgumentException.class)
-                    .hasMessageContaining(String.valueOf(Limits.MAX_BATCH_KEYS));
         }
+        creates.forEach(store::apply);
 
-        @Test
-        void aKeyNamedTwice_orNull_isInvalidArgument() {
-            assertThatThrownBy(() -> store.getAll(List.of(key("tbl/ns1/a"), key("tbl/ns1/a"))))
-                    .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("tbl/ns1/a");
-            assertThatThrownBy(() -> store.getAll(null)).isInstanceOf(InvalidArgumentException.class);
-            assertThatThrownBy(() -> store.getAll(Arrays.asList(key("tbl/ns1/a"), null)))
-                    .isInstanceOf(InvalidArgumentException.class);
-        }
+        assertThat(store.getAll(asked)).hasSize(creates.size());
+        asked.add(key("tbl/many/one-more"));
+        assertThatThrownBy(() -> store.getAll(asked)).isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining(String.valueOf(Limits.MAX_BATCH_KEYS));
+    }
 
-        @Test
-        void aBatchRead_seesEveryWriteThatCompletedBeforeIt() {
-            MetaKey a = key("tbl/ns1/a");
-            MetaKey b = key("tbl/ns1/b");
-            store.create(a, value("1"));
-            store.create(b, value("1"));
-            store.update(a, value("1"), value("2"));
-            store.delete(b, value("1"));
+    @Test
+    void aKeyNamedTwice_orNull_isInvalidArgument() {
+        assertThatThrownBy(() -> store.getAll(List.of(key("tbl/ns1/a"), key("tbl/ns1/a"))))
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("tbl/ns1/a");
+        assertThatThrownBy(() -> store.getAll(null)).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> store.getAll(Arrays.asList(key("tbl/ns1/a"), null)))
+                .isInstanceOf(InvalidArgumentException.class);
+    }
 
-            assertThat(store.getAll(List.of(a, b))).containsExactly(Map.entry(a, value("2")));
-        }
+    @Test
+    void aBatchRead_seesEveryWriteThatCompletedBeforeIt() {
+        MetaKey a = key("tbl/ns1/a");
+        MetaKey b = key("tbl/ns1/b");
+        store.create(a, value("1"));
+        store.create(b, value("1"));
+        store.update(a, value("1"), value("2"));
+        store.delete(b, value("1"));
+
+        assertThat(store.getAll(List.of(a, b))).containsExactly(Map.entry(a, value("2")));
     }
 }

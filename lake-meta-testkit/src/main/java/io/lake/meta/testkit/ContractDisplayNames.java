@@ -7,8 +7,11 @@ import org.junit.jupiter.api.DisplayNameGenerator;
 /**
  * Names the suites' tests for people: the backend's test class, the concept group, the behaviour,
  * as in {@code RocksDbMetaStoreContractTest > conditional writes > update with stale expected
- * bytes conflicts and keeps value}. Groups are named after the backend's class that runs them
- * (not the testkit class that declares them), and method names are split at underscores and
+ * bytes conflicts and keeps value}. A test declared in a part of a suite marked
+ * {@link ContractGroup} is named {@code group > behaviour} under the backend's class (the JUnit
+ * test-interface shape: every test of the suite belongs to the backend's class, so runners count
+ * them there); a group that is a {@code @Nested} class is named after the backend's class that runs
+ * it (not the testkit class that declares it). Method names are split at underscores and
  * capitals. Reports show these names where the runner uses display names (IDEs, the JUnit
  * console, Surefire with its phrased-name options, as the testing guide shows).
  */
@@ -32,13 +35,18 @@ public class ContractDisplayNames extends DisplayNameGenerator.Standard {
                 : enclosingInstanceTypes.get(0).getSimpleName() + " > " + group;
     }
 
-    /** {@inheritDoc} The method name in words, with its parameters when it has any. */
+    /**
+     * {@inheritDoc} The method name in words, with its parameters when it has any, after its
+     * {@link ContractGroup} when the class declaring it has one: {@code conditional writes > update with ...}.
+     */
     @Override
     public String generateDisplayNameForMethod(List<Class<?>> enclosingInstanceTypes, Class<?> testClass, Method testMethod) {
         String name = words(testMethod.getName());
-        return testMethod.getParameterCount() == 0 ? name
+        String behaviour = testMethod.getParameterCount() == 0 ? name
                 : name + super.generateDisplayNameForMethod(enclosingInstanceTypes, testClass, testMethod)
                         .substring(testMethod.getName().length());
+        ContractGroup group = testMethod.getDeclaringClass().getAnnotation(ContractGroup.class);
+        return group == null ? behaviour : group.value() + " > " + behaviour;
     }
 
     /**

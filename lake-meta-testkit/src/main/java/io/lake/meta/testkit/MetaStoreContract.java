@@ -22,8 +22,10 @@ package io.lake.meta.testkit;
  * (or, as before, a reason in {@link #raceHooksUnsupportedReason()}); the race tests are then
  * reported as skipped with the reason, and the concurrent-writer tests still run.
  *
- * <p>The suite is split into one class per concept, each holding one {@code @Nested} group; the
- * groups are inherited along one chain, so the one subclass runs them all:
+ * <p>The suite is split into one class per concept, each holding its tests and marked with its
+ * {@link ContractGroup}; the classes are inherited along one chain, so every test is a test of the
+ * one subclass (runners count them on it) and {@link ContractDisplayNames} names each
+ * {@code group > behaviour}:
  * <ul>
  *   <li>{@link ConditionalWriteContract}: point reads, create/update/delete on exact bytes, the
  *       empty value, concurrent compare-and-set increments;</li>

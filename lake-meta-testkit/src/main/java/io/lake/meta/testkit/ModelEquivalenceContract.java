@@ -10,7 +10,6 @@ import io.lake.meta.spi.RaceHooks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * operations, each on a newly opened backend store. QuickTheories shrinks a failing sequence and
  * prints it with its seed; rerun with {@code -DQT_SEED=<seed>} to reproduce it.
  */
+@ContractGroup("model equivalence")
 public abstract class ModelEquivalenceContract extends RaceContract {
 
     static final int MAX_OPERATIONS = 30;
@@ -44,29 +44,25 @@ public abstract class ModelEquivalenceContract extends RaceContract {
         return true;
     }
 
-    @Nested
-    class ModelEquivalence {
-
-        @Test
-        void randomOperationSequences_answerExactlyLikeTheModel() {
-            AtomicReference<List<ModelOps.Op>> shortestFailing = new AtomicReference<>();
-            try {
-                qt().withExamples(modelEquivalenceSequences())
-                        .forAll(lists().of(ModelOps.operations()).ofSizeBetween(1, MAX_OPERATIONS))
-                        .checkAssert(ops -> {
-                            try {
-                                runAgainstModel(ops);
-                            } catch (AssertionError e) {
-                                shortestFailing.accumulateAndGet(ops, (a, b) -> a == null || b.size() < a.size() ? b : a);
-                                throw e;
-                            }
-                        });
-            } catch (AssertionError quickTheoriesReport) {
-                if (shortestFailing.get() == null) {
-                    throw quickTheoriesReport;
-                }
-                throw minimizedFailure(shortestFailing.get(), quickTheoriesReport);
+    @Test
+    void randomOperationSequences_answerExactlyLikeTheModel() {
+        AtomicReference<List<ModelOps.Op>> shortestFailing = new AtomicReference<>();
+        try {
+            qt().withExamples(modelEquivalenceSequences())
+                    .forAll(lists().of(ModelOps.operations()).ofSizeBetween(1, MAX_OPERATIONS))
+                    .checkAssert(ops -> {
+                        try {
+                            runAgainstModel(ops);
+                        } catch (AssertionError e) {
+                            shortestFailing.accumulateAndGet(ops, (a, b) -> a == null || b.size() < a.size() ? b : a);
+                            throw e;
+                        }
+                    });
+        } catch (AssertionError quickTheoriesReport) {
+            if (shortestFailing.get() == null) {
+                throw quickTheoriesReport;
             }
+            throw minimizedFailure(shortestFailing.get(), quickTheoriesReport);
         }
     }
 

@@ -135,30 +135,29 @@ class BrokenStoresTest {
 
     @Test
     void racesCatchAStoreWhoseCommitsInterleave() throws Exception {
-        RaceContract.Races races = open(InterleavingStore::new).new Races();
+        var races = open(InterleavingStore::new);
 
         assertContractFails(races::twoWritersInterleavedInsideACommit_secondConflictsWithTheFirstsValue, "interleave");
     }
 
     @Test
     void racesCatchAGuardedWriteThatAppliesOnAReplacedGuard() throws Exception {
-        RaceContract.Races races = open(InterleavingStore::new).new Races();
+        var races = open(InterleavingStore::new);
 
         assertContractFails(races::guardedWriteStartedWhileTheGuardReplacementIsHeld_isRejectedAndMovesNothing, "interleave");
     }
 
     @Test
     void racesCatchACreatorThatOverwritesAPendingCreate() throws Exception {
-        RaceContract.Races races = open(InterleavingStore::new).new Races();
+        var races = open(InterleavingStore::new);
 
         assertContractFails(races::twoCreatorsInterleavedInsideACommit_secondConflictsWithTheFirstsValue, "interleave");
     }
 
     @Test
     void racesPass_onTheModel() throws Exception {
-        RaceContract.Races races = open(InMemoryMetaStore::withHooks).new Races();
+        var races = open(InMemoryMetaStore::withHooks);
 
-        races.skipWhenTheStoreCannotPause();
         races.twoWritersInterleavedInsideACommit_secondConflictsWithTheFirstsValue();
     }
 
@@ -168,15 +167,14 @@ class BrokenStoresTest {
     void racesAreSkippedWithTheReason_onlyWhenTheTestGivesOne() throws Exception {
         contract = new ContractOn(InterleavingStore::new, Optional.of("the commit runs in a remote server"));
         contract.openStoreUnderTest();
-        RaceContract.Races races = contract.new Races();
 
-        assertThatThrownBy(races::skipWhenTheStoreCannotPause).isInstanceOf(TestAbortedException.class)
+        assertThatThrownBy(contract::twoWritersInterleavedInsideACommit_secondConflictsWithTheFirstsValue)
+                .isInstanceOf(TestAbortedException.class)
                 .hasMessageContaining("cannot honour RaceHooks.COMMIT_CHECKED").hasMessageContaining("remote server");
         close();
 
         // without a reason the same broken store is raced, and caught
-        RaceContract.Races raced = open(InterleavingStore::new).new Races();
-        raced.skipWhenTheStoreCannotPause();
+        var raced = open(InterleavingStore::new);
         assertContractFails(raced::twoWritersInterleavedInsideACommit_secondConflictsWithTheFirstsValue, "interleave");
     }
 
@@ -184,9 +182,8 @@ class BrokenStoresTest {
     void aBlankReasonToSkipTheRaces_isRefused() throws Exception {
         contract = new ContractOn(InMemoryMetaStore::withHooks, Optional.of(" "));
         contract.openStoreUnderTest();
-        RaceContract.Races races = contract.new Races();
 
-        assertContractFails(races::skipWhenTheStoreCannotPause, "must give a reason");
+        assertContractFails(contract::skipWhenTheStoreCannotPause, "must give a reason");
     }
 
     // --- stores whose tokens do not resume what is left -----------------------------------------
@@ -218,10 +215,8 @@ class BrokenStoresTest {
         }
     }
 
-    private PageTokenContract.PageTokens pageTokensOn(java.util.function.Supplier<MetaStore> broken) throws Exception {
-        PageTokenContract.PageTokens tokens = open(hooks -> broken.get()).new PageTokens();
-        tokens.fillAndTakeAToken();
-        return tokens;
+    private ContractOn pageTokensOn(java.util.function.Supplier<MetaStore> broken) throws Exception {
+        return open(hooks -> broken.get());
     }
 
     @Test
@@ -310,16 +305,16 @@ class BrokenStoresTest {
     @Test
     void pagesCatchAStoreThatPagesByPosition_whenKeysAreDeletedBetweenPages() throws Exception {
         // the page test that writes between pages only adds keys after the cursor: it passes
-        open(hooks -> new OffsetPagingStore()).new Pages().token_staysValidAcrossWrites_andReturnsNoKeyTwice();
+        open(hooks -> new OffsetPagingStore()).token_staysValidAcrossWrites_andReturnsNoKeyTwice();
         close();
-        PageContract.Pages pages = open(hooks -> new OffsetPagingStore()).new Pages();
+        var pages = open(hooks -> new OffsetPagingStore());
 
         assertContractFails(pages::keysDeletedBetweenPages_hideNoKeyThatExistedThroughout, "existed throughout");
     }
 
     @Test
     void pagesCatchAStoreThatPagesByPosition_whenKeysAreCreatedBetweenPages() throws Exception {
-        PageContract.Pages pages = open(hooks -> new OffsetPagingStore()).new Pages();
+        var pages = open(hooks -> new OffsetPagingStore());
 
         assertContractFails(pages::keysWrittenBetweenPages_neverAppearTwice, "no key twice");
     }
@@ -341,7 +336,7 @@ class BrokenStoresTest {
 
     @Test
     void modelEquivalence_shrinksToAShortReadableScript() throws Exception {
-        ModelEquivalenceContract.ModelEquivalence property = open(hooks -> new ForgetfulDeleteStore()).new ModelEquivalence();
+        var property = open(hooks -> new ForgetfulDeleteStore());
 
         Throwable failure = catchFailure(property::randomOperationSequences_answerExactlyLikeTheModel);
 
@@ -355,7 +350,7 @@ class BrokenStoresTest {
     }
 
     private void assertPropertyFails(java.util.function.Supplier<MetaStore> broken) throws Exception {
-        ModelEquivalenceContract.ModelEquivalence property = open(hooks -> broken.get()).new ModelEquivalence();
+        var property = open(hooks -> broken.get());
 
         assertContractFails(property::randomOperationSequences_answerExactlyLikeTheModel, "Shortest failing script");
     }

@@ -48,12 +48,12 @@ class BrokenWatchesTest {
     }
 
     private ContractOn contract;
-    private WatchContract.Watches watches;
+    private ContractOn watches;
 
-    private WatchContract.Watches on(Supplier<MetaStore> broken) throws Exception {
+    private ContractOn on(Supplier<MetaStore> broken) throws Exception {
         contract = new ContractOn(broken);
         contract.openStoreUnderTest();
-        watches = contract.new Watches();
+        watches = contract;
         return watches;
     }
 

@@ -68,9 +68,7 @@ class ContractDeclarationsTest {
 
     @Test
     void aStoreThatNeverCallsItsHook_failsAfterTheConfiguredTimeout_namingTheHookAndWhereToCallIt() throws Exception {
-        RaceContract.Races races = open(ContractDeclarationsTest::ignoringHooks, EnumSet.allOf(ContractCapability.class))
-                .new Races();
-        races.skipWhenTheStoreCannotPause();
+        var races = open(ContractDeclarationsTest::ignoringHooks, EnumSet.allOf(ContractCapability.class));
 
         assertThatThrownBy(races::twoWritersInterleavedInsideACommit_secondConflictsWithTheFirstsValue)
                 .isInstanceOf(AssertionError.class)
@@ -81,8 +79,8 @@ class ContractDeclarationsTest {
                 .hasMessageContaining("ContractCapability.RACE_HOOKS");
 
         // The class's next race test does not wait again.
-        RaceContract.Races next = contract.new Races();
-        assertThatThrownBy(next::skipWhenTheStoreCannotPause).isInstanceOf(AssertionError.class)
+        assertThatThrownBy(races::twoCreatorsInterleavedInsideACommit_secondConflictsWithTheFirstsValue)
+                .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("not waiting again").hasMessageContaining("RaceHooks.COMMIT_CHECKED");
     }
 
@@ -90,32 +88,32 @@ class ContractDeclarationsTest {
     void withoutRaceHooksDeclared_theRaceTestsAreSkippedWithTheReason_andTheConcurrentWritesStillRun() throws Exception {
         Contract declared = open(ContractDeclarationsTest::ignoringHooks, EnumSet.of(ContractCapability.CONFLICT_REPORTS_CURRENT_VALUE));
 
-        assertThatThrownBy(declared.new Races()::skipWhenTheStoreCannotPause).isInstanceOf(TestAbortedException.class)
+        assertThatThrownBy(declared::twoWritersInterleavedInsideACommit_secondConflictsWithTheFirstsValue)
+                .isInstanceOf(TestAbortedException.class)
                 .hasMessageContaining("declared without ContractCapability.RACE_HOOKS")
                 .hasMessageContaining("concurrent-writer tests");
-        ConcurrentWriteContract.ConcurrentWrites concurrent = declared.new ConcurrentWrites();
-        concurrent.twoCreatorsOfOneKey_exactlyOneApplies_theOtherConflictsWithItsValue();
-        concurrent.aRenameAndAWriterOfTheOldKey_exactlyOneApplies_andNothingIsHalfMoved();
+        declared.twoCreatorsOfOneKey_exactlyOneApplies_theOtherConflictsWithItsValue();
+        declared.aRenameAndAWriterOfTheOldKey_exactlyOneApplies_andNothingIsHalfMoved();
     }
 
     @Test
     void aConflictWithoutItsCurrentValue_failsWithTheCapabilityToDeclare_unlessDeclared() throws Exception {
-        ConditionalWriteContract.ConditionalWrites strict = open(UnknownCurrentStores::forgetting,
-                EnumSet.allOf(ContractCapability.class)).new ConditionalWrites();
+        var strict = open(UnknownCurrentStores::forgetting,
+                EnumSet.allOf(ContractCapability.class));
         assertThatThrownBy(strict::create_presentKey_conflictsWithCurrentValueAndKeepsIt).isInstanceOf(AssertionError.class)
                 .hasMessageContaining("conflict without the key's current value")
                 .hasMessageContaining("ContractCapability.CONFLICT_REPORTS_CURRENT_VALUE");
         close();
 
-        ConditionalWriteContract.ConditionalWrites declared = open(UnknownCurrentStores::forgetting,
-                EnumSet.of(ContractCapability.RACE_HOOKS)).new ConditionalWrites();
+        var declared = open(UnknownCurrentStores::forgetting,
+                EnumSet.of(ContractCapability.RACE_HOOKS));
         declared.create_presentKey_conflictsWithCurrentValueAndKeepsIt();
     }
 
     @Test
     void aConflictWithAWrongCurrentValue_failsEvenWhenUnknownValuesAreDeclared() throws Exception {
-        ConditionalWriteContract.ConditionalWrites declared = open(UnknownCurrentStores::lying,
-                EnumSet.of(ContractCapability.RACE_HOOKS)).new ConditionalWrites();
+        var declared = open(UnknownCurrentStores::lying,
+                EnumSet.of(ContractCapability.RACE_HOOKS));
         assertThatThrownBy(declared::create_presentKey_conflictsWithCurrentValueAndKeepsIt).isInstanceOf(AssertionError.class);
     }
 

@@ -3,6 +3,7 @@ package io.lake.meta.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 class ContractDisplayNamesTest {
@@ -20,11 +21,32 @@ class ContractDisplayNamesTest {
     }
 
     @Test
-    void aGroupIsNamedAfterTheBackendsClass_notTheTestkitClassThatDeclaresIt() {
-        assertThat(names.generateDisplayNameForNestedClass(List.of(InMemoryMetaStoreContractTest.class),
-                ConditionalWriteContract.ConditionalWrites.class))
-                .isEqualTo("InMemoryMetaStoreContractTest > conditional writes");
+    void aContractTest_isNamedGroupThenBehaviour_underTheBackendsClass() throws Exception {
         assertThat(names.generateDisplayNameForClass(InMemoryMetaStoreContractTest.class))
                 .isEqualTo("InMemoryMetaStoreContractTest");
+        assertThat(names.generateDisplayNameForMethod(List.of(), InMemoryMetaStoreContractTest.class,
+                ConditionalWriteContract.class.getDeclaredMethod("update_withStaleExpectedBytes_conflictsAndKeepsValue")))
+                .isEqualTo("conditional writes > update with stale expected bytes conflicts and keeps value");
+    }
+
+    @Test
+    void aMethodOutsideAnyGroup_isNamedByItsBehaviourAlone() throws Exception {
+        assertThat(names.generateDisplayNameForMethod(List.of(), ContractDisplayNamesTest.class,
+                ContractDisplayNamesTest.class.getDeclaredMethod("aMethodOutsideAnyGroup_isNamedByItsBehaviourAlone")))
+                .isEqualTo("a method outside any group is named by its behaviour alone");
+    }
+
+    /** Stands for a suite whose groups are still {@code @Nested} classes. */
+    static class Suite {
+        @Nested
+        class LostAnswers {
+        }
+    }
+
+    @Test
+    void aNestedGroupIsNamedAfterTheBackendsClass_notTheTestkitClassThatDeclaresIt() {
+        assertThat(names.generateDisplayNameForNestedClass(List.of(InMemoryMetaStoreContractTest.class),
+                Suite.LostAnswers.class))
+                .isEqualTo("InMemoryMetaStoreContractTest > lost answers");
     }
 }

@@ -51,7 +51,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  *       server of its own addressed only by URL, as a user's endpoint would be (faults skipped: an
  *       explicit endpoint cannot be told to inject them).</li>
  * </ul>
- * The migration's dual-write phase does not exist yet (issue 10); its storm joins when it does.
+ * The migration's dual-write phase has a storm of its own: {@link DynamoDualWriteStormTest}.
  * Sizes: {@code -Dlake.meta.reliability.stormSeconds=N} (5 by default, 120 under {@code -Ptorture}).
  */
 class DynamoFaultStormTest {
@@ -60,14 +60,14 @@ class DynamoFaultStormTest {
 
     @Test
     void everyFault_losesNothing_appliesNothingTwice_andTypesEveryError() throws Exception {
-        DynamoDbTestServer server = DynamoStores.target().requireInProcessServer();
+        DynamoDbTestServer server = DynamoStores.requireFaultInjection("storm-every-fault");
         Storm storm = storm("storm-every-fault", server, List.of(DynamoFaults.EVERYTHING));
         assertThat(storm.faultsFired).as("faults the server injected").isGreaterThan(10);
     }
 
     @Test
     void refusalsOnly_neverAnswerUnknown() throws Exception {
-        DynamoDbTestServer server = DynamoStores.target().requireInProcessServer();
+        DynamoDbTestServer server = DynamoStores.requireFaultInjection("storm-refusals-only");
         Storm storm = storm("storm-refusals-only", server, List.of(DynamoFaults.THROTTLING,
                 DynamoFaults.TRANSACTION_CONFLICT, DynamoFaults.LATENCY));
         assertThat(storm.ledger.count(StormLedger.Answer.UNKNOWN))

@@ -13,6 +13,7 @@ import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionFailure;
 import io.lake.meta.TransactionResult;
+import io.lake.meta.WriteBarrierException;
 import io.lake.meta.WriteResult;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,7 +40,7 @@ final class StormClient {
 
     private final int id;
     private final Random r;
-    private final MetaStore store;
+    private MetaStore store;
     private final StormLedger ledger;
     private final Set<MetaKey> touched;
     private final Map<String, LongAdder> errors;
@@ -60,6 +61,11 @@ final class StormClient {
         this.touched = touched;
         this.errors = errors;
         this.problems = problems;
+    }
+
+    /** Goes on through {@code next} (another store on the same data, as after a restart in a new mode). */
+    void useStore(MetaStore next) {
+        this.store = next;
     }
 
     static Set<MetaKey> newTouchedSet() {
@@ -123,7 +129,7 @@ final class StormClient {
         calls++;
         try {
             return Optional.of(write.get());
-        } catch (StoreUnavailableException e) {
+        } catch (StoreUnavailableException | WriteBarrierException e) {
             typed(e, "write");
             ledger.record(new StormLedger.Write(opId, keys, expected, StormLedger.Answer.REFUSED, Map.of()));
         } catch (OutcomeUnknownException e) {
@@ -140,8 +146,8 @@ final class StormClient {
     private void typed(MetaStoreException e, String what) {
         errors.computeIfAbsent(e.getClass().getSimpleName(), k -> new LongAdder()).increment();
         boolean expectedRetryable;
-        if (e instanceof StoreUnavailableException) {
-            expectedRetryable = true;
+        if (e instanceof StoreUnavailableException || e instanceof WriteBarrierException) {
+            expectedRetryable = true; // a barrier (a finalize of the migration) refuses a dual write: nothing moved
         } else if (e instanceof OutcomeUnknownException) {
             expectedRetryable = false;
             if (what.equals("read")) {
@@ -265,7 +271,7 @@ final class StormClient {
             } else {
                 store.update(GUARD, seen.get(), next);
             }
-        } catch (StoreUnavailableException | OutcomeUnknownException e) {
+        } catch (StoreUnavailableException | OutcomeUnknownException | WriteBarrierException e) {
             typed(e, "write");
         }
     }
@@ -291,7 +297,7 @@ final class StormClient {
         } catch (OutcomeUnknownException e) {
             typed(e, "write");
             ephemeralKnown = false;
-        } catch (StoreUnavailableException e) {
+        } catch (StoreUnavailableException | WriteBarrierException e) {
             typed(e, "write"); // refused: nothing changed, the belief stands
         }
     }

@@ -3,6 +3,7 @@ package io.lake.meta.testkit.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lake.meta.testkit.ContractGroup;
 import io.lake.meta.MetaStore;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.lease.LeaderElection;
@@ -13,7 +14,6 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,127 +28,128 @@ import org.junit.jupiter.api.Test;
  * }
  * }</pre>
  *
- * <p>Groups, inherited so the one subclass runs them all: {@link ElectionContract} (epochs,
- * status, guards), {@link FencingContract} (fenced writes, the paused leader, mutation coverage),
- * {@link FencedTransactionContract} (transactions and caller-guarded mutations through a fenced
- * store) and the lifecycle group below. Time is manual (a shared {@link ManualClock}, one
- * {@link ManualTicker} per candidate) and races are ordered with pause points, never sleeps.
+ * <p>One class per concept group, inherited along one chain so the one subclass runs them all and
+ * runners count every test on that subclass: {@link LeaseEpochContract} (epochs),
+ * {@link LeaseGuardContract} (guards), {@link LostLeaseAnswerContract} (lost answers),
+ * {@link FencedWriteContract} (fenced writes), {@link PausedLeaderContract} (the paused leader),
+ * {@link FencedMutationCoverageContract} (mutation coverage), {@link FencedTransactionContract}
+ * (transactions and caller-guarded mutations through a fenced store) and the lifecycle tests
+ * below; {@link io.lake.meta.testkit.ContractDisplayNames} names each {@code group > behaviour}.
+ * Time is manual (a shared {@link ManualClock}, one {@link ManualTicker} per candidate) and races
+ * are ordered with pause points, never sleeps.
  */
+@ContractGroup("lifecycle")
 public abstract class LeaseFencingContract extends FencedTransactionContract {
 
     private static final Duration SAFETY_TIMEOUT = Duration.ofSeconds(30);
 
-    @Nested
-    class Lifecycle {
+    @Test
+    void start_campaignsOnAThreadItOwns_andCloseStopsThatThread() throws Exception {
+        LeadershipEvents events = new LeadershipEvents();
+        LeaderElection a = candidate("node-a", new ManualTicker(), store, b -> b.listener(events));
+        assertThat(a.state()).isEqualTo(LeaderElection.State.LATENT);
 
-        @Test
-        void start_campaignsOnAThreadItOwns_andCloseStopsThatThread() throws Exception {
+        a.start();
+        assertThat(a.state()).isEqualTo(LeaderElection.State.STARTED);
+        events.awaitFirstGain(SAFETY_TIMEOUT);
+
+        Thread roundThread = events.threads().get(0);
+        assertThat(roundThread.getName()).isEqualTo("lake-meta-election-node-a");
+        assertThat(roundThread.isDaemon()).isTrue();
+        a.close();
+        assertThat(a.state()).isEqualTo(LeaderElection.State.CLOSED);
+        roundThread.join(SAFETY_TIMEOUT.toMillis());
+        assertThat(roundThread.isAlive()).as("the owned scheduler was shut down").isFalse();
+        assertThat(leaseRecord().isVacant()).as("close resigned").isTrue();
+    }
+
+    @Test
+    void close_withCallerSuppliedScheduler_leavesItRunning() throws Exception {
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+        try {
             LeadershipEvents events = new LeadershipEvents();
-            LeaderElection a = candidate("node-a", new ManualTicker(), store, b -> b.listener(events));
-            assertThat(a.state()).isEqualTo(LeaderElection.State.LATENT);
-
+            LeaderElection a = candidate("node-a", new ManualTicker(), store,
+                    b -> b.listener(events).scheduler(scheduler));
             a.start();
-            assertThat(a.state()).isEqualTo(LeaderElection.State.STARTED);
             events.awaitFirstGain(SAFETY_TIMEOUT);
 
-            Thread roundThread = events.threads().get(0);
-            assertThat(roundThread.getName()).isEqualTo("lake-meta-election-node-a");
-            assertThat(roundThread.isDaemon()).isTrue();
             a.close();
-            assertThat(a.state()).isEqualTo(LeaderElection.State.CLOSED);
-            roundThread.join(SAFETY_TIMEOUT.toMillis());
-            assertThat(roundThread.isAlive()).as("the owned scheduler was shut down").isFalse();
-            assertThat(leaseRecord().isVacant()).as("close resigned").isTrue();
+
+            assertThat(scheduler.isShutdown()).isFalse();
+            assertThat(scheduler.submit(() -> 42).get()).isEqualTo(42);
+            assertThat(leaseRecord().isVacant()).isTrue();
+        } finally {
+            scheduler.shutdownNow();
         }
+    }
 
-        @Test
-        void close_withCallerSuppliedScheduler_leavesItRunning() throws Exception {
-            ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-            try {
-                LeadershipEvents events = new LeadershipEvents();
-                LeaderElection a = candidate("node-a", new ManualTicker(), store,
-                        b -> b.listener(events).scheduler(scheduler));
-                a.start();
-                events.awaitFirstGain(SAFETY_TIMEOUT);
+    @Test
+    void start_twice_orAfterClose_isIllegalState() {
+        LeaderElection a = candidate("node-a", new ManualTicker());
+        a.start();
 
-                a.close();
+        assertThatThrownBy(a::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("started");
+        a.close();
+        assertThatThrownBy(a::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        assertThatThrownBy(a::campaignOnce).isInstanceOf(IllegalStateException.class);
+        assertThat(a.currentGuard()).isEmpty();
+    }
 
-                assertThat(scheduler.isShutdown()).isFalse();
-                assertThat(scheduler.submit(() -> 42).get()).isEqualTo(42);
-                assertThat(leaseRecord().isVacant()).isTrue();
-            } finally {
-                scheduler.shutdownNow();
-            }
-        }
-
-        @Test
-        void start_twice_orAfterClose_isIllegalState() {
-            LeaderElection a = candidate("node-a", new ManualTicker());
+    @Test
+    void backgroundRoundFailure_isLogged_andTheNextRoundGoesOn() throws Exception {
+        AtomicInteger failuresLeft = new AtomicInteger(2);
+        MetaStore flaky = new FailingReads(store, failuresLeft);
+        LeadershipEvents events = new LeadershipEvents();
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+        LeaderElection a = LeaderElection.builder().store(flaky).leaseKey(LEASE_KEY).candidateId("node-a")
+                .leaseDuration(LEASE).renewInterval(Duration.ofMillis(1)).clock(wall).ticker(new ManualTicker())
+                .scheduler(scheduler).listener(events).build();
+        try {
             a.start();
+            events.awaitFirstGain(SAFETY_TIMEOUT);
 
-            assertThatThrownBy(a::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("started");
+            assertThat(failuresLeft.get()).isLessThanOrEqualTo(0);
+            assertThat(leaseRecord().holder()).contains("node-a");
+        } finally {
             a.close();
-            assertThatThrownBy(a::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
-            assertThatThrownBy(a::campaignOnce).isInstanceOf(IllegalStateException.class);
-            assertThat(a.currentGuard()).isEmpty();
+            scheduler.shutdownNow();
         }
+    }
 
-        @Test
-        void backgroundRoundFailure_isLogged_andTheNextRoundGoesOn() throws Exception {
-            AtomicInteger failuresLeft = new AtomicInteger(2);
-            MetaStore flaky = new FailingReads(store, failuresLeft);
-            LeadershipEvents events = new LeadershipEvents();
-            ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-            LeaderElection a = LeaderElection.builder().store(flaky).leaseKey(LEASE_KEY).candidateId("node-a")
-                    .leaseDuration(LEASE).renewInterval(Duration.ofMillis(1)).clock(wall).ticker(new ManualTicker())
-                    .scheduler(scheduler).listener(events).build();
-            try {
-                a.start();
-                events.awaitFirstGain(SAFETY_TIMEOUT);
-
-                assertThat(failuresLeft.get()).isLessThanOrEqualTo(0);
-                assertThat(leaseRecord().holder()).contains("node-a");
-            } finally {
-                a.close();
-                scheduler.shutdownNow();
+    @Test
+    void failingListener_doesNotStopTheElection() {
+        LeadershipEvents events = new LeadershipEvents();
+        LeaderElection a = candidate("node-a", new ManualTicker(), store, b -> b.listener(new LeadershipListener() {
+            @Override
+            public void gained(LeaseGuard guard) {
+                throw new IllegalStateException("listener bug");
             }
-        }
 
-        @Test
-        void failingListener_doesNotStopTheElection() {
-            LeadershipEvents events = new LeadershipEvents();
-            LeaderElection a = candidate("node-a", new ManualTicker(), store, b -> b.listener(new LeadershipListener() {
-                @Override
-                public void gained(LeaseGuard guard) {
-                    throw new IllegalStateException("listener bug");
-                }
+            @Override
+            public void lost(long epoch, String reason) {
+                throw new IllegalStateException("listener bug");
+            }
+        }));
+        a.addListener(events);
 
-                @Override
-                public void lost(long epoch, String reason) {
-                    throw new IllegalStateException("listener bug");
-                }
-            }));
-            a.addListener(events);
+        assertThat(a.campaignOnce()).isEqualTo(new Leader(1));
+        assertThat(a.resign()).isTrue();
+        assertThat(events.events()).containsExactly("gained 1", "lost 1");
+    }
 
-            assertThat(a.campaignOnce()).isEqualTo(new Leader(1));
-            assertThat(a.resign()).isTrue();
-            assertThat(events.events()).containsExactly("gained 1", "lost 1");
-        }
+    @Test
+    void storeFailureDuringRenewal_keepsTheGuardUntilItsDeadline() {
+        ManualTicker ticker = new ManualTicker();
+        AtomicInteger failuresLeft = new AtomicInteger(0);
+        LeaderElection a = candidate("node-a", ticker, new FailingReads(store, failuresLeft), b -> b);
+        a.campaignOnce();
+        ticker.advance(RENEW);
 
-        @Test
-        void storeFailureDuringRenewal_keepsTheGuardUntilItsDeadline() {
-            ManualTicker ticker = new ManualTicker();
-            AtomicInteger failuresLeft = new AtomicInteger(0);
-            LeaderElection a = candidate("node-a", ticker, new FailingReads(store, failuresLeft), b -> b);
-            a.campaignOnce();
-            ticker.advance(RENEW);
+        failuresLeft.set(1);
+        assertThatThrownBy(a::campaignOnce).isInstanceOf(StoreUnavailableException.class);
 
-            failuresLeft.set(1);
-            assertThatThrownBy(a::campaignOnce).isInstanceOf(StoreUnavailableException.class);
-
-            assertThat(a.currentGuard()).isPresent();
-            ticker.advance(LEASE.minus(RENEW));
-            assertThat(a.currentGuard()).as("without a renewal the guard ends at its deadline").isEmpty();
-        }
+        assertThat(a.currentGuard()).isPresent();
+        ticker.advance(LEASE.minus(RENEW));
+        assertThat(a.currentGuard()).as("without a renewal the guard ends at its deadline").isEmpty();
     }
 }

@@ -7,18 +7,21 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.lease.LeaderElection;
 import io.lake.meta.lease.LeaseRecord;
+import io.lake.meta.testkit.ContractDisplayNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayNameGeneration;
 
 /**
  * The plumbing the lease suite shares: a fresh store per test, a shared manual wall clock, one
  * manual ticker per candidate, and elections that are closed after each test. Backends do not
  * extend this class directly: extend {@link LeaseFencingContract}.
  */
+@DisplayNameGeneration(ContractDisplayNames.class)
 public abstract class LeaseSupport {
 
     protected static final MetaKey LEASE_KEY = MetaKey.of("lease/orders-writer");

@@ -4,7 +4,7 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.testkit.InMemoryMetaStore;
 
 /** The lease and fencing suite on the in-memory model store. */
-class InMemoryLeaseFencingTest extends LeaseFencingContract {
+public class InMemoryLeaseFencingTest extends LeaseFencingContract {
 
     @Override
     protected MetaStore openStore() {
