@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
             ScanCommand.class,
             TxnCommand.class,
             DynamoLocalCommand.class,
+            BenchCommand.class,
             CommandLine.HelpCommand.class
         },
         footerHeading = "%nExit codes:%n",
