@@ -47,9 +47,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The RocksDB {@link MetaStore}. Thread-safe.
  *
- * <p>Writes go through the {@link GroupCommitter}: one thread checks and writes the commits of
- * all concurrent writers in shared batches, and hands each written batch to the watches. Reads go
- * straight to RocksDB.
+ * <p>Writes go through the {@link GroupCommitter}: the first waiting writer checks and writes the
+ * commits of all concurrent writers in a shared batch, on its own thread, and hands each written
+ * batch to the watches. Reads go straight to RocksDB and never wait for a commit.
  *
  * <p>Every call holds the read side of a lifecycle lock while it uses native handles;
  * {@link #close()} first refuses new calls, then takes the write side, so it waits for the

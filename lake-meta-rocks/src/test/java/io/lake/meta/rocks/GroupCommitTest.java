@@ -34,8 +34,8 @@ import org.rocksdb.RocksDBException;
 /**
  * Group commit: concurrent writers share batches (and so WAL syncs), later commits of a batch
  * see earlier ones, nothing is answered before its batch is written, and a failed batch write
- * fails every commit in it. Batches are formed deterministically: the test pauses the committer
- * on a first commit, queues the others, then releases it.
+ * fails every commit in it. Batches are formed deterministically: the test pauses the writer
+ * leading a first commit, queues the others, then releases it.
  */
 class GroupCommitTest {
 
@@ -175,23 +175,27 @@ class GroupCommitTest {
     }
 
     @Test
-    void committerThread_isANamedDaemon_andStopsOnClose() {
-        RocksStore store = open(Durability.SYNCED_WAL);
+    void aWriterAlone_commitsOnItsOwnThread_andNoStoreThreadOutlivesClose() {
+        List<Thread> checkedOn = new java.util.concurrent.CopyOnWriteArrayList<>();
+        RaceHooks recordChecks = point -> {
+            if (point.equals(RaceHooks.COMMIT_CHECKED)) {
+                checkedOn.add(Thread.currentThread());
+            }
+        };
+        RocksStore store = StoreOpener.open(dir, Durability.SYNCED_WAL, true, recordChecks, UnaryOperator.identity());
         store.create(MetaKey.of("gc/k"), V);
-        Thread committer = committerThread();
-        assertThat(committer).isNotNull();
-        assertThat(committer.isDaemon()).isTrue();
-        assertThat(committer.getName()).contains(dir.toString());
+        store.update(MetaKey.of("gc/k"), V, MetaValue.utf8("v2"));
+        assertThat(checkedOn).as("threads that checked the two commits").containsExactly(Thread.currentThread(),
+                Thread.currentThread());
         store.close();
-        assertThat(committer.isAlive()).isFalse();
-        assertThat(committerThread()).isNull();
+        assertThat(storeThreads()).isEmpty();
     }
 
-    private Thread committerThread() {
-        String name = "lake-meta-rocks-committer[" + dir.toAbsolutePath().normalize() + "]";
+    private List<Thread> storeThreads() {
+        String directory = dir.toAbsolutePath().normalize().toString();
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().equals(name) && t.isAlive())
-                .findFirst().orElse(null);
+                .filter(t -> t.getName().contains(directory) && t.isAlive())
+                .toList();
     }
 
     @Test
@@ -238,9 +242,14 @@ class GroupCommitTest {
 
     @Test
     void writerInterruptedAfterItsCommitWasTaken_getsTheRealAnswer_withItsInterruptFlagSet() throws Exception {
+        MetaKey leaderKey = MetaKey.of("gc/leader");
         MetaKey key = MetaKey.of("gc/interrupted");
+        PauseAt leaderQueued = hooks.pause(RacePoints.COMMIT_QUEUED);
         PauseAt checked = hooks.pause(RaceHooks.COMMIT_CHECKED);
         try (RocksStore store = open(Durability.SYNCED_WAL)) {
+            // the leader queued first; it takes the interrupted writer's commit into its batch
+            CompletableFuture<WriteResult> leader = async(store, Mutation.create(leaderKey, V));
+            leaderQueued.awaitArrival();
             CompletableFuture<Object> outcome = new CompletableFuture<>();
             CompletableFuture<Boolean> flagAfterwards = new CompletableFuture<>();
             Thread writer = new Thread(() -> {
@@ -252,10 +261,13 @@ class GroupCommitTest {
                 flagAfterwards.complete(Thread.currentThread().isInterrupted());
             }, "interrupted-writer");
             writer.start();
+            hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 2);
+            leaderQueued.release();
             checked.awaitArrival();
             writer.interrupt();
             checked.release();
 
+            assertThat(leader.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
             assertThat(outcome.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
             assertThat(flagAfterwards.get(30, TimeUnit.SECONDS)).isTrue();
             assertThat(store.get(key)).contains(V);
