@@ -16,6 +16,14 @@ final class KeyRules {
      * @param restMayBeEmpty whether nothing may follow the family's slash
      */
     static byte[] validate(String what, String text, boolean restMayBeEmpty) {
+        validateText(what, text, restMayBeEmpty);
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        requireSize(what, text, utf8.length);
+        return utf8;
+    }
+
+    /** The rules of {@link #validate} but the size, which needs the encoding. */
+    static void validateText(String what, String text, boolean restMayBeEmpty) {
         Checks.wellFormedText(text, what);
         int slash = text.indexOf('/');
         if (slash < 0) {
@@ -27,12 +35,13 @@ final class KeyRules {
             throw new InvalidArgumentException(what + " '" + abbreviate(text)
                     + "' has nothing after the family's '/': the rest of a key must not be empty");
         }
-        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-        if (utf8.length > Limits.MAX_KEY_BYTES) {
-            throw new InvalidArgumentException(what + " '" + abbreviate(text) + "' is " + utf8.length
+    }
+
+    static void requireSize(String what, String text, int utf8Length) {
+        if (utf8Length > Limits.MAX_KEY_BYTES) {
+            throw new InvalidArgumentException(what + " '" + abbreviate(text) + "' is " + utf8Length
                     + " bytes in UTF-8; the limit is " + Limits.MAX_KEY_BYTES + " bytes");
         }
-        return utf8;
     }
 
     static void requireValidFamily(String what, String text, String family) {

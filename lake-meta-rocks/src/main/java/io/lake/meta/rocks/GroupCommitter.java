@@ -12,7 +12,6 @@ import io.lake.meta.spi.WatchRegistry;
 import io.lake.meta.watch.WatchEvent;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -86,6 +85,7 @@ final class GroupCommitter {
     private final String description;
     private final String name;
     private final WriteBatch writes = new WriteBatch(); // the leader's, cleared after every batch
+    private final CommittedValues committed = new CommittedValues(); // the leader's
     private final AtomicLong batchesWritten = new AtomicLong();
     private final AtomicLong commitsAnswered = new AtomicLong();
 
@@ -269,25 +269,23 @@ final class GroupCommitter {
     }
 
     private void commitBatch(List<Pending> batch) {
-        Map<MetaKey, Optional<MetaValue>> overlay = new HashMap<>();
-        Map<MetaKey, Optional<MetaValue>> before = new HashMap<>(); // the database's values, to read back against
+        BatchView view = new BatchView(database, committed);
         List<Mutation> staged = new ArrayList<>();
-        Commit.View view = key -> {
-            Optional<MetaValue> earlier = overlay.get(key); // a key the batch already writes needs no read
-            if (earlier != null) {
-                return earlier;
-            }
-            Optional<MetaValue> current = database.current(key);
-            before.putIfAbsent(key, current);
-            return current;
-        };
+        boolean written = false;
         try {
+            view.prefetch(batch.stream().map(p -> p.commit).toList());
             for (Pending pending : batch) {
-                evaluate(pending, view, overlay, writes, staged);
+                evaluate(pending, view, writes, staged);
             }
             if (!staged.isEmpty()) {
-                boolean written = write(writes, batch);
-                publish(written, staged, before);
+                written = write(writes, batch);
+                if (!written) {
+                    view.unknown();
+                }
+                publish(written, staged, view.before());
+            }
+            if (written || staged.isEmpty()) {
+                view.settled(written, staged);
             }
         } catch (RuntimeException | Error e) {
             LOG.warn("{}: staging a batch of {} commits failed; none of them applied", description, batch.size(), e);
@@ -295,6 +293,7 @@ final class GroupCommitter {
                     + batch.size() + " commits failed (" + e.getMessage() + "); the batch was not written, nothing"
                     + " changed: retry", e);
             batch.forEach(p -> p.fail(failure));
+            committed.forgetAll(); // whatever failed, nothing it knew is certain any more
         } finally {
             clear(batch);
         }
@@ -367,8 +366,7 @@ final class GroupCommitter {
         return changes;
     }
 
-    private void evaluate(Pending pending, Commit.View view, Map<MetaKey, Optional<MetaValue>> overlay,
-            WriteBatch writes, List<Mutation> staged) {
+    private void evaluate(Pending pending, BatchView view, WriteBatch writes, List<Mutation> staged) {
         Commit.Decision decision;
         try {
             decision = pending.commit.evaluate(view);
@@ -396,7 +394,7 @@ final class GroupCommitter {
             }
             for (Mutation mutation : pending.commit.mutations()) {
                 staged.add(mutation);
-                overlay.put(mutation.key(), mutation.newValue());
+                view.stage(mutation);
             }
         }
         pending.decision = decision;

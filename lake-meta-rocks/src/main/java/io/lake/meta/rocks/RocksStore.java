@@ -91,7 +91,17 @@ final class RocksStore implements MetaStore {
         this.writeOptions = new WriteOptions().setSync(durability == Durability.SYNCED_WAL);
         this.pointReads = new ReadOptions();
         this.watches = new WatchRegistry(description);
-        this.committer = new GroupCommitter(this::read, RocksStore::stage,
+        this.committer = new GroupCommitter(new Commit.View() {
+            @Override
+            public Optional<MetaValue> current(MetaKey key) throws RocksDBException {
+                return read(key);
+            }
+
+            @Override
+            public List<Optional<MetaValue>> currentAll(List<MetaKey> keys) throws RocksDBException {
+                return readAll(keys);
+            }
+        }, RocksStore::stage,
                 writerDecorator.apply(batch -> db.write(writeOptions, batch)),
                 hooks, watches, description, "lake-meta-rocks-committer[" + directory + "]");
         committer.start();
@@ -161,6 +171,16 @@ final class RocksStore implements MetaStore {
     private Optional<MetaValue> read(MetaKey key) throws RocksDBException {
         byte[] value = db.get(pointReads, key.utf8());
         return value == null ? Optional.empty() : Optional.of(MetaValue.of(value));
+    }
+
+    /** One {@code multiGet} for the group commit's checks. */
+    private List<Optional<MetaValue>> readAll(List<MetaKey> keys) throws RocksDBException {
+        List<byte[]> values = db.multiGetAsList(pointReads, keys.stream().map(MetaKey::utf8).toList());
+        List<Optional<MetaValue>> found = new ArrayList<>(values.size());
+        for (byte[] value : values) {
+            found.add(value == null ? Optional.empty() : Optional.of(MetaValue.of(value)));
+        }
+        return found;
     }
 
     @Override

@@ -175,6 +175,29 @@ class GroupCommitTest {
     }
 
     @Test
+    void afterAWriteWhoseOutcomeIsUnknown_theNextCommitIsCheckedAgainstTheDatabase() {
+        // the second write reaches RocksDB, then fails: the committer must not trust what it
+        // remembered of the key from the first
+        AtomicInteger writes = new AtomicInteger();
+        UnaryOperator<GroupCommitter.BatchWriter> secondWriteAppliesThenFails = real -> batch -> {
+            real.write(batch);
+            if (writes.incrementAndGet() == 2) {
+                throw new RocksDBException("injected after the write");
+            }
+        };
+        MetaKey key = MetaKey.of("gc/remembered");
+        MetaValue v2 = MetaValue.utf8("v2");
+        try (RocksStore store = StoreOpener.open(dir, Durability.SYNCED_WAL, true, hooks, secondWriteAppliesThenFails)) {
+            assertThat(store.create(key, V)).isEqualTo(WriteResult.applied());
+            assertThatThrownBy(() -> store.update(key, V, v2)).isInstanceOf(OutcomeUnknownException.class);
+
+            assertThat(store.update(key, V, MetaValue.utf8("v3")))
+                    .isEqualTo(WriteResult.conflict(Optional.of(v2)));
+            assertThat(store.update(key, v2, MetaValue.utf8("v3"))).isEqualTo(WriteResult.applied());
+        }
+    }
+
+    @Test
     void aWriterAlone_commitsOnItsOwnThread_andNoStoreThreadOutlivesClose() {
         List<Thread> checkedOn = new java.util.concurrent.CopyOnWriteArrayList<>();
         RaceHooks recordChecks = point -> {
