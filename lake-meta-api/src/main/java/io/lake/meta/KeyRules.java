@@ -30,7 +30,7 @@ final class KeyRules {
             throw new InvalidArgumentException(what + " '" + abbreviate(text)
                     + "' has no family: write it as family/rest, for example tbl/ns1/orders");
         }
-        requireValidFamily(what, text, text.substring(0, slash));
+        requireValidFamily(what, text, slash);
         if (!restMayBeEmpty && slash == text.length() - 1) {
             throw new InvalidArgumentException(what + " '" + abbreviate(text)
                     + "' has nothing after the family's '/': the rest of a key must not be empty");
@@ -44,18 +44,20 @@ final class KeyRules {
         }
     }
 
-    static void requireValidFamily(String what, String text, String family) {
-        if (family.isEmpty() || family.length() > Limits.MAX_FAMILY_LENGTH) {
+    /** The family is {@code text}'s first {@code length} characters; checked in place, copied only for a message. */
+    static void requireValidFamily(String what, String text, int length) {
+        if (length == 0 || length > Limits.MAX_FAMILY_LENGTH) {
+            String family = text.substring(0, length);
             throw new InvalidArgumentException(what + " '" + abbreviate(text) + "' has family '"
                     + abbreviate(family) + "' of length " + family.length()
                     + ": a family is 1 to " + Limits.MAX_FAMILY_LENGTH + " characters from [a-z0-9_-]");
         }
-        for (int i = 0; i < family.length(); i++) {
-            char c = family.charAt(i);
+        for (int i = 0; i < length; i++) {
+            char c = text.charAt(i);
             boolean letterOrDigit = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
             if (!letterOrDigit && !(i > 0 && (c == '_' || c == '-'))) {
                 throw new InvalidArgumentException(what + " '" + abbreviate(text) + "' has family '"
-                        + family + "' with character '" + c + "' at index " + i
+                        + text.substring(0, length) + "' with character '" + c + "' at index " + i
                         + ": a family uses [a-z0-9_-] and starts with a letter or digit");
             }
         }

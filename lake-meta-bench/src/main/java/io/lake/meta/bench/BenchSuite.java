@@ -1,12 +1,18 @@
 package io.lake.meta.bench;
 
 import io.lake.meta.bench.BenchPlan.Group;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
@@ -53,7 +59,7 @@ public final class BenchSuite {
                 for (Case c : cases(group)) {
                     for (int round = 0; round < plan.rounds(); round++) {
                         for (String backend : c.backends()) {
-                            measurements.addAll(new Runner(options(group, c, backend).build()).run());
+                            measurements.addAll(runLogged(options(group, c, backend)));
                         }
                     }
                 }
@@ -96,12 +102,27 @@ public final class BenchSuite {
         return cases;
     }
 
+    /** Runs one trial; JMH rewrites its output file per run, so each run's is appended to the log. */
+    private Collection<RunResult> runLogged(ChainedOptionsBuilder options) throws RunnerException {
+        try {
+            Path runLog = Files.createTempFile("lake-meta-bench-run-", ".log");
+            try {
+                Collection<RunResult> results = new Runner(options.output(runLog.toString()).build()).run();
+                Files.write(jmhLog, Files.readAllBytes(runLog), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                return results;
+            } finally {
+                Files.deleteIfExists(runLog);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write JMH's log to " + jmhLog, e);
+        }
+    }
+
     private ChainedOptionsBuilder options(Group group, Case c, String backend) {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(benchmark(c.benchmark()))
                 .forks(plan.forks())
                 .shouldFailOnError(true)
-                .output(jmhLog.toString())
                 .param("readKeys", Integer.toString(plan.readKeys()))
                 .param("listedKeys", Integer.toString(plan.listedKeys()))
                 .param("loadedKeys", Integer.toString(plan.loadedKeys()));

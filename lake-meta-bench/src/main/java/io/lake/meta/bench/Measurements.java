@@ -30,6 +30,11 @@ final class Measurements {
                 .filter(Objects::nonNull).map(Result::getScore).toList());
     }
 
+    /** Every trial's primary score of {@code Class.method} with these parameter values, in run order. */
+    List<Double> scores(String benchmark, Map<String, String> params) {
+        return find(benchmark, params).stream().map(r -> r.getPrimaryResult().getScore()).toList();
+    }
+
     private List<RunResult> find(String benchmark, Map<String, String> params) {
         return results.stream().filter(r -> matches(r.getParams(), benchmark, params)).toList();
     }

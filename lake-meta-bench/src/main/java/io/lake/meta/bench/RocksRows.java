@@ -38,6 +38,29 @@ final class RocksRows {
         return m.score("WriteBenchmark." + method, Map.of("backend", backend, "durability", durability));
     }
 
+    /** The ratio of each round (lake-meta's trial over the raw trial right after it), to show the spread. */
+    private String rounds(String benchmark, Map<String, String> params) {
+        return rounds(benchmark, params, false);
+    }
+
+    /** As above; {@code times} when the scores are times, so a round's rate ratio is raw over lake-meta. */
+    private String rounds(String benchmark, Map<String, String> params, boolean times) {
+        Map<String, String> lake = new java.util.HashMap<>(params);
+        lake.put("backend", LAKE);
+        Map<String, String> raw = new java.util.HashMap<>(params);
+        raw.put("backend", RAW);
+        List<Double> a = m.scores(benchmark, lake);
+        List<Double> b = m.scores(benchmark, raw);
+        if (a.size() < 2 || a.size() != b.size()) {
+            return "";
+        }
+        StringBuilder note = new StringBuilder("rounds:");
+        for (int i = 0; i < a.size(); i++) {
+            note.append(i == 0 ? " " : ", ").append(BenchRow.format(times ? b.get(i) / a.get(i) : a.get(i) / b.get(i)));
+        }
+        return note.toString();
+    }
+
     private void add(String row, String unit, Optional<Double> value, String against, Optional<Double> baseline,
             Target target, String note) {
         if (value.isPresent() && baseline.isPresent()) {
@@ -47,17 +70,22 @@ final class RocksRows {
 
     private void writes() {
         add("RocksDB synced CAS, 1 thread", "ops/s", write("cas1", LAKE, SYNCED),
-                "raw synced put, 1 thread", write("cas1", RAW, SYNCED), Target.atLeast(0.95), "");
+                "raw synced put, 1 thread", write("cas1", RAW, SYNCED), Target.atLeast(0.95),
+                rounds("WriteBenchmark.cas1", Map.of("durability", SYNCED)));
         add("RocksDB synced CAS, 16 threads", "ops/s", write("cas16", LAKE, SYNCED),
-                "raw synced put, 16 threads", write("cas16", RAW, SYNCED), Target.atLeast(2), "");
+                "raw synced put, 16 threads", write("cas16", RAW, SYNCED), Target.atLeast(2),
+                rounds("WriteBenchmark.cas16", Map.of("durability", SYNCED)));
         add("RocksDB synced CAS, 16 threads vs 1", "ops/s", write("cas16", LAKE, SYNCED),
                 "lake-meta synced CAS, 1 thread", write("cas1", LAKE, SYNCED), Target.atLeast(8), "");
         add("RocksDB synced create, 16 threads", "ops/s", write("create16", LAKE, SYNCED),
-                "raw synced put, 16 threads", write("create16", RAW, SYNCED), Target.atLeast(2), "");
+                "raw synced put, 16 threads", write("create16", RAW, SYNCED), Target.atLeast(2),
+                rounds("WriteBenchmark.create16", Map.of("durability", SYNCED)));
         add("RocksDB unsynced CAS, 1 thread", "ops/s", write("cas1", LAKE, UNSYNCED),
-                "raw unsynced put, 1 thread", write("cas1", RAW, UNSYNCED), Target.atLeast(0.8), "");
+                "raw unsynced put, 1 thread", write("cas1", RAW, UNSYNCED), Target.atLeast(0.8),
+                rounds("WriteBenchmark.cas1", Map.of("durability", UNSYNCED)));
         add("RocksDB unsynced CAS, 16 threads", "ops/s", write("cas16", LAKE, UNSYNCED),
-                "raw unsynced put, 16 threads", write("cas16", RAW, UNSYNCED), Target.atLeast(1), "");
+                "raw unsynced put, 16 threads", write("cas16", RAW, UNSYNCED), Target.atLeast(1),
+                rounds("WriteBenchmark.cas16", Map.of("durability", UNSYNCED)));
     }
 
     private void hotKey() {
@@ -75,7 +103,7 @@ final class RocksRows {
             String threads = method.equals("get1") ? "1 thread" : "4 threads";
             add("RocksDB point read, " + threads, "ops/s", m.score("ReadBenchmark." + method, Map.of("backend", LAKE)),
                     "raw get, " + threads, m.score("ReadBenchmark." + method, Map.of("backend", RAW)),
-                    Target.atLeast(0.9), "");
+                    Target.atLeast(0.9), rounds("ReadBenchmark." + method, Map.of()));
         }
     }
 
@@ -83,7 +111,7 @@ final class RocksRows {
         add(String.format(Locale.ROOT, "RocksDB listing of %,d keys in pages of 1,000 (time)", plan.listedKeys()),
                 "ms", m.score("ListingBenchmark.listFamily", Map.of("backend", LAKE)),
                 "raw iterator over the same keys", m.score("ListingBenchmark.listFamily", Map.of("backend", RAW)),
-                Target.atMost(1.3), "");
+                Target.atMost(1.3), rounds("ListingBenchmark.listFamily", Map.of()));
     }
 
     private void bulk() {
@@ -91,7 +119,8 @@ final class RocksRows {
             String kind = durability.equals(SYNCED) ? "synced" : "unsynced";
             add(String.format(Locale.ROOT, "RocksDB %s bulk load of %,d keys, transactions of 100", kind,
                     plan.loadedKeys()), "keys/s", bulkRate(LAKE, durability),
-                    "raw WriteBatch of 100, " + kind, bulkRate(RAW, durability), Target.atLeast(0.5), "");
+                    "raw WriteBatch of 100, " + kind, bulkRate(RAW, durability), Target.atLeast(0.5),
+                    rounds("BulkLoadBenchmark.load", Map.of("durability", durability), true));
         }
     }
 

@@ -45,8 +45,8 @@ import org.slf4j.LoggerFactory;
  * took effect after all); keys that still hold their old value are not reported. A failed staging
  * wrote nothing and publishes nothing.
  *
- * <p>Lifecycle: the store commits only while it holds the read side of its lifecycle lock and
- * calls {@link #stop()} under the write side, so by then no writer is leading or waiting; a commit
+ * <p>Lifecycle: the store commits only from calls its {@link CallGate} let in, and calls
+ * {@link #stop()} once they have all left, so by then no writer is leading or waiting; a commit
  * after the stop is refused as closed.
  */
 final class GroupCommitter {

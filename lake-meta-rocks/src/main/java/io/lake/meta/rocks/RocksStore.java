@@ -30,8 +30,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.rocksdb.ReadOptions;
@@ -51,9 +49,9 @@ import org.slf4j.LoggerFactory;
  * commits of all concurrent writers in a shared batch, on its own thread, and hands each written
  * batch to the watches. Reads go straight to RocksDB and never wait for a commit.
  *
- * <p>Every call holds the read side of a lifecycle lock while it uses native handles;
- * {@link #close()} first refuses new calls, then takes the write side, so it waits for the
- * calls in flight and frees the handles only when nothing can touch them any more.
+ * <p>Every call passes a {@link CallGate} while it uses native handles; {@link #close()} first
+ * refuses new calls, then waits for the calls in flight, and frees the handles only when nothing
+ * can touch them any more.
  */
 final class RocksStore implements MetaStore {
 
@@ -72,9 +70,8 @@ final class RocksStore implements MetaStore {
     private final ReadOptions pointReads;
     private final PageTokenCodec tokens = new PageTokenCodec(TOKEN_LAYOUT, 1);
 
-    private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    private final CallGate calls = new CallGate();
     private final Object closeMonitor = new Object();
-    private volatile boolean closing;
     private boolean closed;
 
     private final WatchRegistry watches;
@@ -263,18 +260,14 @@ final class RocksStore implements MetaStore {
             if (closed) {
                 return;
             }
-            closing = true;
+            calls.refuseNewCalls();
             hooks.reached(RacePoints.CLOSE_DRAINING);
-            lifecycle.writeLock().lock();
-            try {
-                committer.stop();
-                watches.close();
-                closeNative();
-                closed = true;
-                LOG.info("closed {}", description);
-            } finally {
-                lifecycle.writeLock().unlock();
-            }
+            calls.awaitDrained();
+            committer.stop();
+            watches.close();
+            closeNative();
+            closed = true;
+            LOG.info("closed {}", description);
         }
     }
 
@@ -298,18 +291,13 @@ final class RocksStore implements MetaStore {
     }
 
     private <T> T whileOpen(Supplier<T> call) {
-        if (closing) {
+        if (!calls.enter()) {
             throw new StoreClosedException(description);
         }
-        Lock open = lifecycle.readLock();
-        open.lock();
         try {
-            if (closing) {
-                throw new StoreClosedException(description);
-            }
             return call.get();
         } finally {
-            open.unlock();
+            calls.leave();
         }
     }
 
