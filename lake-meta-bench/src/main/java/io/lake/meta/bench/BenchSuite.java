@@ -58,7 +58,7 @@ public final class BenchSuite {
             } else {
                 for (Case c : cases(group)) {
                     for (int round = 0; round < plan.rounds(); round++) {
-                        for (String backend : c.backends()) {
+                        for (String backend : inTurn(c.backends(), round)) {
                             measurements.addAll(runLogged(options(group, c, backend)));
                         }
                     }
@@ -76,6 +76,15 @@ public final class BenchSuite {
      * alternating keeps lake-meta and its raw baseline under the same share of a busy machine.
      */
     private record Case(String benchmark, Optional<String> durability, List<String> backends) {
+    }
+
+    /** Odd rounds run the backends in reverse order, so neither always goes first. */
+    private static List<String> inTurn(List<String> backends, int round) {
+        List<String> order = new ArrayList<>(backends);
+        if (round % 2 == 1) {
+            java.util.Collections.reverse(order);
+        }
+        return order;
     }
 
     private List<Case> cases(Group group) {

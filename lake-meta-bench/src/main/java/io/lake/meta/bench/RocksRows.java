@@ -38,7 +38,7 @@ final class RocksRows {
         return m.score("WriteBenchmark." + method, Map.of("backend", backend, "durability", durability));
     }
 
-    /** The ratio of each round (lake-meta's trial over the raw trial right after it), to show the spread. */
+    /** The ratio of each round (lake-meta's trial over the raw trial of the same round), to show the spread. */
     private String rounds(String benchmark, Map<String, String> params) {
         return rounds(benchmark, params, false);
     }

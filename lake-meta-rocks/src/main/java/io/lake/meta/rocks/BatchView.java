@@ -84,6 +84,12 @@ final class BatchView implements Commit.View {
 
     /** The batch was written, or nothing of it was (only conflicts, or a failed staging). */
     void settled(boolean written, List<Mutation> writes) {
+        if (before.size() + writes.size() > CommittedValues.MAX_KEYS_PER_BATCH) {
+            if (written) {
+                writes.forEach(m -> committed.forget(m.key()));
+            }
+            return;
+        }
         before.forEach(committed::remember);
         if (written) {
             writes.forEach(m -> committed.remember(m.key(), m.newValue()));

@@ -14,7 +14,9 @@ import java.util.Optional;
  * after a write whose outcome is unknown.
  *
  * <p>Bounded: at most {@link #MAX_KEYS} keys, least recently used first out, and no value larger
- * than {@link #MAX_VALUE_BYTES} (such a key is read again instead). Not thread-safe: only the
+ * than {@link #MAX_VALUE_BYTES} (such a key is read again instead). A batch touching more than
+ * {@link #MAX_KEYS_PER_BATCH} keys (a bulk load) is not remembered, only forgotten where it
+ * wrote, so it cannot push the hot keys out. Not thread-safe: only the
  * writer leading the group commit touches it, and the lead passes from writer to writer through
  * the committer's lock.
  */
@@ -22,6 +24,7 @@ final class CommittedValues {
 
     static final int MAX_KEYS = 4096;
     static final int MAX_VALUE_BYTES = 1024;
+    static final int MAX_KEYS_PER_BATCH = 64;
 
     private final Map<MetaKey, Optional<MetaValue>> values = new LinkedHashMap<>(256, 0.75f, true) {
         private static final long serialVersionUID = 1L;
@@ -48,6 +51,11 @@ final class CommittedValues {
         } else {
             values.put(key, value);
         }
+    }
+
+    /** {@code key} holds something this does not keep. */
+    void forget(MetaKey key) {
+        values.remove(key);
     }
 
     /** The database may hold anything now (a batch write failed): read every key again. */
