@@ -11,6 +11,7 @@ import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.Transaction;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.RaceHooks;
 import java.nio.file.Path;
@@ -194,6 +195,23 @@ class GroupCommitTest {
             assertThat(store.update(key, V, MetaValue.utf8("v3")))
                     .isEqualTo(WriteResult.conflict(Optional.of(v2)));
             assertThat(store.update(key, v2, MetaValue.utf8("v3"))).isEqualTo(WriteResult.applied());
+        }
+    }
+
+    @Test
+    void aBulkTransactionOverAKeyTheCommitterRemembers_leavesNoStaleValueBehind() {
+        MetaKey key = MetaKey.of("gc/hot");
+        MetaValue v2 = MetaValue.utf8("v2");
+        try (RocksStore store = open(Durability.UNSYNCED_WAL)) {
+            assertThat(store.update(key, V, v2)).isEqualTo(WriteResult.conflict(Optional.empty()));
+            assertThat(store.create(key, V)).isEqualTo(WriteResult.applied()); // now remembered as V
+            Transaction.Builder bulk = Transaction.builder().update(key, V, v2);
+            for (int i = 0; i < CommittedValues.MAX_KEYS_PER_BATCH; i++) {
+                bulk.create(MetaKey.of("gc/bulk-" + i), V);
+            }
+            assertThat(store.transact(bulk.build()).isApplied()).isTrue();
+
+            assertThat(store.update(key, V, MetaValue.utf8("v3"))).isEqualTo(WriteResult.conflict(Optional.of(v2)));
         }
     }
 
