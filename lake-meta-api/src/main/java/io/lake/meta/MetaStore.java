@@ -68,7 +68,8 @@ public interface MetaStore extends AutoCloseable {
      *
      * @return applied, or not applied with every failure
      * @throws InvalidArgumentException if the transaction names more keys than
-     *     {@link #maxTransactionKeys()}; nothing changed
+     *     {@link #maxTransactionKeys()} or carries more bytes than {@link #maxTransactionBytes()};
+     *     nothing changed
      * @throws StoreUnavailableException if the transaction was refused before it could apply; nothing changed
      * @throws OutcomeUnknownException if the transaction's answer was lost; re-read to learn the outcome
      */
@@ -97,6 +98,16 @@ public interface MetaStore extends AutoCloseable {
      */
     default int maxTransactionKeys() {
         return Limits.MAX_TRANSACTION_KEYS;
+    }
+
+    /**
+     * The most bytes of keys and values (expected and new, as {@link Transaction#sizeBytes()}
+     * counts them) this store accepts in one transaction: at most
+     * {@link Limits#MAX_TRANSACTION_BYTES}, less where the store writes every value more than once
+     * (DynamoDB's dual-write migration mode writes two copies).
+     */
+    default int maxTransactionBytes() {
+        return Limits.MAX_TRANSACTION_BYTES;
     }
 
     /**

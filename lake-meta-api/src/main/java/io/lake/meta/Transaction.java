@@ -70,6 +70,21 @@ public final class Transaction {
     }
 
     /**
+     * Refuses this transaction if it carries more bytes than {@code limit}, a store's own limit
+     * (see {@link MetaStore#maxTransactionBytes()}).
+     *
+     * @param store how the store describes itself, for the message
+     * @throws InvalidArgumentException naming the store and its limit (or if {@code store} is null)
+     */
+    public void requireAtMostBytes(int limit, String store) {
+        Checks.notNull(store, "store description");
+        if (sizeBytes > limit) {
+            throw new InvalidArgumentException("a transaction carries " + sizeBytes + " bytes of keys and values; " + store
+                    + " accepts at most " + limit + " bytes per transaction: split it into several transactions");
+        }
+    }
+
+    /**
      * Refuses this transaction if it names more keys than {@code limit}, a store's own limit.
      *
      * @param store how the store describes itself, for the message

@@ -70,7 +70,8 @@ final class ValidArguments {
             "GuardedMutation.<init>#0", () -> MetaKey.of("lease/l"),
             "spi.PageCursor.after#0", () -> 0,
             "spi.PageTokenCodec.decode#1", () -> CODEC.encode(PREFIX, PageCursor.startOf(0)),
-            "lease.LeaseRecord.decode#1", () -> LeaseRecord.held("node-a", 1, 1, "n").encode());
+            "lease.LeaseRecord.decode#1", () -> LeaseRecord.held("node-a", 1, 1, "n").encode(),
+            "Transaction.requireAtMostBytes#0", () -> Limits.MAX_TRANSACTION_BYTES);
 
     private ValidArguments() {
     }

@@ -196,6 +196,12 @@ public final class FencedMetaStore implements MetaStore {
                 + " Renew less often than writes take");
     }
 
+    /** The delegate's: the lease condition's bytes count too, so a transaction at the limit is refused once fenced. */
+    @Override
+    public int maxTransactionBytes() {
+        return delegate.maxTransactionBytes();
+    }
+
     /** One key fewer than the delegate's: the lease is one more condition of every transaction. */
     @Override
     public int maxTransactionKeys() {

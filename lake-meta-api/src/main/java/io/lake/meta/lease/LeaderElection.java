@@ -286,6 +286,8 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         private MetaStore store;
         private MetaKey leaseKey;
         private String candidateId;
+        private static final Duration MAX_LEASE_DURATION = Duration.ofDays(365);
+
         private Duration leaseDuration;
         private Duration renewInterval;
         private Duration safetyMargin;
@@ -323,12 +325,16 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
             return this;
         }
 
-        /** How long an installed or renewed lease lasts; at least 1 ms. */
+        /** How long an installed or renewed lease lasts; at least 1 ms, at most 365 days. */
         public Builder leaseDuration(Duration leaseDuration) {
             requireUnset(this.leaseDuration, "leaseDuration");
             Objects.requireNonNull(leaseDuration, "leaseDuration");
             if (leaseDuration.compareTo(Duration.ofMillis(1)) < 0) {
                 throw new IllegalArgumentException("leaseDuration must be at least 1 ms, got " + leaseDuration);
+            }
+            // the local deadline is a ticker reading plus the duration in nanoseconds: keep it far from overflow
+            if (leaseDuration.compareTo(MAX_LEASE_DURATION) > 0) {
+                throw new IllegalArgumentException("leaseDuration must be at most 365 days, got " + leaseDuration);
             }
             this.leaseDuration = leaseDuration;
             return this;

@@ -6,8 +6,8 @@ import java.util.Optional;
 /**
  * Where the sweeper gets a table's lock: supplied by the caller, so maintenance of one table never
  * runs twice at once across processes. A fenced lock (its holder writes only through a view
- * fenced by the lock's epoch) is the intended implementation; a single-process service may
- * use an in-process lock over a store fenced by its leadership.
+ * fenced by the lock's epoch) is the intended implementation: {@link FencedTableLocks}. A
+ * single-process service may use an in-process lock over a store fenced by its leadership.
  */
 @FunctionalInterface
 public interface TableLockProvider {

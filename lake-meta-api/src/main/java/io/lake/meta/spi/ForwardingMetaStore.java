@@ -24,7 +24,8 @@ import java.util.Optional;
  * (fault injection, counting, ownership of extra resources) overrides only what it changes.
  *
  * <p>{@link #get}, {@link #getAll}, {@link #apply}, {@link #applyGuarded}, {@link #transact(Transaction)},
- * {@link #maxTransactionKeys()}, {@link #page(PageRequest)}, {@link #watch} and {@link #close()} forward to
+ * {@link #maxTransactionKeys()}, {@link #maxTransactionBytes()}, {@link #page(PageRequest)}, {@link #watch} and
+ * {@link #close()} forward to
  * {@link #delegate()}. The convenience methods ({@code create}, {@code update}, {@code delete},
  * {@code transact(conditions, mutations)}, {@code page(prefix, limit)}) are not forwarded: they
  * keep {@link MetaStore}'s defaults and so go through this store's own {@code apply},
@@ -84,6 +85,11 @@ public abstract class ForwardingMetaStore implements MetaStore {
     @Override
     public int maxTransactionKeys() {
         return delegate().maxTransactionKeys();
+    }
+
+    @Override
+    public int maxTransactionBytes() {
+        return delegate().maxTransactionBytes();
     }
 
     @Override

@@ -3,62 +3,16 @@ package io.lake.meta.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lake.meta.GuardedMutation;
-import io.lake.meta.GuardedResult;
-import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
-import io.lake.meta.MetaValue;
-import io.lake.meta.Mutation;
-import io.lake.meta.Page;
-import io.lake.meta.PageRequest;
-import io.lake.meta.Transaction;
-import io.lake.meta.TransactionResult;
-import io.lake.meta.WriteResult;
-import io.lake.meta.watch.Watch;
-import io.lake.meta.watch.WatchListener;
+import io.lake.meta.NoIoMetaStore;
 import java.time.Duration;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class LeaderElectionBuilderTest {
 
     /** Never called: the builder must validate without I/O. */
-    private static final MetaStore UNUSED = new MetaStore() {
-        @Override
-        public Optional<MetaValue> get(MetaKey key) {
-            throw new AssertionError("no I/O expected");
-        }
-
-        @Override
-        public WriteResult apply(Mutation mutation) {
-            throw new AssertionError("no I/O expected");
-        }
-
-        @Override
-        public GuardedResult applyGuarded(GuardedMutation mutation) {
-            throw new AssertionError("no I/O expected");
-        }
-
-        @Override
-        public TransactionResult transact(Transaction transaction) {
-            throw new AssertionError("no I/O expected");
-        }
-
-        @Override
-        public Page page(PageRequest request) {
-            throw new AssertionError("no I/O expected");
-        }
-
-        @Override
-        public Watch watch(KeyPrefix prefix, WatchListener listener) {
-            throw new AssertionError("no I/O expected");
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private static final MetaStore UNUSED = new NoIoMetaStore();
 
     private static LeaderElection.Builder minimal() {
         return LeaderElection.builder().store(UNUSED).leaseKey(MetaKey.of("lease/x")).candidateId("a")

@@ -82,6 +82,12 @@ class ForwardingMetaStoreTest {
         }
 
         @Override
+        public int maxTransactionBytes() {
+            calls.add("maxTransactionBytes");
+            return 1234;
+        }
+
+        @Override
         public Page page(PageRequest request) {
             calls.add(request);
             return paged;
@@ -117,12 +123,13 @@ class ForwardingMetaStoreTest {
         assertThat(store.applyGuarded(guarded)).isSameAs(inner.guarded);
         assertThat(store.transact(transaction)).isSameAs(inner.transacted);
         assertThat(store.maxTransactionKeys()).isEqualTo(inner.keyLimit);
+        assertThat(store.maxTransactionBytes()).isEqualTo(1234);
         assertThat(store.page(request)).isSameAs(inner.paged);
         assertThat(store.watch(watched, listener)).isSameAs(inner.watched);
         store.close();
 
-        assertThat(inner.calls).containsExactly(KEY, mutation, guarded, transaction, "maxTransactionKeys", request,
-                watched, listener, "close");
+        assertThat(inner.calls).containsExactly(KEY, mutation, guarded, transaction, "maxTransactionKeys",
+                "maxTransactionBytes", request, watched, listener, "close");
         assertThat(store.delegate()).isSameAs(inner);
     }
 

@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "demo", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {
             "Walk through lake-meta on an embedded RocksDB store.",
-            "Scenes: table records, compare-and-set, guarded writes, paging with tokens, leader election with a fenced store.",
+            "Scenes: table registrations, compare-and-set, guarded writes, paging with tokens, leader election with a",
+            "fenced store, paged maintenance under fenced table locks with an operation replayed idempotently.",
             "The store lives in a temporary directory, deleted afterwards, unless --path keeps it."
         })
 final class DemoCommand implements Callable<Integer> {
@@ -58,8 +59,8 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.println();
         out.println("Done: " + scenes.size() + " scenes played. " + (keep
-                ? "The store is kept in " + directory + "; look inside with: lake-meta scan --store rocks:"
-                        + directory + " --prefix tbl/"
+                ? "The store is kept in " + directory + "; look inside with: lake-meta tables list --store rocks:"
+                        + directory + " (or lake-meta scan --store rocks:" + directory + " --prefix tbl/)"
                 : "The temporary store was deleted."));
         out.flush();
         return ExitCodes.OK;

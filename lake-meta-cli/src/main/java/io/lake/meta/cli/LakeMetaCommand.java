@@ -26,14 +26,20 @@ import picocli.CommandLine.Spec;
             DeleteCommand.class,
             ScanCommand.class,
             TxnCommand.class,
+            WatchCommand.class,
+            TablesCommand.class,
+            MaintenanceCommand.class,
+            OpsCommand.class,
             DynamoLocalCommand.class,
+            DynamoMigrateCommand.class,
             BenchCommand.class,
             CommandLine.HelpCommand.class
         },
         footerHeading = "%nExit codes:%n",
         footer = {
             "  0   success",
-            "  1   get: the key is absent (with --keys: one of them is)",
+            "  1   get: the key is absent (with --keys: one of them is); tables show,",
+            "      ops show: no such record",
             "  2   bad input: usage, an argument that is not UTF-8 text, invalid key,",
             "      value, limit or token, unknown store",
             "      scheme, missing store directory or DynamoDB table, a directory",
@@ -43,7 +49,8 @@ import picocli.CommandLine.Spec;
             "      was written",
             "  4   store error: cannot open the store (DynamoDB unreachable or refusing),",
             "      unavailable (DynamoDB: a request still failing after 10 seconds,",
-            "      retries included), or outcome unknown;",
+            "      retries included), outcome unknown, or a record that does not",
+            "      decode (named in the message);",
             "      dynamo-local: the server cannot listen (port in use)",
             "  70  internal error (a bug: please report it)"
         })

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -388,5 +389,26 @@ class DynamoInspectionCommandsTest {
     private static String nextToken(Cli.Run scan) {
         return scan.out().lines().filter(l -> l.startsWith("next-token: ")).findFirst()
                 .map(l -> l.substring("next-token: ".length())).orElse(null);
+    }
+
+    @Test
+    void watch_onDynamo_printsTheContentsThenAChangeMadeByAnotherWriter() throws Exception {
+        AtomicReference<Cli.Run> watching = new AtomicReference<>();
+        Thread watcher = new Thread(() -> watching.set(Cli.run("watch", "--store", "dynamo:" + table,
+                "--endpoint", server.endpoint().toString(), "--region", "us-east-1",
+                "--prefix", "tbl/sales/", "--max-events", "2")));
+        watcher.start();
+        // Whether this write lands before the watch's first listing (an initial event) or after it
+        // (a change), the watch prints two events: the orders already there, and this one.
+        try (MetaStore store = DynamoMetaStore.builder().client(admin).tableName(table).build()) {
+            store.create(MetaKey.of("tbl/sales/refunds"), MetaValue.utf8("r1"));
+        }
+        watcher.join(Duration.ofSeconds(60).toMillis());
+
+        Cli.Run run = watching.get();
+        assertThat(run).as("the watch ended after its two events").isNotNull();
+        runs.add(run);
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.out()).contains("initial tbl/sales/orders\t{\"v\":1}" + NL).contains("tbl/sales/refunds\tr1" + NL);
     }
 }

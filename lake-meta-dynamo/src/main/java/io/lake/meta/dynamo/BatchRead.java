@@ -40,16 +40,16 @@ final class BatchRead {
 
     private final DynamoDbClient client;
     private final String table;
-    private final V2Layout layout;
+    private final ItemLayout layout;
     private final Duration deadline;
     private final LongSupplier nanoTime;
     private final Pause pause;
 
-    BatchRead(DynamoDbClient client, String table, V2Layout layout) {
+    BatchRead(DynamoDbClient client, String table, ItemLayout layout) {
         this(client, table, layout, DEFAULT_DEADLINE, System::nanoTime, Thread::sleep);
     }
 
-    BatchRead(DynamoDbClient client, String table, V2Layout layout, Duration deadline, LongSupplier nanoTime,
+    BatchRead(DynamoDbClient client, String table, ItemLayout layout, Duration deadline, LongSupplier nanoTime,
             Pause pause) {
         this.client = client;
         this.table = table;
@@ -107,13 +107,13 @@ final class BatchRead {
             throw Failures.onRead("BatchGetItem of " + pending.size() + " keys", e, table);
         }
         for (Map<String, AttributeValue> item : response.responses().getOrDefault(table, List.of())) {
-            AttributeValue range = item.get(V2Layout.RANGE);
-            MetaKey key = range == null ? null : byRangeKey.get(range.s());
+            String keyText = layout.keyTextOf(item);
+            MetaKey key = keyText == null ? null : byRangeKey.get(keyText);
             if (key == null) {
                 throw new DynamoStoreException("BatchGetItem on table '" + table + "' returned an item that was not"
-                        + " asked for (" + V2Layout.RANGE + "=" + (range == null ? null : range.s()) + ")");
+                        + " asked for (" + layout.keyAttribute() + "=" + keyText + ")");
             }
-            found.put(key, V2Layout.valueOf(item, table));
+            found.put(key, layout.valueIn(item, table));
         }
         KeysAndAttributes unprocessed = response.unprocessedKeys().get(table);
         return unprocessed == null || !unprocessed.hasKeys() ? List.of() : new ArrayList<>(unprocessed.keys());

@@ -3,11 +3,11 @@ package io.lake.meta.dynamo;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaStore;
 import java.time.Duration;
-import java.util.regex.Pattern;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * The DynamoDB backend of {@link MetaStore}, in the sharded v2 layout.
+ * The DynamoDB backend of {@link MetaStore}, in the sharded v2 layout, or, while a deployment
+ * migrates to it online, in the legacy v1 layout or writing both ({@link DynamoLayoutMode}).
  *
  * <pre>{@code
  * try (DynamoDbClient client = DynamoDbClient.create();
@@ -25,11 +25,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  *
  * <p><b>Layout:</b> hash key {@code pk = family#shard} (S), range key {@code sk} = the full
  * logical key (S), value attribute {@code v} (B), and a layout record that fixes the table's
- * shard count the first time a store opens it. See {@code docs/guides/dynamodb.md}.
- *
- * <p><b>Watches</b> poll: every {@link Builder#pollInterval poll interval} each watch lists its
- * whole prefix (at least one strongly consistent Query per shard) and reports what changed, so a
- * change is reported within one interval plus two listings. See {@code docs/guides/watch.md}.
+ * shard count the first time a store opens it. See {@code docs/guides/dynamodb.md}; for the legacy
+ * layout and the migration, {@code docs/guides/dynamodb-migration.md}.
  */
 public final class DynamoMetaStore {
 
@@ -60,10 +57,10 @@ public final class DynamoMetaStore {
      */
     public static final class Builder {
 
-        private static final Pattern TABLE_NAME = Pattern.compile("[a-zA-Z0-9_.-]{3,255}");
-
         private DynamoDbClient client;
         private String tableName;
+        private String legacyTableName;
+        private DynamoLayoutMode mode;
         private Integer shardCount;
         private Boolean createTableIfMissing;
         private Duration tableActiveTimeout;
@@ -82,14 +79,38 @@ public final class DynamoMetaStore {
             return this;
         }
 
-        /** The table's name; required. 3 to 255 characters of {@code [a-zA-Z0-9_.-]}, as DynamoDB demands. */
+        /**
+         * The v2 table's name; required in modes {@code V2} (the default) and {@code DUAL}. 3 to 255
+         * characters of {@code [a-zA-Z0-9_.-]}, as DynamoDB demands.
+         */
         public Builder tableName(String tableName) {
             requireUnset(this.tableName, "tableName");
-            if (tableName == null || !TABLE_NAME.matcher(tableName).matches()) {
-                throw new InvalidArgumentException("table name '" + tableName + "' is not a valid DynamoDB table name:"
-                        + " use 3 to 255 characters of [a-zA-Z0-9_.-]");
+            this.tableName = TableNames.requireValid(tableName, "table name");
+            return this;
+        }
+
+        /**
+         * The legacy v1 table's name (hash key {@code k} = the full logical key); required in modes
+         * {@code V1} and {@code DUAL}, unused in {@code V2} (as the v2 table and the shard count are
+         * unused in {@code V1}: one configuration serves every phase of a migration, only the mode
+         * changes). Same naming rules as {@link #tableName}.
+         */
+        public Builder legacyTableName(String legacyTableName) {
+            requireUnset(this.legacyTableName, "legacyTableName");
+            this.legacyTableName = TableNames.requireValid(legacyTableName, "legacy table name");
+            return this;
+        }
+
+        /**
+         * Which tables the store reads and writes. Default {@link DynamoLayoutMode#V2}. See
+         * {@link DynamoLayoutMode} and {@code docs/guides/dynamodb-migration.md}.
+         */
+        public Builder mode(DynamoLayoutMode mode) {
+            requireUnset(this.mode, "mode");
+            if (mode == null) {
+                throw new InvalidArgumentException("mode must not be null: use V1, DUAL or V2");
             }
-            this.tableName = tableName;
+            this.mode = mode;
             return this;
         }
 
@@ -100,12 +121,7 @@ public final class DynamoMetaStore {
          */
         public Builder shardCount(int shardCount) {
             requireUnset(this.shardCount, "shardCount");
-            if (shardCount < V2Layout.MIN_SHARDS || shardCount > V2Layout.MAX_SHARDS) {
-                throw new InvalidArgumentException("shard count " + shardCount + " is out of range: use "
-                        + V2Layout.MIN_SHARDS + " to " + V2Layout.MAX_SHARDS + " (more shards spread a hot family"
-                        + " over more partitions, but a full prefix scan issues one query per shard)");
-            }
-            this.shardCount = shardCount;
+            this.shardCount = TableNames.requireValidShards(shardCount);
             return this;
         }
 
@@ -152,11 +168,18 @@ public final class DynamoMetaStore {
          * schema and reads its layout record, writing it only on an empty table (one bounded Scan
          * checks that a table without a record is empty).
          *
-         * @throws IllegalStateException if the client or the table name is missing
+         * <p>In mode {@code V1} it checks the legacy table's key schema and refuses a table that
+         * holds the migration's completion marker; in {@code DUAL} it opens both tables and picks
+         * the read authority from the marker.
+         *
+         * @throws IllegalStateException if the client or a table name the mode needs is missing
          * @throws InvalidArgumentException if the configured shard count differs from the table's
+         *     (or, in modes V1 and DUAL, the legacy table and the v2 table are the same)
          * @throws DynamoStoreException if the table is missing (and creation is off), has another
          *     key schema, holds a foreign or newer layout record, or holds items but no layout
-         *     record (the message says what record to write back); nothing was written
+         *     record (the message says what record to write back); in V1, if the legacy table holds
+         *     the migration's completion marker; in DUAL, if only one table holds it; in V2, if the
+         *     table is a migration's target whose rollback horizon was not declared; nothing was written
          * @throws io.lake.meta.StoreUnavailableException if DynamoDB could not be reached or the
          *     table did not become ACTIVE in time (retryable)
          */
@@ -164,13 +187,26 @@ public final class DynamoMetaStore {
             if (client == null) {
                 throw new IllegalStateException("client is required: call client(DynamoDbClient)");
             }
-            if (tableName == null) {
-                throw new IllegalStateException("tableName is required: call tableName(String)");
+            DynamoLayoutMode chosen = mode == null ? DynamoLayoutMode.V2 : mode;
+            if (chosen != DynamoLayoutMode.V1 && tableName == null) {
+                throw new IllegalStateException("tableName is required in mode " + chosen + ": call tableName(String)");
             }
-            V2Layout layout = new TableSetup(client, tableName).open(shardCount,
-                    createTableIfMissing != null && createTableIfMissing,
-                    tableActiveTimeout == null ? Duration.ofMinutes(5) : tableActiveTimeout);
-            return new DynamoV2Store(client, tableName, layout, pollInterval == null ? DEFAULT_POLL_INTERVAL : pollInterval);
+            if (chosen != DynamoLayoutMode.V2 && legacyTableName == null) {
+                throw new IllegalStateException("legacyTableName is required in mode " + chosen
+                        + ": call legacyTableName(String)");
+            }
+            if (chosen != DynamoLayoutMode.V2 && legacyTableName.equals(tableName)) {
+                throw new InvalidArgumentException("the legacy table and the v2 table are both '" + tableName
+                        + "': a migration needs two tables");
+            }
+            ModeOpener opener = new ModeOpener(client, createTableIfMissing != null && createTableIfMissing,
+                    tableActiveTimeout == null ? Duration.ofMinutes(5) : tableActiveTimeout,
+                    pollInterval == null ? DEFAULT_POLL_INTERVAL : pollInterval);
+            return switch (chosen) {
+                case V1 -> opener.openV1(legacyTableName);
+                case DUAL -> opener.openDual(legacyTableName, tableName, shardCount);
+                case V2 -> opener.openV2(tableName, shardCount);
+            };
         }
 
         private static void requireUnset(Object current, String option) {

@@ -24,9 +24,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
  * The MetaStore contract over a DynamoDB table in the v2 layout (see {@link V2Layout}).
@@ -46,6 +44,7 @@ final class DynamoV2Store implements MetaStore {
     private final DynamoDbClient client;
     private final String table;
     private final V2Layout layout;
+    private final SingleItemWrite singleWrites;
     private final TransactWrite transactions;
     private final BatchRead batchReads;
     private final ShardedPageReader pages;
@@ -57,6 +56,7 @@ final class DynamoV2Store implements MetaStore {
         this.client = client;
         this.table = table;
         this.layout = layout;
+        this.singleWrites = new SingleItemWrite(client, table, layout);
         this.transactions = new TransactWrite(client, table, layout);
         this.batchReads = new BatchRead(client, table, layout);
         this.pages = new ShardedPageReader(client, table, layout);
@@ -90,32 +90,7 @@ final class DynamoV2Store implements MetaStore {
     public WriteResult apply(Mutation mutation) {
         checkOpen();
         notNull(mutation, "mutation");
-        AttemptLog log = new AttemptLog();
-        String what = describe(mutation);
-        try {
-            WriteCondition condition = WriteCondition.of(mutation);
-            if (mutation instanceof Mutation.Delete) {
-                client.deleteItem(r -> r.tableName(table).key(layout.keyOf(mutation.key()))
-                        .conditionExpression(condition.expression())
-                        .expressionAttributeNames(condition.names())
-                        .expressionAttributeValues(condition.values())
-                        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                        .overrideConfiguration(log.attach(client)));
-            } else {
-                client.putItem(r -> r.tableName(table).item(layout.itemOf(mutation.key(), mutation.newValue().orElseThrow()))
-                        .conditionExpression(condition.expression())
-                        .expressionAttributeNames(condition.names())
-                        .expressionAttributeValues(condition.values())
-                        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                        .overrideConfiguration(log.attach(client)));
-            }
-            return WriteResult.applied();
-        } catch (ConditionalCheckFailedException e) {
-            Failures.requireConclusive(what, e, log, table);
-            return WriteCondition.of(mutation).failure(mutation.key(), e.hasItem() ? e.item() : null, table).asWriteResult();
-        } catch (SdkException e) {
-            throw Failures.onWrite(what, e, log, table);
-        }
+        return singleWrites.apply(mutation);
     }
 
     @Override
@@ -173,11 +148,6 @@ final class DynamoV2Store implements MetaStore {
         if (value == null) {
             throw new InvalidArgumentException(name + " must not be null");
         }
-    }
-
-    private static String describe(Mutation m) {
-        String kind = m instanceof Mutation.Create ? "create" : m instanceof Mutation.Update ? "update" : "delete";
-        return kind + " of '" + m.key() + "'";
     }
 
     int shards() {

@@ -8,31 +8,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
-import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
-import software.amazon.awssdk.services.dynamodb.model.TableDescription;
-import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
- * Opens a v2 table: creates it when asked and missing, waits until it is usable, checks its key
- * schema, and reads the layout record that fixes the shard count, writing it only on an empty
- * table (a table that holds items but lost its record is refused, see {@link MissingLayoutRecord}).
+ * Opens a v2 table: makes sure it exists with the v2 key schema ({@link TableReady}) and reads
+ * the layout record that fixes the shard count, writing it only on an empty table (a table that
+ * holds items but lost its record is refused, see {@link MissingLayoutRecord}).
  */
 final class TableSetup {
 
-    private static final Duration POLL = Duration.ofMillis(250);
     /** How many items a table without a layout record is sampled for. */
     static final int ITEMS_SAMPLED = 20;
 
@@ -48,94 +37,8 @@ final class TableSetup {
      * @param configuredShards the builder's shard count, or null to adopt the table's (16 on a new table)
      */
     V2Layout open(Integer configuredShards, boolean createIfMissing, Duration activeTimeout) {
-        TableDescription description = describe();
-        if (description == null) {
-            if (!createIfMissing) {
-                throw new DynamoStoreException("DynamoDB table '" + table + "' does not exist: create it with key schema "
-                        + expectedSchema() + " (see the DynamoDB guide), or build the store with createTableIfMissing(true)");
-            }
-            create();
-        }
-        description = awaitUsable(activeTimeout);
-        checkSchema(description);
+        new TableReady(client, table, TableReady.V2_SCHEMA, "v2").ensure(createIfMissing, activeTimeout);
         return new V2Layout(layoutShards(configuredShards));
-    }
-
-    private TableDescription describe() {
-        try {
-            return client.describeTable(r -> r.tableName(table)).table();
-        } catch (ResourceNotFoundException e) {
-            return null;
-        } catch (SdkException e) {
-            throw Failures.onRead("DescribeTable", e, table);
-        }
-    }
-
-    private void create() {
-        try {
-            client.createTable(r -> r.tableName(table)
-                    .billingMode(BillingMode.PAY_PER_REQUEST)
-                    .attributeDefinitions(
-                            AttributeDefinition.builder().attributeName(V2Layout.HASH)
-                                    .attributeType(ScalarAttributeType.S).build(),
-                            AttributeDefinition.builder().attributeName(V2Layout.RANGE)
-                                    .attributeType(ScalarAttributeType.S).build())
-                    .keySchema(
-                            KeySchemaElement.builder().attributeName(V2Layout.HASH).keyType(KeyType.HASH).build(),
-                            KeySchemaElement.builder().attributeName(V2Layout.RANGE).keyType(KeyType.RANGE).build()));
-        } catch (ResourceInUseException e) {
-            // another process created it first: accepted once its schema is checked
-        } catch (SdkException e) {
-            throw Failures.onRead("CreateTable", e, table);
-        }
-    }
-
-    private TableDescription awaitUsable(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            TableDescription d = describe();
-            TableStatus status = d == null ? null : d.tableStatus();
-            if (status == TableStatus.ACTIVE || status == TableStatus.UPDATING) {
-                return d;
-            }
-            if (d != null && status != TableStatus.CREATING) {
-                throw new DynamoStoreException("DynamoDB table '" + table + "' is " + d.tableStatusAsString()
-                        + ", not ACTIVE: lake-meta cannot use it");
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new StoreUnavailableException("DynamoDB table '" + table + "' did not become ACTIVE within "
-                        + timeout + " (status " + (d == null ? "not visible yet" : d.tableStatusAsString())
-                        + "); open the store again later or raise tableActiveTimeout");
-            }
-            try {
-                Thread.sleep(POLL.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new StoreUnavailableException("interrupted while waiting for table '" + table + "' to become ACTIVE", e);
-            }
-        }
-    }
-
-    private void checkSchema(TableDescription d) {
-        Map<String, String> types = d.attributeDefinitions().stream()
-                .collect(Collectors.toMap(AttributeDefinition::attributeName, AttributeDefinition::attributeTypeAsString));
-        List<KeySchemaElement> keys = d.keySchema();
-        boolean ok = keys.size() == 2
-                && keys.stream().anyMatch(k -> k.attributeName().equals(V2Layout.HASH) && k.keyType() == KeyType.HASH)
-                && keys.stream().anyMatch(k -> k.attributeName().equals(V2Layout.RANGE) && k.keyType() == KeyType.RANGE)
-                && "S".equals(types.get(V2Layout.HASH)) && "S".equals(types.get(V2Layout.RANGE));
-        if (!ok) {
-            String found = keys.stream()
-                    .map(k -> k.attributeName() + " (" + types.get(k.attributeName()) + ", " + k.keyTypeAsString() + ")")
-                    .collect(Collectors.joining(", ", "[", "]"));
-            throw new DynamoStoreException("DynamoDB table '" + table + "' has key schema " + found
-                    + " but the lake-meta v2 layout needs " + expectedSchema()
-                    + ": point the store at another table, or create one with that schema");
-        }
-    }
-
-    private static String expectedSchema() {
-        return "[" + V2Layout.HASH + " (S, HASH), " + V2Layout.RANGE + " (S, RANGE)]";
     }
 
     private int layoutShards(Integer configured) {

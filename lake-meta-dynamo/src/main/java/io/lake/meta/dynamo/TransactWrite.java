@@ -3,29 +3,21 @@ package io.lake.meta.dynamo;
 import io.lake.meta.Condition;
 import io.lake.meta.MetaKey;
 import io.lake.meta.Mutation;
-import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionFailure;
 import io.lake.meta.TransactionResult;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
-import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
-import software.amazon.awssdk.services.dynamodb.model.Delete;
-import software.amazon.awssdk.services.dynamodb.model.Put;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
- * A {@link Transaction} as one {@code TransactWriteItems} request on the v2 layout: one
- * {@code ConditionCheck} per condition, then one conditional {@code Put} or {@code Delete} per
+ * A {@link Transaction} as one {@code TransactWriteItems} request on one table, of either layout:
+ * one {@code ConditionCheck} per condition, then one conditional {@code Put} or {@code Delete} per
  * mutation, in the transaction's order, each returning the item it failed on (ALL_OLD), and a
  * {@code ClientRequestToken} per logical call so that the SDK's retries of a committed
  * transaction answer success instead of a false conflict.
@@ -38,16 +30,11 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  */
 final class TransactWrite {
 
-    private static final String CCF = "ConditionalCheckFailed";
-    private static final String NONE = "None";
-    private static final Set<String> RETRYABLE_REASONS =
-            Set.of("TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded");
-
     private final DynamoDbClient client;
     private final String table;
-    private final V2Layout layout;
+    private final ItemLayout layout;
 
-    TransactWrite(DynamoDbClient client, String table, V2Layout layout) {
+    TransactWrite(DynamoDbClient client, String table, ItemLayout layout) {
         this.client = client;
         this.table = table;
         this.layout = layout;
@@ -57,13 +44,13 @@ final class TransactWrite {
         List<TransactWriteItem> actions = new ArrayList<>(transaction.keyCount());
         List<Step> steps = new ArrayList<>(transaction.keyCount());
         for (Condition condition : transaction.conditions()) {
-            WriteCondition when = WriteCondition.of(condition);
-            actions.add(check(condition, when));
+            WriteCondition when = WriteCondition.of(condition, layout);
+            actions.add(TransactActions.check(table, layout, condition.key(), when));
             steps.add(new Step(condition.key(), when));
         }
         for (Mutation mutation : transaction.mutations()) {
-            WriteCondition when = WriteCondition.of(mutation);
-            actions.add(write(mutation, when));
+            WriteCondition when = WriteCondition.of(mutation, layout);
+            actions.add(TransactActions.write(table, layout, mutation, when));
             steps.add(new Step(mutation.key(), when));
         }
         String token = UUID.randomUUID().toString(); // the SDK resends the same token on its retries
@@ -81,69 +68,29 @@ final class TransactWrite {
         }
     }
 
-    private TransactWriteItem check(Condition condition, WriteCondition when) {
-        return TransactWriteItem.builder().conditionCheck(ConditionCheck.builder().tableName(table)
-                .key(layout.keyOf(condition.key()))
-                .conditionExpression(when.expression()).expressionAttributeNames(when.names())
-                .expressionAttributeValues(when.values())
-                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build();
-    }
-
-    private TransactWriteItem write(Mutation mutation, WriteCondition when) {
-        if (mutation instanceof Mutation.Delete) {
-            return TransactWriteItem.builder().delete(Delete.builder().tableName(table).key(layout.keyOf(mutation.key()))
-                    .conditionExpression(when.expression()).expressionAttributeNames(when.names())
-                    .expressionAttributeValues(when.values())
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build();
-        }
-        return TransactWriteItem.builder().put(Put.builder().tableName(table)
-                .item(layout.itemOf(mutation.key(), mutation.newValue().orElseThrow()))
-                .conditionExpression(when.expression()).expressionAttributeNames(when.names())
-                .expressionAttributeValues(when.values())
-                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build();
-    }
-
     private TransactionResult cancelled(String what, List<Step> steps, TransactionCanceledException e) {
-        List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
-        List<String> codes = reasons.stream().map(r -> String.valueOf(r.code())).toList();
-        if (reasons.size() != steps.size()) {
-            throw new DynamoStoreException(what + " was cancelled with " + reasons.size() + " cancellation reasons for "
-                    + steps.size() + " actions (" + Failures.describe(e) + "); nothing was applied", e);
-        }
-        for (String code : codes) {
-            if (!code.equals(NONE) && !code.equals(CCF) && !RETRYABLE_REASONS.contains(code)) {
-                throw new DynamoStoreException(what + " was cancelled for a reason lake-meta does not map: " + codes
-                        + " (" + Failures.describe(e) + "); nothing was applied", e);
-            }
-        }
-        if (codes.stream().anyMatch(RETRYABLE_REASONS::contains)) {
-            throw new StoreUnavailableException(what + " was cancelled: " + codes
-                    + "; nothing was applied; retry with backoff", e);
-        }
+        List<CancellationReason> reasons = TransactActions.conditionFailures(what, steps.size(), e);
         List<TransactionFailure> failures = new ArrayList<>();
         for (int i = 0; i < steps.size(); i++) {
-            if (codes.get(i).equals(CCF)) {
-                CancellationReason reason = reasons.get(i);
-                failures.add(steps.get(i).failure(reason.hasItem() ? reason.item() : null, table));
+            if (TransactActions.failed(reasons.get(i))) {
+                Step step = steps.get(i);
+                failures.add(step.condition().failure(step.key(), TransactActions.itemOf(reasons.get(i)), table));
             }
         }
         if (failures.isEmpty()) {
-            throw new DynamoStoreException(what + " was cancelled without a failing action: " + codes
+            throw new DynamoStoreException(what + " was cancelled without a failing action: "
+                    + reasons.stream().map(CancellationReason::code).toList()
                     + " (" + Failures.describe(e) + "); nothing was applied", e);
         }
         return TransactionResult.notApplied(failures);
     }
 
-    private static String describe(Transaction transaction) {
+    static String describe(Transaction transaction) {
         return "transaction on " + transaction.keyCount() + " keys (first write to '"
                 + transaction.mutations().get(0).key() + "')";
     }
 
     /** One action's key and the condition it was sent with, to read a failure of it. */
     private record Step(MetaKey key, WriteCondition condition) {
-
-        TransactionFailure failure(Map<String, AttributeValue> item, String table) {
-            return condition.failure(key, item, table);
-        }
     }
 }

@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * The layout record lives at {@code pk = sk = "#layout"}. Public hash keys start with a family,
  * whose first character is in {@code [a-z0-9]}, so no public key can reach it.
  */
-final class V2Layout {
+final class V2Layout implements ItemLayout {
 
     static final int VERSION = 2;
     static final int DEFAULT_SHARDS = 16;
@@ -62,7 +62,13 @@ final class V2Layout {
         return family + "#" + shard;
     }
 
-    Map<String, AttributeValue> keyOf(MetaKey key) {
+    @Override
+    public String keyAttribute() {
+        return RANGE;
+    }
+
+    @Override
+    public Map<String, AttributeValue> keyOf(MetaKey key) {
         return keyOf(bucket(key.family(), ShardFunction.shardOf(key, shards)), key.toString());
     }
 
@@ -70,7 +76,8 @@ final class V2Layout {
         return Map.of(HASH, s(bucket), RANGE, s(rangeKey));
     }
 
-    Map<String, AttributeValue> itemOf(MetaKey key, MetaValue value) {
+    @Override
+    public Map<String, AttributeValue> itemOf(MetaKey key, MetaValue value) {
         String bucket = bucket(key.family(), ShardFunction.shardOf(key, shards));
         return Map.of(HASH, s(bucket), RANGE, s(key.toString()), VALUE, b(value));
     }

@@ -10,40 +10,59 @@ import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The condition expression one item is written (or checked) under on the v2 layout: "absent" for
- * a create or an absent-condition, "holds exactly these bytes" otherwise, and what a failure of
- * it says about the item. Shared by single-item writes and transactions, so both send and read
- * conditions alike.
+ * The condition expression one item is written (or checked) under: "absent" for a create or an
+ * absent-condition, "holds exactly these bytes" otherwise, and what a failure of it says about the
+ * item. Shared by single-item writes and transactions, on either layout, so all of them send and
+ * read conditions alike.
  *
  * @param values null when the expression uses none (DynamoDB rejects an empty map)
  */
 record WriteCondition(String expression, Map<String, String> names, Map<String, AttributeValue> values,
-        boolean requiresAbsent) {
+        boolean requiresAbsent, ItemLayout layout) {
 
     private static final String V = "#v";
     private static final String K = "#k";
     private static final String EXPECTED = ":expected";
 
-    static WriteCondition of(Mutation mutation) {
+    static WriteCondition of(Mutation mutation, ItemLayout layout) {
         if (mutation instanceof Mutation.Create) {
-            return absent();
+            return absent(layout);
         }
-        return holds(mutation instanceof Mutation.Update
+        return holds(expectedOf(mutation), layout);
+    }
+
+    static WriteCondition of(Condition condition, ItemLayout layout) {
+        return condition instanceof Condition.Holds
+                ? holds(((Condition.Holds) condition).expected(), layout)
+                : absent(layout);
+    }
+
+    /**
+     * The condition on the second copy of a dual write: absent, or holding exactly what the
+     * mutation expects the authority copy to hold (a create expects it absent).
+     */
+    static WriteCondition absentOrAsExpected(Mutation mutation, ItemLayout layout) {
+        if (mutation instanceof Mutation.Create) {
+            return absent(layout);
+        }
+        return new WriteCondition("attribute_not_exists(" + K + ") OR " + V + " = " + EXPECTED,
+                Map.of(K, layout.keyAttribute(), V, ItemLayout.VALUE),
+                Map.of(EXPECTED, V2Layout.b(expectedOf(mutation))), false, layout);
+    }
+
+    static WriteCondition absent(ItemLayout layout) {
+        return new WriteCondition("attribute_not_exists(" + K + ")", Map.of(K, layout.keyAttribute()), null, true, layout);
+    }
+
+    static WriteCondition holds(MetaValue expected, ItemLayout layout) {
+        return new WriteCondition(V + " = " + EXPECTED, Map.of(V, ItemLayout.VALUE),
+                Map.of(EXPECTED, V2Layout.b(expected)), false, layout);
+    }
+
+    private static MetaValue expectedOf(Mutation mutation) {
+        return mutation instanceof Mutation.Update
                 ? ((Mutation.Update) mutation).expected()
-                : ((Mutation.Delete) mutation).expected());
-    }
-
-    static WriteCondition of(Condition condition) {
-        return condition instanceof Condition.Holds ? holds(((Condition.Holds) condition).expected()) : absent();
-    }
-
-    private static WriteCondition absent() {
-        return new WriteCondition("attribute_not_exists(" + K + ")", Map.of(K, V2Layout.RANGE), null, true);
-    }
-
-    private static WriteCondition holds(MetaValue expected) {
-        return new WriteCondition(V + " = " + EXPECTED, Map.of(V, V2Layout.VALUE),
-                Map.of(EXPECTED, V2Layout.b(expected)), false);
+                : ((Mutation.Delete) mutation).expected();
     }
 
     /**
@@ -53,7 +72,7 @@ record WriteCondition(String expression, Map<String, String> names, Map<String, 
      */
     TransactionFailure failure(MetaKey key, Map<String, AttributeValue> item, String table) {
         if (item != null && !item.isEmpty()) {
-            return TransactionFailure.found(key, Optional.of(V2Layout.valueOf(item, table)));
+            return TransactionFailure.found(key, Optional.of(layout.valueIn(item, table)));
         }
         return requiresAbsent ? TransactionFailure.currentUnknown(key) : TransactionFailure.found(key, Optional.empty());
     }

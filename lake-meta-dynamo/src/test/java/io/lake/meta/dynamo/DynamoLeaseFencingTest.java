@@ -3,10 +3,11 @@ package io.lake.meta.dynamo;
 import io.lake.meta.MetaStore;
 import io.lake.meta.testkit.dynamo.DynamoTestTarget;
 import io.lake.meta.testkit.lease.LeaseFencingContract;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-/** The lease and fencing suite on the DynamoDB store, one fresh table per test. */
+/** The lease and fencing suite on the DynamoDB store, one fresh table (or pair of tables) per test. */
 class DynamoLeaseFencingTest extends LeaseFencingContract {
 
     private static final DynamoTestTarget TARGET = DynamoTestTarget.shared();
@@ -19,13 +20,19 @@ class DynamoLeaseFencingTest extends LeaseFencingContract {
         return client;
     }
 
+    /** The layout mode the stores are opened in. */
+    protected ModeFixture.TestedMode mode() {
+        return ModeFixture.TestedMode.V2;
+    }
+
+    /** The shard count the stores are built with; empty leaves it to the builder's default. */
+    protected Optional<Integer> shardCount() {
+        return Optional.empty();
+    }
+
     @Override
     protected MetaStore openStore() {
-        return DynamoMetaStore.builder()
-                .client(client())
-                .tableName(TARGET.uniqueTableName("lease"))
-                .createTableIfMissing(true)
-                .build();
+        return ModeFixture.open(client(), TARGET, mode(), shardCount(), "lease").store();
     }
 
     @AfterAll

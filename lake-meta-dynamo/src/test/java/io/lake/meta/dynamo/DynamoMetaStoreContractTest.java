@@ -7,15 +7,14 @@ import io.lake.meta.spi.RaceHooks;
 import io.lake.meta.testkit.MetaStoreContract;
 import io.lake.meta.testkit.dynamo.DynamoTestTarget;
 import io.lake.meta.testserver.dynamodb.ServerHooks;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * The whole MetaStore contract, unchanged, on a fresh table per store with the builder's default
- * shard count (16), so most of a family's shards are empty and pages after a token often are too.
+ * The whole MetaStore contract, unchanged, on a fresh table per store (fresh tables, in the
+ * migration modes: see {@link ModeFixture}) with the builder's default shard count (16), so most of a family's shards are empty and pages after a token often are too.
  * {@link DynamoTwoShardsContractTest} and {@link DynamoOneShardContractTest} run it again on 2 and
  * 1 shards. The commit happens inside DynamoDB, so {@link RaceHooks#COMMIT_CHECKED} is the test
  * server's {@link ServerHooks#WRITE_CHECKED}: reached after a write's conditions passed, under the
@@ -27,13 +26,17 @@ class DynamoMetaStoreContractTest extends MetaStoreContract {
 
     private static final DynamoTestTarget TARGET = DynamoTestTarget.shared();
 
-    private static final Duration POLL_INTERVAL = Duration.ofMillis(20);
 
     private static DynamoDbClient client;
 
     /** The shard count the stores are built with; empty leaves it to the builder's default. */
     protected Optional<Integer> shardCount() {
         return Optional.empty();
+    }
+
+    /** The layout mode the stores are opened in. */
+    protected ModeFixture.TestedMode mode() {
+        return ModeFixture.TestedMode.V2;
     }
 
     private static synchronized DynamoDbClient client() {
@@ -45,17 +48,11 @@ class DynamoMetaStoreContractTest extends MetaStoreContract {
 
     @Override
     protected MetaStore openStore(RaceHooks hooks) {
-        String table = TARGET.uniqueTableName("contract");
-        DynamoMetaStore.Builder builder = DynamoMetaStore.builder()
-                .client(client())
-                .tableName(table)
-                .createTableIfMissing(true)
-                .pollInterval(POLL_INTERVAL);
-        shardCount().ifPresent(builder::shardCount);
-        MetaStore store = builder.build();
-        // the layout the class claims to test
-        assertThat(store.toString()).endsWith("layout=" + V2Layout.descriptor(shardCount().orElse(V2Layout.DEFAULT_SHARDS)) + "]");
-        // Installed after the layout record was written; only this store's table is paused.
+        ModeFixture.Opened opened = ModeFixture.open(client(), TARGET, mode(), shardCount(), "contract");
+        MetaStore store = opened.store();
+        // the mode and layout the class claims to test
+        assertThat(store.toString()).endsWith("layout=" + mode().readLayout(shardCount().orElse(V2Layout.DEFAULT_SHARDS)) + "]");
+        // Installed after the tables were set up; only this store's tables are paused.
         TARGET.inProcessServer().ifPresent(server -> server.hooks(new ServerHooks() {
             @Override
             public void reached(String point) {
@@ -63,7 +60,7 @@ class DynamoMetaStoreContractTest extends MetaStoreContract {
 
             @Override
             public void reached(String point, String operation, Set<String> tables) {
-                if (ServerHooks.WRITE_CHECKED.equals(point) && tables.contains(table)) {
+                if (ServerHooks.WRITE_CHECKED.equals(point) && opened.touches(tables)) {
                     hooks.reached(RaceHooks.COMMIT_CHECKED);
                 }
             }

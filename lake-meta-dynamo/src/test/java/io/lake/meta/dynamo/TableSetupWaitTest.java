@@ -19,6 +19,8 @@ import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
@@ -69,6 +71,12 @@ class TableSetupWaitTest {
             return GetItemResponse.builder().item(Map.of("pk", AttributeValue.fromS("#layout"),
                     "sk", AttributeValue.fromS("#layout"), "format", AttributeValue.fromS("lake-meta"),
                     "layout_version", AttributeValue.fromN("2"), "shards", AttributeValue.fromN("16"))).build();
+        }
+
+        /** The migration records a V2 open looks for: none, as on a table never migrated to. */
+        @Override
+        public QueryResponse query(QueryRequest request) {
+            return QueryResponse.builder().items(List.of()).count(0).scannedCount(0).build();
         }
 
         @Override

@@ -175,15 +175,17 @@ public abstract class TransactionContract extends GuardedMutationContract {
         }
 
         @Test
-        void theContractsByteLimit_applies_andOneByteMoreIsInvalidArgument() {
-            List<Mutation> atLimit = bigCreates("tbl/bytes/k", Limits.MAX_TRANSACTION_BYTES);
-            assertThat(Transaction.of(List.of(), atLimit).sizeBytes()).isEqualTo(Limits.MAX_TRANSACTION_BYTES);
+        void theStoresByteLimit_applies_andOneByteMoreIsInvalidArgument() {
+            int limit = store.maxTransactionBytes();
+            assertThat(limit).as("maxTransactionBytes()").isBetween(1, Limits.MAX_TRANSACTION_BYTES);
+            List<Mutation> atLimit = bigCreates("tbl/bytes/k", limit);
+            assertThat(Transaction.of(List.of(), atLimit).sizeBytes()).isEqualTo(limit);
 
             assertThat(store.transact(List.of(), atLimit).isApplied()).isTrue();
             assertThat(contents("tbl/bytes/")).hasSize(atLimit.size());
 
-            assertThatThrownBy(() -> store.transact(List.of(), bigCreates("tbl/over/k", Limits.MAX_TRANSACTION_BYTES + 1)))
-                    .isInstanceOf(InvalidArgumentException.class);
+            assertThatThrownBy(() -> store.transact(List.of(), bigCreates("tbl/over/k", limit + 1)))
+                    .isInstanceOf(InvalidArgumentException.class).hasMessageContaining(String.valueOf(limit));
             assertThat(contents("tbl/over/")).isEmpty();
         }
 

@@ -6,13 +6,14 @@ import io.lake.meta.MetaValue;
 import io.lake.meta.WriteResult;
 import java.io.PrintWriter;
 
-/** What a scene works with: the demo's store and the narration. */
+/** What a scene works with: the demo's store, its simulated time and the narration. */
 public final class DemoContext {
 
     private static final int ACTION_WIDTH = 50;
 
     private final MetaStore store;
     private final PrintWriter out;
+    private final DemoTime time = new DemoTime();
 
     public DemoContext(MetaStore store, PrintWriter out) {
         this.store = store;
@@ -21,6 +22,11 @@ public final class DemoContext {
 
     public MetaStore store() {
         return store;
+    }
+
+    /** The simulated wall clock and ticker every scene shares: it moves only when a scene moves it. */
+    DemoTime clock() {
+        return time;
     }
 
     /** Narrates one sentence. */

@@ -14,6 +14,7 @@ public final class DemoScenes {
                 new CompareAndSetScene(),
                 new GuardedWriteScene(),
                 new PagingScene(),
-                new LeadershipScene());
+                new LeadershipScene(),
+                new MaintenanceAndReplayScene());
     }
 }

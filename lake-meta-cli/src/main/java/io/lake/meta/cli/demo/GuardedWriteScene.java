@@ -11,6 +11,8 @@ import io.lake.meta.WriteResult;
 final class GuardedWriteScene implements DemoScene {
 
     static final MetaKey LEASE = MetaKey.of("lease/catalog");
+    /** The catalog's current snapshot, which only the catalog's leader may move. */
+    static final MetaKey SNAPSHOT = MetaKey.of("catalog/current-snapshot");
 
     @Override
     public String title() {
@@ -27,11 +29,15 @@ final class GuardedWriteScene implements DemoScene {
         demo.say("  " + LEASE + " = " + DemoContext.text(leaseOfA));
         demo.check(acquired.isApplied(), "node-a to take the free lease");
 
-        MetaValue version3 = demo.store().get(Tables.ORDERS).orElseThrow();
-        MetaValue version4 = Tables.record(Tables.SALES, "orders", 4);
+        MetaValue snapshot3 = snapshot(3);
+        MetaValue snapshot4 = snapshot(4);
+        GuardedResult created = demo.store().applyGuarded(new GuardedMutation(LEASE, leaseOfA,
+                Mutation.create(SNAPSHOT, snapshot3)));
+        demo.step("node-a, guard epoch 1: snapshot 3", DemoContext.outcome(created));
+        demo.check(created.isApplied(), "node-a's guarded create to apply");
         GuardedResult accepted = demo.store().applyGuarded(
-                new GuardedMutation(LEASE, leaseOfA, Mutation.update(Tables.ORDERS, version3, version4)));
-        demo.step("node-a, guard epoch 1: orders -> version 4", DemoContext.outcome(accepted));
+                new GuardedMutation(LEASE, leaseOfA, Mutation.update(SNAPSHOT, snapshot3, snapshot4)));
+        demo.step("node-a, guard epoch 1: snapshot 3 -> 4", DemoContext.outcome(accepted));
         demo.check(accepted.isApplied(), "node-a's guarded update to apply");
 
         MetaValue leaseOfB = MetaValue.utf8("{\"holder\":\"node-b\",\"epoch\":2}");
@@ -41,13 +47,17 @@ final class GuardedWriteScene implements DemoScene {
         demo.check(takeover.isApplied(), "node-b's takeover to apply");
 
         GuardedResult rejected = demo.store().applyGuarded(new GuardedMutation(LEASE, leaseOfA,
-                Mutation.update(Tables.ORDERS, version4, Tables.record(Tables.SALES, "orders", 5))));
-        demo.step("node-a, stale guard epoch 1: orders -> version 5", DemoContext.outcome(rejected));
+                Mutation.update(SNAPSHOT, snapshot4, snapshot(5))));
+        demo.step("node-a, stale guard epoch 1: snapshot 4 -> 5", DemoContext.outcome(rejected));
         demo.check(rejected.outcome() == GuardedResult.Outcome.GUARD_REJECTED, "node-a's stale guard to be rejected");
 
-        MetaValue after = demo.store().get(Tables.ORDERS).orElseThrow();
-        demo.step("get " + Tables.ORDERS, DemoContext.text(after));
-        demo.check(after.equals(version4), Tables.ORDERS + " to still hold version 4");
-        demo.say("The target did not move: it still holds version 4, written under node-a's valid lease.");
+        MetaValue after = demo.store().get(SNAPSHOT).orElseThrow();
+        demo.step("get " + SNAPSHOT, DemoContext.text(after));
+        demo.check(after.equals(snapshot4), SNAPSHOT + " to still hold snapshot 4");
+        demo.say("The target did not move: it still holds snapshot 4, written under node-a's valid lease.");
+    }
+
+    private static MetaValue snapshot(int id) {
+        return MetaValue.utf8("{\"snapshot\":" + id + ",\"by\":\"node-a\"}");
     }
 }

@@ -11,13 +11,8 @@ import io.lake.meta.fenced.FencedMetaStore;
 import io.lake.meta.lease.LeaderElection;
 import io.lake.meta.lease.LeaseRecord;
 import io.lake.meta.lease.LeadershipStatus;
-import io.lake.meta.lease.Ticker;
 import io.lake.meta.spi.ForwardingMetaStore;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Optional;
 
 /**
@@ -39,7 +34,7 @@ final class LeadershipScene implements DemoScene {
     @Override
     public void play(DemoContext demo) {
         MetaStore store = demo.store();
-        DemoTime time = new DemoTime();
+        DemoTime time = demo.clock();
         HeldRequests network = new HeldRequests(store);
         try (LeaderElection a = election(store, "node-a", time);
                 LeaderElection b = election(store, "node-b", time)) {
@@ -111,42 +106,6 @@ final class LeadershipScene implements DemoScene {
             return "follower of " + ((LeadershipStatus.Follower) status).holder() + ", epoch " + status.epoch();
         }
         return "vacant, epoch " + status.epoch();
-    }
-
-    /** Simulated time: one wall clock and one ticker that move only when the scene moves them. */
-    private static final class DemoTime extends Clock implements Ticker {
-        private long millis = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
-        private long nanos;
-
-        void advance(Duration d) {
-            millis += d.toMillis();
-            nanos += d.toNanos();
-        }
-
-        @Override
-        public long read() {
-            return nanos;
-        }
-
-        @Override
-        public long millis() {
-            return millis;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException("demo time is UTC");
-        }
     }
 
     /** The network between node-a and the store: can hold one guarded write while the world moves on. */

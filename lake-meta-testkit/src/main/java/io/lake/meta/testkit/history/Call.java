@@ -1,12 +1,20 @@
 package io.lake.meta.testkit.history;
 
+import io.lake.meta.Condition;
 import io.lake.meta.GuardedMutation;
+import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.Mutation;
+import io.lake.meta.Transaction;
 import java.util.Objects;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
-/** What a client asked the store: a point read, a conditional write or a guarded write. */
-public sealed interface Call permits Call.Get, Call.Write, Call.Guarded {
+/**
+ * What a client asked the store: a point read, a conditional write, a guarded write, a
+ * transaction, or the first page of a prefix.
+ */
+public sealed interface Call permits Call.Get, Call.Write, Call.Guarded, Call.Transact, Call.FirstPage {
 
     /** {@code get(key)}. */
     record Get(MetaKey key) implements Call {
@@ -43,6 +51,42 @@ public sealed interface Call permits Call.Get, Call.Write, Call.Guarded {
             return "guarded[" + mutation.guardKey() + " = " + mutation.expectedGuard() + "] "
                     + describe(mutation.target());
         }
+    }
+
+    /** {@code transact(transaction)}: conditions and mutations, all or nothing. */
+    record Transact(Transaction transaction) implements Call {
+        public Transact {
+            Objects.requireNonNull(transaction, "transaction");
+        }
+
+        @Override
+        public String toString() {
+            return "transact[" + Stream.concat(
+                    transaction.conditions().stream().map(Call::describe),
+                    transaction.mutations().stream().map(Call::describe)).collect(Collectors.joining("; ")) + "]";
+        }
+    }
+
+    /**
+     * {@code page(prefix, limit)} without a token: one read of the first entries of a prefix.
+     * Recorded only for stores whose page is one snapshot (see {@link HistoryRecorder#recordingWithPages}).
+     */
+    record FirstPage(KeyPrefix prefix, int limit) implements Call {
+        public FirstPage {
+            Objects.requireNonNull(prefix, "prefix");
+        }
+
+        @Override
+        public String toString() {
+            return "page(" + prefix + ", " + limit + ")";
+        }
+    }
+
+    private static String describe(Condition c) {
+        if (c instanceof Condition.Holds h) {
+            return "holds(" + h.key() + ", " + h.expected() + ")";
+        }
+        return "absent(" + c.key() + ")";
     }
 
     private static String describe(Mutation m) {

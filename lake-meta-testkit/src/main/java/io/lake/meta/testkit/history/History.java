@@ -66,12 +66,17 @@ public final class History {
         }
     }
 
-    /** An outcome must answer its call: a read a get, a write result a write, a guarded result a guarded write. */
+    /**
+     * An outcome must answer its call: a read a get, a write result a write, a guarded result a
+     * guarded write, a transaction result a transaction, a page a first-page read.
+     */
     static void requireAnswers(Call call, Outcome outcome) {
         boolean fits = outcome instanceof Outcome.Unknown || outcome instanceof Outcome.NotApplied
                 || (outcome instanceof Outcome.Read && call instanceof Call.Get)
                 || (outcome instanceof Outcome.Written && call instanceof Call.Write)
-                || (outcome instanceof Outcome.GuardedWritten && call instanceof Call.Guarded);
+                || (outcome instanceof Outcome.GuardedWritten && call instanceof Call.Guarded)
+                || (outcome instanceof Outcome.Transacted && call instanceof Call.Transact)
+                || (outcome instanceof Outcome.Paged && call instanceof Call.FirstPage);
         if (!fits) {
             throw new IllegalArgumentException("outcome '" + outcome + "' does not answer " + call);
         }

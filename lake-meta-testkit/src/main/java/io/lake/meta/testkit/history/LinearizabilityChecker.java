@@ -62,13 +62,17 @@ public final class LinearizabilityChecker {
         int leftOut = 0;
         for (Operation op : history.operations()) {
             if (op.outcome() instanceof Outcome.NotApplied
-                    || (op.call() instanceof Call.Get && op.outcome() instanceof Outcome.Unknown)) {
+                    || (isRead(op.call()) && op.outcome() instanceof Outcome.Unknown)) {
                 leftOut++;
             } else {
                 checked.add(op);
             }
         }
         return new Search(checked, leftOut, Map.copyOf(initial)).run();
+    }
+
+    private static boolean isRead(Call call) {
+        return call instanceof Call.Get || call instanceof Call.FirstPage;
     }
 
     /** An invocation or an answer in the time-ordered list. */

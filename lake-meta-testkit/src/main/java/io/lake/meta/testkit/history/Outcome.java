@@ -1,8 +1,11 @@
 package io.lake.meta.testkit.history;
 
+import io.lake.meta.Entry;
 import io.lake.meta.GuardedResult;
 import io.lake.meta.MetaValue;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -10,7 +13,7 @@ import java.util.Optional;
  * What the store answered, as a claim the checker holds it to.
  *
  * <ul>
- *   <li>{@link Read}, {@link Written}, {@link GuardedWritten}: a definite answer; the operation
+ *   <li>{@link Read}, {@link Written}, {@link GuardedWritten}, {@link Transacted}, {@link Paged}: a definite answer; the operation
  *       took effect (or observed the state) exactly once, between its invocation and its answer;</li>
  *   <li>{@link Unknown}: the store cannot tell ({@code OutcomeUnknownException}, or an error
  *       outside the contract): the operation may take effect at any point after its invocation,
@@ -19,8 +22,8 @@ import java.util.Optional;
  *       and the contract's other refusals): the operation must have had no effect.</li>
  * </ul>
  */
-public sealed interface Outcome permits Outcome.Read, Outcome.Written, Outcome.GuardedWritten, Outcome.Unknown,
-        Outcome.NotApplied {
+public sealed interface Outcome permits Outcome.Read, Outcome.Written, Outcome.GuardedWritten, Outcome.Transacted,
+        Outcome.Paged, Outcome.Unknown, Outcome.NotApplied {
 
     /** A get's answer: the value, or empty when the key was absent. */
     record Read(Optional<MetaValue> value) implements Outcome {
@@ -55,6 +58,31 @@ public sealed interface Outcome permits Outcome.Read, Outcome.Written, Outcome.G
         @Override
         public String toString() {
             return result.toString();
+        }
+    }
+
+    /** A transaction's answer: applied, or not applied with every failure. */
+    record Transacted(TransactionResult result) implements Outcome {
+        public Transacted {
+            Objects.requireNonNull(result, "result");
+        }
+
+        @Override
+        public String toString() {
+            return result.toString();
+        }
+    }
+
+    /** A first page's answer: its entries, and whether it handed back a token for more. */
+    record Paged(List<Entry> entries, boolean hasMore) implements Outcome {
+        public Paged {
+            entries = List.copyOf(entries);
+        }
+
+        @Override
+        public String toString() {
+            return entries.size() + " entries " + entries.stream().map(e -> e.key().toString()).toList()
+                    + (hasMore ? " and a token" : "");
         }
     }
 

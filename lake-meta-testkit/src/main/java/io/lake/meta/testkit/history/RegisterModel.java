@@ -1,18 +1,27 @@
 package io.lake.meta.testkit.history;
 
+import io.lake.meta.Condition;
+import io.lake.meta.Entry;
 import io.lake.meta.GuardedMutation;
 import io.lake.meta.GuardedResult;
+import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionFailure;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * The sequential specification the checker holds a store to: many keys, each a register that is
- * absent or holds bytes, changed by exact-bytes conditional and guarded writes. A state is an
+ * absent or holds bytes, changed by exact-bytes conditional and guarded writes and by
+ * all-or-nothing transactions, read by point reads and first pages. A state is an
  * immutable map (equal states are equal maps, so the checker can cache them).
  */
 final class RegisterModel {
@@ -38,6 +47,12 @@ final class RegisterModel {
             }
             return write(state, m, ((Outcome.Written) outcome).result());
         }
+        if (call instanceof Call.Transact transact) {
+            return transaction(state, transact.transaction(), outcome);
+        }
+        if (call instanceof Call.FirstPage page) {
+            return firstPage(state, page, (Outcome.Paged) outcome) ? Optional.of(state) : Optional.empty();
+        }
         GuardedMutation g = ((Call.Guarded) call).mutation();
         boolean guardHolds = current(state, g.guardKey()).equals(Optional.of(g.expectedGuard()));
         if (outcome instanceof Outcome.Unknown) {
@@ -62,6 +77,69 @@ final class RegisterModel {
         Optional<MetaValue> current = current(state, m.key());
         boolean reportedRight = !result.isCurrentKnown() || result.currentValue().equals(current);
         return !m.preconditionHolds(current) && reportedRight ? Optional.of(state) : Optional.empty();
+    }
+
+    /**
+     * A transaction: applied only where every condition and precondition holds; not applied
+     * where some fail, naming exactly those, in the transaction's order (conditions first), each
+     * with the value the key holds when the failure reports one.
+     */
+    private static Optional<Map<MetaKey, MetaValue>> transaction(Map<MetaKey, MetaValue> state, Transaction t,
+            Outcome outcome) {
+        List<MetaKey> failing = new ArrayList<>();
+        for (Condition c : t.conditions()) {
+            if (!c.isMet(current(state, c.key()))) {
+                failing.add(c.key());
+            }
+        }
+        for (Mutation m : t.mutations()) {
+            if (!applies(state, m)) {
+                failing.add(m.key());
+            }
+        }
+        boolean applied = outcome instanceof Outcome.Unknown || ((Outcome.Transacted) outcome).result().isApplied();
+        if (applied) {
+            if (!failing.isEmpty()) {
+                return Optional.empty();
+            }
+            Map<MetaKey, MetaValue> next = new HashMap<>(state);
+            for (Mutation m : t.mutations()) {
+                m.newValue().ifPresentOrElse(v -> next.put(m.key(), v), () -> next.remove(m.key()));
+            }
+            return Optional.of(Map.copyOf(next));
+        }
+        TransactionResult result = ((Outcome.Transacted) outcome).result();
+        List<TransactionFailure> reported = result.failures();
+        if (reported.size() != failing.size()) {
+            return Optional.empty();
+        }
+        for (int i = 0; i < failing.size(); i++) {
+            TransactionFailure f = reported.get(i);
+            if (!f.key().equals(failing.get(i))
+                    || (f.isCurrentKnown() && !f.currentValue().equals(current(state, f.key())))) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(state);
+    }
+
+    /**
+     * A first page: at most {@code limit} entries, the prefix's first ones in key order with the
+     * values they hold; without a token, every entry of the prefix. (A page may be shorter than
+     * its limit and still hand back a token.)
+     */
+    private static boolean firstPage(Map<MetaKey, MetaValue> state, Call.FirstPage call, Outcome.Paged page) {
+        KeyPrefix prefix = call.prefix();
+        List<Entry> expected = state.entrySet().stream().filter(e -> prefix.contains(e.getKey()))
+                .sorted(Map.Entry.comparingByKey()).map(e -> new Entry(e.getKey(), e.getValue())).toList();
+        List<Entry> seen = page.entries();
+        if (seen.size() > call.limit() || seen.size() > expected.size()) {
+            return false;
+        }
+        if (!page.hasMore() && seen.size() != expected.size()) {
+            return false;
+        }
+        return seen.equals(expected.subList(0, seen.size()));
     }
 
     private static boolean applies(Map<MetaKey, MetaValue> state, Mutation m) {

@@ -1,0 +1,24 @@
+package io.lake.meta.dynamo;
+
+import java.util.Optional;
+
+/**
+ * What {@link DynamoMigration#finalizeMigration(int)} did.
+ *
+ * @param outcome what happened
+ * @param parity the verification's report; empty when no verification ran
+ */
+public record FinalizeResult(Outcome outcome, Optional<ParityReport> parity) {
+
+    /** What a finalize did. */
+    public enum Outcome {
+        /** The copies were verified equal and the completion marker was published. */
+        FINALIZED,
+        /** The marker already existed: nothing was done. */
+        ALREADY_FINALIZED,
+        /** The backfill has not reached the end of the legacy table: nothing was done. */
+        BACKFILL_INCOMPLETE,
+        /** The copies differ (see the report): nothing was published, the barrier was released. */
+        VERIFICATION_FAILED
+    }
+}

@@ -1,0 +1,302 @@
+package io.lake.meta.dynamo;
+
+import io.lake.meta.MetaStoreException;
+import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.WriteBarrierException;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * Reads and writes the migration's internal records (see {@link MigrationRecords}): the
+ * backfill cursor, the write barrier and the completion marker. Every write is conditional, so
+ * two migration processes never silently overwrite each other's records.
+ */
+final class MigrationState {
+
+    /** The durable cursor: where the next page starts (empty: at the beginning), its totals, and its revision. */
+    record Cursor(Optional<String> position, BackfillPage.BackfillTotals totals, long revision) {
+
+        static final Cursor START = new Cursor(Optional.empty(), BackfillPage.BackfillTotals.NONE, 0);
+    }
+
+    private static final String POSITION = "position";
+    private static final String DONE = "done";
+    private static final String REVISION = "revision";
+    private static final String HOLDER = "holder";
+    private static final String INSTALLED_AT = "installed_at";
+    private static final String ITEMS = "items";
+    private static final String DIGEST = "digest";
+    private static final String FINALIZED_AT = "finalized_at";
+    static final String HORIZON = "rollback_horizon_passed";
+
+    private final DynamoDbClient client;
+    private final String legacyTable;
+    private final String table;
+
+    MigrationState(DynamoDbClient client, String legacyTable, String table) {
+        this.client = client;
+        this.legacyTable = legacyTable;
+        this.table = table;
+    }
+
+    Cursor cursor() {
+        Map<String, AttributeValue> item = read(table, MigrationRecords.v2Key(MigrationRecords.CURSOR), "the backfill cursor");
+        if (item == null) {
+            return Cursor.START;
+        }
+        BackfillPage.BackfillTotals totals = new BackfillPage.BackfillTotals(n(item, "pages"), n(item, "scanned"),
+                n(item, "copied"), n(item, "equal"), n(item, "reloaded"),
+                item.get(DONE) != null && Boolean.TRUE.equals(item.get(DONE).bool()));
+        AttributeValue position = item.get(POSITION);
+        return new Cursor(position == null ? Optional.empty() : Optional.of(position.s()), totals, n(item, REVISION));
+    }
+
+    /**
+     * Moves the cursor from {@code from} to {@code to}, only if no other backfill moved it since
+     * {@code from} was read.
+     */
+    void advance(Cursor from, Cursor to) {
+        Map<String, AttributeValue> item = new HashMap<>(MigrationRecords.v2Key(MigrationRecords.CURSOR));
+        BackfillPage.BackfillTotals t = to.totals();
+        item.put("pages", num(t.pages()));
+        item.put("scanned", num(t.scanned()));
+        item.put("copied", num(t.copied()));
+        item.put("equal", num(t.alreadyEqual()));
+        item.put("reloaded", num(t.reloaded()));
+        item.put(DONE, AttributeValue.fromBool(t.done()));
+        item.put(REVISION, num(to.revision()));
+        to.position().ifPresent(p -> item.put(POSITION, AttributeValue.fromS(p)));
+        AttemptLog log = new AttemptLog();
+        try {
+            if (from.revision() == 0) {
+                client.putItem(r -> r.tableName(table).item(item).conditionExpression("attribute_not_exists(#k)")
+                        .expressionAttributeNames(Map.of("#k", V2Layout.RANGE)).overrideConfiguration(log.attach(client)));
+            } else {
+                client.putItem(r -> r.tableName(table).item(item).conditionExpression("#r = :r")
+                        .expressionAttributeNames(Map.of("#r", REVISION))
+                        .expressionAttributeValues(Map.of(":r", num(from.revision())))
+                        .overrideConfiguration(log.attach(client)));
+            }
+        } catch (ConditionalCheckFailedException e) {
+            if (log.earlierAttemptMayHaveApplied(e)) {
+                throw Failures.outcomeUnknown("moving the backfill cursor", e, log, table);
+            }
+            throw new StoreUnavailableException("the backfill cursor in table '" + table + "' was moved by another"
+                    + " backfill while this page was copied; nothing is lost (the page is replayed): run one backfill at a"
+                    + " time", e);
+        } catch (SdkException e) {
+            throw Failures.onWrite("moving the backfill cursor", e, log, table);
+        }
+    }
+
+    Optional<MigrationStatus.Barrier> barrier() {
+        Map<String, AttributeValue> item = read(table, MigrationRecords.v2Key(MigrationRecords.BARRIER), "the write barrier");
+        if (item == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new MigrationStatus.Barrier(s(item, HOLDER), instant(item, INSTALLED_AT)));
+    }
+
+    Optional<MigrationStatus.Completion> completion() {
+        Map<String, AttributeValue> item = read(table, MigrationRecords.v2Key(MigrationRecords.COMPLETE), "the completion marker");
+        if (item == null) {
+            return Optional.empty();
+        }
+        return Optional.of(completionOf(item));
+    }
+
+    static MigrationStatus.Completion completionOf(Map<String, AttributeValue> item) {
+        AttributeValue horizon = item.get(HORIZON);
+        return new MigrationStatus.Completion(n(item, ITEMS), s(item, DIGEST), instant(item, FINALIZED_AT),
+                horizon != null && Boolean.TRUE.equals(horizon.bool()));
+    }
+
+    /**
+     * Removes the completion marker from both tables (a rollback to the legacy authority), in one
+     * transaction that checks {@code barrier} is still ours and the rollback horizon was not declared.
+     *
+     * @return false when the marker is gone already, or the horizon was declared meanwhile
+     */
+    boolean withdrawCompletion(MigrationStatus.Barrier barrier) {
+        List<TransactWriteItem> actions = List.of(
+                TransactActions.check(table, MigrationRecords.v2Key(MigrationRecords.BARRIER), "#h = :h",
+                        Map.of("#h", HOLDER), Map.of(":h", AttributeValue.fromS(barrier.holder()))),
+                TransactWriteItem.builder().delete(d -> d.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.COMPLETE))
+                        .conditionExpression("attribute_exists(#k) AND NOT #z = :t")
+                        .expressionAttributeNames(Map.of("#k", V2Layout.RANGE, "#z", HORIZON))
+                        .expressionAttributeValues(Map.of(":t", AttributeValue.fromBool(true)))).build(),
+                TransactWriteItem.builder().delete(d -> d.tableName(legacyTable).key(MigrationRecords.v1CompleteKey())).build());
+        return transactRecords("withdrawing the completion marker", actions);
+    }
+
+    /**
+     * Records in both copies of the marker that the rollback horizon passed: from now on the
+     * legacy table is no longer kept, and no rollback is possible.
+     *
+     * @return false when there is no marker
+     */
+    boolean declareHorizon() {
+        List<TransactWriteItem> actions = new java.util.ArrayList<>();
+        actions.add(TransactWriteItem.builder().update(u -> u.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.COMPLETE))
+                .updateExpression("SET #z = :t").conditionExpression("attribute_exists(#k)")
+                .expressionAttributeNames(Map.of("#z", HORIZON, "#k", V2Layout.RANGE))
+                .expressionAttributeValues(Map.of(":t", AttributeValue.fromBool(true)))).build());
+        actions.add(TransactWriteItem.builder().update(u -> u.tableName(legacyTable).key(MigrationRecords.v1CompleteKey())
+                .updateExpression("SET #z = :t").conditionExpression("attribute_exists(#k)")
+                .expressionAttributeNames(Map.of("#z", HORIZON, "#k", V1Layout.HASH))
+                .expressionAttributeValues(Map.of(":t", AttributeValue.fromBool(true)))).build());
+        return transactRecords("declaring the rollback horizon passed", actions);
+    }
+
+    /** One transaction on the internal records; false when one of its conditions failed. */
+    private boolean transactRecords(String what, List<TransactWriteItem> actions) {
+        String token = UUID.randomUUID().toString();
+        AttemptLog log = new AttemptLog();
+        try {
+            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token).overrideConfiguration(log.attach(client)));
+            return true;
+        } catch (TransactionCanceledException e) {
+            Failures.requireConclusive(what, e, log, table);
+            TransactActions.conditionFailures(what, actions.size(), e);
+            return false;
+        } catch (SdkException e) {
+            throw Failures.onWrite(what, e, log, table);
+        }
+    }
+
+    /**
+     * Installs the write barrier for a new finalizer.
+     *
+     * @return the barrier installed
+     * @throws WriteBarrierException if a barrier is installed already (another finalizer, or one that stopped)
+     */
+    MigrationStatus.Barrier installBarrier() {
+        MigrationStatus.Barrier barrier = new MigrationStatus.Barrier(UUID.randomUUID().toString(), Instant.now());
+        Map<String, AttributeValue> item = new HashMap<>(MigrationRecords.v2Key(MigrationRecords.BARRIER));
+        item.put(HOLDER, AttributeValue.fromS(barrier.holder()));
+        item.put(INSTALLED_AT, AttributeValue.fromS(barrier.installedAt().toString()));
+        AttemptLog log = new AttemptLog();
+        try {
+            client.putItem(r -> r.tableName(table).item(item).conditionExpression("attribute_not_exists(#k)")
+                    .expressionAttributeNames(Map.of("#k", V2Layout.RANGE)).overrideConfiguration(log.attach(client)));
+            return barrier;
+        } catch (ConditionalCheckFailedException e) {
+            Optional<MigrationStatus.Barrier> held = barrier();
+            if (held.isPresent() && held.get().holder().equals(barrier.holder())) {
+                return barrier; // an earlier attempt of this call installed it
+            }
+            throw new WriteBarrierException("a write barrier is already installed in table '" + table + "'"
+                    + held.map(b -> " by finalizer " + b.holder() + " since " + b.installedAt()).orElse("")
+                    + ": another finalize is running, or one stopped before releasing it (lake-meta dynamo-migrate"
+                    + " --status shows it; --release-barrier releases one whose finalizer is gone)");
+        } catch (SdkException e) {
+            MetaStoreException failure = Failures.onWrite("installing the write barrier", e, log, table);
+            if (failure instanceof OutcomeUnknownException && barrier().filter(b -> b.holder().equals(barrier.holder())).isPresent()) {
+                return barrier;
+            }
+            throw failure;
+        }
+    }
+
+    /** Removes the barrier if {@code barrier} still holds it (or, with null, whichever barrier is there). */
+    boolean releaseBarrier(MigrationStatus.Barrier barrier) {
+        AttemptLog log = new AttemptLog();
+        try {
+            if (barrier == null) {
+                client.deleteItem(r -> r.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.BARRIER))
+                        .conditionExpression("attribute_exists(#k)").expressionAttributeNames(Map.of("#k", V2Layout.RANGE))
+                        .overrideConfiguration(log.attach(client)));
+            } else {
+                client.deleteItem(r -> r.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.BARRIER))
+                        .conditionExpression("#h = :h").expressionAttributeNames(Map.of("#h", HOLDER))
+                        .expressionAttributeValues(Map.of(":h", AttributeValue.fromS(barrier.holder())))
+                        .overrideConfiguration(log.attach(client)));
+            }
+            return true;
+        } catch (ConditionalCheckFailedException e) {
+            return false;
+        } catch (SdkException e) {
+            throw Failures.onWrite("releasing the write barrier", e, log, table);
+        }
+    }
+
+    /**
+     * Publishes the completion marker in both tables, in one transaction that also checks that
+     * {@code barrier} is still installed: the verified content cannot have changed since.
+     */
+    void publishCompletion(MigrationStatus.Barrier barrier, long items, String digest) {
+        Instant now = Instant.now();
+        Map<String, AttributeValue> marker = new HashMap<>();
+        marker.put(ITEMS, num(items));
+        marker.put(DIGEST, AttributeValue.fromS(digest));
+        marker.put(FINALIZED_AT, AttributeValue.fromS(now.toString()));
+        marker.put("barrier_holder", AttributeValue.fromS(barrier.holder()));
+        Map<String, AttributeValue> v2Marker = new HashMap<>(marker);
+        v2Marker.putAll(MigrationRecords.v2Key(MigrationRecords.COMPLETE));
+        Map<String, AttributeValue> v1Marker = new HashMap<>(marker);
+        v1Marker.putAll(MigrationRecords.v1CompleteKey());
+        List<TransactWriteItem> actions = List.of(
+                TransactActions.check(table, MigrationRecords.v2Key(MigrationRecords.BARRIER), "#h = :h",
+                        Map.of("#h", HOLDER), Map.of(":h", AttributeValue.fromS(barrier.holder()))),
+                TransactWriteItem.builder().put(p -> p.tableName(table).item(v2Marker)
+                        .conditionExpression("attribute_not_exists(#k)").expressionAttributeNames(Map.of("#k", V2Layout.RANGE))).build(),
+                TransactWriteItem.builder().put(p -> p.tableName(legacyTable).item(v1Marker)
+                        .conditionExpression("attribute_not_exists(#k)").expressionAttributeNames(Map.of("#k", V1Layout.HASH))).build());
+        String token = UUID.randomUUID().toString();
+        AttemptLog log = new AttemptLog();
+        try {
+            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token).overrideConfiguration(log.attach(client)));
+        } catch (TransactionCanceledException e) {
+            Failures.requireConclusive("publishing the completion marker", e, log, table);
+            throw new DynamoStoreException("publishing the completion marker was refused ("
+                    + e.cancellationReasons().stream().map(c -> c.code()).toList() + " for [barrier still ours, v2 marker absent,"
+                    + " legacy marker absent]): the barrier was released by someone else, or a marker exists already;"
+                    + " nothing was published: check lake-meta dynamo-migrate --status, then finalize again", e);
+        } catch (SdkException e) {
+            throw Failures.onWrite("publishing the completion marker", e, log, table);
+        }
+    }
+
+    private Map<String, AttributeValue> read(String t, Map<String, AttributeValue> key, String what) {
+        try {
+            var response = client.getItem(r -> r.tableName(t).key(key).consistentRead(true));
+            return response.hasItem() && !response.item().isEmpty() ? response.item() : null;
+        } catch (SdkException e) {
+            throw Failures.onRead("reading " + what, e, t);
+        }
+    }
+
+    private static long n(Map<String, AttributeValue> item, String name) {
+        AttributeValue v = item.get(name);
+        return v == null || v.n() == null ? 0 : Long.parseLong(v.n());
+    }
+
+    private static String s(Map<String, AttributeValue> item, String name) {
+        AttributeValue v = item.get(name);
+        return v == null || v.s() == null ? "" : v.s();
+    }
+
+    private static Instant instant(Map<String, AttributeValue> item, String name) {
+        String text = s(item, name);
+        try {
+            return text.isEmpty() ? Instant.EPOCH : Instant.parse(text);
+        } catch (RuntimeException e) {
+            return Instant.EPOCH;
+        }
+    }
+
+    private static AttributeValue num(long n) {
+        return AttributeValue.fromN(Long.toString(n));
+    }
+}
