@@ -7,6 +7,10 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,6 +39,23 @@ class BenchSmokeTest {
         assertThat(report.toText()).contains("| RocksDB point read, 1 thread |").contains("load average");
         assertThat(report.toJson()).contains("\"row\" : \"DynamoDB point read: requests\"");
         assertThat(progress.toString()).contains("running reads").contains("running dynamo");
+    }
+
+    @Test
+    void hotKeyCounters_areRatesLikeThePrimaryScore_soSuccessesCompareWithPutsPerSecond() throws Exception {
+        RunResult result = new Runner(new OptionsBuilder()
+                .include("^" + HotKeyBenchmark.class.getName().replace(".", "\\.") + "\\.readThenCas$")
+                .forks(0).warmupIterations(0).measurementIterations(1)
+                .measurementTime(TimeValue.milliseconds(300)).shouldFailOnError(true)
+                .output(dir.resolve("hotkey.log").toString()).build()).runSingle();
+
+        double attempts = result.getPrimaryResult().getScore();
+        double successes = result.getSecondaryResults().get("successes").getScore();
+        double conflicts = result.getSecondaryResults().get("conflicts").getScore();
+        assertThat(result.getPrimaryResult().getScoreUnit()).isEqualTo("ops/s");
+        assertThat(successes).isPositive();
+        // every attempt is a success or a conflict; counted per second like the primary score, not per iteration
+        assertThat(successes + conflicts).isCloseTo(attempts, org.assertj.core.data.Percentage.withPercentage(5));
     }
 
     private static BenchRow row(BenchReport report, String name) {
