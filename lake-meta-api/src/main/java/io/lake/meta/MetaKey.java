@@ -43,12 +43,22 @@ public final class MetaKey implements Comparable<MetaKey> {
      */
     public static MetaKey fromUtf8(byte[] utf8) {
         Checks.notNull(utf8, "key bytes");
+        return decode(utf8, true);
+    }
+
+    /** As {@link #fromUtf8}, keeping {@code utf8} itself, which the caller hands over (see {@link Entry#adopting}). */
+    static MetaKey adoptUtf8(byte[] utf8) {
+        Checks.notNull(utf8, "key bytes");
+        return decode(utf8, false);
+    }
+
+    private static MetaKey decode(byte[] utf8, boolean copy) {
         if (Utf8.isAscii(utf8)) {
             // the common case, as pages decode every key they return: no decoder, no re-encoding
             String text = new String(utf8, StandardCharsets.ISO_8859_1);
             KeyRules.validateText("key", text, false);
             KeyRules.requireSize("key", text, utf8.length);
-            return new MetaKey(text, utf8.clone());
+            return new MetaKey(text, copy ? utf8.clone() : utf8);
         }
         return of(Utf8.decodeStrict(utf8, "key"));
     }

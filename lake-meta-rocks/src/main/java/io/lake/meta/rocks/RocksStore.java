@@ -203,7 +203,7 @@ final class RocksStore implements MetaStore {
         try (Slice upperBound = new Slice(Keys.successor(prefix.utf8()));
                 ReadOptions readOptions = new ReadOptions().setIterateUpperBound(upperBound);
                 RocksIterator it = db.newIterator(readOptions)) {
-            List<Entry> entries = new ArrayList<>(Math.min(limit, 256));
+            List<Entry> entries = new ArrayList<>(Math.min(limit, 1024));
             long itemsRead = 0;
             long bytes = 0;
             it.seek(start);
@@ -231,14 +231,12 @@ final class RocksStore implements MetaStore {
     }
 
     private Entry entry(byte[] key, byte[] value) {
-        MetaKey metaKey;
         try {
-            metaKey = MetaKey.fromUtf8(key);
+            return Entry.adopting(key, value); // the iterator's arrays are fresh and go nowhere else
         } catch (InvalidArgumentException e) {
-            throw new StoreUnavailableException(description + " holds a key that is not a valid lake-meta key ("
+            throw new StoreUnavailableException(description + " holds an entry that is not a valid lake-meta entry ("
                     + e.getMessage() + "); the store is corrupt or was written by another program", e);
         }
-        return new Entry(metaKey, MetaValue.of(value));
     }
 
     /**
