@@ -9,8 +9,10 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -43,7 +45,7 @@ public final class BenchSuite {
     }
 
     public BenchReport run() throws RunnerException {
-        Measurements measurements = new Measurements();
+        Map<Group, Measurements> measurements = new EnumMap<>(Group.class);
         List<MachineLoad> loads = new ArrayList<>();
         List<BenchRow> dynamoRows = List.of();
         for (Group group : Group.values()) {
@@ -59,7 +61,8 @@ public final class BenchSuite {
                 for (int round = 0; round < plan.rounds(); round++) { // rounds outermost: every case sees each phase of the load
                     for (Case c : cases(group)) {
                         for (String backend : inTurn(c.backends(), round)) {
-                            measurements.addAll(runLogged(options(group, c, backend)));
+                            measurements.computeIfAbsent(group, g -> new Measurements())
+                                    .addAll(runLogged(options(group, c, backend)));
                         }
                     }
                 }

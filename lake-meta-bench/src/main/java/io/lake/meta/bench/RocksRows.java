@@ -6,7 +6,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/** The RocksDB lines of the report, each lake-meta figure against its raw baseline from the same run. */
+/**
+ * The RocksDB lines of the report, each lake-meta figure against its raw baseline from the same
+ * run and the same group (the hot-key group runs raw 1-thread synced puts of its own: they pair
+ * with its trials, not with the write group's).
+ */
 final class RocksRows {
 
     private static final String LAKE = "LAKE_META";
@@ -14,24 +18,30 @@ final class RocksRows {
     private static final String SYNCED = "SYNCED_WAL";
     private static final String UNSYNCED = "UNSYNCED_WAL";
 
-    private final Measurements m;
+    private final Map<BenchPlan.Group, Measurements> groups;
     private final BenchPlan plan;
+    private Measurements m;
     private final List<BenchRow> rows = new ArrayList<>();
 
-    private RocksRows(Measurements m, BenchPlan plan) {
-        this.m = m;
+    private RocksRows(Map<BenchPlan.Group, Measurements> groups, BenchPlan plan) {
+        this.groups = groups;
         this.plan = plan;
     }
 
     /** Every line whose benchmarks ran; lines of benchmarks left out of the run are left out. */
-    static List<BenchRow> of(Measurements m, BenchPlan plan) {
-        RocksRows r = new RocksRows(m, plan);
-        r.writes();
-        r.hotKey();
-        r.reads();
-        r.listing();
-        r.bulk();
+    static List<BenchRow> of(Map<BenchPlan.Group, Measurements> groups, BenchPlan plan) {
+        RocksRows r = new RocksRows(groups, plan);
+        r.in(BenchPlan.Group.WRITES).writes();
+        r.in(BenchPlan.Group.HOTKEY).hotKey();
+        r.in(BenchPlan.Group.READS).reads();
+        r.in(BenchPlan.Group.LISTING).listing();
+        r.in(BenchPlan.Group.BULK).bulk();
         return r.rows;
+    }
+
+    private RocksRows in(BenchPlan.Group group) {
+        m = groups.getOrDefault(group, new Measurements());
+        return this;
     }
 
     private Optional<Double> write(String method, String backend, String durability) {

@@ -32,6 +32,21 @@ class BenchCommandTest {
                 .contains("| DynamoDB CAS (update): requests | 1.00 requests | one request | 1.00 | 1.00 | <= 1.00 | yes |");
     }
 
+    /** The whole command with JMH (a point-read benchmark and its raw baseline): the table's shape, never a timing. */
+    @Test
+    void smokeRun_printsTheTableWithRatiosTargetsAndLoad() {
+        Cli.Run run = Cli.run("bench", "--smoke");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.out()).startsWith("lake-meta bench (smoke run) on ")
+                .contains("| row | lake-meta | against | baseline | ratio | target | met | note |")
+                .containsPattern("\\| RocksDB point read, 1 thread \\| [0-9.,]+ ops/s \\| raw get, 1 thread \\| [0-9.,]+ \\| [0-9.,]+ \\| >= 0\\.90 \\| (yes|NO) \\|")
+                .contains("| DynamoDB point read: requests |")
+                .containsPattern("\\n  reads: .+ -> .+\\n")
+                .contains("JMH's own output: ");
+        assertThat(run.err()).contains("running reads", "running dynamo");
+    }
+
     @Test
     void unknownGroup_isAUsageError() {
         Cli.Run run = Cli.run("bench", "--only", "everything");
