@@ -16,37 +16,48 @@ final class KeyRules {
      * @param restMayBeEmpty whether nothing may follow the family's slash
      */
     static byte[] validate(String what, String text, boolean restMayBeEmpty) {
+        validateText(what, text, restMayBeEmpty);
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        requireSize(what, text, utf8.length);
+        return utf8;
+    }
+
+    /** The rules of {@link #validate} but the size, which needs the encoding. */
+    static void validateText(String what, String text, boolean restMayBeEmpty) {
         Checks.wellFormedText(text, what);
         int slash = text.indexOf('/');
         if (slash < 0) {
             throw new InvalidArgumentException(what + " '" + abbreviate(text)
                     + "' has no family: write it as family/rest, for example tbl/ns1/orders");
         }
-        requireValidFamily(what, text, text.substring(0, slash));
+        requireValidFamily(what, text, slash);
         if (!restMayBeEmpty && slash == text.length() - 1) {
             throw new InvalidArgumentException(what + " '" + abbreviate(text)
                     + "' has nothing after the family's '/': the rest of a key must not be empty");
         }
-        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-        if (utf8.length > Limits.MAX_KEY_BYTES) {
-            throw new InvalidArgumentException(what + " '" + abbreviate(text) + "' is " + utf8.length
-                    + " bytes in UTF-8; the limit is " + Limits.MAX_KEY_BYTES + " bytes");
-        }
-        return utf8;
     }
 
-    static void requireValidFamily(String what, String text, String family) {
-        if (family.isEmpty() || family.length() > Limits.MAX_FAMILY_LENGTH) {
+    static void requireSize(String what, String text, int utf8Length) {
+        if (utf8Length > Limits.MAX_KEY_BYTES) {
+            throw new InvalidArgumentException(what + " '" + abbreviate(text) + "' is " + utf8Length
+                    + " bytes in UTF-8; the limit is " + Limits.MAX_KEY_BYTES + " bytes");
+        }
+    }
+
+    /** The family is {@code text}'s first {@code length} characters; checked in place, copied only for a message. */
+    static void requireValidFamily(String what, String text, int length) {
+        if (length == 0 || length > Limits.MAX_FAMILY_LENGTH) {
+            String family = text.substring(0, length);
             throw new InvalidArgumentException(what + " '" + abbreviate(text) + "' has family '"
                     + abbreviate(family) + "' of length " + family.length()
                     + ": a family is 1 to " + Limits.MAX_FAMILY_LENGTH + " characters from [a-z0-9_-]");
         }
-        for (int i = 0; i < family.length(); i++) {
-            char c = family.charAt(i);
+        for (int i = 0; i < length; i++) {
+            char c = text.charAt(i);
             boolean letterOrDigit = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
             if (!letterOrDigit && !(i > 0 && (c == '_' || c == '-'))) {
                 throw new InvalidArgumentException(what + " '" + abbreviate(text) + "' has family '"
-                        + family + "' with character '" + c + "' at index " + i
+                        + text.substring(0, length) + "' with character '" + c + "' at index " + i
                         + ": a family uses [a-z0-9_-] and starts with a letter or digit");
             }
         }

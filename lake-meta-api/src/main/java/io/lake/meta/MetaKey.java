@@ -43,6 +43,24 @@ public final class MetaKey implements Comparable<MetaKey> {
      * @throws InvalidArgumentException if the bytes are null, not valid UTF-8 or break a key rule
      */
     public static MetaKey fromUtf8(byte[] utf8) {
+        Checks.notNull(utf8, "key bytes");
+        return decode(utf8, true);
+    }
+
+    /** As {@link #fromUtf8}, keeping {@code utf8} itself, which the caller hands over (see {@link Entry#adopting}). */
+    static MetaKey adoptUtf8(byte[] utf8) {
+        Checks.notNull(utf8, "key bytes");
+        return decode(utf8, false);
+    }
+
+    private static MetaKey decode(byte[] utf8, boolean copy) {
+        if (Utf8.isAscii(utf8)) {
+            // the common case, as pages decode every key they return: no decoder, no re-encoding
+            String text = new String(utf8, StandardCharsets.ISO_8859_1);
+            KeyRules.validateText("key", text, false);
+            KeyRules.requireSize("key", text, utf8.length);
+            return new MetaKey(text, copy ? utf8.clone() : utf8);
+        }
         return of(Utf8.decodeStrict(utf8, "key"));
     }
 
@@ -90,6 +108,15 @@ public final class MetaKey implements Comparable<MetaKey> {
     /** UTF-8 decoding that refuses malformed input instead of replacing it. */
     static final class Utf8 {
         private Utf8() {
+        }
+
+        static boolean isAscii(byte[] bytes) {
+            for (byte b : bytes) {
+                if (b < 0) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         static String decodeStrict(byte[] bytes, String what) {

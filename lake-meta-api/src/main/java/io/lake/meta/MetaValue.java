@@ -24,6 +24,17 @@ public final class MetaValue {
      * @throws InvalidArgumentException if {@code bytes} is null or larger than 256 KiB
      */
     public static MetaValue of(byte[] bytes) {
+        requireValid(bytes);
+        return bytes.length == 0 ? EMPTY : new MetaValue(bytes.clone());
+    }
+
+    /** As {@link #of}, keeping {@code bytes} itself, which the caller hands over (see {@link Entry#adopting}). */
+    static MetaValue adopt(byte[] bytes) {
+        requireValid(bytes);
+        return bytes.length == 0 ? EMPTY : new MetaValue(bytes);
+    }
+
+    private static void requireValid(byte[] bytes) {
         if (bytes == null) {
             throw new InvalidArgumentException("value must not be null; use an empty value instead");
         }
@@ -31,7 +42,6 @@ public final class MetaValue {
             throw new InvalidArgumentException("value is " + bytes.length + " bytes; the limit is "
                     + Limits.MAX_VALUE_BYTES + " bytes (256 KiB): keep large blobs elsewhere and store a reference");
         }
-        return bytes.length == 0 ? EMPTY : new MetaValue(bytes.clone());
     }
 
     /**

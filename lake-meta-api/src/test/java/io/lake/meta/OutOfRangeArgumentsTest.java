@@ -44,6 +44,7 @@ class OutOfRangeArgumentsTest {
                 arguments("new GuardedMutation whose guard is its target", call(() -> new GuardedMutation(KEY, VALUE, Mutation.delete(KEY, VALUE)))),
                 // pages
                 arguments("new PageCost with negative items", call(() -> new PageCost(-1, 0))),
+                arguments("new PageCost with negative requests", call(() -> new PageCost(0, 0, -1))),
                 arguments("new PageCost with negative capacity", call(() -> new PageCost(0, -0.5))),
                 arguments("new PageCost with NaN capacity", call(() -> new PageCost(0, Double.NaN))),
                 arguments("new PageCost with infinite capacity", call(() -> new PageCost(0, Double.POSITIVE_INFINITY))),

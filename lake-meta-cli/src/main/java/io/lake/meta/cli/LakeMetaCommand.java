@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
             OpsCommand.class,
             DynamoLocalCommand.class,
             DynamoMigrateCommand.class,
+            BenchCommand.class,
             CommandLine.HelpCommand.class,
             AutoComplete.GenerateCompletion.class
         },

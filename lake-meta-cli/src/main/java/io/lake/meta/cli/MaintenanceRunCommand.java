@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
         description = {
             "Run one maintenance sweeper tick over the table registry and report what it would do.",
             "The tick reads one registry page (the first: a sweeper keeps its position in memory",
-            "only; on DynamoDB a page is one shard, and may be empty) and one point read per table. It writes nothing and takes no lock: maintaining a",
+            "only) and one point read per table. It writes nothing and takes no lock: maintaining a",
             "table and cleaning up a dropped one are your service's code (a TableMaintainer), which",
             "this command does not have. It prints 'maintain TABLE (...)' for each live table a",
             "maintainer would be handed, 'clean up TABLE (...)' for each tombstone whose cleanup",
@@ -101,7 +101,7 @@ final class MaintenanceRunCommand extends RecipeStoreCommand {
                 ? "the page was the registry's last: the next tick starts again at the first page"
                 : "more pages follow: a sweeper's next tick reads the next page; this command reads only the first");
         if (s.scanned() == 0 && !s.wrapped()) {
-            out.println("the first page was empty but not the last: a sharded store (DynamoDB) reads one shard per page");
+            out.println("the first page was empty but not the last: the store pages by Scan (DynamoDB mode V1)");
         }
     }
 

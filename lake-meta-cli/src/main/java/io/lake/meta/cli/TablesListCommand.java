@@ -18,8 +18,8 @@ import picocli.CommandLine.Option;
             "Print one page of table registrations, tombstones (dropped, purging) included.",
             "One line per table: NAMESPACE/NAME<TAB>STATE<TAB>GENERATION<TAB>FORMAT<TAB>LOCATION,",
             "then 'next-token: T' when more may follow: pass T to --token (with the same --namespace)",
-            "for the next page. A page may hold fewer than --limit tables, even none, and still have a",
-            "next token (DynamoDB reads one shard per page). No next-token line: the registry is exhausted."
+            "for the next page. A page may hold fewer than --limit tables (on DynamoDB mode V1 even",
+            "none) and still have a next token. No next-token line: the registry is exhausted."
         },
         exitCodeListHeading = ExitCodeHelp.HEADING,
         exitCodeList = {

@@ -114,7 +114,7 @@ class DynamoRecipeCommandsTest extends RecipeCommandsContract {
     }
 
     @Test
-    void maintenanceRunOnce_onAShardedTable_readsTheFirstShardsPage_andWritesNothing() {
+    void maintenanceRunOnce_onAShardedTable_fillsTheFirstPageAcrossShards_andWritesNothing() {
         table = table + "-sharded";
         shards = 4;
         List<String> expected = new ArrayList<>();
@@ -128,15 +128,23 @@ class DynamoRecipeCommandsTest extends RecipeCommandsContract {
         }
         Map<String, String> before = contents();
 
-        Cli.Run run = run("maintenance run", "--once");
+        Cli.Run run = run("maintenance run", "--once", "--page-size", "5");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         List<String> maintain = run.out().lines().filter(l -> l.startsWith("maintain ")).toList();
-        assertThat(expected).as("one shard's tables, never another's").containsAll(maintain);
-        assertThat(maintain).as("a page is one shard of four").hasSizeLessThan(expected.size());
-        assertThat(run.out()).contains("tick: scanned " + maintain.size() + ", maintain " + maintain.size(),
-                "wrapped no", "more pages follow");
-        assertThat(run.out().contains("the first page was empty but not the last")).isEqualTo(maintain.isEmpty());
+        assertThat(expected).containsAll(maintain);
+        assertThat(maintain).as("12 tables over 4 shards: a page goes on to the next shard until it is full")
+                .hasSize(5);
+        assertThat(run.out()).contains("tick: scanned 5, maintain 5", "wrapped no", "more pages follow")
+                .doesNotContain("the first page was empty");
+        assertThat(contents()).isEqualTo(before);
+
+        Cli.Run whole = run("maintenance run", "--once");
+
+        assertThat(whole.exitCode()).as(whole.toString()).isZero();
+        assertThat(whole.out().lines().filter(l -> l.startsWith("maintain ")).toList())
+                .as("a page of 100 holds every shard's tables").containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(whole.out()).contains("tick: scanned 12, maintain 12", "wrapped yes");
         assertThat(contents()).isEqualTo(before);
     }
 }

@@ -1,6 +1,5 @@
 package io.lake.meta.dynamo;
 
-import io.lake.meta.Entry;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
@@ -8,7 +7,6 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.Page;
-import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
 import io.lake.meta.Transaction;
@@ -20,24 +18,20 @@ import io.lake.meta.spi.PollingWatcher;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
-import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
 /**
  * The MetaStore contract over a DynamoDB table in the v2 layout (see {@link V2Layout}).
  *
- * <p>Every call is one DynamoDB request (the SDK may retry it): a consistent GetItem, one
- * conditional PutItem or DeleteItem, one TransactWriteItems, or one consistent Query. The
+ * <p>Every write and point read is one DynamoDB request (the SDK may retry it): a consistent
+ * GetItem, one conditional PutItem or DeleteItem, one TransactWriteItems; a page is one consistent
+ * Query per shard it reads ({@link ShardedPageReader}). The
  * preconditions are checked and the write applied inside DynamoDB, atomically; there is no
  * client-side lock. Writes from other processes land in the same table, so watches cannot hear
  * commits: a {@link PollingWatcher} lists each watched prefix through {@link #page} once per poll
@@ -53,6 +47,7 @@ final class DynamoV2Store implements MetaStore {
     private final SingleItemWrite singleWrites;
     private final TransactWrite transactions;
     private final BatchRead batchReads;
+    private final ShardedPageReader pages;
     private final Duration pollInterval;
     private final PollingWatcher watches;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -64,6 +59,7 @@ final class DynamoV2Store implements MetaStore {
         this.singleWrites = new SingleItemWrite(client, table, layout);
         this.transactions = new TransactWrite(client, table, layout);
         this.batchReads = new BatchRead(client, table, layout);
+        this.pages = new ShardedPageReader(client, table, layout);
         this.pollInterval = pollInterval;
         this.watches = new PollingWatcher(this, pollInterval, toString());
     }
@@ -104,6 +100,7 @@ final class DynamoV2Store implements MetaStore {
         return transactions.run(transaction);
     }
 
+    /** One caller page, shard after shard of the prefix's family: see {@link ShardedPageReader}. */
     @Override
     public Page page(PageRequest request) {
         checkOpen();
@@ -112,49 +109,7 @@ final class DynamoV2Store implements MetaStore {
         PageCursor cursor = request.token()
                 .map(token -> layout.tokens().decode(prefix, token))
                 .orElse(PageCursor.startOf(0));
-        int shard = cursor.partition();
-        String bucket = V2Layout.bucket(prefix.family(), shard);
-        Map<String, AttributeValue> start = cursor.afterKey(prefix)
-                .map(after -> V2Layout.keyOf(bucket, after.toString()))
-                .orElse(null);
-        QueryResponse response;
-        try {
-            response = client.query(r -> r.tableName(table)
-                    .keyConditionExpression("#h = :h AND begins_with(#k, :prefix)")
-                    .expressionAttributeNames(Map.of("#h", V2Layout.HASH, "#k", V2Layout.RANGE))
-                    .expressionAttributeValues(Map.of(":h", V2Layout.s(bucket), ":prefix", V2Layout.s(prefix.toString())))
-                    .consistentRead(true)
-                    .limit(request.limit())
-                    .exclusiveStartKey(start)
-                    .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL));
-        } catch (SdkException e) {
-            throw Failures.onRead("Query of prefix '" + prefix + "' (shard " + shard + ")", e, table);
-        }
-        List<Entry> entries = new ArrayList<>(response.count() == null ? 0 : response.count());
-        for (Map<String, AttributeValue> item : response.items()) {
-            entries.add(new Entry(V2Layout.keyOfItem(item, prefix, table), V2Layout.valueOf(item, table)));
-        }
-        if (entries.size() > request.limit()) {
-            throw new DynamoStoreException("Query of prefix '" + prefix + "' returned " + entries.size()
-                    + " items for a limit of " + request.limit() + ": the endpoint does not honour Limit");
-        }
-        Optional<String> next = nextToken(prefix, shard, response);
-        double capacity = response.consumedCapacity() == null || response.consumedCapacity().capacityUnits() == null
-                ? 0 : response.consumedCapacity().capacityUnits();
-        long evaluated = response.scannedCount() == null ? entries.size() : response.scannedCount();
-        return new Page(entries, next, new PageCost(evaluated, capacity));
-    }
-
-    /** Resume in the same shard after the last evaluated key; else the next shard of the family; else done. */
-    private Optional<String> nextToken(KeyPrefix prefix, int shard, QueryResponse response) {
-        if (response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()) {
-            MetaKey last = V2Layout.keyOfItem(response.lastEvaluatedKey(), prefix, table);
-            return Optional.of(layout.tokens().encode(prefix, PageCursor.after(shard, prefix, last)));
-        }
-        if (shard + 1 < layout.shards()) {
-            return Optional.of(layout.tokens().encode(prefix, PageCursor.startOf(shard + 1)));
-        }
-        return Optional.empty();
+        return pages.read(prefix, cursor, request.limit());
     }
 
     /**

@@ -76,11 +76,13 @@ class DynamoCostTableTest extends DynamoTestSupport {
         for (int i = 0; i < 40; i++) {
             store.create(MetaKey.of("tbl/ns2/k" + i), SMALL);
         }
-        Row page = measure("page, limit 10 (shard 0 of 16: 4 of 40 keys)", () -> store.page(KeyPrefix.of("tbl/ns2/"), 10));
-        assertThat(page.requests()).isEqualTo("{Query=1}");
-        assertThat(page.rcu()).isEqualTo(1.0);
-        Row empty = measure("page of an empty prefix (one shard)", () -> store.page(KeyPrefix.of("tbl/none/"), 10));
-        assertThat(empty).isEqualTo(new Row("page of an empty prefix (one shard)", "{Query=1}", 0, 1.0, 0.0));
+        Row page = measure("page, limit 10 (40 keys on 16 shards: shard after shard until 10 are read)",
+                () -> store.page(KeyPrefix.of("tbl/ns2/"), 10));
+        assertThat(page.requests()).as("one Query per shard read").isEqualTo("{Query=4}");
+        assertThat(page.evaluated()).isEqualTo(10);
+        assertThat(page.rcu()).as("each Query of a few small items costs 1 RCU").isEqualTo(4.0);
+        Row empty = measure("page of an empty prefix (every shard, in one call)", () -> store.page(KeyPrefix.of("tbl/none/"), 10));
+        assertThat(empty).isEqualTo(new Row("page of an empty prefix (every shard, in one call)", "{Query=16}", 0, 16.0, 0.0));
 
         System.out.println("| call | requests | items evaluated | RCU | WCU |");
         System.out.println("|---|---|---|---|---|");

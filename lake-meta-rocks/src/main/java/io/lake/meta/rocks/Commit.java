@@ -24,6 +24,15 @@ final class Commit {
     @FunctionalInterface
     interface View {
         Optional<MetaValue> current(MetaKey key) throws RocksDBException;
+
+        /** What each key holds, in order; a view that can read many keys at once overrides it. */
+        default List<Optional<MetaValue>> currentAll(List<MetaKey> keys) throws RocksDBException {
+            List<Optional<MetaValue>> values = new ArrayList<>(keys.size());
+            for (MetaKey key : keys) {
+                values.add(current(key));
+            }
+            return values;
+        }
     }
 
     private final List<Condition> conditions;
@@ -45,6 +54,14 @@ final class Commit {
     /** The writes this commit makes when it applies. */
     List<Mutation> mutations() {
         return mutations;
+    }
+
+    /** Every key the commit checks: its conditions', then its mutations'. */
+    List<MetaKey> keys() {
+        List<MetaKey> keys = new ArrayList<>(conditions.size() + mutations.size());
+        conditions.forEach(c -> keys.add(c.key()));
+        mutations.forEach(m -> keys.add(m.key()));
+        return keys;
     }
 
     /** The key callers recognise the commit by in messages: its first write's. */

@@ -10,16 +10,14 @@ import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.spi.RaceHooks;
 import io.lake.meta.spi.WatchRegistry;
 import io.lake.meta.watch.WatchEvent;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicLong;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
@@ -27,25 +25,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Group commit: one daemon thread drains the queue of pending commits, checks each in arrival
- * order against the database plus the batch's own earlier writes, writes the whole batch as one
- * {@link WriteBatch} with one write (one WAL sync under {@link Durability#SYNCED_WAL}), and only
- * then answers every caller in the batch. Concurrent writers thereby share syncs, and no answer
- * (conflicts included, which may depend on earlier commits of the batch) is given before the
- * batch is durable. If the batch write fails, every commit in it fails with
- * {@link OutcomeUnknownException}: RocksDB may have logged part of it before failing.
+ * Group commit, led by the writers themselves as RocksDB's own write group is: a writer queues its
+ * commit and, when no batch is being committed, leads one at once on its own thread (so a writer
+ * alone never hands off to another thread); writers arriving meanwhile wait on a condition, and
+ * when the leader is done it hands the lead to the first of them, who commits everything queued
+ * by then as the next batch. The leader checks each commit in arrival order against the database
+ * plus the batch's own earlier writes, writes the whole batch as one {@link WriteBatch} with one
+ * write (one WAL sync under {@link Durability#SYNCED_WAL}), and only then answers every caller in
+ * the batch. Concurrent writers thereby share syncs, and no answer (conflicts included, which may
+ * depend on earlier commits of the batch) is given before the batch is durable. If the batch write
+ * fails, every commit in it fails with {@link OutcomeUnknownException}: RocksDB may have logged
+ * part of it before failing.
  *
- * <p>Watches: once a batch is written, and before any caller in it is answered or a later batch
- * is checked, the committer publishes the writes of its applied commits, in batch order, to the
+ * <p>Watches: once a batch is written, and before any caller in it is answered or the lead is
+ * handed on, the leader publishes the writes of its applied commits, in batch order, to the
  * store's {@link WatchRegistry}, which never runs a listener on this thread. After a failed batch
- * write nothing is known, so the committer reads every key the batch would have changed back from
+ * write nothing is known, so the leader reads every key the batch would have changed back from
  * the database and publishes those that no longer hold what they held before the batch (the write
  * took effect after all); keys that still hold their old value are not reported. A failed staging
  * wrote nothing and publishes nothing.
  *
- * <p>Lifecycle: the store submits only while it holds the read side of its lifecycle lock and
- * calls {@link #stop()} under the write side, so by then no caller is waiting and no submit can
- * race the stop; anything still queued would be failed as closed rather than left hanging.
+ * <p>Lifecycle: the store commits only from calls its {@link CallGate} let in, and calls
+ * {@link #stop()} once they have all left, so by then no writer is leading or waiting; a commit
+ * after the stop is refused as closed.
  */
 final class GroupCommitter {
 
@@ -69,113 +71,193 @@ final class GroupCommitter {
         void stage(WriteBatch batch, Mutation mutation) throws RocksDBException;
     }
 
-    private static final Pending STOP = new Pending(null);
+    private final ReentrantLock mutex = new ReentrantLock();
+    private final ArrayDeque<Pending> queue = new ArrayDeque<>(); // guarded by mutex
+    private boolean leading; // guarded by mutex: a writer is committing a batch, or was handed the lead
+    private boolean started; // guarded by mutex
+    private boolean stopped; // guarded by mutex
 
-    private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final Commit.View database;
     private final Stager stager;
     private final BatchWriter writer;
     private final RaceHooks hooks;
     private final WatchRegistry watches;
     private final String description;
-    private final Thread thread;
+    private final String name;
+    private final WriteBatch writes = new WriteBatch(); // the leader's, cleared after every batch
+    private final CommittedValues committed = new CommittedValues(); // the leader's
     private final AtomicLong batchesWritten = new AtomicLong();
     private final AtomicLong commitsAnswered = new AtomicLong();
 
+    /**
+     * @param description the store, for messages
+     * @param name this committer, for logs
+     */
     GroupCommitter(Commit.View database, Stager stager, BatchWriter writer, RaceHooks hooks, WatchRegistry watches,
-            String description, String threadName) {
+            String description, String name) {
         this.database = database;
         this.stager = stager;
         this.writer = writer;
         this.hooks = hooks;
         this.watches = watches;
         this.description = description;
-        this.thread = new Thread(this::run, threadName);
-        this.thread.setDaemon(true);
+        this.name = name;
     }
 
+    /** Accepts commits from now on (until {@link #stop()}); commits before it are a bug, refused. */
     void start() {
-        thread.start();
-    }
-
-    /**
-     * Queues {@code commit} and blocks until its batch was written (or failed).
-     *
-     * <p>An interrupt never leaves the outcome open: a commit still in the queue is withdrawn (it
-     * will never apply) and the call fails; a commit the committer already took is waited for and
-     * its real answer returned, with the thread's interrupt flag set again.
-     *
-     * @throws StoreUnavailableException if the commit could not be checked or its batch could not
-     *     be staged, or the caller was interrupted before the committer took it; it did not apply
-     * @throws OutcomeUnknownException if the batch write failed (RocksDB may replay it on reopen)
-     */
-    Commit.Decision commit(Commit commit) {
-        Pending pending = new Pending(commit);
-        queue.add(pending);
-        hooks.reached(RacePoints.COMMIT_QUEUED);
+        mutex.lock();
         try {
-            return pending.result.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            if (queue.remove(pending)) {
-                throw new StoreUnavailableException(description + ": interrupted before the write of "
-                        + commit.firstKey() + " was taken for commit; it was withdrawn and nothing was written", e);
+            if (started) {
+                throw new IllegalStateException(name + " was already started");
             }
-            return awaitTaken(pending);
-        } catch (ExecutionException e) {
-            throw unwrap(e);
+            started = true;
+        } finally {
+            mutex.unlock();
         }
     }
 
-    /** Waits for a commit the committer already took; interrupts are remembered, not obeyed. */
-    private Commit.Decision awaitTaken(Pending pending) {
-        boolean interrupted = Thread.interrupted();
+    /**
+     * Queues {@code commit} and blocks until its batch was written (or failed), leading the batch
+     * on this thread when no other writer leads one.
+     *
+     * <p>An interrupt never leaves the outcome open: a commit still in the queue is withdrawn (it
+     * will never apply) and the call fails; a commit already taken into a batch, or whose writer
+     * was handed the lead, is waited for (or led) and its real answer returned, with the thread's
+     * interrupt flag set again.
+     *
+     * @throws StoreUnavailableException if the commit could not be checked or its batch could not
+     *     be staged, or the caller was interrupted before its commit was taken; it did not apply
+     * @throws OutcomeUnknownException if the batch write failed (RocksDB may replay it on reopen)
+     * @throws StoreClosedException if the committer was stopped; nothing was written
+     */
+    Commit.Decision commit(Commit commit) {
+        Pending pending = new Pending(commit, mutex.newCondition());
+        boolean lead;
+        mutex.lock();
         try {
-            while (true) {
+            if (stopped) {
+                throw new StoreClosedException(description);
+            }
+            if (!started) {
+                throw new IllegalStateException(name + " was not started");
+            }
+            queue.add(pending);
+            lead = !leading;
+            leading = true;
+        } finally {
+            mutex.unlock();
+        }
+        hooks.reached(RacePoints.COMMIT_QUEUED);
+        if (lead || awaitTurn(pending)) {
+            lead();
+        }
+        return pending.answer();
+    }
+
+    /**
+     * Waits until the commit was answered (false) or its writer was handed the lead (true).
+     * Interrupts withdraw a commit still queued; afterwards they are remembered, not obeyed.
+     */
+    private boolean awaitTurn(Pending pending) {
+        boolean interrupted = false;
+        mutex.lock();
+        try {
+            while (!pending.done && !pending.promoted) {
                 try {
-                    return pending.result.get();
-                } catch (InterruptedException again) {
+                    pending.wake.await();
+                } catch (InterruptedException e) {
+                    if (!pending.taken && !pending.promoted && queue.remove(pending)) {
+                        Thread.currentThread().interrupt();
+                        throw new StoreUnavailableException(description + ": interrupted before the write of "
+                                + pending.commit.firstKey() + " was taken for commit; it was withdrawn and nothing"
+                                + " was written", e);
+                    }
                     interrupted = true;
-                } catch (ExecutionException e) {
-                    throw unwrap(e);
                 }
             }
+            return pending.promoted;
         } finally {
+            mutex.unlock();
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
         }
     }
 
-    private RuntimeException unwrap(ExecutionException e) {
-        Throwable cause = e.getCause();
-        if (cause instanceof RuntimeException) {
-            return (RuntimeException) cause;
+    /**
+     * Takes the head of the queue (this writer's commit) and those behind it into one batch,
+     * commits it, answers its writers and hands the lead to the first writer still queued.
+     */
+    private void lead() {
+        List<Pending> batch = new ArrayList<>();
+        mutex.lock();
+        try {
+            long bytes = 0;
+            while (!queue.isEmpty() && batch.size() < MAX_BATCH_COMMITS && bytes < MAX_BATCH_BYTES) {
+                Pending next = queue.poll();
+                next.taken = true;
+                bytes += next.commit.bytes();
+                batch.add(next);
+            }
+        } finally {
+            mutex.unlock();
         }
-        if (cause instanceof Error) {
-            throw (Error) cause;
+        try {
+            commitBatch(batch);
+        } catch (RuntimeException | Error e) {
+            LOG.error("{}: committing a batch of {} commits failed unexpectedly", name, batch.size(), e);
+            StoreUnavailableException failure = new StoreUnavailableException(description + ": committing a batch"
+                    + " failed unexpectedly (" + e + ")", e);
+            batch.forEach(p -> p.fail(failure));
+        } finally {
+            commitsAnswered.addAndGet(batch.size()); // before answering, so a caller sees its own commit counted
+            handOn(batch);
         }
-        return new StoreUnavailableException(description + ": the commit failed: " + cause, cause);
     }
 
-    /** Finishes the queued batches, stops the thread and waits for it. */
-    void stop() {
-        queue.add(STOP);
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
+    private void handOn(List<Pending> batch) {
+        mutex.lock();
+        try {
+            for (Pending pending : batch) {
+                pending.done = true;
+                pending.wake.signal();
             }
+            Pending next = queue.peek();
+            if (next == null) {
+                leading = false;
+            } else {
+                next.promoted = true;
+                next.wake.signal();
+            }
+        } finally {
+            mutex.unlock();
         }
-        List<Pending> left = new ArrayList<>();
-        queue.drainTo(left);
-        left.stream().filter(p -> p != STOP)
-                .forEach(p -> p.result.completeExceptionally(new StoreClosedException(description)));
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+    }
+
+    /** Refuses later commits and frees the batch; called when no writer can be leading or waiting. Idempotent. */
+    void stop() {
+        mutex.lock();
+        try {
+            if (stopped) {
+                return;
+            }
+            stopped = true;
+            queue.forEach(p -> {
+                p.fail(new StoreClosedException(description));
+                p.done = true;
+                p.wake.signal();
+            });
+            queue.clear();
+        } finally {
+            mutex.unlock();
         }
+        writes.close();
+    }
+
+    @Override
+    public String toString() {
+        return name;
     }
 
     long batchesWritten() {
@@ -186,51 +268,24 @@ final class GroupCommitter {
         return commitsAnswered.get();
     }
 
-    private void run() {
-        List<Pending> batch = new ArrayList<>();
-        boolean stopping = false;
-        while (!stopping) {
-            try {
-                batch.add(queue.take());
-            } catch (InterruptedException e) {
-                continue; // only stop() ends this thread, and it never interrupts it
-            }
-            long bytes = batch.get(0).bytes();
-            while (batch.size() < MAX_BATCH_COMMITS && bytes < MAX_BATCH_BYTES) {
-                Pending next = queue.poll();
-                if (next == null) {
-                    break;
-                }
-                batch.add(next);
-                bytes += next.bytes();
-            }
-            stopping = batch.remove(STOP);
-            if (!batch.isEmpty()) {
-                commitBatch(batch);
-            }
-            batch.clear();
-        }
-    }
-
     private void commitBatch(List<Pending> batch) {
-        Map<MetaKey, Optional<MetaValue>> overlay = new HashMap<>();
-        Map<MetaKey, Optional<MetaValue>> before = new HashMap<>(); // the database's values, to read back against
+        BatchView view = new BatchView(database, committed);
         List<Mutation> staged = new ArrayList<>();
-        Commit.View view = key -> {
-            if (overlay.containsKey(key)) {
-                return overlay.get(key);
-            }
-            Optional<MetaValue> current = database.current(key);
-            before.putIfAbsent(key, current);
-            return current;
-        };
-        try (WriteBatch writes = new WriteBatch()) {
+        boolean written = false;
+        try {
+            view.prefetch(batch.stream().map(p -> p.commit).toList());
             for (Pending pending : batch) {
-                evaluate(pending, view, overlay, writes, staged);
+                evaluate(pending, view, writes, staged);
             }
-            if (writes.count() > 0) {
-                boolean written = write(writes, batch);
-                publish(written, staged, before);
+            if (!staged.isEmpty()) {
+                written = write(writes, batch);
+                if (!written) {
+                    view.unknown();
+                }
+                publish(written, staged, view.before());
+            }
+            if (written || staged.isEmpty()) {
+                view.settled(written, staged);
             }
         } catch (RuntimeException | Error e) {
             LOG.warn("{}: staging a batch of {} commits failed; none of them applied", description, batch.size(), e);
@@ -238,9 +293,26 @@ final class GroupCommitter {
                     + batch.size() + " commits failed (" + e.getMessage() + "); the batch was not written, nothing"
                     + " changed: retry", e);
             batch.forEach(p -> p.fail(failure));
+            committed.forgetAll(); // whatever failed, nothing it knew is certain any more
+        } finally {
+            clear(batch);
         }
-        commitsAnswered.addAndGet(batch.size()); // before answering, so a caller sees its own commit counted
-        batch.forEach(Pending::answer);
+    }
+
+    /** Empties the batch for the next leader; a batch that cannot be emptied must never be written again. */
+    private void clear(List<Pending> batch) {
+        try {
+            writes.clear();
+        } catch (RuntimeException | Error e) {
+            LOG.error("{}: could not clear the write batch; refusing further writes", name, e);
+            mutex.lock();
+            try {
+                stopped = true;
+            } finally {
+                mutex.unlock();
+            }
+            throw e;
+        }
     }
 
     /**
@@ -294,8 +366,7 @@ final class GroupCommitter {
         return changes;
     }
 
-    private void evaluate(Pending pending, Commit.View view, Map<MetaKey, Optional<MetaValue>> overlay,
-            WriteBatch writes, List<Mutation> staged) {
+    private void evaluate(Pending pending, BatchView view, WriteBatch writes, List<Mutation> staged) {
         Commit.Decision decision;
         try {
             decision = pending.commit.evaluate(view);
@@ -323,7 +394,7 @@ final class GroupCommitter {
             }
             for (Mutation mutation : pending.commit.mutations()) {
                 staged.add(mutation);
-                overlay.put(mutation.key(), mutation.newValue());
+                view.stage(mutation);
             }
         }
         pending.decision = decision;
@@ -332,10 +403,15 @@ final class GroupCommitter {
     /**
      * Stages every mutation of one commit, or, when one fails, none: the batch is rolled back to
      * where the commit began, so the other commits of the batch are written without a part of it.
-     * If even the rollback fails the batch cannot be trusted, and the failure escapes to fail the
-     * whole batch unwritten.
+     * A commit of one mutation needs no save point: RocksDB appends a single put or delete whole
+     * or not at all. If even the rollback fails the batch cannot be trusted, and the failure
+     * escapes to fail the whole batch unwritten.
      */
     private void stageAllOrNothing(WriteBatch writes, List<Mutation> mutations) throws RocksDBException {
+        if (mutations.size() == 1) {
+            stager.stage(writes, mutations.get(0));
+            return;
+        }
         writes.setSavePoint();
         try {
             for (Mutation mutation : mutations) {
@@ -362,19 +438,23 @@ final class GroupCommitter {
         }
     }
 
-    /** A queued commit and, once its batch is done, its answer. Touched by the committer only until answered. */
+    /**
+     * A queued commit and, once its batch is done, its answer. The flags are guarded by the
+     * committer's mutex; the decision and failure are written by the leader before it sets
+     * {@code done} under the mutex, and read by the writer after it saw {@code done}.
+     */
     private static final class Pending {
         final Commit commit;
-        final CompletableFuture<Commit.Decision> result = new CompletableFuture<>();
+        final Condition wake;
+        boolean taken;
+        boolean promoted;
+        boolean done;
         Commit.Decision decision;
         Throwable failure;
 
-        Pending(Commit commit) {
+        Pending(Commit commit, Condition wake) {
             this.commit = commit;
-        }
-
-        long bytes() {
-            return commit == null ? 0 : commit.bytes();
+            this.wake = wake;
         }
 
         void fail(Throwable error) {
@@ -383,12 +463,17 @@ final class GroupCommitter {
             }
         }
 
-        void answer() {
-            if (failure != null) {
-                result.completeExceptionally(failure);
-            } else {
-                result.complete(decision);
+        Commit.Decision answer() {
+            if (failure instanceof RuntimeException runtime) {
+                throw runtime;
             }
+            if (failure instanceof Error error) {
+                throw error;
+            }
+            if (failure != null) {
+                throw new IllegalStateException(failure);
+            }
+            return decision;
         }
     }
 }

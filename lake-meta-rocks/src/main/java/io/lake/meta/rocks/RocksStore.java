@@ -30,8 +30,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.rocksdb.ReadOptions;
@@ -47,13 +45,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The RocksDB {@link MetaStore}. Thread-safe.
  *
- * <p>Writes go through the {@link GroupCommitter}: one thread checks and writes the commits of
- * all concurrent writers in shared batches, and hands each written batch to the watches. Reads go
- * straight to RocksDB.
+ * <p>Writes go through the {@link GroupCommitter}: the first waiting writer checks and writes the
+ * commits of all concurrent writers in a shared batch, on its own thread, and hands each written
+ * batch to the watches. Reads go straight to RocksDB and never wait for a commit.
  *
- * <p>Every call holds the read side of a lifecycle lock while it uses native handles;
- * {@link #close()} first refuses new calls, then takes the write side, so it waits for the
- * calls in flight and frees the handles only when nothing can touch them any more.
+ * <p>Every call passes a {@link CallGate} while it uses native handles; {@link #close()} first
+ * refuses new calls, then waits for the calls in flight, and frees the handles only when nothing
+ * can touch them any more.
  */
 final class RocksStore implements MetaStore {
 
@@ -72,9 +70,8 @@ final class RocksStore implements MetaStore {
     private final ReadOptions pointReads;
     private final PageTokenCodec tokens = new PageTokenCodec(TOKEN_LAYOUT, 1);
 
-    private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    private final CallGate calls = new CallGate();
     private final Object closeMonitor = new Object();
-    private volatile boolean closing;
     private boolean closed;
 
     private final WatchRegistry watches;
@@ -91,7 +88,17 @@ final class RocksStore implements MetaStore {
         this.writeOptions = new WriteOptions().setSync(durability == Durability.SYNCED_WAL);
         this.pointReads = new ReadOptions();
         this.watches = new WatchRegistry(description);
-        this.committer = new GroupCommitter(this::read, RocksStore::stage,
+        this.committer = new GroupCommitter(new Commit.View() {
+            @Override
+            public Optional<MetaValue> current(MetaKey key) throws RocksDBException {
+                return read(key);
+            }
+
+            @Override
+            public List<Optional<MetaValue>> currentAll(List<MetaKey> keys) throws RocksDBException {
+                return readAll(keys);
+            }
+        }, RocksStore::stage,
                 writerDecorator.apply(batch -> db.write(writeOptions, batch)),
                 hooks, watches, description, "lake-meta-rocks-committer[" + directory + "]");
         committer.start();
@@ -163,6 +170,16 @@ final class RocksStore implements MetaStore {
         return value == null ? Optional.empty() : Optional.of(MetaValue.of(value));
     }
 
+    /** One {@code multiGet} for the group commit's checks. */
+    private List<Optional<MetaValue>> readAll(List<MetaKey> keys) throws RocksDBException {
+        List<byte[]> values = db.multiGetAsList(pointReads, keys.stream().map(MetaKey::utf8).toList());
+        List<Optional<MetaValue>> found = new ArrayList<>(values.size());
+        for (byte[] value : values) {
+            found.add(value == null ? Optional.empty() : Optional.of(MetaValue.of(value)));
+        }
+        return found;
+    }
+
     @Override
     public Page page(PageRequest request) {
         return whileOpen(() -> {
@@ -186,7 +203,7 @@ final class RocksStore implements MetaStore {
         try (Slice upperBound = new Slice(Keys.successor(prefix.utf8()));
                 ReadOptions readOptions = new ReadOptions().setIterateUpperBound(upperBound);
                 RocksIterator it = db.newIterator(readOptions)) {
-            List<Entry> entries = new ArrayList<>(Math.min(limit, 256));
+            List<Entry> entries = new ArrayList<>(Math.min(limit, 1024));
             long itemsRead = 0;
             long bytes = 0;
             it.seek(start);
@@ -214,14 +231,12 @@ final class RocksStore implements MetaStore {
     }
 
     private Entry entry(byte[] key, byte[] value) {
-        MetaKey metaKey;
         try {
-            metaKey = MetaKey.fromUtf8(key);
+            return Entry.adopting(key, value); // the iterator's arrays are fresh and go nowhere else
         } catch (InvalidArgumentException e) {
-            throw new StoreUnavailableException(description + " holds a key that is not a valid lake-meta key ("
+            throw new StoreUnavailableException(description + " holds an entry that is not a valid lake-meta entry ("
                     + e.getMessage() + "); the store is corrupt or was written by another program", e);
         }
-        return new Entry(metaKey, MetaValue.of(value));
     }
 
     /**
@@ -243,18 +258,14 @@ final class RocksStore implements MetaStore {
             if (closed) {
                 return;
             }
-            closing = true;
+            calls.refuseNewCalls();
             hooks.reached(RacePoints.CLOSE_DRAINING);
-            lifecycle.writeLock().lock();
-            try {
-                committer.stop();
-                watches.close();
-                closeNative();
-                closed = true;
-                LOG.info("closed {}", description);
-            } finally {
-                lifecycle.writeLock().unlock();
-            }
+            calls.awaitDrained();
+            committer.stop();
+            watches.close();
+            closeNative();
+            closed = true;
+            LOG.info("closed {}", description);
         }
     }
 
@@ -278,18 +289,13 @@ final class RocksStore implements MetaStore {
     }
 
     private <T> T whileOpen(Supplier<T> call) {
-        if (closing) {
+        if (!calls.enter()) {
             throw new StoreClosedException(description);
         }
-        Lock open = lifecycle.readLock();
-        open.lock();
         try {
-            if (closing) {
-                throw new StoreClosedException(description);
-            }
             return call.get();
         } finally {
-            open.unlock();
+            calls.leave();
         }
     }
 

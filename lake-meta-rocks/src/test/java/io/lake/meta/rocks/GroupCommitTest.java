@@ -11,6 +11,7 @@ import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.Transaction;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.RaceHooks;
 import java.nio.file.Path;
@@ -34,8 +35,8 @@ import org.rocksdb.RocksDBException;
 /**
  * Group commit: concurrent writers share batches (and so WAL syncs), later commits of a batch
  * see earlier ones, nothing is answered before its batch is written, and a failed batch write
- * fails every commit in it. Batches are formed deterministically: the test pauses the committer
- * on a first commit, queues the others, then releases it.
+ * fails every commit in it. Batches are formed deterministically: the test pauses the writer
+ * leading a first commit, queues the others, then releases it.
  */
 class GroupCommitTest {
 
@@ -175,23 +176,67 @@ class GroupCommitTest {
     }
 
     @Test
-    void committerThread_isANamedDaemon_andStopsOnClose() {
-        RocksStore store = open(Durability.SYNCED_WAL);
-        store.create(MetaKey.of("gc/k"), V);
-        Thread committer = committerThread();
-        assertThat(committer).isNotNull();
-        assertThat(committer.isDaemon()).isTrue();
-        assertThat(committer.getName()).contains(dir.toString());
-        store.close();
-        assertThat(committer.isAlive()).isFalse();
-        assertThat(committerThread()).isNull();
+    void afterAWriteWhoseOutcomeIsUnknown_theNextCommitIsCheckedAgainstTheDatabase() {
+        // the second write reaches RocksDB, then fails: the committer must not trust what it
+        // remembered of the key from the first
+        AtomicInteger writes = new AtomicInteger();
+        UnaryOperator<GroupCommitter.BatchWriter> secondWriteAppliesThenFails = real -> batch -> {
+            real.write(batch);
+            if (writes.incrementAndGet() == 2) {
+                throw new RocksDBException("injected after the write");
+            }
+        };
+        MetaKey key = MetaKey.of("gc/remembered");
+        MetaValue v2 = MetaValue.utf8("v2");
+        try (RocksStore store = StoreOpener.open(dir, Durability.SYNCED_WAL, true, hooks, secondWriteAppliesThenFails)) {
+            assertThat(store.create(key, V)).isEqualTo(WriteResult.applied());
+            assertThatThrownBy(() -> store.update(key, V, v2)).isInstanceOf(OutcomeUnknownException.class);
+
+            assertThat(store.update(key, V, MetaValue.utf8("v3")))
+                    .isEqualTo(WriteResult.conflict(Optional.of(v2)));
+            assertThat(store.update(key, v2, MetaValue.utf8("v3"))).isEqualTo(WriteResult.applied());
+        }
     }
 
-    private Thread committerThread() {
-        String name = "lake-meta-rocks-committer[" + dir.toAbsolutePath().normalize() + "]";
+    @Test
+    void aBulkTransactionOverAKeyTheCommitterRemembers_leavesNoStaleValueBehind() {
+        MetaKey key = MetaKey.of("gc/hot");
+        MetaValue v2 = MetaValue.utf8("v2");
+        try (RocksStore store = open(Durability.UNSYNCED_WAL)) {
+            assertThat(store.update(key, V, v2)).isEqualTo(WriteResult.conflict(Optional.empty()));
+            assertThat(store.create(key, V)).isEqualTo(WriteResult.applied()); // now remembered as V
+            Transaction.Builder bulk = Transaction.builder().update(key, V, v2);
+            for (int i = 0; i < CommittedValues.MAX_KEYS_PER_BATCH; i++) {
+                bulk.create(MetaKey.of("gc/bulk-" + i), V);
+            }
+            assertThat(store.transact(bulk.build()).isApplied()).isTrue();
+
+            assertThat(store.update(key, V, MetaValue.utf8("v3"))).isEqualTo(WriteResult.conflict(Optional.of(v2)));
+        }
+    }
+
+    @Test
+    void aWriterAlone_commitsOnItsOwnThread_andNoStoreThreadOutlivesClose() {
+        List<Thread> checkedOn = new java.util.concurrent.CopyOnWriteArrayList<>();
+        RaceHooks recordChecks = point -> {
+            if (point.equals(RaceHooks.COMMIT_CHECKED)) {
+                checkedOn.add(Thread.currentThread());
+            }
+        };
+        RocksStore store = StoreOpener.open(dir, Durability.SYNCED_WAL, true, recordChecks, UnaryOperator.identity());
+        store.create(MetaKey.of("gc/k"), V);
+        store.update(MetaKey.of("gc/k"), V, MetaValue.utf8("v2"));
+        assertThat(checkedOn).as("threads that checked the two commits").containsExactly(Thread.currentThread(),
+                Thread.currentThread());
+        store.close();
+        assertThat(storeThreads()).isEmpty();
+    }
+
+    private List<Thread> storeThreads() {
+        String directory = dir.toAbsolutePath().normalize().toString();
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().equals(name) && t.isAlive())
-                .findFirst().orElse(null);
+                .filter(t -> t.getName().contains(directory) && t.isAlive())
+                .toList();
     }
 
     @Test
@@ -238,9 +283,14 @@ class GroupCommitTest {
 
     @Test
     void writerInterruptedAfterItsCommitWasTaken_getsTheRealAnswer_withItsInterruptFlagSet() throws Exception {
+        MetaKey leaderKey = MetaKey.of("gc/leader");
         MetaKey key = MetaKey.of("gc/interrupted");
+        PauseAt leaderQueued = hooks.pause(RacePoints.COMMIT_QUEUED);
         PauseAt checked = hooks.pause(RaceHooks.COMMIT_CHECKED);
         try (RocksStore store = open(Durability.SYNCED_WAL)) {
+            // the leader queued first; it takes the interrupted writer's commit into its batch
+            CompletableFuture<WriteResult> leader = async(store, Mutation.create(leaderKey, V));
+            leaderQueued.awaitArrival();
             CompletableFuture<Object> outcome = new CompletableFuture<>();
             CompletableFuture<Boolean> flagAfterwards = new CompletableFuture<>();
             Thread writer = new Thread(() -> {
@@ -252,10 +302,13 @@ class GroupCommitTest {
                 flagAfterwards.complete(Thread.currentThread().isInterrupted());
             }, "interrupted-writer");
             writer.start();
+            hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 2);
+            leaderQueued.release();
             checked.awaitArrival();
             writer.interrupt();
             checked.release();
 
+            assertThat(leader.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
             assertThat(outcome.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
             assertThat(flagAfterwards.get(30, TimeUnit.SECONDS)).isTrue();
             assertThat(store.get(key)).contains(V);

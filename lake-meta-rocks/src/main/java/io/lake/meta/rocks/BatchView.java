@@ -1,0 +1,103 @@
+package io.lake.meta.rocks;
+
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaValue;
+import io.lake.meta.Mutation;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.rocksdb.RocksDBException;
+
+/**
+ * What the commits of one batch are checked against: the batch's own earlier writes first, then
+ * what the database held before the batch (from {@link CommittedValues} when it knows, else read,
+ * all the batch's missing keys in one multi-read up front). Used by the leading writer only.
+ */
+final class BatchView implements Commit.View {
+
+    private final Commit.View database;
+    private final CommittedValues committed;
+    private final Map<MetaKey, Optional<MetaValue>> staged = new HashMap<>();
+    private final Map<MetaKey, Optional<MetaValue>> before = new HashMap<>();
+
+    BatchView(Commit.View database, CommittedValues committed) {
+        this.database = database;
+        this.committed = committed;
+    }
+
+    /**
+     * Reads, in one call, every key the commits will check that the committed values do not know.
+     * A failed read is left to the commits: each reads its keys again and fails on its own.
+     */
+    void prefetch(List<Commit> commits) {
+        List<MetaKey> missing = new ArrayList<>();
+        Set<MetaKey> seen = new HashSet<>();
+        for (Commit commit : commits) {
+            for (MetaKey key : commit.keys()) {
+                if (!committed.knows(key) && seen.add(key)) {
+                    missing.add(key);
+                }
+            }
+        }
+        if (missing.size() < 2) {
+            return; // one read is no cheaper in a batch
+        }
+        try {
+            List<Optional<MetaValue>> values = database.currentAll(missing);
+            for (int i = 0; i < missing.size(); i++) {
+                before.put(missing.get(i), values.get(i));
+            }
+        } catch (RocksDBException | RuntimeException e) {
+            before.clear();
+        }
+    }
+
+    @Override
+    public Optional<MetaValue> current(MetaKey key) throws RocksDBException {
+        Optional<MetaValue> value = staged.get(key); // a key the batch already writes needs no read
+        if (value == null) {
+            value = before.get(key);
+        }
+        if (value == null) {
+            value = committed.get(key);
+            if (value == null) {
+                value = database.current(key);
+            }
+            before.put(key, value);
+        }
+        return value;
+    }
+
+    /** A later commit of the batch sees {@code mutation}'s write. */
+    void stage(Mutation mutation) {
+        staged.put(mutation.key(), mutation.newValue());
+    }
+
+    /** What the database held, before the batch, for every key the batch read. */
+    Map<MetaKey, Optional<MetaValue>> before() {
+        return before;
+    }
+
+    /** The batch was written, or nothing of it was (only conflicts, or a failed staging). */
+    void settled(boolean written, List<Mutation> writes) {
+        if (before.size() + writes.size() > CommittedValues.MAX_KEYS_PER_BATCH) {
+            if (written) {
+                writes.forEach(m -> committed.forget(m.key()));
+            }
+            return;
+        }
+        before.forEach(committed::remember);
+        if (written) {
+            writes.forEach(m -> committed.remember(m.key(), m.newValue()));
+        }
+    }
+
+    /** The batch write failed: it may or may not have applied. */
+    void unknown() {
+        committed.forgetAll();
+    }
+}
