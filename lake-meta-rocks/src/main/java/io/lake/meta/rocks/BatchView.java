@@ -34,6 +34,9 @@ final class BatchView implements Commit.View {
      * A failed read is left to the commits: each reads its keys again and fails on its own.
      */
     void prefetch(List<Commit> commits) {
+        if (commits.size() == 1 && commits.get(0).keyCount() < 2) {
+            return; // a lone one-key commit (the common single write) has nothing to read together
+        }
         List<MetaKey> missing = new ArrayList<>();
         Set<MetaKey> seen = new HashSet<>();
         for (Commit commit : commits) {
@@ -82,18 +85,17 @@ final class BatchView implements Commit.View {
         return before;
     }
 
-    /** The batch was written, or nothing of it was (only conflicts, or a failed staging). */
-    void settled(boolean written, List<Mutation> writes) {
+    /**
+     * The batch's {@code writes} are in the database now (none, when every commit conflicted): the
+     * values read and written become what the committed values know.
+     */
+    void settled(List<Mutation> writes) {
         if (before.size() + writes.size() > CommittedValues.MAX_KEYS_PER_BATCH) {
-            if (written) {
-                writes.forEach(m -> committed.forget(m.key()));
-            }
+            writes.forEach(m -> committed.forget(m.key()));
             return;
         }
         before.forEach(committed::remember);
-        if (written) {
-            writes.forEach(m -> committed.remember(m.key(), m.newValue()));
-        }
+        writes.forEach(m -> committed.remember(m.key(), m.newValue()));
     }
 
     /** The batch write failed: it may or may not have applied. */

@@ -3,8 +3,8 @@ package io.lake.meta.rocks;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Lets calls use the store's native handles until it closes, and lets {@link #closeAndDrain()}
- * wait for the calls in flight. A call costs one increment and one decrement of a striped counter
+ * Lets calls use the store's native handles until it closes, and lets the close
+ * {@linkplain #refuseNewCalls() refuse new calls} and {@linkplain #awaitDrained() wait} for those in flight. A call costs one increment and one decrement of a striped counter
  * (no shared lock word that concurrent readers would fight over), plus a volatile read.
  *
  * <p>Why it is safe: a call increments, then reads {@code closing}; close writes {@code closing},
@@ -39,10 +39,6 @@ final class CallGate {
                 drained.notifyAll();
             }
         }
-    }
-
-    boolean isClosing() {
-        return closing;
     }
 
     /** Refuses new calls from now on. */

@@ -56,6 +56,11 @@ final class Commit {
         return mutations;
     }
 
+    /** How many keys the commit checks, without listing them. */
+    int keyCount() {
+        return conditions.size() + mutations.size();
+    }
+
     /** Every key the commit checks: its conditions', then its mutations'. */
     List<MetaKey> keys() {
         List<MetaKey> keys = new ArrayList<>(conditions.size() + mutations.size());

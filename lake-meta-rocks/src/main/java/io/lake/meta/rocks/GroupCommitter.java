@@ -285,7 +285,7 @@ final class GroupCommitter {
                 publish(written, staged, view.before());
             }
             if (written || staged.isEmpty()) {
-                view.settled(written, staged);
+                view.settled(staged);
             }
         } catch (RuntimeException | Error e) {
             LOG.warn("{}: staging a batch of {} commits failed; none of them applied", description, batch.size(), e);

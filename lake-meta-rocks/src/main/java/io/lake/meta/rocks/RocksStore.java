@@ -126,17 +126,16 @@ final class RocksStore implements MetaStore {
                 return Map.of(); // RocksDB's multiGet refuses an empty key list
             }
             hooks.reached(RacePoints.READ_STARTED);
-            List<byte[]> values;
+            List<Optional<MetaValue>> values;
             try {
-                values = db.multiGetAsList(pointReads, batch.stream().map(MetaKey::utf8).toList());
+                values = readAll(batch);
             } catch (RocksDBException e) {
                 throw unavailable("could not read " + batch.size() + " keys", e);
             }
             Map<MetaKey, MetaValue> found = new LinkedHashMap<>();
             for (int i = 0; i < batch.size(); i++) {
-                if (values.get(i) != null) {
-                    found.put(batch.get(i), MetaValue.of(values.get(i)));
-                }
+                MetaKey key = batch.get(i);
+                values.get(i).ifPresent(value -> found.put(key, value));
             }
             return Collections.unmodifiableMap(found);
         });
@@ -166,18 +165,21 @@ final class RocksStore implements MetaStore {
     }
 
     private Optional<MetaValue> read(MetaKey key) throws RocksDBException {
-        byte[] value = db.get(pointReads, key.utf8());
-        return value == null ? Optional.empty() : Optional.of(MetaValue.of(value));
+        return valueOf(db.get(pointReads, key.utf8()));
     }
 
-    /** One {@code multiGet} for the group commit's checks. */
+    /** One {@code multiGet}, for {@link #getAll} and the group commit's checks: what each key holds, in order. */
     private List<Optional<MetaValue>> readAll(List<MetaKey> keys) throws RocksDBException {
         List<byte[]> values = db.multiGetAsList(pointReads, keys.stream().map(MetaKey::utf8).toList());
         List<Optional<MetaValue>> found = new ArrayList<>(values.size());
         for (byte[] value : values) {
-            found.add(value == null ? Optional.empty() : Optional.of(MetaValue.of(value)));
+            found.add(valueOf(value));
         }
         return found;
+    }
+
+    private static Optional<MetaValue> valueOf(byte[] stored) {
+        return stored == null ? Optional.empty() : Optional.of(MetaValue.of(stored));
     }
 
     @Override

@@ -13,7 +13,6 @@ import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
-import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
@@ -27,10 +26,6 @@ import io.lake.meta.testkit.PausePoints;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -204,15 +199,11 @@ public abstract class FencedWriteContract extends LostLeaseAnswerContract {
         PausePoints points = new PausePoints();
         CountingMetaStore counting = new CountingMetaStore(store);
         FencedMetaStore fenced = FencedMetaStore.over(new InFlightHooks(counting, points), a);
-        ExecutorService writer = Executors.newSingleThreadExecutor();
-        try {
-            PausePoints.Pause pause = points.arm(InFlightHooks.BEFORE_GUARDED_WRITE);
-            Future<WriteResult> write = writer.submit(() -> fenced.create(TARGET, value("v1")));
-            pause.awaitArrival();
+        try (PausedWrite write = PausedWrite.create(fenced, points, TARGET, value("v1"))) {
             LeaseGuard used = a.currentGuard().orElseThrow();
             ticker.advance(RENEW);
             a.campaignOnce(); // renewal: the record's bytes change under the in-flight write
-            pause.release();
+            write.release();
 
             assertThat(write.get().isApplied()).isTrue();
             List<GuardedMutation> sent = counting.guardedWrites();
@@ -220,8 +211,6 @@ public abstract class FencedWriteContract extends LostLeaseAnswerContract {
             assertThat(sent.get(0).expectedGuard()).isEqualTo(used.leaseBytes());
             assertThat(sent.get(1).expectedGuard()).isEqualTo(leaseBytes());
             assertThat(a.currentGuard()).isPresent();
-        } finally {
-            writer.shutdownNow();
         }
     }
 
@@ -232,9 +221,7 @@ public abstract class FencedWriteContract extends LostLeaseAnswerContract {
         LeadershipEvents events = new LeadershipEvents();
         LeaderElection a = candidate("node-a", ticker, network, b -> b.listener(events));
         a.campaignOnce();
-        ticker.advance(RENEW);
-        network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
-        assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+        renewalWhoseAnswerIsLost(ticker, network, a);
         CountingMetaStore counting = new CountingMetaStore(store);
 
         assertThat(FencedMetaStore.over(counting, a).create(TARGET, value("v1")).isApplied()).isTrue();
@@ -251,21 +238,15 @@ public abstract class FencedWriteContract extends LostLeaseAnswerContract {
         a.campaignOnce();
         PausePoints points = new PausePoints();
         FencedMetaStore fenced = FencedMetaStore.over(new InFlightHooks(store, points), a);
-        ExecutorService writer = Executors.newSingleThreadExecutor();
-        try {
-            PausePoints.Pause pause = points.arm(InFlightHooks.BEFORE_GUARDED_WRITE);
-            Future<WriteResult> write = writer.submit(() -> fenced.create(TARGET, value("decided-in-epoch-1")));
-            pause.awaitArrival();
+        try (PausedWrite write = PausedWrite.create(fenced, points, TARGET, value("decided-in-epoch-1"))) {
             ticker.advance(LEASE); // term 1 ends locally ("lost" is heard) ...
             assertThat(a.campaignOnce().epoch()).isEqualTo(2); // ... and a leads again in a new term
-            pause.release();
+            write.release();
 
             assertThatThrownBy(write::get).hasCauseInstanceOf(FencedException.class);
             assertThat(store.get(TARGET)).isEmpty();
             assertThat(a.currentGuard().orElseThrow().epoch())
                     .as("a stale guard's rejection does not end the new term").isEqualTo(2);
-        } finally {
-            writer.shutdownNow();
         }
     }
 
@@ -283,25 +264,17 @@ public abstract class FencedWriteContract extends LostLeaseAnswerContract {
         a.campaignOnce();
         PausePoints points = new PausePoints();
         FencedMetaStore fenced = FencedMetaStore.over(new InFlightHooks(store, points), a);
-        ExecutorService writer = Executors.newSingleThreadExecutor();
-        try {
-            PausePoints.Pause pause = points.arm(InFlightHooks.BEFORE_GUARDED_WRITE);
-            Future<WriteResult> write = writer.submit(() -> fenced.create(TARGET, value("decided-in-epoch-1")));
-            pause.awaitArrival();
-            ticker.advance(RENEW);
-            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
-            assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+        try (PausedWrite write = PausedWrite.create(fenced, points, TARGET, value("decided-in-epoch-1"))) {
+            renewalWhoseAnswerIsLost(ticker, network, a);
             ticker.advance(LEASE.minus(RENEW)); // term 1's guard reaches its deadline
             a.campaignOnce(); // "lost 1", then a leads again
-            pause.release();
+            write.release();
 
             Throwable thrown = catchThrowable(write::get);
             assertThat(store.get(TARGET)).as("a write decided in term 1 applied after \"lost 1\"").isEmpty();
             assertThat(thrown).hasCauseInstanceOf(FencedException.class);
             assertThat(events.events()).containsExactly("gained 1", "lost 1", "gained 2");
             assertThat(a.currentGuard().orElseThrow().epoch()).isEqualTo(2);
-        } finally {
-            writer.shutdownNow();
         }
     }
 
@@ -320,28 +293,20 @@ public abstract class FencedWriteContract extends LostLeaseAnswerContract {
         a.campaignOnce();
         PausePoints points = new PausePoints();
         FencedMetaStore fenced = FencedMetaStore.over(new InFlightHooks(store, points), a);
-        ExecutorService writer = Executors.newSingleThreadExecutor();
-        try {
-            PausePoints.Pause pause = points.arm(InFlightHooks.BEFORE_GUARDED_WRITE);
-            Future<WriteResult> held = writer.submit(() -> fenced.create(TARGET, value("held-in-epoch-1")));
-            pause.awaitArrival();
-            ticker.advance(RENEW);
-            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
-            assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+        try (PausedWrite held = PausedWrite.create(fenced, points, TARGET, value("held-in-epoch-1"))) {
+            renewalWhoseAnswerIsLost(ticker, network, a);
             readFailures.set(1); // the election cannot read the record to recognise its renewal
             assertThatThrownBy(() -> fenced.create(OTHER, value("sent-in-epoch-1")))
                     .isInstanceOf(FencedException.class);
             assertThat(events.events()).containsExactly("gained 1", "lost 1");
             a.campaignOnce(); // a leads again
-            pause.release();
+            held.release();
 
             Throwable thrown = catchThrowable(held::get);
             assertThat(store.get(TARGET)).as("a write decided in term 1 applied after \"lost 1\"").isEmpty();
             assertThat(thrown).hasCauseInstanceOf(FencedException.class);
             assertThat(store.get(OTHER)).isEmpty();
             assertThat(events.events()).containsExactly("gained 1", "lost 1", "gained 2");
-        } finally {
-            writer.shutdownNow();
         }
     }
 
@@ -359,25 +324,17 @@ public abstract class FencedWriteContract extends LostLeaseAnswerContract {
         a.campaignOnce();
         PausePoints points = new PausePoints();
         FencedMetaStore fenced = FencedMetaStore.over(new InFlightHooks(store, points), a);
-        ExecutorService writer = Executors.newSingleThreadExecutor();
-        try {
-            PausePoints.Pause pause = points.arm(InFlightHooks.BEFORE_GUARDED_WRITE);
-            Future<WriteResult> write = writer.submit(() -> fenced.create(TARGET, value("decided-in-epoch-1")));
-            pause.awaitArrival();
-            ticker.advance(RENEW);
-            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
-            assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+        try (PausedWrite write = PausedWrite.create(fenced, points, TARGET, value("decided-in-epoch-1"))) {
+            renewalWhoseAnswerIsLost(ticker, network, a);
             ticker.advance(LEASE.minus(RENEW)); // term 1's guard reaches its deadline; no round runs
             assertThat(a.currentGuard()).isEmpty();
-            pause.release();
+            write.release();
 
             Throwable thrown = catchThrowable(write::get);
             assertThat(store.get(TARGET)).as("a write decided in term 1 applied after its deadline").isEmpty();
             assertThat(thrown).hasCauseInstanceOf(FencedException.class);
             assertThat(events.events()).containsExactly("gained 1", "lost 1");
             assertThat(a.campaignOnce()).isEqualTo(new Leader(2));
-        } finally {
-            writer.shutdownNow();
         }
     }
 

@@ -57,10 +57,8 @@ public abstract class LostLeaseAnswerContract extends LeaseGuardContract {
         LeaderElection a = candidate("node-a", ticker, network, b -> b.listener(events));
         a.campaignOnce();
         LeaseGuard before = a.currentGuard().orElseThrow();
-        ticker.advance(RENEW);
-        network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
 
-        assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+        renewalWhoseAnswerIsLost(ticker, network, a);
         assertThat(a.currentGuard()).contains(before);
         assertThat(leaseBytes()).isNotEqualTo(before.leaseBytes());
 
@@ -77,9 +75,7 @@ public abstract class LostLeaseAnswerContract extends LeaseGuardContract {
         LeadershipEvents events = new LeadershipEvents();
         LeaderElection a = candidate("node-a", ticker, network, b -> b.listener(events));
         a.campaignOnce();
-        ticker.advance(RENEW);
-        network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
-        assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+        renewalWhoseAnswerIsLost(ticker, network, a);
 
         // the first guard's deadline passes; the lost renewal's own deadline (counted from its send) has not
         ticker.advance(LEASE.minus(RENEW));
@@ -100,9 +96,7 @@ public abstract class LostLeaseAnswerContract extends LeaseGuardContract {
         LeaderElection a = candidate("node-a", ticker, new FailingReads(network, readFailures),
                 b -> b.listener(events));
         a.campaignOnce();
-        ticker.advance(RENEW);
-        network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
-        assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
+        renewalWhoseAnswerIsLost(ticker, network, a);
         LeaseGuard stale = a.currentGuard().orElseThrow();
 
         readFailures.set(1); // the read that would recognise the lost renewal fails: fail closed
@@ -114,5 +108,15 @@ public abstract class LostLeaseAnswerContract extends LeaseGuardContract {
                 .isEqualTo(new Leader(2));
         assertThat(leaseRecord().epoch()).isEqualTo(2);
         assertThat(events.events()).containsExactly("gained 1", "lost 1", "gained 2");
+    }
+
+    /**
+     * A renewal round of {@code a}, once its renewal interval passed, whose write applies but
+     * whose answer is lost: the round must end in {@link OutcomeUnknownException}.
+     */
+    static void renewalWhoseAnswerIsLost(ManualTicker ticker, LosesAnswers network, LeaderElection a) {
+        ticker.advance(RENEW);
+        network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+        assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
     }
 }
