@@ -9,11 +9,13 @@ package io.lake.meta.rocks;
  * <p>Why: the writers a batch answered come back with their next commit a moment after the next
  * leader took the queue, so without a wait concurrent writers split into two alternating halves,
  * each half paying a whole sync. The leader therefore waits until as many commits are queued as
- * were in flight at the end of the last batch (its commits plus those still queued), and never
- * longer than half of the last batch's write: the wait may cost a little latency to save a
+ * were in flight at the end of the last batch (its applied commits plus those still queued), and
+ * never longer than half of the last batch's write: the wait may cost a little latency to save a
  * whole sync, never more than the sync it could save. A writer alone expects only itself and
  * never waits; writes too fast to be worth a wait (unsynced ones, or a disk that syncs in a few
- * microseconds) never wait either.
+ * microseconds) never wait either. Refused commits are not waited for: their writers usually read
+ * again before they retry, and on a hot key only one of them could win the next batch anyway, so
+ * waiting for them would only cost the winners' syncs.
  *
  * <p>Not thread-safe: only used under the committer's mutex.
  */
@@ -40,11 +42,11 @@ final class BatchGathering {
     }
 
     /**
-     * A batch of {@code commits} was written in {@code writeNanos}, with {@code stillQueued}
-     * commits waiting behind it.
+     * A batch that applied {@code appliedCommits} was written in {@code writeNanos}, with
+     * {@code stillQueued} commits waiting behind it.
      */
-    void written(int commits, int stillQueued, long writeNanos) {
-        expectedCommits = Math.max(1, commits + stillQueued);
+    void written(int appliedCommits, int stillQueued, long writeNanos) {
+        expectedCommits = Math.max(1, appliedCommits + stillQueued);
         lastWriteNanos = Math.max(0, writeNanos);
     }
 

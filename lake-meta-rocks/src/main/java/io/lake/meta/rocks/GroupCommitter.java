@@ -270,7 +270,7 @@ final class GroupCommitter {
         mutex.lock();
         try {
             if (batchWriteNanos > 0) {
-                gathering.written(batch.size(), queue.size(), batchWriteNanos);
+                gathering.written(appliedCommits(batch), queue.size(), batchWriteNanos);
             } else {
                 gathering.nothingWritten(queue.size());
             }
@@ -290,6 +290,16 @@ final class GroupCommitter {
             pending.done = true;
             pending.wake();
         }
+    }
+
+    private static int appliedCommits(List<Pending> batch) {
+        int applied = 0;
+        for (Pending pending : batch) {
+            if (pending.failure == null && pending.decision != null && pending.decision.applies()) {
+                applied++;
+            }
+        }
+        return applied;
     }
 
     /** Refuses later commits and frees the batch; called when no writer can be leading or waiting. Idempotent. */

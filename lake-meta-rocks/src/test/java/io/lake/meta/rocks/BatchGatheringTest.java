@@ -26,11 +26,18 @@ class BatchGatheringTest {
     }
 
     @Test
-    void afterASyncedBatch_theLeaderExpectsEveryCommitThatWasInFlight_forAtMostHalfTheSync() {
+    void afterASyncedBatch_theLeaderExpectsEveryAppliedOrQueuedCommit_forAtMostHalfTheSync() {
         gathering.written(8, 7, SYNC);
 
         assertThat(gathering.expectedCommits(512)).isEqualTo(15);
         assertThat(gathering.waitNanos()).isEqualTo(SYNC / 2);
+    }
+
+    @Test
+    void onAHotKey_theLosersOfTheLastBatchAreNotWaitedFor() {
+        gathering.written(1, 0, SYNC); // one winner, fifteen conflicts, nothing queued
+
+        assertThat(gathering.expectedCommits(512)).isEqualTo(1);
     }
 
     @Test
