@@ -207,8 +207,9 @@ final class GroupCommitter {
     }
 
     /**
-     * Takes the head of the queue (this writer's commit) and those behind it into one batch,
-     * commits it, answers its writers and hands the lead to the first writer still queued.
+     * Waits for the commits it expects ({@link #gather()}), takes the head of the queue (this
+     * writer's commit) and those behind it into one batch, commits it, answers its writers and
+     * hands the lead to the first writer still queued.
      */
     private void lead() {
         List<Pending> batch = new ArrayList<>();
