@@ -12,13 +12,14 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Not a test and not a benchmark: a diagnostic that shows what bounds the group commit. Runs n
- * writers doing compare-and-set on keys of their own for a few seconds and prints their rate,
+ * writers doing compare-and-set on keys of their own (or creating fresh keys, with {@code create})
+ * for a few seconds and prints their rate,
  * the batches written per second, the commits per batch, and the CPU the process used (in cores,
  * and in microseconds per commit), so one can tell whether the syncs or the CPU are the limit.
  * Ratios against raw RocksDB come from {@code lake-meta bench}; this explains them.
  *
  * <pre>{@code
- * java -cp <test classpath> io.lake.meta.rocks.GroupCommitProbe 16 SYNCED_WAL 5
+ * java -cp <test classpath> io.lake.meta.rocks.GroupCommitProbe 16 SYNCED_WAL 5 [cas|create]
  * }</pre>
  */
 public final class GroupCommitProbe {
@@ -30,6 +31,7 @@ public final class GroupCommitProbe {
         int writers = Integer.parseInt(args[0]);
         Durability durability = Durability.valueOf(args[1]);
         long seconds = args.length > 2 ? Long.parseLong(args[2]) : 5;
+        boolean creates = args.length > 3 && args[3].equals("create");
         Path directory = Files.createTempDirectory("group-commit-probe");
         OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         try (RocksStore store = StoreOpener.open(directory, durability, true, RaceHooks.NONE)) {
@@ -42,8 +44,12 @@ public final class GroupCommitProbe {
                 threads[w] = new Thread(() -> {
                     store.create(key, values[0]);
                     int current = 0;
+                    long fresh = 0;
                     while (!stop.get()) {
-                        if (!store.update(key, values[current], values[1 - current]).isApplied()) {
+                        boolean applied = creates
+                                ? store.create(MetaKey.of(key + "/" + fresh++), values[0]).isApplied()
+                                : store.update(key, values[current], values[1 - current]).isApplied();
+                        if (!applied) {
                             throw new IllegalStateException("a writer's own key conflicted: " + key);
                         }
                         current = 1 - current;
@@ -68,9 +74,9 @@ public final class GroupCommitProbe {
             for (Thread thread : threads) {
                 thread.join();
             }
-            System.out.printf("writers=%d %s commits/s=%.0f batches/s=%.0f commits/batch=%.2f"
+            System.out.printf("writers=%d %s %s commits/s=%.0f batches/s=%.0f commits/batch=%.2f"
                     + " cpu=%.2f cores (%.1f us per commit) load=%s%n",
-                    writers, durability, done / elapsed, batches / elapsed, (double) answered / batches,
+                    writers, durability, creates ? "create" : "cas", done / elapsed, batches / elapsed, (double) answered / batches,
                     cpuSeconds / elapsed, cpuSeconds * 1e6 / done,
                     Files.readString(Path.of("/proc/loadavg")).trim());
         } finally {
