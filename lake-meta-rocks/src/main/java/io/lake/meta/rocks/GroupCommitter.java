@@ -86,6 +86,7 @@ final class GroupCommitter {
     private final BatchGathering gathering = new BatchGathering(); // guarded by mutex
     private final Condition arrivals = mutex.newCondition(); // the leader waits here while it gathers
     private int awaitedCommits; // guarded by mutex: what a gathering leader waits for, else 0
+    private volatile long yieldNanos; // how long a waiting writer yields before it parks (set under mutex)
 
     private final Commit.View database;
     private final Stager stager;
@@ -174,6 +175,7 @@ final class GroupCommitter {
      * Interrupts withdraw a commit still queued; afterwards they are remembered, not obeyed.
      */
     private boolean awaitTurn(Pending pending) {
+        yieldWhileItsBatchRuns(pending);
         boolean interrupted = false;
         try {
             while (!pending.done && !pending.promoted) {
@@ -193,6 +195,25 @@ final class GroupCommitter {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * Before parking, a waiting writer yields the CPU in a loop for about as long as a batch takes
+     * ({@link BatchGathering#yieldNanos()}), as RocksDB's own write thread does: a writer that is
+     * still runnable when its batch is answered goes on at once, where waking a parked one costs
+     * a system call and a scheduler wake-up, and a batch's writers were woken one after another,
+     * the next batch waiting for the last. Yielding gives the CPU to any other runnable thread.
+     */
+    private void yieldWhileItsBatchRuns(Pending pending) {
+        long yieldFor = yieldNanos;
+        if (yieldFor == 0) {
+            return;
+        }
+        long deadline = System.nanoTime() + yieldFor;
+        while (!pending.done && !pending.promoted && !Thread.currentThread().isInterrupted()
+                && System.nanoTime() - deadline < 0) {
+            Thread.yield();
         }
     }
 
@@ -275,6 +296,7 @@ final class GroupCommitter {
             } else {
                 gathering.nothingWritten(queue.size());
             }
+            yieldNanos = gathering.yieldNanos();
             next = queue.peek();
             if (next == null) {
                 leading = false;
