@@ -1,10 +1,11 @@
 package io.lake.meta.rocks;
 
 /**
- * How long a leading writer may wait for more commits before it writes a batch, as PostgreSQL's
+ * The group commit's timing, taken from what the store just saw: how long a waiting writer yields
+ * the CPU before it parks ({@link #yieldNanos()}), and how long a leading writer may wait for more
+ * commits before it writes a batch ({@link #waitNanos()}). The latter is what PostgreSQL's
  * {@code commit_delay} with {@code commit_siblings} and MySQL's
- * {@code binlog_group_commit_sync_delay} with {@code ..._no_delay_count} do, but set from what the
- * store just saw instead of by hand.
+ * {@code binlog_group_commit_sync_delay} with {@code ..._no_delay_count} set by hand.
  *
  * <p>Why: the writers a batch answered come back with their next commit a moment after the next
  * leader took the queue, so without a wait concurrent writers split into two alternating halves,
@@ -27,6 +28,9 @@ final class BatchGathering {
     /** Longest wait whatever the last write took: a stalled sync must not stall the next batch more. */
     static final long MAX_WAIT_NANOS = 1_000_000;
 
+    /** Longest a waiting writer yields before it parks: past it, the CPU is better left to others. */
+    static final long MAX_YIELD_NANOS = 1_000_000;
+
     private int expectedCommits = 1;
     private long lastWriteNanos;
 
@@ -39,6 +43,15 @@ final class BatchGathering {
     long waitNanos() {
         long wait = Math.min(lastWriteNanos / 2, MAX_WAIT_NANOS);
         return wait < MIN_WAIT_NANOS ? 0 : wait;
+    }
+
+    /**
+     * How long a writer waiting for its batch should yield the CPU before it parks: twice the last
+     * write, so that a writer queued just as a batch began is still runnable when its own batch is
+     * answered, at most {@link #MAX_YIELD_NANOS}; 0 (park at once) after a batch that wrote nothing.
+     */
+    long yieldNanos() {
+        return Math.min(2 * lastWriteNanos, MAX_YIELD_NANOS);
     }
 
     /**

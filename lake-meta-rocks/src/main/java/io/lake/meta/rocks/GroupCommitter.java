@@ -86,6 +86,8 @@ final class GroupCommitter {
     private final BatchGathering gathering = new BatchGathering(); // guarded by mutex
     private final Condition arrivals = mutex.newCondition(); // the leader waits here while it gathers
     private int awaitedCommits; // guarded by mutex: what a gathering leader waits for, else 0
+    private final boolean yieldWhileWaiting;
+    private volatile long yieldNanos; // how long a waiting writer yields before it parks (set under mutex)
 
     private final Commit.View database;
     private final Stager stager;
@@ -105,12 +107,13 @@ final class GroupCommitter {
      * @param name this committer, for logs
      */
     GroupCommitter(Commit.View database, Stager stager, BatchWriter writer, RaceHooks hooks, WatchRegistry watches,
-            String description, String name) {
+            WaitingWriters waiting, String description, String name) {
         this.database = database;
         this.stager = stager;
         this.writer = writer;
         this.hooks = hooks;
         this.watches = watches;
+        this.yieldWhileWaiting = waiting == WaitingWriters.YIELD_THEN_PARK;
         this.description = description;
         this.name = name;
     }
@@ -174,6 +177,7 @@ final class GroupCommitter {
      * Interrupts withdraw a commit still queued; afterwards they are remembered, not obeyed.
      */
     private boolean awaitTurn(Pending pending) {
+        yieldWhileItsBatchRuns(pending);
         boolean interrupted = false;
         try {
             while (!pending.done && !pending.promoted) {
@@ -193,6 +197,26 @@ final class GroupCommitter {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * Before parking, a waiting writer yields the CPU in a loop for about as long as a batch takes
+     * ({@link BatchGathering#yieldNanos()}; not at all with {@link WaitingWriters#PARK}), as
+     * RocksDB's own write thread does: a writer that is
+     * still runnable when its batch is answered goes on at once, where waking a parked one costs
+     * a system call and a scheduler wake-up, and a batch's writers were woken one after another,
+     * the next batch waiting for the last. Yielding gives the CPU to any other runnable thread.
+     */
+    private void yieldWhileItsBatchRuns(Pending pending) {
+        long yieldFor = yieldNanos;
+        if (yieldFor == 0) {
+            return;
+        }
+        long deadline = System.nanoTime() + yieldFor;
+        while (!pending.done && !pending.promoted && !Thread.currentThread().isInterrupted()
+                && System.nanoTime() - deadline < 0) {
+            Thread.yield();
         }
     }
 
@@ -275,6 +299,7 @@ final class GroupCommitter {
             } else {
                 gathering.nothingWritten(queue.size());
             }
+            yieldNanos = yieldWhileWaiting ? gathering.yieldNanos() : 0;
             next = queue.peek();
             if (next == null) {
                 leading = false;

@@ -69,4 +69,18 @@ class BatchGatheringTest {
         assertThat(gathering.waitNanos()).isZero();
         assertThat(gathering.expectedCommits(512)).isEqualTo(3);
     }
+
+    @Test
+    void aWaitingWriterYieldsForTwiceTheLastWrite_atMostOneMillisecond() {
+        assertThat(gathering.yieldNanos()).isZero(); // nothing written yet: park at once
+
+        gathering.written(16, 0, SYNC);
+        assertThat(gathering.yieldNanos()).isEqualTo(2 * SYNC);
+
+        gathering.written(16, 0, TimeUnit.MILLISECONDS.toNanos(80));
+        assertThat(gathering.yieldNanos()).isEqualTo(BatchGathering.MAX_YIELD_NANOS);
+
+        gathering.nothingWritten(0);
+        assertThat(gathering.yieldNanos()).isZero();
+    }
 }

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.LongAdder;
  * Ratios against raw RocksDB come from {@code lake-meta bench}; this explains them.
  *
  * <pre>{@code
- * java -cp <test classpath> io.lake.meta.rocks.GroupCommitProbe 16 SYNCED_WAL 5 [cas|create]
+ * java -cp <test classpath> io.lake.meta.rocks.GroupCommitProbe 16 SYNCED_WAL 5 [cas|create] [YIELD_THEN_PARK|PARK]
  * }</pre>
  */
 public final class GroupCommitProbe {
@@ -32,9 +32,11 @@ public final class GroupCommitProbe {
         Durability durability = Durability.valueOf(args[1]);
         long seconds = args.length > 2 ? Long.parseLong(args[2]) : 5;
         boolean creates = args.length > 3 && args[3].equals("create");
+        WaitingWriters waiting = args.length > 4 ? WaitingWriters.valueOf(args[4]) : WaitingWriters.YIELD_THEN_PARK;
         Path directory = Files.createTempDirectory("group-commit-probe");
         OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        try (RocksStore store = StoreOpener.open(directory, durability, true, RaceHooks.NONE)) {
+        try (RocksStore store = StoreOpener.open(directory, durability, waiting, true, RaceHooks.NONE,
+                java.util.function.UnaryOperator.identity())) {
             AtomicBoolean stop = new AtomicBoolean();
             LongAdder commits = new LongAdder();
             Thread[] threads = new Thread[writers];
@@ -74,9 +76,9 @@ public final class GroupCommitProbe {
             for (Thread thread : threads) {
                 thread.join();
             }
-            System.out.printf("writers=%d %s %s commits/s=%.0f batches/s=%.0f commits/batch=%.2f"
+            System.out.printf("writers=%d %s %s %s commits/s=%.0f batches/s=%.0f commits/batch=%.2f"
                     + " cpu=%.2f cores (%.1f us per commit) load=%s%n",
-                    writers, durability, creates ? "create" : "cas", done / elapsed, batches / elapsed, (double) answered / batches,
+                    writers, durability, creates ? "create" : "cas", waiting, done / elapsed, batches / elapsed, (double) answered / batches,
                     cpuSeconds / elapsed, cpuSeconds * 1e6 / done,
                     Files.readString(Path.of("/proc/loadavg")).trim());
         } finally {
