@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Group commit, led by the writers themselves as RocksDB's own write group is: a writer queues its
  * commit and, when no batch is being committed, leads one at once on its own thread (so a writer
- * alone never hands off to another thread); writers arriving meanwhile wait (parked, each on its own), and
+ * alone never hands off to another thread); writers arriving meanwhile wait (yielding the CPU for a
+ * while, then parked, each on its own; see {@link WaitingWriters}), and
  * when the leader is done it hands the lead to the first of them, who commits everything queued
  * by then as the next batch. The next leader is woken first and each waiting writer is woken
  * directly, without taking the committer's lock: waking them through a lock-and-condition would
