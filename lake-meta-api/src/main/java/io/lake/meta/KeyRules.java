@@ -44,6 +44,33 @@ final class KeyRules {
         }
     }
 
+    /**
+     * The family's length when {@code utf8} is an ASCII key that keeps every key rule, else -1 (the
+     * caller then checks it the slow way, which names the broken rule). The same rules as
+     * {@link #validateText} and {@link #requireSize}, in one pass over the bytes, for the keys a
+     * page decodes (ASCII text holds no surrogates, so it is well-formed).
+     */
+    static int asciiKeyFamilyLength(byte[] utf8) {
+        if (utf8.length > Limits.MAX_KEY_BYTES) {
+            return -1;
+        }
+        int slash = -1;
+        for (int i = 0; i < utf8.length; i++) {
+            byte b = utf8[i];
+            if (b < 0) {
+                return -1;
+            }
+            if (slash < 0) {
+                if (b == '/') {
+                    slash = i;
+                } else if (!((b >= 'a' && b <= 'z') || (b >= '0' && b <= '9') || (i > 0 && (b == '_' || b == '-')))) {
+                    return -1;
+                }
+            }
+        }
+        return slash > 0 && slash <= Limits.MAX_FAMILY_LENGTH && slash < utf8.length - 1 ? slash : -1;
+    }
+
     /** The family is {@code text}'s first {@code length} characters; checked in place, copied only for a message. */
     static void requireValidFamily(String what, String text, int length) {
         if (length == 0 || length > Limits.MAX_FAMILY_LENGTH) {

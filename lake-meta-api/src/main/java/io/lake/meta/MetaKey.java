@@ -23,9 +23,13 @@ public final class MetaKey implements Comparable<MetaKey> {
     private final int familyLength;
 
     private MetaKey(String text, byte[] utf8) {
+        this(text, utf8, text.indexOf('/'));
+    }
+
+    private MetaKey(String text, byte[] utf8, int familyLength) {
         this.text = text;
         this.utf8 = utf8;
-        this.familyLength = text.indexOf('/');
+        this.familyLength = familyLength;
     }
 
     /**
@@ -54,8 +58,13 @@ public final class MetaKey implements Comparable<MetaKey> {
     }
 
     private static MetaKey decode(byte[] utf8, boolean copy) {
+        int slash = KeyRules.asciiKeyFamilyLength(utf8);
+        if (slash > 0) {
+            // the common case, as pages decode every key they return: one pass over the bytes
+            return new MetaKey(new String(utf8, StandardCharsets.ISO_8859_1), copy ? utf8.clone() : utf8, slash);
+        }
         if (Utf8.isAscii(utf8)) {
-            // the common case, as pages decode every key they return: no decoder, no re-encoding
+            // an ASCII key that breaks a rule: the text checks name the rule
             String text = new String(utf8, StandardCharsets.ISO_8859_1);
             KeyRules.validateText("key", text, false);
             KeyRules.requireSize("key", text, utf8.length);

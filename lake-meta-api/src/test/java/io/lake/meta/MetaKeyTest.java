@@ -97,6 +97,39 @@ class MetaKeyTest {
         assertThat(key.utf8()).isEqualTo("tbl/a".getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Pages decode ASCII keys in one pass over the bytes: it must keep exactly the rules of {@link MetaKey#of}. */
+    @Test
+    void fromUtf8_ofAsciiBytes_acceptsAndRefusesAsOfDoes() {
+        Gen<String> text = lists().of(Generate.pick(List.of('a', 'z', '0', '9', '_', '-', '/', 'A', '.', ' ', '\u007f')))
+                .ofSizeBetween(0, 40).map(chars -> {
+                    StringBuilder b = new StringBuilder();
+                    chars.forEach(b::append);
+                    return b.toString();
+                });
+        qt().withExamples(5000).forAll(text).checkAssert(MetaKeyTest::assertDecodedAsOfDoes);
+        for (String edge : List.of("/", "a/", "/a", "a//", "_a/b", "a_/b", "-a/b", "a-/b", "a".repeat(32) + "/b",
+                "a".repeat(33) + "/b", "t/" + "x".repeat(Limits.MAX_KEY_BYTES - 2), "t/" + "x".repeat(Limits.MAX_KEY_BYTES - 1))) {
+            assertDecodedAsOfDoes(edge);
+        }
+    }
+
+    private static void assertDecodedAsOfDoes(String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+        MetaKey expected;
+        try {
+            expected = MetaKey.of(text);
+        } catch (InvalidArgumentException refused) {
+            assertThatThrownBy(() -> MetaKey.fromUtf8(bytes)).as("'%s'", text)
+                    .isInstanceOf(InvalidArgumentException.class).hasMessage(refused.getMessage());
+            return;
+        }
+        MetaKey decoded = MetaKey.fromUtf8(bytes);
+        assertThat(decoded).as("'%s'", text).isEqualTo(expected);
+        assertThat(decoded.family()).isEqualTo(expected.family());
+        assertThat(decoded.rest()).isEqualTo(expected.rest());
+        assertThat(decoded.utf8()).isEqualTo(bytes);
+    }
+
     @Test
     void fromUtf8_roundTrips_andRefusesMalformedBytes() {
         MetaKey key = MetaKey.of("tbl/caf\u00e9/\ud83d\ude00");

@@ -22,7 +22,7 @@ final class BatchView implements Commit.View {
     private final Commit.View database;
     private final CommittedValues committed;
     private final Map<MetaKey, Optional<MetaValue>> staged = new HashMap<>();
-    private final Map<MetaKey, Optional<MetaValue>> before = new HashMap<>();
+    private Map<MetaKey, Optional<MetaValue>> before = new HashMap<>();
 
     BatchView(Commit.View database, CommittedValues committed) {
         this.database = database;
@@ -38,16 +38,20 @@ final class BatchView implements Commit.View {
             return; // a lone one-key commit (the common single write) has nothing to read together
         }
         List<MetaKey> missing = new ArrayList<>();
-        Set<MetaKey> seen = new HashSet<>();
+        // a commit names each key once (a transaction refuses a repeated key): one alone needs no de-duplication
+        Set<MetaKey> seen = commits.size() == 1 ? null : new HashSet<>();
         for (Commit commit : commits) {
             for (MetaKey key : commit.keys()) {
-                if (!committed.knows(key) && seen.add(key)) {
+                if (!committed.knows(key) && (seen == null || seen.add(key))) {
                     missing.add(key);
                 }
             }
         }
         if (missing.size() < 2) {
             return; // one read is no cheaper in a batch
+        }
+        if (before.isEmpty()) {
+            before = new HashMap<>(2 * missing.size()); // sized once: a bulk transaction reads 100 keys here
         }
         try {
             List<Optional<MetaValue>> values = database.currentAll(missing);

@@ -10,7 +10,9 @@ import org.rocksdb.Options;
  *
  * <p>Bloom filters in the tables, because every create checks that its key is absent: without
  * them each such check searches every table that may hold the key. (Not in the memtable: there a
- * filter slows the far more common reads of keys that exist, measured by {@code lake-meta bench}.)
+ * filter made a bulk load of fresh keys about a third faster but cost every read of an existing key
+ * a probe, 8-10 % of its CPU, and reads are far more common; profiled in
+ * {@code verification/performance.md}.)
  * They change no stored format a reader depends on (a table without a filter is read as before).
  */
 final class DatabaseOptions implements AutoCloseable {

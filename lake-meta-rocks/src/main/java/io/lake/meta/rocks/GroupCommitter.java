@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicLong;
 import org.rocksdb.RocksDBException;
@@ -27,9 +28,16 @@ import org.slf4j.LoggerFactory;
 /**
  * Group commit, led by the writers themselves as RocksDB's own write group is: a writer queues its
  * commit and, when no batch is being committed, leads one at once on its own thread (so a writer
- * alone never hands off to another thread); writers arriving meanwhile wait on a condition, and
+ * alone never hands off to another thread); writers arriving meanwhile wait (yielding the CPU for a
+ * while, then parked, each on its own; see {@link WaitingWriters}), and
  * when the leader is done it hands the lead to the first of them, who commits everything queued
- * by then as the next batch. The leader checks each commit in arrival order against the database
+ * by then as the next batch. The next leader is woken first and each waiting writer is woken
+ * directly, without taking the committer's lock: waking them through a lock-and-condition would
+ * make each woken writer take the lock in turn before the next could run, a convoy the next
+ * batch's fsync would wait behind.
+ * Before it takes the queue a leader may wait a moment for the writers it expects back
+ * ({@link BatchGathering}), so that concurrent writers share one sync instead of alternating
+ * between two. The leader checks each commit in arrival order against the database
  * plus the batch's own earlier writes, writes the whole batch as one {@link WriteBatch} with one
  * write (one WAL sync under {@link Durability#SYNCED_WAL}), and only then answers every caller in
  * the batch. Concurrent writers thereby share syncs, and no answer (conflicts included, which may
@@ -76,6 +84,11 @@ final class GroupCommitter {
     private boolean leading; // guarded by mutex: a writer is committing a batch, or was handed the lead
     private boolean started; // guarded by mutex
     private boolean stopped; // guarded by mutex
+    private final BatchGathering gathering = new BatchGathering(); // guarded by mutex
+    private final Condition arrivals = mutex.newCondition(); // the leader waits here while it gathers
+    private int awaitedCommits; // guarded by mutex: what a gathering leader waits for, else 0
+    private final boolean yieldWhileWaiting;
+    private volatile long yieldNanos; // how long a waiting writer yields before it parks (set under mutex)
 
     private final Commit.View database;
     private final Stager stager;
@@ -86,6 +99,7 @@ final class GroupCommitter {
     private final String name;
     private final WriteBatch writes = new WriteBatch(); // the leader's, cleared after every batch
     private final CommittedValues committed = new CommittedValues(); // the leader's
+    private long batchWriteNanos; // the leader's: how long its batch's write took, 0 when it wrote nothing
     private final AtomicLong batchesWritten = new AtomicLong();
     private final AtomicLong commitsAnswered = new AtomicLong();
 
@@ -94,12 +108,13 @@ final class GroupCommitter {
      * @param name this committer, for logs
      */
     GroupCommitter(Commit.View database, Stager stager, BatchWriter writer, RaceHooks hooks, WatchRegistry watches,
-            String description, String name) {
+            WaitingWriters waiting, String description, String name) {
         this.database = database;
         this.stager = stager;
         this.writer = writer;
         this.hooks = hooks;
         this.watches = watches;
+        this.yieldWhileWaiting = waiting == WaitingWriters.YIELD_THEN_PARK;
         this.description = description;
         this.name = name;
     }
@@ -132,7 +147,7 @@ final class GroupCommitter {
      * @throws StoreClosedException if the committer was stopped; nothing was written
      */
     Commit.Decision commit(Commit commit) {
-        Pending pending = new Pending(commit, mutex.newCondition());
+        Pending pending = new Pending(commit, Thread.currentThread());
         boolean lead;
         mutex.lock();
         try {
@@ -145,6 +160,9 @@ final class GroupCommitter {
             queue.add(pending);
             lead = !leading;
             leading = true;
+            if (awaitedCommits > 0 && queue.size() >= awaitedCommits) {
+                arrivals.signal();
+            }
         } finally {
             mutex.unlock();
         }
@@ -160,25 +178,23 @@ final class GroupCommitter {
      * Interrupts withdraw a commit still queued; afterwards they are remembered, not obeyed.
      */
     private boolean awaitTurn(Pending pending) {
+        yieldWhileItsBatchRuns(pending);
         boolean interrupted = false;
-        mutex.lock();
         try {
             while (!pending.done && !pending.promoted) {
-                try {
-                    pending.wake.await();
-                } catch (InterruptedException e) {
-                    if (!pending.taken && !pending.promoted && queue.remove(pending)) {
+                LockSupport.park(this);
+                if (Thread.interrupted()) {
+                    if (withdraw(pending)) {
                         Thread.currentThread().interrupt();
                         throw new StoreUnavailableException(description + ": interrupted before the write of "
                                 + pending.commit.firstKey() + " was taken for commit; it was withdrawn and nothing"
-                                + " was written", e);
+                                + " was written");
                     }
                     interrupted = true;
                 }
             }
             return pending.promoted;
         } finally {
-            mutex.unlock();
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -186,13 +202,45 @@ final class GroupCommitter {
     }
 
     /**
-     * Takes the head of the queue (this writer's commit) and those behind it into one batch,
-     * commits it, answers its writers and hands the lead to the first writer still queued.
+     * Before parking, a waiting writer yields the CPU in a loop for about as long as a batch takes
+     * ({@link BatchGathering#yieldNanos()}; not at all with {@link WaitingWriters#PARK}), as
+     * RocksDB's own write thread does: a writer that is
+     * still runnable when its batch is answered goes on at once, where waking a parked one costs
+     * a system call and a scheduler wake-up, and a batch's writers were woken one after another,
+     * the next batch waiting for the last. Yielding gives the CPU to any other runnable thread.
+     */
+    private void yieldWhileItsBatchRuns(Pending pending) {
+        long yieldFor = yieldNanos;
+        if (yieldFor == 0) {
+            return;
+        }
+        long deadline = System.nanoTime() + yieldFor;
+        while (!pending.done && !pending.promoted && !Thread.currentThread().isInterrupted()
+                && System.nanoTime() - deadline < 0) {
+            Thread.yield();
+        }
+    }
+
+    /** Takes a commit no leader has taken or been handed out of the queue; false when too late. */
+    private boolean withdraw(Pending pending) {
+        mutex.lock();
+        try {
+            return !pending.taken && !pending.promoted && queue.remove(pending);
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Waits for the commits it expects ({@link #gather()}), takes the head of the queue (this
+     * writer's commit) and those behind it into one batch, commits it, answers its writers and
+     * hands the lead to the first writer still queued.
      */
     private void lead() {
         List<Pending> batch = new ArrayList<>();
         mutex.lock();
         try {
+            gather();
             long bytes = 0;
             while (!queue.isEmpty() && batch.size() < MAX_BATCH_COMMITS && bytes < MAX_BATCH_BYTES) {
                 Pending next = queue.poll();
@@ -216,23 +264,69 @@ final class GroupCommitter {
         }
     }
 
+    /**
+     * Called holding the mutex and the lead, before the batch is taken: waits until the commits
+     * {@link BatchGathering} expects are queued, or its wait is up. An interrupt ends the wait
+     * and is remembered, not obeyed (the leader's own commit is about to be written).
+     */
+    private void gather() {
+        int expected = gathering.expectedCommits(MAX_BATCH_COMMITS);
+        long left = gathering.waitNanos();
+        if (queue.size() >= expected || left == 0) {
+            return;
+        }
+        awaitedCommits = expected;
+        try {
+            while (queue.size() < expected && left > 0) {
+                left = arrivals.awaitNanos(left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            awaitedCommits = 0;
+        }
+    }
+
+    /**
+     * Hands the lead to the first writer still queued, wakes it before anyone else (the next
+     * batch's write waits only for it), then answers the batch's writers.
+     */
     private void handOn(List<Pending> batch) {
+        Pending next;
         mutex.lock();
         try {
-            for (Pending pending : batch) {
-                pending.done = true;
-                pending.wake.signal();
+            if (batchWriteNanos > 0) {
+                gathering.written(appliedCommits(batch), queue.size(), batchWriteNanos);
+            } else {
+                gathering.nothingWritten(queue.size());
             }
-            Pending next = queue.peek();
+            yieldNanos = yieldWhileWaiting ? gathering.yieldNanos() : 0;
+            next = queue.peek();
             if (next == null) {
                 leading = false;
             } else {
                 next.promoted = true;
-                next.wake.signal();
             }
         } finally {
             mutex.unlock();
         }
+        if (next != null) {
+            next.wake();
+        }
+        for (Pending pending : batch) {
+            pending.done = true;
+            pending.wake();
+        }
+    }
+
+    private static int appliedCommits(List<Pending> batch) {
+        int applied = 0;
+        for (Pending pending : batch) {
+            if (pending.failure == null && pending.decision != null && pending.decision.applies()) {
+                applied++;
+            }
+        }
+        return applied;
     }
 
     /** Refuses later commits and frees the batch; called when no writer can be leading or waiting. Idempotent. */
@@ -246,7 +340,7 @@ final class GroupCommitter {
             queue.forEach(p -> {
                 p.fail(new StoreClosedException(description));
                 p.done = true;
-                p.wake.signal();
+                p.wake();
             });
             queue.clear();
         } finally {
@@ -272,6 +366,7 @@ final class GroupCommitter {
         BatchView view = new BatchView(database, committed);
         List<Mutation> staged = new ArrayList<>();
         boolean written = false;
+        batchWriteNanos = 0;
         try {
             view.prefetch(batch.stream().map(p -> p.commit).toList());
             for (Pending pending : batch) {
@@ -322,7 +417,9 @@ final class GroupCommitter {
      */
     private boolean write(WriteBatch writes, List<Pending> batch) {
         try {
+            long start = System.nanoTime();
             writer.write(writes);
+            batchWriteNanos = Math.max(1, System.nanoTime() - start);
             batchesWritten.incrementAndGet();
             return true;
         } catch (RocksDBException | RuntimeException | Error e) {
@@ -439,22 +536,31 @@ final class GroupCommitter {
     }
 
     /**
-     * A queued commit and, once its batch is done, its answer. The flags are guarded by the
-     * committer's mutex; the decision and failure are written by the leader before it sets
-     * {@code done} under the mutex, and read by the writer after it saw {@code done}.
+     * A queued commit and, once its batch is done, its answer. {@code taken} is guarded by the
+     * committer's mutex; {@code promoted} is set under it too, and {@code done} by the leader, both
+     * volatile so that the parked writer can read them without the mutex. The decision and failure
+     * are written by the leader before it sets {@code done}, and read by the writer after it saw
+     * {@code done}.
      */
     private static final class Pending {
         final Commit commit;
-        final Condition wake;
+        final Thread writer;
         boolean taken;
-        boolean promoted;
-        boolean done;
+        volatile boolean promoted;
+        volatile boolean done;
         Commit.Decision decision;
         Throwable failure;
 
-        Pending(Commit commit, Condition wake) {
+        Pending(Commit commit, Thread writer) {
             this.commit = commit;
-            this.wake = wake;
+            this.writer = writer;
+        }
+
+        /** Unparks the waiting writer (not the current thread, which is not waiting: the leader's own commit). */
+        void wake() {
+            if (writer != Thread.currentThread()) {
+                LockSupport.unpark(writer);
+            }
         }
 
         void fail(Throwable error) {

@@ -3,6 +3,7 @@ package io.lake.meta.rocks;
 import io.lake.meta.MetaStore;
 import io.lake.meta.spi.RaceHooks;
 import java.nio.file.Path;
+import java.util.function.UnaryOperator;
 
 /**
  * Entry point of the embedded RocksDB backend: {@code RocksDbMetaStore.builder().directory(dir).build()}.
@@ -17,7 +18,7 @@ public final class RocksDbMetaStore {
     private RocksDbMetaStore() {
     }
 
-    /** A builder with the defaults: synced WAL, create the store if missing, no race hooks. */
+    /** A builder with the defaults: synced WAL, waiting writers yield then park, create the store if missing, no race hooks. */
     public static Builder builder() {
         return new Builder();
     }
@@ -32,6 +33,7 @@ public final class RocksDbMetaStore {
         private Durability durability;
         private Boolean createIfMissing;
         private RaceHooks raceHooks;
+        private WaitingWriters waitingWriters;
 
         private Builder() {
         }
@@ -75,6 +77,21 @@ public final class RocksDbMetaStore {
         }
 
         /**
+         * What a writer does while another writer writes the batch holding its commit;
+         * {@link WaitingWriters#YIELD_THEN_PARK} by default. {@link WaitingWriters#PARK} spends no
+         * CPU waiting, for stores under a CPU quota.
+         *
+         * @throws io.lake.meta.InvalidArgumentException if {@code w} is null
+         * @throws IllegalStateException if the option was already set
+         */
+        public Builder waitingWriters(WaitingWriters w) {
+            requireNonNull(w, "waitingWriters", "pass WaitingWriters.YIELD_THEN_PARK (the default) or WaitingWriters.PARK");
+            requireUnset(waitingWriters, "waitingWriters");
+            waitingWriters = w;
+            return this;
+        }
+
+        /**
          * Hooks the store calls at its race points, for tests; {@link RaceHooks#NONE} by default.
          *
          * @throws io.lake.meta.InvalidArgumentException if {@code h} is null
@@ -105,8 +122,10 @@ public final class RocksDbMetaStore {
             }
             return StoreOpener.open(directory,
                     durability == null ? Durability.SYNCED_WAL : durability,
+                    waitingWriters == null ? WaitingWriters.YIELD_THEN_PARK : waitingWriters,
                     createIfMissing == null || createIfMissing,
-                    raceHooks == null ? RaceHooks.NONE : raceHooks);
+                    raceHooks == null ? RaceHooks.NONE : raceHooks,
+                    UnaryOperator.identity());
         }
 
         private static void requireNonNull(Object value, String option, String fix) {

@@ -77,8 +77,8 @@ final class RocksStore implements MetaStore {
     private final WatchRegistry watches;
     private final GroupCommitter committer;
 
-    RocksStore(Path directory, Durability durability, RaceHooks hooks, DatabaseOptions options, RocksDB db,
-            UnaryOperator<GroupCommitter.BatchWriter> writerDecorator) {
+    RocksStore(Path directory, Durability durability, WaitingWriters waiting, RaceHooks hooks, DatabaseOptions options,
+            RocksDB db, UnaryOperator<GroupCommitter.BatchWriter> writerDecorator) {
         this.directory = directory;
         this.description = "RocksDB store at " + directory;
         this.durability = durability;
@@ -100,7 +100,7 @@ final class RocksStore implements MetaStore {
             }
         }, RocksStore::stage,
                 writerDecorator.apply(batch -> db.write(writeOptions, batch)),
-                hooks, watches, description, "lake-meta-rocks-committer[" + directory + "]");
+                hooks, watches, waiting, description, "lake-meta-rocks-committer[" + directory + "]");
         committer.start();
     }
 

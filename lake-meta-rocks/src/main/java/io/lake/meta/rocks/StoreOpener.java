@@ -37,12 +37,18 @@ final class StoreOpener {
     }
 
     static RocksStore open(Path directory, Durability durability, boolean createIfMissing, RaceHooks hooks) {
-        return open(directory, durability, createIfMissing, hooks, UnaryOperator.identity());
+        return open(directory, durability, WaitingWriters.YIELD_THEN_PARK, createIfMissing, hooks, UnaryOperator.identity());
     }
 
     /** As above; {@code writerDecorator} wraps the batch writer, so tests can make writes fail. */
     static RocksStore open(Path directory, Durability durability, boolean createIfMissing, RaceHooks hooks,
             UnaryOperator<GroupCommitter.BatchWriter> writerDecorator) {
+        return open(directory, durability, WaitingWriters.YIELD_THEN_PARK, createIfMissing, hooks, writerDecorator);
+    }
+
+    /** As above, with what waiting writers do. */
+    static RocksStore open(Path directory, Durability durability, WaitingWriters waiting, boolean createIfMissing,
+            RaceHooks hooks, UnaryOperator<GroupCommitter.BatchWriter> writerDecorator) {
         RocksDB.loadLibrary();
         boolean exists = prepareDirectory(directory, createIfMissing);
         DatabaseOptions options = DatabaseOptions.create(!exists);
@@ -57,7 +63,7 @@ final class StoreOpener {
             if (!StoreFormat.markerPresent(db, directory)) {
                 writeMarker(db, directory);
             }
-            RocksStore store = new RocksStore(directory, durability, hooks, options, db, writerDecorator);
+            RocksStore store = new RocksStore(directory, durability, waiting, hooks, options, db, writerDecorator);
             LOG.info("opened {} ({})", store, durability);
             return store;
         } catch (RocksDBException e) {

@@ -38,7 +38,8 @@ class GroupCommitStagingTest {
                 RocksStore.stage(batch, mutation);
             },
             (WriteBatch batch) -> writtenBatchSizes.add(batch.count()),
-            RaceHooks.NONE, new WatchRegistry("staging test"), "staging test", "staging-test-committer");
+            RaceHooks.NONE, new WatchRegistry("staging test"), WaitingWriters.YIELD_THEN_PARK, "staging test",
+            "staging-test-committer");
 
     @AfterEach
     void stop() {

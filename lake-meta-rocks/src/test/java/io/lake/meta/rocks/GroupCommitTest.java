@@ -58,6 +58,10 @@ class GroupCommitTest {
         return StoreOpener.open(dir, durability, true, hooks, UnaryOperator.identity());
     }
 
+    private RocksStore open(Durability durability, WaitingWriters waiting) {
+        return StoreOpener.open(dir, durability, waiting, true, hooks, UnaryOperator.identity());
+    }
+
     private CompletableFuture<WriteResult> async(MetaStore store, Mutation mutation) {
         return CompletableFuture.supplyAsync(() -> store.apply(mutation), writers);
     }
@@ -94,12 +98,13 @@ class GroupCommitTest {
         }
     }
 
-    @Test
-    void concurrentCasIncrements_loseNoUpdate() throws Exception {
+    @ParameterizedTest
+    @EnumSource(WaitingWriters.class)
+    void concurrentCasIncrements_loseNoUpdate(WaitingWriters waiting) throws Exception {
         int threads = 8;
         int incrementsPerThread = 25;
         MetaKey counter = MetaKey.of("gc/counter");
-        try (RocksStore store = open(Durability.SYNCED_WAL)) {
+        try (RocksStore store = open(Durability.SYNCED_WAL, waiting)) {
             store.create(counter, MetaValue.utf8("0"));
             AtomicInteger attempts = new AtomicInteger();
             List<CompletableFuture<Void>> done = new ArrayList<>();

@@ -34,6 +34,8 @@ class RocksDbMetaStoreBuilderTest {
                 .isInstanceOf(io.lake.meta.InvalidArgumentException.class).hasMessageContaining("durability");
         assertThatThrownBy(() -> RocksDbMetaStore.builder().raceHooks(null))
                 .isInstanceOf(io.lake.meta.InvalidArgumentException.class).hasMessageContaining("RaceHooks.NONE");
+        assertThatThrownBy(() -> RocksDbMetaStore.builder().waitingWriters(null))
+                .isInstanceOf(io.lake.meta.InvalidArgumentException.class).hasMessageContaining("WaitingWriters.PARK");
     }
 
     @Test
@@ -46,6 +48,9 @@ class RocksDbMetaStoreBuilderTest {
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("createIfMissing was already set");
         assertThatThrownBy(() -> RocksDbMetaStore.builder().raceHooks(RaceHooks.NONE).raceHooks(RaceHooks.NONE))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("raceHooks was already set");
+        assertThatThrownBy(() -> RocksDbMetaStore.builder().waitingWriters(WaitingWriters.PARK)
+                .waitingWriters(WaitingWriters.PARK))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("waitingWriters was already set");
     }
 
     @Test
