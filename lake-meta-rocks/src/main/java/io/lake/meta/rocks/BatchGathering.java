@@ -55,17 +55,12 @@ final class BatchGathering {
     }
 
     /**
-     * A batch that applied {@code appliedCommits} was written in {@code writeNanos}, with
-     * {@code stillQueued} commits waiting behind it.
+     * A batch that applied {@code appliedCommits} was written in {@code writeNanos} (0 when it
+     * wrote nothing: every commit refused, or the write failed), with {@code stillQueued} commits
+     * waiting behind it.
      */
     void written(int appliedCommits, int stillQueued, long writeNanos) {
         expectedCommits = Math.max(1, appliedCommits + stillQueued);
         lastWriteNanos = Math.max(0, writeNanos);
-    }
-
-    /** A batch wrote nothing (every commit was refused) or failed: no reason to wait for the next. */
-    void nothingWritten(int stillQueued) {
-        expectedCommits = Math.max(1, stillQueued);
-        lastWriteNanos = 0;
     }
 }

@@ -295,11 +295,7 @@ final class GroupCommitter {
         Pending next;
         mutex.lock();
         try {
-            if (batchWriteNanos > 0) {
-                gathering.written(appliedCommits(batch), queue.size(), batchWriteNanos);
-            } else {
-                gathering.nothingWritten(queue.size());
-            }
+            gathering.written(appliedCommits(batch), queue.size(), batchWriteNanos);
             yieldNanos = yieldWhileWaiting ? gathering.yieldNanos() : 0;
             next = queue.peek();
             if (next == null) {

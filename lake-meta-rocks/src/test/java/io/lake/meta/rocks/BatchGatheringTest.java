@@ -64,7 +64,7 @@ class BatchGatheringTest {
     @Test
     void aBatchThatWroteNothing_meansNoWaitForTheNext() {
         gathering.written(16, 0, SYNC);
-        gathering.nothingWritten(3);
+        gathering.written(0, 3, 0); // every commit refused, or the write failed
 
         assertThat(gathering.waitNanos()).isZero();
         assertThat(gathering.expectedCommits(512)).isEqualTo(3);
@@ -80,7 +80,7 @@ class BatchGatheringTest {
         gathering.written(16, 0, TimeUnit.MILLISECONDS.toNanos(80));
         assertThat(gathering.yieldNanos()).isEqualTo(BatchGathering.MAX_YIELD_NANOS);
 
-        gathering.nothingWritten(0);
+        gathering.written(0, 0, 0);
         assertThat(gathering.yieldNanos()).isZero();
     }
 }
