@@ -79,23 +79,22 @@ final class RocksRows {
     }
 
     private void writes() {
-        add("RocksDB synced CAS, 1 thread", "ops/s", write("cas1", LAKE, SYNCED),
-                "raw synced put, 1 thread", write("cas1", RAW, SYNCED), Target.atLeast(0.95),
-                rounds("WriteBenchmark.cas1", Map.of("durability", SYNCED)));
-        add("RocksDB synced CAS, 16 threads", "ops/s", write("cas16", LAKE, SYNCED),
-                "raw synced put, 16 threads", write("cas16", RAW, SYNCED), Target.atLeast(2),
-                rounds("WriteBenchmark.cas16", Map.of("durability", SYNCED)));
+        writeVsRaw("RocksDB synced CAS, 1 thread", "cas1", SYNCED, "raw synced put, 1 thread", Target.atLeast(0.95));
+        writeVsRaw("RocksDB synced CAS, 16 threads", "cas16", SYNCED, "raw synced put, 16 threads", Target.atLeast(2));
         add("RocksDB synced CAS, 16 threads vs 1", "ops/s", write("cas16", LAKE, SYNCED),
                 "lake-meta synced CAS, 1 thread", write("cas1", LAKE, SYNCED), Target.atLeast(8), "");
-        add("RocksDB synced create, 16 threads", "ops/s", write("create16", LAKE, SYNCED),
-                "raw synced put, 16 threads", write("create16", RAW, SYNCED), Target.atLeast(2),
-                rounds("WriteBenchmark.create16", Map.of("durability", SYNCED)));
-        add("RocksDB unsynced CAS, 1 thread", "ops/s", write("cas1", LAKE, UNSYNCED),
-                "raw unsynced put, 1 thread", write("cas1", RAW, UNSYNCED), Target.atLeast(0.8),
-                rounds("WriteBenchmark.cas1", Map.of("durability", UNSYNCED)));
-        add("RocksDB unsynced CAS, 16 threads", "ops/s", write("cas16", LAKE, UNSYNCED),
-                "raw unsynced put, 16 threads", write("cas16", RAW, UNSYNCED), Target.atLeast(1),
-                rounds("WriteBenchmark.cas16", Map.of("durability", UNSYNCED)));
+        writeVsRaw("RocksDB synced create, 16 threads", "create16", SYNCED, "raw synced put, 16 threads",
+                Target.atLeast(2));
+        writeVsRaw("RocksDB unsynced CAS, 1 thread", "cas1", UNSYNCED, "raw unsynced put, 1 thread",
+                Target.atLeast(0.8));
+        writeVsRaw("RocksDB unsynced CAS, 16 threads", "cas16", UNSYNCED, "raw unsynced put, 16 threads",
+                Target.atLeast(1));
+    }
+
+    /** A write benchmark's lake-meta figure against raw RocksDB's, with the paired rounds. */
+    private void writeVsRaw(String row, String method, String durability, String against, Target target) {
+        add(row, "ops/s", write(method, LAKE, durability), against, write(method, RAW, durability), target,
+                rounds("WriteBenchmark." + method, Map.of("durability", durability)));
     }
 
     private void hotKey() {
