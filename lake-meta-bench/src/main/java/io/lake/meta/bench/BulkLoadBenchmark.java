@@ -3,6 +3,7 @@ package io.lake.meta.bench;
 import io.lake.meta.rocks.Durability;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -20,6 +21,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * through {@code transact} (one transaction of creates per batch, the documented bulk path), raw
  * RocksDB through one {@code WriteBatch} per batch of the same size and durability. One shot per
  * iteration, each on a new store.
+ *
+ * <p>The keys are {@code bulk/table-<n>} for n counting up ({@link KeyOrder#IN_ORDER}, what the
+ * bench runs), or the same keys in a seeded random order ({@link KeyOrder#SHUFFLED}, run by hand
+ * with {@code -p keyOrder=SHUFFLED}), where no batch's keys lie together.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -38,8 +43,33 @@ public class BulkLoadBenchmark {
     @Param({"100"})
     public int batchKeys;
 
+    /** The order the keys are loaded in. */
+    public enum KeyOrder { IN_ORDER, SHUFFLED }
+
+    @Param({"IN_ORDER"})
+    public KeyOrder keyOrder;
+
+    private int[] numbers;
+
     private OpenedStore opened;
     private final BenchValue value = BenchValue.seeded(42);
+
+    @Setup(Level.Trial)
+    public void numberTheKeys() {
+        numbers = new int[loadedKeys];
+        for (int i = 0; i < loadedKeys; i++) {
+            numbers[i] = i;
+        }
+        if (keyOrder == KeyOrder.SHUFFLED) {
+            Random random = new Random(42);
+            for (int i = loadedKeys - 1; i > 0; i--) {
+                int j = random.nextInt(i + 1);
+                int swapped = numbers[i];
+                numbers[i] = numbers[j];
+                numbers[j] = swapped;
+            }
+        }
+    }
 
     @Setup(Level.Iteration)
     public void open() {
@@ -56,7 +86,7 @@ public class BulkLoadBenchmark {
         BenchStore store = opened.store();
         List<BenchKey> batch = new ArrayList<>(batchKeys);
         for (int i = 0; i < loadedKeys; i++) {
-            batch.add(BenchKey.of("bulk/table-" + i));
+            batch.add(BenchKey.of("bulk/table-" + numbers[i]));
             if (batch.size() == batchKeys || i == loadedKeys - 1) {
                 store.createAll(batch, value);
                 batch.clear();

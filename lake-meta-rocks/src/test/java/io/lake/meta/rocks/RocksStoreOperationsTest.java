@@ -16,10 +16,14 @@ import io.lake.meta.Mutation;
 import io.lake.meta.Page;
 import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionFailure;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -67,6 +71,37 @@ class RocksStoreOperationsTest {
         assertThat(store.get(k)).isEmpty();
         assertThat(store.update(k, value("2"), value("3"))).isEqualTo(WriteResult.conflict(Optional.empty()));
         assertThat(store.delete(k, value("2"))).isEqualTo(WriteResult.conflict(Optional.empty()));
+    }
+
+    /**
+     * A transaction of many creates is checked by walking its keys' span (SpanReads), past stored
+     * keys nobody asked for, after a reopen so that the committer remembers none of them.
+     */
+    @Test
+    void bulkTransaction_withOneStoredKeyAmongItsCreates_isRefusedOnThatKeyAlone_andWritesNothing() {
+        store.create(key("bulk/t-057"), value("stored"));
+        store.create(key("bulk/t-0305"), value("not asked")); // sorts between t-030 and t-031
+        store.create(key("bulk/t-0405"), value("not asked"));
+        store.close();
+        store = RocksDbMetaStore.builder().directory(dir).build();
+
+        Transaction.Builder bulk = Transaction.builder();
+        for (int i = 0; i < 100; i++) {
+            bulk.create(key(String.format(Locale.ROOT, "bulk/t-%03d", i)), value("new"));
+        }
+        TransactionResult refused = store.transact(bulk.build());
+
+        assertThat(refused).isEqualTo(TransactionResult.notApplied(
+                List.of(TransactionFailure.found(key("bulk/t-057"), Optional.of(value("stored"))))));
+        assertThat(store.page(PageRequest.first(KeyPrefix.of("bulk/"), 1000)).entries()).extracting(Entry::key)
+                .containsExactly(key("bulk/t-0305"), key("bulk/t-0405"), key("bulk/t-057"));
+
+        Transaction.Builder fresh = Transaction.builder();
+        for (int i = 100; i < 200; i++) {
+            fresh.create(key(String.format(Locale.ROOT, "bulk/t-%03d", i)), value("new"));
+        }
+        assertThat(store.transact(fresh.build()).isApplied()).isTrue();
+        assertThat(store.get(key("bulk/t-199"))).contains(value("new"));
     }
 
     @Test
