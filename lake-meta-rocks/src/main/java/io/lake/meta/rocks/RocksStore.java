@@ -88,7 +88,7 @@ final class RocksStore implements MetaStore {
         this.writeOptions = new WriteOptions().setSync(durability == Durability.SYNCED_WAL);
         this.pointReads = new ReadOptions();
         this.watches = new WatchRegistry(description);
-        SpanReads checkedKeys = new SpanReads(db, this::readAll);
+        SpanReads spanReads = new SpanReads(db, this::readAll);
         this.committer = new GroupCommitter(new Commit.View() {
             @Override
             public Optional<MetaValue> current(MetaKey key) throws RocksDBException {
@@ -97,7 +97,7 @@ final class RocksStore implements MetaStore {
 
             @Override
             public List<Optional<MetaValue>> currentAll(List<MetaKey> keys) throws RocksDBException {
-                return checkedKeys.readAll(keys); // a bulk transaction's fresh keys: one seek, not one search each
+                return spanReads.readAll(keys); // a bulk transaction's fresh keys: one seek, not one search each
             }
         }, RocksStore::stage,
                 writerDecorator.apply(batch -> db.write(writeOptions, batch)),

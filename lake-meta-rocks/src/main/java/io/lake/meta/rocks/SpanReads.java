@@ -28,15 +28,19 @@ import org.rocksdb.Slice;
  * {@link #RESTS_AFTER_GIVING_UP} large reads, so a workload of random keys pays for it rarely.
  *
  * <p>Used by the leading writer only, one read at a time (the hand-off between leaders orders
- * the {@code resting} counter's reads and writes). Reads the latest committed value of each key,
- * as {@code multiGet} does: the iterator reads one consistent view of the database.
+ * the {@code largeReadsBeforeNextWalk} counter's reads and writes). The walk and the
+ * {@code multiGet} of what it did not reach are two reads, yet they answer as one: the leader
+ * reads while no batch is being written, and the group commit is the database's only writer.
  */
 final class SpanReads {
 
     /** Below this many keys, one {@code multiGet} is as cheap as the iterator it would open. */
     static final int MIN_KEYS = 32;
 
-    /** Seeks one walk may make before the keys it has not reached go to {@code multiGet}. */
+    /**
+     * Seeks one walk may make, the first (which places the iterator) included, before the keys it
+     * has not reached go to {@code multiGet}.
+     */
     static final int MAX_SEEKS = 4;
 
     /**
@@ -52,7 +56,7 @@ final class SpanReads {
     /** Large reads that go straight to {@code multiGet} after a walk gave up. */
     static final int RESTS_AFTER_GIVING_UP = 15;
 
-    /** Reads keys one by one in a single call: the {@code multiGet} this class saves. */
+    /** Reads many keys in one call, each looked up on its own: the {@code multiGet} a walk saves. */
     @FunctionalInterface
     interface MultiRead {
         List<Optional<MetaValue>> readAll(List<MetaKey> keys) throws RocksDBException;
@@ -60,7 +64,7 @@ final class SpanReads {
 
     private final RocksDB db;
     private final MultiRead multiRead;
-    private int resting;
+    private int largeReadsBeforeNextWalk;
 
     SpanReads(RocksDB db, MultiRead multiRead) {
         this.db = db;
@@ -72,8 +76,8 @@ final class SpanReads {
         if (keys.size() < MIN_KEYS) {
             return multiRead.readAll(keys);
         }
-        if (resting > 0) {
-            resting--;
+        if (largeReadsBeforeNextWalk > 0) {
+            largeReadsBeforeNextWalk--;
             return multiRead.readAll(keys);
         }
         MetaKey[] sorted = keys.toArray(new MetaKey[0]);
@@ -81,13 +85,8 @@ final class SpanReads {
         Map<MetaKey, Optional<MetaValue>> found = new HashMap<>(2 * sorted.length);
         int walked = walk(sorted, found);
         if (walked < sorted.length) {
-            resting = RESTS_AFTER_GIVING_UP;
-            List<MetaKey> rest = new ArrayList<>(sorted.length - walked);
-            for (int i = walked; i < sorted.length; i++) {
-                if (!found.containsKey(sorted[i])) {
-                    rest.add(sorted[i]);
-                }
-            }
+            largeReadsBeforeNextWalk = RESTS_AFTER_GIVING_UP;
+            List<MetaKey> rest = Arrays.asList(sorted).subList(walked, sorted.length); // none of them answered yet
             List<Optional<MetaValue>> values = multiRead.readAll(rest);
             for (int i = 0; i < rest.size(); i++) {
                 found.put(rest.get(i), values.get(i));
@@ -118,7 +117,11 @@ final class SpanReads {
                 if (!cursor.reach(wanted)) {
                     return i; // out of seeks
                 }
-                found.put(key, cursor.standsOn(wanted) ? Optional.of(cursor.takeValue()) : Optional.empty());
+                if (cursor.standsOn(wanted)) {
+                    found.put(key, Optional.of(cursor.takeValue()));
+                } else {
+                    found.put(key, Optional.empty());
+                }
             }
             return sorted.length;
         }
@@ -144,10 +147,13 @@ final class SpanReads {
          * that takes a seek the walk no longer has.
          */
         boolean reach(byte[] wanted) throws RocksDBException {
-            for (int step = 0; orderOf(wanted) < 0 && step < STEPS_PER_KEY && steps < MAX_STEPS; step++, steps++) {
+            int stepsForThisKey = 0;
+            while (isBehind(wanted) && stepsForThisKey < STEPS_PER_KEY && steps < MAX_STEPS) {
                 next(); // a stored key nobody asked for lies before this one: step over it
+                stepsForThisKey++;
+                steps++;
             }
-            if (orderOf(wanted) < 0) { // more of them: jump
+            if (isBehind(wanted)) { // more of them: jump
                 if (seeks == MAX_SEEKS) {
                     return false;
                 }
@@ -165,6 +171,11 @@ final class SpanReads {
             MetaValue value = MetaValue.of(it.value());
             next();
             return value;
+        }
+
+        /** It stands on a stored key before {@code wanted}: one nobody asked for. */
+        private boolean isBehind(byte[] wanted) {
+            return orderOf(wanted) < 0;
         }
 
         private int orderOf(byte[] wanted) {

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.quicktheories.core.Gen;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.Options;
@@ -88,6 +90,24 @@ class SpanReadsTest {
     }
 
     @Test
+    void aFewStoredKeysNobodyAskedFor_areSteppedOver_withoutAMultiRead() throws RocksDBException {
+        storeRange(0, 41);
+        db.put(utf8(key(40)), new byte[0]);
+        List<MetaKey> asked = new ArrayList<>();
+        for (int i = 0; i <= 40; i += 2) {
+            asked.add(key(i)); // each after one stored key not asked for: 20 steps in all
+        }
+        asked.addAll(keys(100, 120));
+
+        List<Optional<MetaValue>> values = recordingReads().readAll(asked);
+
+        assertThat(values).isEqualTo(multiGet(asked));
+        assertThat(values.get(1)).contains(MetaValue.of(value(key(2), "first")));
+        assertThat(values.get(20)).contains(MetaValue.empty());
+        assertThat(multiReads).isEmpty();
+    }
+
+    @Test
     void keysSpreadAmongManyOthers_leaveWhatTheSeeksDidNotReachToOneMultiRead() throws RocksDBException {
         for (int i = 0; i < 4000; i += 2) {
             store(key(i));
@@ -123,12 +143,14 @@ class SpanReadsTest {
     }
 
     @Test
-    void fewerKeysThanAWalkIsWorth_goStraightToTheMultiRead() throws RocksDBException {
-        List<MetaKey> asked = keys(0, SpanReads.MIN_KEYS - 1);
+    void fewerKeysThanAWalkIsWorth_goStraightToTheMultiRead_asManyAreWalked() throws RocksDBException {
+        List<MetaKey> few = keys(0, SpanReads.MIN_KEYS - 1);
+        recordingReads().readAll(few);
+        assertThat(multiReads).containsExactly(few);
 
-        recordingReads().readAll(asked);
-
-        assertThat(multiReads).containsExactly(asked);
+        multiReads.clear();
+        recordingReads().readAll(keys(0, SpanReads.MIN_KEYS));
+        assertThat(multiReads).isEmpty();
     }
 
     @Test
@@ -145,34 +167,56 @@ class SpanReadsTest {
         assertThat(values.get(41)).isEmpty();
     }
 
+    /** How the property names key number i: padded, or unpadded with some keys past ASCII. */
+    enum KeyShape {
+        PADDED {
+            @Override
+            MetaKey key(int i) {
+                return SpanReadsTest.key(i);
+            }
+        },
+        UNPADDED_SOME_NOT_ASCII {
+            @Override
+            MetaKey key(int i) {
+                // unpadded numbers sort 10 between 1 and 2; 'é' (0xC3 0xA9) sorts after every ASCII byte, unsigned
+                return MetaKey.of("span/" + (i % 5 == 0 ? "é" : "") + "key-" + i);
+            }
+        };
+
+        abstract MetaKey key(int i);
+    }
+
     /**
-     * Four regions of stored keys (none, sparse, half, nearly all; part in tables, part deleted or
-     * rewritten in the memtable), and asked lists that are runs, strided runs, scattered keys and
-     * their shuffles, with repeats: every answer is the multiGet's, whether the walk finished or
-     * gave up (both happen, or the property would prove nothing about one of them).
+     * Four regions of stored keys (none, sparse, half, nearly all; part in tables, part deleted,
+     * rewritten or emptied in the memtable), and asked lists that are runs, strided runs,
+     * scattered keys and their shuffles, with repeats: every answer is the multiGet's, whether
+     * the walk finished or gave up (both happen, or the property would prove nothing about one).
      */
-    @Test
-    void everyAnswer_isWhatAMultiGetReads() throws RocksDBException {
+    @ParameterizedTest
+    @EnumSource(KeyShape.class)
+    void everyAnswer_isWhatAMultiGetReads(KeyShape shape) throws RocksDBException {
         Random layout = new Random(20261201L);
         int[] densityPercent = {0, 3, 50, 97};
         for (int i = 0; i < 4000; i++) {
             if (layout.nextInt(100) < densityPercent[i / 1000]) {
-                store(key(i));
+                store(shape.key(i));
             }
         }
         flush();
         for (int i = 0; i < 4000; i++) {
             int dice = layout.nextInt(100);
             if (dice < 5) {
-                db.delete(utf8(key(i)));
+                db.delete(utf8(shape.key(i)));
             } else if (dice < 10) {
-                db.put(utf8(key(i)), value(key(i), "rewritten"));
+                db.put(utf8(shape.key(i)), value(shape.key(i), "rewritten"));
+            } else if (dice < 12) {
+                db.put(utf8(shape.key(i)), new byte[0]);
             }
         }
         AtomicInteger walkedThrough = new AtomicInteger();
         AtomicInteger gaveUp = new AtomicInteger();
 
-        qt().withFixedSeed(20261201L).withExamples(600).forAll(askedLists()).checkAssert(asked -> {
+        qt().withFixedSeed(20261201L).withExamples(600).forAll(askedLists(shape)).checkAssert(asked -> {
             multiReads.clear();
             try {
                 assertThat(recordingReads().readAll(asked)).isEqualTo(multiGet(asked));
@@ -186,7 +230,7 @@ class SpanReadsTest {
         assertThat(gaveUp).hasPositiveValue();
     }
 
-    private static Gen<List<MetaKey>> askedLists() {
+    private static Gen<List<MetaKey>> askedLists(KeyShape shape) {
         Gen<Integer> start = integers().between(0, 3999);
         Gen<Integer> length = integers().between(SpanReads.MIN_KEYS, 120);
         Gen<Integer> stride = integers().between(1, 3);
@@ -195,9 +239,9 @@ class SpanReadsTest {
                 .zip(scattered, booleans().all(), (run, extra, shuffled) -> {
                     List<MetaKey> keys = new ArrayList<>();
                     for (int i = 0; i < run[1]; i++) {
-                        keys.add(key(run[0] + i * run[2]));
+                        keys.add(shape.key(run[0] + i * run[2]));
                     }
-                    extra.forEach(i -> keys.add(key(i)));
+                    extra.forEach(i -> keys.add(shape.key(i)));
                     if (shuffled) {
                         Collections.shuffle(keys, new Random(run[0]));
                     }
