@@ -2,9 +2,12 @@ package io.lake.meta.bench;
 
 import io.lake.meta.rocks.Durability;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -56,19 +59,11 @@ public class BulkLoadBenchmark {
 
     @Setup(Level.Trial)
     public void numberTheKeys() {
-        numbers = new int[loadedKeys];
-        for (int i = 0; i < loadedKeys; i++) {
-            numbers[i] = i;
-        }
+        List<Integer> order = IntStream.range(0, loadedKeys).boxed().collect(Collectors.toList());
         if (keyOrder == KeyOrder.SHUFFLED) {
-            Random random = new Random(42);
-            for (int i = loadedKeys - 1; i > 0; i--) {
-                int j = random.nextInt(i + 1);
-                int swapped = numbers[i];
-                numbers[i] = numbers[j];
-                numbers[j] = swapped;
-            }
+            Collections.shuffle(order, new Random(42));
         }
+        numbers = order.stream().mapToInt(Integer::intValue).toArray();
     }
 
     @Setup(Level.Iteration)

@@ -110,8 +110,8 @@ final class SpanReads {
             Cursor cursor = new Cursor(it, sorted[0].utf8());
             for (int i = 0; i < sorted.length; i++) {
                 MetaKey key = sorted[i];
-                if (found.containsKey(key)) {
-                    continue; // the same key again
+                if (i > 0 && key.equals(sorted[i - 1])) {
+                    continue; // the same key again: sorted, repeats are neighbours
                 }
                 byte[] wanted = key.utf8();
                 if (!cursor.reach(wanted)) {

@@ -36,17 +36,16 @@ final class StoreOpener {
     private StoreOpener() {
     }
 
-    static RocksStore open(Path directory, Durability durability, boolean createIfMissing, RaceHooks hooks) {
-        return open(directory, durability, WaitingWriters.YIELD_THEN_PARK, createIfMissing, hooks, UnaryOperator.identity());
-    }
-
-    /** As above; {@code writerDecorator} wraps the batch writer, so tests can make writes fail. */
+    /** As below, with the default {@link WaitingWriters#YIELD_THEN_PARK}; for tests. */
     static RocksStore open(Path directory, Durability durability, boolean createIfMissing, RaceHooks hooks,
             UnaryOperator<GroupCommitter.BatchWriter> writerDecorator) {
         return open(directory, durability, WaitingWriters.YIELD_THEN_PARK, createIfMissing, hooks, writerDecorator);
     }
 
-    /** As above, with what waiting writers do. */
+    /**
+     * Opens the store in {@code directory}; {@code writerDecorator} wraps the batch writer (the
+     * identity in production, so tests can make writes fail).
+     */
     static RocksStore open(Path directory, Durability durability, WaitingWriters waiting, boolean createIfMissing,
             RaceHooks hooks, UnaryOperator<GroupCommitter.BatchWriter> writerDecorator) {
         RocksDB.loadLibrary();

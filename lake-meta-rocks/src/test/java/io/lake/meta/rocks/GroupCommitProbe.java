@@ -82,9 +82,7 @@ public final class GroupCommitProbe {
                     cpuSeconds / elapsed, cpuSeconds * 1e6 / done,
                     Files.readString(Path.of("/proc/loadavg")).trim());
         } finally {
-            try (var paths = Files.walk(directory)) {
-                paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
+            ProbeDirectory.delete(directory);
         }
     }
 }

@@ -3,9 +3,7 @@ package io.lake.meta.rocks;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Locale;
-import java.util.stream.Stream;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.WriteBatch;
@@ -55,9 +53,7 @@ public final class JniCrossingProbe {
                         puts / (double) writes, batched / (double) writes, puts / (double) batched);
             }
         } finally {
-            try (Stream<Path> files = Files.walk(directory)) {
-                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
+            ProbeDirectory.delete(directory);
         }
     }
 }
