@@ -207,13 +207,14 @@ final class RocksStore implements MetaStore {
                 ReadOptions readOptions = new ReadOptions().setIterateUpperBound(upperBound);
                 RocksIterator it = db.newIterator(readOptions)) {
             List<Entry> entries = new ArrayList<>(Math.min(limit, 1024));
+            IteratorCopies copies = new IteratorCopies();
             long itemsRead = 0;
             long bytes = 0;
             it.seek(start);
             while (entries.size() < limit && bytes < MAX_PAGE_BYTES && it.isValid()) {
                 itemsRead++;
-                byte[] key = it.key();
-                byte[] value = it.value();
+                byte[] key = copies.key(it);
+                byte[] value = copies.value(it);
                 bytes += key.length + value.length;
                 entries.add(entry(key, value));
                 it.next();
@@ -235,7 +236,7 @@ final class RocksStore implements MetaStore {
 
     private Entry entry(byte[] key, byte[] value) {
         try {
-            return Entry.adopting(key, value); // the iterator's arrays are fresh and go nowhere else
+            return Entry.adopting(key, value); // the copied arrays are fresh and go nowhere else
         } catch (InvalidArgumentException e) {
             throw new StoreUnavailableException(description + " holds an entry that is not a valid lake-meta entry ("
                     + e.getMessage() + "); the store is corrupt or was written by another program", e);

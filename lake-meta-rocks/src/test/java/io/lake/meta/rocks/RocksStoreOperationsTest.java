@@ -9,6 +9,7 @@ import io.lake.meta.GuardedResult;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.InvalidPageTokenException;
 import io.lake.meta.KeyPrefix;
+import io.lake.meta.Limits;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
@@ -192,6 +193,26 @@ class RocksStoreOperationsTest {
         assertThat(page.entries()).extracting(Entry::key).containsExactly(key("tbl/a"), key("tbl/b"));
         assertThat(page.nextToken()).isEmpty();
         assertThat(page.cost()).isEqualTo(PageCost.items(2));
+    }
+
+    /**
+     * A page copies its keys and values out through scratch arrays that it reuses and grows: each
+     * comes back whole and byte-exact, whether it is longer than anything read before (the
+     * scratch grows), or shorter (only its own bytes are copied), or empty.
+     */
+    @Test
+    void page_returnsEachKeyAndValueWhole_longerOrShorterThanTheOneBefore() {
+        int[] keyLengths = {1, 255, 256, 257, 3, 600, 1, 1000, 40, 2};
+        int[] valueSizes = {0, 1, 1023, 1024, 1025, 7, 4097, Limits.MAX_VALUE_BYTES, 0, 300};
+        List<Entry> written = new ArrayList<>();
+        for (int i = 0; i < keyLengths.length; i++) {
+            MetaKey k = key(String.format(Locale.ROOT, "len/%02d-%s", i, "k".repeat(keyLengths[i])));
+            byte[] bytes = new byte[valueSizes[i]];
+            new java.util.Random(i).nextBytes(bytes);
+            assertThat(store.create(k, MetaValue.of(bytes)).isApplied()).isTrue();
+            written.add(new Entry(k, MetaValue.of(bytes)));
+        }
+        assertThat(store.page(KeyPrefix.of("len/"), 100).entries()).containsExactlyElementsOf(written);
     }
 
     @Test
