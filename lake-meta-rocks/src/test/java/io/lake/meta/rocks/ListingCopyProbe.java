@@ -41,12 +41,16 @@ public final class ListingCopyProbe {
             for (int i = 0; i < KEYS; i++) {
                 db.put(writes, ("list/table-" + i).getBytes(StandardCharsets.UTF_8), new byte[128]);
             }
+            long expectedBytes = expectedBytes();
             for (int round = 0; round < 10; round++) {
-                boolean arraysFirst = round % 2 == 0; // each way goes first in half of the rounds
-                long arrays = arraysFirst ? time(db, false) : 0;
-                long reused = time(db, true);
-                if (!arraysFirst) {
-                    arrays = time(db, false);
+                long arrays;
+                long reused;
+                if (round % 2 == 0) { // each way goes first in half of the rounds
+                    arrays = time(db, false, expectedBytes);
+                    reused = time(db, true, expectedBytes);
+                } else {
+                    reused = time(db, true, expectedBytes);
+                    arrays = time(db, false, expectedBytes);
                 }
                 System.out.printf(Locale.ROOT, "round %d: native arrays %.1f ms, reused array %.1f ms (%.2f)%n", round,
                         arrays / 1e6 / LISTINGS, reused / 1e6 / LISTINGS, (double) reused / arrays);
@@ -56,7 +60,8 @@ public final class ListingCopyProbe {
         }
     }
 
-    private static long time(RocksDB db, boolean reuse) {
+    /** How long {@code LISTINGS} listings take one way; checked against the bytes they must copy, after the clock stops. */
+    private static long time(RocksDB db, boolean reuse, long expectedBytes) {
         byte[] keys = new byte[256];
         byte[] values = new byte[1024];
         long bytes = 0;
@@ -76,17 +81,19 @@ public final class ListingCopyProbe {
                 }
             }
         }
-        if (bytes != (long) LISTINGS * KEYS * 128 + LISTINGS * keyBytes()) {
-            throw new IllegalStateException("copied " + bytes + " bytes");
+        long elapsed = System.nanoTime() - start;
+        if (bytes != expectedBytes) {
+            throw new IllegalStateException("copied " + bytes + " bytes, expected " + expectedBytes);
         }
-        return System.nanoTime() - start;
+        return elapsed;
     }
 
-    private static long keyBytes() {
-        long total = 0;
+    /** The keys' and values' bytes that {@code LISTINGS} listings copy. */
+    private static long expectedBytes() {
+        long perListing = (long) KEYS * 128;
         for (int i = 0; i < KEYS; i++) {
-            total += ("list/table-" + i).length();
+            perListing += ("list/table-" + i).length();
         }
-        return total;
+        return LISTINGS * perListing;
     }
 }

@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Random;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -208,7 +209,7 @@ class RocksStoreOperationsTest {
         for (int i = 0; i < keyLengths.length; i++) {
             MetaKey k = key(String.format(Locale.ROOT, "len/%02d-%s", i, "k".repeat(keyLengths[i])));
             byte[] bytes = new byte[valueSizes[i]];
-            new java.util.Random(i).nextBytes(bytes);
+            new Random(i).nextBytes(bytes);
             assertThat(store.create(k, MetaValue.of(bytes)).isApplied()).isTrue();
             written.add(new Entry(k, MetaValue.of(bytes)));
         }
