@@ -14,7 +14,7 @@ public enum Backend {
         }
     },
 
-    /** RocksDB JNI called directly, with the same options and durability: the baseline. */
+    /** RocksDB JNI called directly, with RocksDB's default options and the same durability: the baseline. */
     RAW_ROCKSDB {
         @Override
         BenchStore open(Path directory, Durability durability) {

@@ -14,8 +14,10 @@ import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
- * RocksDB JNI called directly, with the options lake-meta opens its database with (defaults,
- * create if missing) and the same sync setting: what the hardware and JNI allow.
+ * RocksDB JNI called directly, with RocksDB's default options (create if missing) and the same
+ * sync setting: what the hardware and JNI allow. lake-meta's store adds only table Bloom filters
+ * (which reads consult, its creates' absence checks above all; a plain put never does) and its own
+ * info log.
  */
 final class RawRocksStore implements BenchStore {
 
