@@ -203,11 +203,13 @@ class RocksStoreOperationsTest {
      */
     @Test
     void page_returnsEachKeyAndValueWhole_longerOrShorterThanTheOneBefore() {
-        int[] keyLengths = {1, 255, 256, 257, 3, 600, 1, 1000, 40, 2};
+        // whole lengths in bytes, around the scratch arrays' first sizes (256 for keys, 1024 for values)
+        int[] keyLengths = {8, 255, 256, 257, 10, 600, 8, Limits.MAX_KEY_BYTES, 40, 9};
         int[] valueSizes = {0, 1, 1023, 1024, 1025, 7, 4097, Limits.MAX_VALUE_BYTES, 0, 300};
         List<Entry> written = new ArrayList<>();
         for (int i = 0; i < keyLengths.length; i++) {
-            MetaKey k = key(String.format(Locale.ROOT, "len/%02d-%s", i, "k".repeat(keyLengths[i])));
+            String head = String.format(Locale.ROOT, "len/%02d-", i);
+            MetaKey k = key(head + "k".repeat(keyLengths[i] - head.length()));
             byte[] bytes = new byte[valueSizes[i]];
             new Random(i).nextBytes(bytes);
             assertThat(store.create(k, MetaValue.of(bytes)).isApplied()).isTrue();
