@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One watch's delivery: a map of pending events, at most one per key, drained in order by one
  * task at a time on the registry's executor. Offering never waits for the listener: a newer event
- * for a key replaces the pending one and moves to the end, so the order is that of the latest
- * changes and memory is bounded by the keys under the prefix.
+ * for a key replaces the pending one in its place, so every pending key is delivered within as
+ * many deliveries as there are keys pending, however often it is rewritten.
  *
  * <p>Lifecycle: registered (changes are collected, initial contents added, nothing delivered),
  * then {@link #start()}ed, then closed. Thread-safe; state is guarded by {@code this}, and the
@@ -73,7 +73,8 @@ final class DispatchedWatch implements Watch {
             }
             for (WatchEvent change : changes) {
                 if (prefix.contains(change.key())) {
-                    pending.remove(change.key());
+                    // a replaced event keeps its key's place: moving it to the end starved the
+                    // key rewritten most often whenever the listener was slower than the writers
                     pending.put(change.key(), change);
                 }
             }

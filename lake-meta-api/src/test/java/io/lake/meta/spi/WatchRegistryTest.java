@@ -57,7 +57,7 @@ class WatchRegistryTest {
     }
 
     @Test
-    void publishing_neverCallsTheListener_andAListenerThatFellBehind_getsEachKeysLatestValue_inTheOrderOfTheLatestChanges() {
+    void publishing_neverCallsTheListener_andAListenerThatFellBehind_getsEachKeysLatestValue_eachKeyKeepingItsPlace() {
         registered().start();
 
         registry.publish(List.of(changed(A, "1")));
@@ -67,7 +67,54 @@ class WatchRegistryTest {
         assertThat(executor.queued()).as("one drain task for the whole backlog").isEqualTo(1);
         executor.runAll();
 
-        assertThat(heard).containsExactly(changed(B, "1"), changed(A, "2"), WatchEvent.deleted(C));
+        assertThat(heard).containsExactly(changed(A, "2"), changed(B, "1"), WatchEvent.deleted(C));
+    }
+
+    /**
+     * Issue 23, item 1: a key rewritten while its event is pending used to move to the end of the
+     * queue, so with writers faster than the listener the hottest key was never delivered. The
+     * writes here are driven from the listener itself (one cold key and the hot key per delivery),
+     * so the schedule is exact: each change must be heard within as many deliveries as there are
+     * keys under the prefix.
+     */
+    @Test
+    void aListenerSlowerThanTheWriters_hearsEveryChangedKey_theHottestIncluded_withinAsManyDeliveriesAsThereAreKeys() {
+        MetaKey hot = MetaKey.of("tbl/ns1/hot");
+        List<MetaKey> cold = List.of(A, B, C);
+        int rounds = 300;
+        List<Integer> hotWrittenAt = new ArrayList<>(); // the delivery count when hot was written, per value
+        DispatchedWatch watch = registry.register(NS1, event -> {
+            heard.add(event);
+            int round = heard.size();
+            if (round <= rounds) {
+                hotWrittenAt.add(heard.size());
+                registry.publish(List.of(changed(cold.get(round % cold.size()), String.valueOf(round)),
+                        changed(hot, String.valueOf(round))));
+            }
+        }, () -> { });
+        watch.start();
+        registry.publish(List.of(changed(A, "0"), changed(B, "0"), changed(C, "0"), changed(hot, "0")));
+
+        executor.runAll();
+
+        int keys = cold.size() + 1;
+        for (int value = 1; value <= rounds; value++) {
+            int writtenAt = hotWrittenAt.get(value - 1);
+            int heardAt = firstHeard(hot, value, writtenAt);
+            assertThat(heardAt - writtenAt).as("deliveries between writing %s = %d and hearing it", hot, value)
+                    .isLessThanOrEqualTo(keys);
+        }
+    }
+
+    /** The index in {@link #heard} of the first event at or after {@code from} for {@code key} with a value of at least {@code value}. */
+    private int firstHeard(MetaKey key, int value, int from) {
+        for (int i = from; i < heard.size(); i++) {
+            WatchEvent event = heard.get(i);
+            if (event.key().equals(key) && Integer.parseInt(event.value().orElseThrow().asUtf8()) >= value) {
+                return i;
+            }
+        }
+        return Integer.MAX_VALUE;
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -43,10 +44,12 @@ public abstract class WatchContract extends BatchReadContract {
     private final MetaKey b = key("tbl/ns1/b");
     private final MetaKey c = key("tbl/ns1/c");
     private final List<CountDownLatch> toRelease = new ArrayList<>();
+    private final List<Semaphore> toOpen = new ArrayList<>();
 
     @AfterEach
     void releaseBlockedListeners() {
         toRelease.forEach(CountDownLatch::countDown);
+        toOpen.forEach(gate -> gate.release(Integer.MAX_VALUE / 2));
     }
 
     private WatchRecorder watch(KeyPrefix prefix) {
@@ -207,6 +210,87 @@ public abstract class WatchContract extends BatchReadContract {
             List<Integer> seen = watch.eventsOf(k).stream().map(e -> Integer.parseInt(e.value().orElseThrow().asUtf8())).toList();
             assertThat(seen).as("values reported for %s, in order", k).isSorted().endsWith(k.equals(a) ? 63 : 60);
         }
+    }
+
+    /**
+     * A listener that takes one permit per event, after the event was recorded: the test decides
+     * how many events it may hear, one delivery at a time.
+     */
+    private WatchListener gatedBy(Semaphore permits) {
+        toOpen.add(permits);
+        return event -> {
+            try {
+                assertThat(permits.tryAcquire(watchDeliveryTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                        .as("the test granted the listener another event in time").isTrue();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        };
+    }
+
+    /**
+     * Fairness: with writes faster than the listener, every changed key is heard within a bounded
+     * number of deliveries, the key rewritten most often included. Each round rewrites one of four
+     * cold keys and the hot key, then lets the listener hear one event, so the listener is always
+     * behind. A key whose pending event is replaced keeps its place in the queue, so a change is
+     * heard within as many deliveries as there are keys under the prefix; a polling store may find
+     * a change one poll late, which can add up to two more backlogs. The hot key sorts last, so a
+     * poll finds it after the cold keys.
+     */
+    @Test
+    void aListenerSlowerThanTheWrites_hearsEveryChangedKey_withinABoundedNumberOfDeliveries_theHottestIncluded() {
+        List<MetaKey> cold = List.of(key("tbl/ns1/cold-0"), key("tbl/ns1/cold-1"), key("tbl/ns1/cold-2"),
+                key("tbl/ns1/cold-3"));
+        MetaKey hot = key("tbl/ns1/zz-hot");
+        List<MetaKey> keys = new ArrayList<>(cold);
+        keys.add(hot);
+        for (MetaKey k : keys) {
+            store.create(k, value("0"));
+        }
+        Semaphore permits = new Semaphore(0);
+        WatchRecorder watch = watch(ns1, gatedBy(permits));
+        watch.awaitEvents(1); // the listener holds its first event, waiting for a permit
+        int rounds = 60;
+        int bound = 3 * keys.size() + 1;
+        int[] last = new int[keys.size()];
+        record Write(MetaKey key, int value, int deliveredBefore) { }
+        List<Write> writes = new ArrayList<>();
+
+        for (int round = 1; round <= rounds; round++) {
+            int i = round % cold.size();
+            int delivered = watch.all().size();
+            store.update(cold.get(i), value(String.valueOf(last[i])), value(String.valueOf(round)));
+            last[i] = round;
+            writes.add(new Write(cold.get(i), round, delivered));
+            store.update(hot, value(String.valueOf(round - 1)), value(String.valueOf(round)));
+            writes.add(new Write(hot, round, delivered));
+            permits.release();
+            watch.awaitEvents(delivered + 1);
+        }
+        permits.release(Integer.MAX_VALUE / 2);
+        watch.sync(store);
+
+        List<WatchEvent> heard = watch.all();
+        for (Write write : writes) {
+            int heardAt = firstHeard(heard, write.key(), write.value(), write.deliveredBefore());
+            assertThat(heardAt - write.deliveredBefore())
+                    .as("deliveries between writing %s = %d and hearing it (at most %d; its events: %s)", write.key(),
+                            write.value(), bound, watch.eventsOf(write.key()))
+                    .isLessThanOrEqualTo(bound);
+        }
+        assertThat(watch.view()).isEqualTo(contents("tbl/ns1/"));
+    }
+
+    private static int firstHeard(List<WatchEvent> heard, MetaKey key, int value, int from) {
+        for (int i = from; i < heard.size(); i++) {
+            WatchEvent event = heard.get(i);
+            if (event.key().equals(key) && !event.isDeletion()
+                    && Integer.parseInt(event.value().orElseThrow().asUtf8()) >= value) {
+                return i;
+            }
+        }
+        return Integer.MAX_VALUE;
     }
 
     @Test
