@@ -7,7 +7,7 @@ import io.lake.meta.StoreClosedException;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchEvent;
 import io.lake.meta.watch.WatchListener;
-import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,14 +17,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One watch's delivery: a map of pending events, at most one per key, drained in order by one
- * task at a time on the registry's executor. Offering never waits for the listener: a newer event
- * for a key replaces the pending one in its place, so every pending key is delivered within as
- * many deliveries as there are keys pending, however often it is rewritten.
+ * One watch's delivery: the events queued for its listener, drained in order by one task at a
+ * time on the registry's executor. Offering never waits for the listener.
+ *
+ * <ul>
+ *   <li>At most one queued event per key: a newer event for a key replaces the queued one in its
+ *       place, so every queued key is delivered within as many deliveries as there are keys
+ *       queued, however often it is rewritten.</li>
+ *   <li>The watch remembers which keys the listener was last told exist ({@code heard}). Once the
+ *       watch has started, a deletion of a key the listener never heard of cancels the key's queued
+ *       event instead of queuing one, and a queued deletion of such a key is skipped. So the watch
+ *       holds at most one event per key under the prefix plus one per key the listener knows,
+ *       however many keys come and go while the listener is busy.</li>
+ * </ul>
  *
  * <p>Lifecycle: registered (changes are collected, initial contents added, nothing delivered),
- * then {@link #start()}ed, then closed. Thread-safe; state is guarded by {@code this}, and the
- * listener is called without holding it.
+ * then {@link #start()}ed, then closed. While registered a deletion is queued as any other change:
+ * the initial read may have found the key before it was deleted, and a queued change of a key
+ * makes the read's older value of it be dropped. Thread-safe; state is guarded by {@code this},
+ * and the listener is called without holding it.
  */
 final class DispatchedWatch implements Watch {
 
@@ -36,8 +47,9 @@ final class DispatchedWatch implements Watch {
     private final String description;
     private final Runnable onClose;
 
-    private final List<WatchEvent> initial = new ArrayList<>();
-    private LinkedHashMap<MetaKey, WatchEvent> pending = new LinkedHashMap<>();
+    private LinkedHashMap<MetaKey, WatchEvent> initial = new LinkedHashMap<>(); // found by the read, not yet delivered
+    private LinkedHashMap<MetaKey, WatchEvent> pending = new LinkedHashMap<>(); // changes not yet delivered
+    private HashSet<MetaKey> heard = new HashSet<>(); // keys whose last event delivered was not a deletion
     private boolean started;
     private boolean scheduled;
     private boolean closed;
@@ -55,13 +67,16 @@ final class DispatchedWatch implements Watch {
         return prefix;
     }
 
-    /** Adds a key found by the initial read; before {@link #start()} only. */
+    /**
+     * Adds a key found by the initial read; before {@link #start()} only. A key with a change
+     * queued already is reported by that change instead: the change is at least as new.
+     */
     synchronized void addInitial(Entry entry) {
         if (started) {
             throw new IllegalStateException("initial contents are added before the watch starts");
         }
-        if (!closed && prefix.contains(entry.key())) {
-            initial.add(WatchEvent.initial(entry.key(), entry.value()));
+        if (!closed && prefix.contains(entry.key()) && !pending.containsKey(entry.key())) {
+            initial.put(entry.key(), WatchEvent.initial(entry.key(), entry.value()));
         }
     }
 
@@ -73,17 +88,26 @@ final class DispatchedWatch implements Watch {
             }
             for (WatchEvent change : changes) {
                 if (prefix.contains(change.key())) {
-                    // a replaced event keeps its key's place: moving it to the end starved the
-                    // key rewritten most often whenever the listener was slower than the writers
-                    pending.put(change.key(), change);
+                    queue(change);
                 }
             }
         }
         scheduleIfNeeded();
     }
 
+    /** Constant time; called holding the lock. */
+    private void queue(WatchEvent change) {
+        MetaKey key = change.key();
+        initial.remove(key); // the change is newer than what the read found
+        if (started && change.isDeletion() && !heard.contains(key)) {
+            pending.remove(key); // the listener never heard of the key: its creation and deletion cancel out
+        } else {
+            pending.put(key, change); // a replaced event keeps its key's place
+        }
+    }
+
     /**
-     * Starts delivery: the initial contents first (a key with a pending change is reported by that
+     * Starts delivery: the initial contents first (a key with a change queued is reported by that
      * newer change instead), then the changes collected meanwhile.
      *
      * @throws StoreClosedException if the store closed the watch while it was being registered
@@ -93,19 +117,20 @@ final class DispatchedWatch implements Watch {
             if (closed) {
                 throw new StoreClosedException(description);
             }
-            LinkedHashMap<MetaKey, WatchEvent> ordered = new LinkedHashMap<>();
-            for (WatchEvent event : initial) {
-                if (!pending.containsKey(event.key())) {
-                    ordered.put(event.key(), event);
-                }
-            }
-            ordered.putAll(pending);
-            pending = ordered;
-            initial.clear();
             started = true;
         }
         scheduleIfNeeded();
         return this;
+    }
+
+    /** Events queued for the listener, initial ones included: what this watch holds in memory. For tests. */
+    synchronized int queuedEvents() {
+        return initial.size() + pending.size();
+    }
+
+    /** How many keys the listener was last told exist. For tests. */
+    synchronized int keysHeard() {
+        return heard.size();
     }
 
     synchronized boolean isClosed() {
@@ -119,15 +144,17 @@ final class DispatchedWatch implements Watch {
                 return;
             }
             closed = true;
-            pending.clear();
-            initial.clear();
+            // new, empty collections rather than clear(): constant time under the lock
+            initial = new LinkedHashMap<>();
+            pending = new LinkedHashMap<>();
+            heard = new HashSet<>();
         }
         onClose.run();
     }
 
     private void scheduleIfNeeded() {
         synchronized (this) {
-            if (closed || !started || scheduled || pending.isEmpty()) {
+            if (closed || !started || scheduled || (initial.isEmpty() && pending.isEmpty())) {
                 return;
             }
             scheduled = true;
@@ -143,16 +170,36 @@ final class DispatchedWatch implements Watch {
         while (true) {
             WatchEvent next;
             synchronized (this) {
-                if (closed || pending.isEmpty()) {
+                next = takeNext();
+                if (next == null) {
                     scheduled = false;
                     return;
                 }
-                Iterator<WatchEvent> oldest = pending.values().iterator();
-                next = oldest.next();
-                oldest.remove();
             }
             deliver(next);
         }
+    }
+
+    /** The next event to deliver, null when none is; called holding the lock. */
+    private WatchEvent takeNext() {
+        while (!closed) {
+            LinkedHashMap<MetaKey, WatchEvent> from = initial.isEmpty() ? pending : initial;
+            if (from.isEmpty()) {
+                return null;
+            }
+            Iterator<WatchEvent> oldest = from.values().iterator();
+            WatchEvent next = oldest.next();
+            oldest.remove();
+            if (!next.isDeletion()) {
+                heard.add(next.key());
+                return next;
+            }
+            if (heard.remove(next.key())) {
+                return next;
+            }
+            // a deletion queued while the watch was registering, of a key the listener never heard of
+        }
+        return null;
     }
 
     private void deliver(WatchEvent event) {

@@ -62,12 +62,12 @@ class WatchRegistryTest {
 
         registry.publish(List.of(changed(A, "1")));
         registry.publish(List.of(changed(B, "1")));
-        registry.publish(List.of(changed(A, "2"), WatchEvent.deleted(C)));
+        registry.publish(List.of(changed(A, "2"), changed(C, "1")));
         assertThat(heard).as("heard on the publishing thread").isEmpty();
         assertThat(executor.queued()).as("one drain task for the whole backlog").isEqualTo(1);
         executor.runAll();
 
-        assertThat(heard).containsExactly(changed(A, "2"), changed(B, "1"), WatchEvent.deleted(C));
+        assertThat(heard).containsExactly(changed(A, "2"), changed(B, "1"), changed(C, "1"));
     }
 
     /**
@@ -104,6 +104,80 @@ class WatchRegistryTest {
             assertThat(heardAt - writtenAt).as("deliveries between writing %s = %d and hearing it", hot, value)
                     .isLessThanOrEqualTo(keys);
         }
+    }
+
+    /**
+     * Issue 23, item 2: a blocked listener's watch kept a deletion event for every key created and
+     * deleted under the prefix, keys the listener never heard of included. A deletion of a key the
+     * listener never saw, whose creation is still pending, cancels out: what stays queued is bounded
+     * by the listener's view plus the prefix.
+     */
+    @Test
+    void keysCreatedAndDeletedBehindABusyListenersBack_costNothing_soWhatIsQueuedIsBoundedByItsViewAndThePrefix() {
+        DispatchedWatch watch = registered();
+        watch.start();
+        registry.publish(List.of(changed(A, "seen")));
+        executor.runAll(); // the listener now knows a
+
+        for (int i = 0; i < 20_000; i++) {
+            MetaKey churn = MetaKey.of("tbl/ns1/churn/" + i);
+            registry.publish(List.of(changed(churn, "brief")));
+            registry.publish(List.of(WatchEvent.deleted(churn)));
+        }
+        registry.publish(List.of(changed(B, "kept"), WatchEvent.deleted(A)));
+
+        assertThat(watch.queuedEvents()).as("events queued for the listener").isEqualTo(2);
+        executor.runAll();
+        assertThat(heard).containsExactly(changed(A, "seen"), changed(B, "kept"), WatchEvent.deleted(A));
+        assertThat(watch.keysHeard()).as("keys the watch remembers the listener knows").isEqualTo(1);
+    }
+
+    @Test
+    void aKeyTheListenerHeardOf_isReportedDeleted_evenWhenItWasRecreatedAndDeletedAgainMeanwhile() {
+        DispatchedWatch watch = registered();
+        watch.start();
+        registry.publish(List.of(changed(A, "1")));
+        executor.runAll();
+
+        registry.publish(List.of(WatchEvent.deleted(A)));
+        registry.publish(List.of(changed(A, "2")));
+        registry.publish(List.of(WatchEvent.deleted(A)));
+        executor.runAll();
+        registry.publish(List.of(changed(A, "3")));
+        executor.runAll();
+
+        assertThat(heard).containsExactly(changed(A, "1"), WatchEvent.deleted(A), changed(A, "3"));
+    }
+
+    @Test
+    void aKeyFoundByTheInitialRead_andDeletedBeforeItWasDelivered_isNeitherReportedNorQueued() {
+        DispatchedWatch watch = registered();
+        watch.addInitial(new Entry(A, v("a1")));
+        watch.addInitial(new Entry(B, v("b1")));
+        watch.start();
+
+        registry.publish(List.of(WatchEvent.deleted(A)));
+        assertThat(watch.queuedEvents()).isEqualTo(1);
+        executor.runAll();
+
+        assertThat(heard).containsExactly(WatchEvent.initial(B, v("b1")));
+    }
+
+    @Test
+    void aDeletionPublishedWhileTheInitialReadRuns_isKept_forTheReadMayHaveFoundTheKeyBeforeIt() {
+        DispatchedWatch watch = registered();
+        registry.publish(List.of(changed(A, "a2")));
+        registry.publish(List.of(WatchEvent.deleted(A)));
+        watch.addInitial(new Entry(A, v("a1"))); // the read found a before the deletion
+        watch.addInitial(new Entry(B, v("b1")));
+        watch.start();
+        executor.runAll();
+
+        assertThat(heard).as("a's initial value is superseded by its deletion, which says nothing to a listener"
+                + " that never heard of a").containsExactly(WatchEvent.initial(B, v("b1")));
+        registry.publish(List.of(changed(A, "a3")));
+        executor.runAll();
+        assertThat(heard).endsWith(changed(A, "a3"));
     }
 
     /** The index in {@link #heard} of the first event at or after {@code from} for {@code key} with a value of at least {@code value}. */

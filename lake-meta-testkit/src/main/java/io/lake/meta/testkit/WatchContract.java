@@ -282,6 +282,40 @@ public abstract class WatchContract extends BatchReadContract {
         assertThat(watch.view()).isEqualTo(contents("tbl/ns1/"));
     }
 
+    /**
+     * Memory bounded by the listener's view plus the prefix, not by churn: while the listener is
+     * blocked, keys are created and deleted under the prefix, and none of them is ever heard of
+     * (their creation was still queued when their deletion came). Everything a watch queues is
+     * eventually delivered, so what the listener hears once released measures what the watch held:
+     * at most the prefix's keys plus those the listener knew. A polling store may have found a
+     * churned key alive in one poll and gone only after the release, which two more keys allow for.
+     */
+    @Test
+    void aBlockedListenersWatch_holdsNoEventForKeysCreatedAndDeletedBehindItsBack() {
+        int churn = 200;
+        Blocker blocker = new Blocker();
+        WatchRecorder watch = watch(ns1, blocker);
+        store.create(a, value("seen"));
+        awaitLatch(blocker.entered); // the listener knows a, and is blocked in that call
+
+        for (int i = 0; i < churn; i++) {
+            MetaKey brief = key("tbl/ns1/churn/" + i);
+            store.create(brief, value("brief"));
+            store.delete(brief, value("brief"));
+        }
+        store.create(b, value("kept"));
+        store.delete(a, value("seen"));
+        blocker.release.countDown();
+        watch.sync(store);
+
+        List<WatchEvent> afterRelease = watch.events().subList(1, watch.events().size());
+        int prefixKeys = 1; // b
+        int knownKeys = 1; // a
+        assertThat(afterRelease).as("events the blocked watch held").hasSizeLessThanOrEqualTo(prefixKeys + knownKeys + 2)
+                .contains(WatchEvent.changed(b, value("kept")), WatchEvent.deleted(a));
+        assertThat(watch.view()).isEqualTo(contents("tbl/ns1/"));
+    }
+
     private static int firstHeard(List<WatchEvent> heard, MetaKey key, int value, int from) {
         for (int i = from; i < heard.size(); i++) {
             WatchEvent event = heard.get(i);
