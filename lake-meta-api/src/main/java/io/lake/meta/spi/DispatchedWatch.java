@@ -7,6 +7,7 @@ import io.lake.meta.StoreClosedException;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchEvent;
 import io.lake.meta.watch.WatchListener;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -34,8 +35,12 @@ import org.slf4j.LoggerFactory;
  * <p>Lifecycle: registered (changes are collected, initial contents added, nothing delivered),
  * then {@link #start()}ed, then closed. While registered a deletion is queued as any other change:
  * the initial read may have found the key before it was deleted, and a queued change of a key
- * makes the read's older value of it be dropped. Thread-safe; state is guarded by {@code this},
- * and the listener is called without holding it.
+ * makes the read's older value of it be dropped.
+ *
+ * <p>Thread-safe; state is guarded by a private lock (never by the {@link Watch} handle a caller
+ * holds), and the listener is called without holding it. A writer filters its changes by the
+ * prefix before taking the lock and holds it for constant time per change; starting and closing
+ * hold it for constant time too.
  */
 final class DispatchedWatch implements Watch {
 
@@ -46,6 +51,8 @@ final class DispatchedWatch implements Watch {
     private final Executor executor;
     private final String description;
     private final Runnable onClose;
+    // Private: the caller holds this watch as its handle and may synchronize on it; writers must not wait for that.
+    private final Object lock = new Object();
 
     private LinkedHashMap<MetaKey, WatchEvent> initial = new LinkedHashMap<>(); // found by the read, not yet delivered
     private LinkedHashMap<MetaKey, WatchEvent> pending = new LinkedHashMap<>(); // changes not yet delivered
@@ -71,28 +78,54 @@ final class DispatchedWatch implements Watch {
      * Adds a key found by the initial read; before {@link #start()} only. A key with a change
      * queued already is reported by that change instead: the change is at least as new.
      */
-    synchronized void addInitial(Entry entry) {
-        if (started) {
-            throw new IllegalStateException("initial contents are added before the watch starts");
+    void addInitial(Entry entry) {
+        if (!prefix.contains(entry.key())) {
+            return;
         }
-        if (!closed && prefix.contains(entry.key()) && !pending.containsKey(entry.key())) {
-            initial.put(entry.key(), WatchEvent.initial(entry.key(), entry.value()));
+        synchronized (lock) {
+            if (started) {
+                throw new IllegalStateException("initial contents are added before the watch starts");
+            }
+            if (!closed && !pending.containsKey(entry.key())) {
+                initial.put(entry.key(), WatchEvent.initial(entry.key(), entry.value()));
+            }
         }
     }
 
     /** Queues {@code changes} (in commit order) for the keys under the prefix; never waits for the listener. */
     void offer(List<WatchEvent> changes) {
-        synchronized (this) {
+        List<WatchEvent> mine = underPrefix(changes); // filtered before the lock: other prefixes never wait for it
+        if (mine.isEmpty()) {
+            return;
+        }
+        synchronized (lock) {
             if (closed) {
                 return;
             }
-            for (WatchEvent change : changes) {
-                if (prefix.contains(change.key())) {
-                    queue(change);
-                }
+            for (WatchEvent change : mine) {
+                queue(change);
             }
         }
         scheduleIfNeeded();
+    }
+
+    private List<WatchEvent> underPrefix(List<WatchEvent> changes) {
+        int inside = 0;
+        for (WatchEvent change : changes) {
+            if (prefix.contains(change.key())) {
+                inside++;
+            }
+        }
+        if (inside == changes.size()) {
+            return changes;
+        }
+        List<WatchEvent> mine = new ArrayList<>(inside);
+        for (WatchEvent change : changes) {
+            if (prefix.contains(change.key())) {
+                mine.add(change);
+            }
+        }
+        return mine;
     }
 
     /** Constant time; called holding the lock. */
@@ -113,7 +146,7 @@ final class DispatchedWatch implements Watch {
      * @throws StoreClosedException if the store closed the watch while it was being registered
      */
     Watch start() {
-        synchronized (this) {
+        synchronized (lock) {
             if (closed) {
                 throw new StoreClosedException(description);
             }
@@ -124,22 +157,28 @@ final class DispatchedWatch implements Watch {
     }
 
     /** Events queued for the listener, initial ones included: what this watch holds in memory. For tests. */
-    synchronized int queuedEvents() {
-        return initial.size() + pending.size();
+    int queuedEvents() {
+        synchronized (lock) {
+            return initial.size() + pending.size();
+        }
     }
 
     /** How many keys the listener was last told exist. For tests. */
-    synchronized int keysHeard() {
-        return heard.size();
+    int keysHeard() {
+        synchronized (lock) {
+            return heard.size();
+        }
     }
 
-    synchronized boolean isClosed() {
-        return closed;
+    boolean isClosed() {
+        synchronized (lock) {
+            return closed;
+        }
     }
 
     @Override
     public void close() {
-        synchronized (this) {
+        synchronized (lock) {
             if (closed) {
                 return;
             }
@@ -153,7 +192,7 @@ final class DispatchedWatch implements Watch {
     }
 
     private void scheduleIfNeeded() {
-        synchronized (this) {
+        synchronized (lock) {
             if (closed || !started || scheduled || (initial.isEmpty() && pending.isEmpty())) {
                 return;
             }
@@ -169,7 +208,7 @@ final class DispatchedWatch implements Watch {
     private void drain() {
         while (true) {
             WatchEvent next;
-            synchronized (this) {
+            synchronized (lock) {
                 next = takeNext();
                 if (next == null) {
                     scheduled = false;
@@ -211,7 +250,7 @@ final class DispatchedWatch implements Watch {
         } catch (Error e) {
             LOG.error("{}: the listener of the watch on '{}' threw an Error on the event for '{}'; the watch is closed",
                     description, prefix, event.key(), e);
-            synchronized (this) {
+            synchronized (lock) {
                 scheduled = false;
             }
             close();

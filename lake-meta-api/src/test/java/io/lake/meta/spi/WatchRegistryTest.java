@@ -180,6 +180,41 @@ class WatchRegistryTest {
         assertThat(heard).endsWith(changed(A, "a3"));
     }
 
+    /**
+     * Issue 23, item 3: publishing synchronized on the {@code Watch} handed to the caller, so a
+     * caller holding its handle's monitor stopped every write of the store, other prefixes included.
+     * The publisher runs on a thread of its own; the test holds the handle's monitor and waits until
+     * that thread has either finished or is blocked.
+     */
+    @Test
+    void aCallerHoldingItsWatchHandlesMonitor_holdsUpNoPublisher_ofItsPrefixOrAnother() throws Exception {
+        DispatchedWatch watch = registered();
+        Watch handle = watch.start();
+        Thread publisher = new Thread(() -> {
+            registry.publish(List.of(changed(MetaKey.of("tbl/ns2/x"), "elsewhere")));
+            registry.publish(List.of(changed(A, "1")));
+        }, "publisher");
+
+        synchronized (handle) {
+            publisher.start();
+            Thread.State state = awaitEndedOrStuck(publisher);
+            assertThat(state).as("the publisher while the caller holds its watch handle's monitor").isEqualTo(Thread.State.TERMINATED);
+        }
+        executor.runAll();
+        assertThat(heard).containsExactly(changed(A, "1"));
+    }
+
+    private static Thread.State awaitEndedOrStuck(Thread thread) throws InterruptedException {
+        while (true) {
+            Thread.State state = thread.getState();
+            if (state == Thread.State.TERMINATED || state == Thread.State.BLOCKED || state == Thread.State.WAITING
+                    || state == Thread.State.TIMED_WAITING) {
+                return state;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
     /** The index in {@link #heard} of the first event at or after {@code from} for {@code key} with a value of at least {@code value}. */
     private int firstHeard(MetaKey key, int value, int from) {
         for (int i = from; i < heard.size(); i++) {

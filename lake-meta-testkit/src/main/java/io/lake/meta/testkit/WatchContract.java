@@ -10,11 +10,13 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import io.lake.meta.StoreClosedException;
 import io.lake.meta.Transaction;
+import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchEvent;
 import io.lake.meta.watch.WatchListener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -381,6 +383,28 @@ public abstract class WatchContract extends BatchReadContract {
         blocked.awaitValue(a, value("50"));
         blocked.sync(store);
         assertThat(blocked.view()).isEqualTo(contents("tbl/ns1/"));
+    }
+
+    /**
+     * The {@code Watch} handle is the caller's: a caller that synchronizes on it must not stop the
+     * store's writers, of its prefix or another. The writes run on a thread of their own while the
+     * test holds the handle's monitor; the timeout only keeps a store that does make them wait from
+     * hanging the suite.
+     */
+    @Test
+    void aCallerHoldingItsWatchHandlesMonitor_holdsUpNoWriter() {
+        WatchRecorder watch = watch(ns1);
+        Watch handle = watch.handle();
+
+        synchronized (handle) {
+            CompletableFuture<Void> writes = CompletableFuture.runAsync(() -> {
+                store.create(key("tbl/ns2/elsewhere"), value("1"));
+                store.create(a, value("1"));
+            });
+            assertTimeoutPreemptively(watchDeliveryTimeout(), () -> writes.get(),
+                    "writes answered while a caller holds its watch handle's monitor");
+        }
+        watch.awaitValue(a, value("1"));
     }
 
     @Test
