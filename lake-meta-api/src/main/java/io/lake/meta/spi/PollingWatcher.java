@@ -43,7 +43,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Per-key order holds because each poll reads each key at most once and starts after the
  *       previous poll ended, on a store whose pages read linearizably. A change undone before the
  *       next poll (A, B, A) is not reported: the key still holds what the listener last heard.</li>
- *   <li>A poll that fails is logged and retried at the next interval; its changes come later.</li>
+ *   <li>A poll that fails, with any exception or {@link Error} but a {@link VirtualMachineError},
+ *       is logged and retried at the next interval; its changes come later. A poll that finds the
+ *       store closed ends its watch: nothing polls it again.</li>
  * </ul>
  *
  * <p>Cost: one full listing of the prefix per watch per interval. Polls run on one daemon thread
@@ -148,6 +150,7 @@ public final class PollingWatcher implements AutoCloseable {
      * polls of the same watch). For tests, and for a caller that knows something changed.
      *
      * @throws RuntimeException whatever reading the store throws; the watch keeps its previous view
+     *     ({@link StoreClosedException}: the watch ended)
      */
     public void pollNow() {
         for (PolledPrefix prefix : polled) {
@@ -155,12 +158,21 @@ public final class PollingWatcher implements AutoCloseable {
         }
     }
 
+    /**
+     * A scheduled poll. It must not throw: the scheduler would silently drop every later run. So
+     * any failure is logged and the next interval polls again, except a {@link VirtualMachineError}
+     * (the JVM is failing; it is logged and rethrown) and a closed store (the watch ends).
+     */
     private void pollQuietly(PolledPrefix prefix) {
         try {
             prefix.poll();
         } catch (StoreClosedException e) {
-            LOG.debug("{}: the store closed; polls of '{}' end", description, prefix.watch.prefix());
-        } catch (RuntimeException e) {
+            LOG.debug("{}: the store closed; the watch of '{}' ends", description, prefix.watch.prefix());
+        } catch (VirtualMachineError e) {
+            LOG.error("{}: polling '{}' failed with {}; this watch polls no more", description, prefix.watch.prefix(),
+                    e.toString(), e);
+            throw e;
+        } catch (RuntimeException | Error e) {
             LOG.warn("{}: polling '{}' failed ({}); changes will be reported by a later poll",
                     description, prefix.watch.prefix(), e.toString(), e);
         }
@@ -208,13 +220,18 @@ public final class PollingWatcher implements AutoCloseable {
             MessageDigest sha256 = sha256();
             Map<MetaKey, Digest> now = new HashMap<>();
             List<WatchEvent> changes = new ArrayList<>();
-            PrefixListing.forEach(source, watch.prefix(), (Entry entry) -> {
-                Digest digest = Digest.of(sha256, entry.value());
-                now.put(entry.key(), digest);
-                if (!digest.equals(seen.get(entry.key()))) {
-                    changes.add(WatchEvent.changed(entry.key(), entry.value()));
-                }
-            });
+            try {
+                PrefixListing.forEach(source, watch.prefix(), (Entry entry) -> {
+                    Digest digest = Digest.of(sha256, entry.value());
+                    now.put(entry.key(), digest);
+                    if (!digest.equals(seen.get(entry.key()))) {
+                        changes.add(WatchEvent.changed(entry.key(), entry.value()));
+                    }
+                });
+            } catch (StoreClosedException e) {
+                watch.close(); // under this poll's lock, so a poll that waited for it reads nothing more
+                throw e;
+            }
             for (MetaKey key : seen.keySet()) {
                 if (!now.containsKey(key)) {
                     changes.add(WatchEvent.deleted(key));

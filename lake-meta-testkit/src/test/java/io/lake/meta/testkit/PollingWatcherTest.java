@@ -18,9 +18,11 @@ import io.lake.meta.watch.WatchEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -46,13 +48,27 @@ class PollingWatcherTest {
             super(InMemoryMetaStore.create());
         }
 
+        final AtomicReference<Error> errorOnce = new AtomicReference<>();
+        final CountDownLatch errorThrown = new CountDownLatch(1);
+        final CountDownLatch closedSeen = new CountDownLatch(1);
+
         @Override
         public Page page(PageRequest request) {
             pages.incrementAndGet();
             if (failing) {
                 throw new StoreUnavailableException("throttled, on purpose");
             }
-            return super.page(request);
+            Error error = errorOnce.getAndSet(null);
+            if (error != null) {
+                errorThrown.countDown();
+                throw error;
+            }
+            try {
+                return super.page(request);
+            } catch (StoreClosedException e) {
+                closedSeen.countDown();
+                throw e;
+            }
         }
     }
 
@@ -159,6 +175,35 @@ class PollingWatcherTest {
             source.create(A, v("1"));
 
             assertThat(awaitHeard(1)).containsExactly(WatchEvent.changed(A, v("1")));
+        }
+    }
+
+    /** Issue 23, item 4: an Error in one scheduled poll ended the watcher's polls for good, silently. */
+    @Test
+    void aScheduledPollThatThrowsAnError_isRetried_andLaterChangesAreStillReported() throws Exception {
+        try (PollingWatcher quick = new PollingWatcher(source, Duration.ofMillis(1), "quick")) {
+            quick.watch(NS1, heard::add);
+            source.errorOnce.set(new NoClassDefFoundError("injected into one poll"));
+            assertThat(source.errorThrown.await(30, TimeUnit.SECONDS)).as("a scheduled poll hit the error").isTrue();
+
+            source.create(A, v("after the error"));
+
+            assertThat(awaitHeard(1)).containsExactly(WatchEvent.changed(A, v("after the error")));
+        }
+    }
+
+    /** Issue 23, item 4: after the store closed, its watches used to be polled (and fail) forever. */
+    @Test
+    void onceTheStoreIsClosed_aScheduledPollEndsTheWatch_andNothingPollsItAgain() throws Exception {
+        try (PollingWatcher quick = new PollingWatcher(source, Duration.ofMillis(1), "quick")) {
+            quick.watch(NS1, heard::add);
+            source.close();
+            assertThat(source.closedSeen.await(30, TimeUnit.SECONDS)).as("a scheduled poll found the store closed").isTrue();
+            int pagesAfterClose = source.pages.get();
+
+            quick.pollNow(); // waits for a poll under way; a watch still open would read (and fail) again
+
+            assertThat(source.pages.get()).as("pages read after the store closed").isEqualTo(pagesAfterClose);
         }
     }
 
