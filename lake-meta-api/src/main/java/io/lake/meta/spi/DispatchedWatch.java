@@ -202,6 +202,15 @@ final class DispatchedWatch implements Watch {
             executor.execute(this::drain);
         } catch (RejectedExecutionException e) {
             close(); // the registry shut its executor down: the store is closing
+        } catch (RuntimeException | Error e) {
+            // A pool that cannot start a thread throws OutOfMemoryError. The publisher (a committer
+            // whose batch is written) must not fail, and the watch must not stay marked scheduled:
+            // the events stay queued and the next change schedules the delivery again.
+            synchronized (lock) {
+                scheduled = false;
+            }
+            LOG.error("{}: could not start delivering to the listener of the watch on '{}'; its events stay queued"
+                    + " and the next change tries again", description, prefix, e);
         }
     }
 

@@ -12,13 +12,24 @@ final class ManualExecutor extends AbstractExecutorService {
 
     private final Queue<Runnable> tasks = new ArrayDeque<>();
     private boolean shutdown;
+    private Error failNext;
 
     @Override
     public synchronized void execute(Runnable task) {
         if (shutdown) {
             throw new RejectedExecutionException("shut down");
         }
+        if (failNext != null) {
+            Error failure = failNext;
+            failNext = null;
+            throw failure;
+        }
         tasks.add(task);
+    }
+
+    /** The next {@link #execute} throws {@code failure} (a pool that could not start a thread, say). */
+    synchronized void failNextExecute(Error failure) {
+        failNext = failure;
     }
 
     /** Runs the queued tasks, and the tasks they queue, until none is left. */

@@ -215,6 +215,24 @@ class WatchRegistryTest {
         }
     }
 
+    /**
+     * Issue 23, item 5: an executor that fails to take the delivery task (a cached pool that cannot
+     * start a thread throws OutOfMemoryError; an InternalError here, which JUnit does not treat as
+     * fatal) made publish throw into the committer after its batch was written, and left the watch
+     * marked as scheduled, so it never delivered again.
+     */
+    @Test
+    void anExecutorThatFailsOnce_neitherFailsThePublisher_norStopsTheWatchFromDeliveringLater() {
+        registered().start();
+        executor.failNextExecute(new InternalError("injected: the pool could not start a delivery thread"));
+
+        registry.publish(List.of(changed(A, "1")));
+        registry.publish(List.of(changed(B, "1")));
+        executor.runAll();
+
+        assertThat(heard).containsExactly(changed(A, "1"), changed(B, "1"));
+    }
+
     /** The index in {@link #heard} of the first event at or after {@code from} for {@code key} with a value of at least {@code value}. */
     private int firstHeard(MetaKey key, int value, int from) {
         for (int i = from; i < heard.size(); i++) {

@@ -51,7 +51,9 @@ import org.slf4j.LoggerFactory;
  * write nothing is known, so the leader reads every key the batch would have changed back from
  * the database and publishes those that no longer hold what they held before the batch (the write
  * took effect after all); keys that still hold their old value are not reported. A failed staging
- * wrote nothing and publishes nothing.
+ * wrote nothing and publishes nothing. Nothing after a successful write (publishing, remembering
+ * the written values) can change an answer: a failure there, an {@link Error} included, is logged
+ * and costs at most the watches' events of that batch or the remembered values.
  *
  * <p>Lifecycle: the store commits only from calls its {@link CallGate} let in, and calls
  * {@link #stop()} once they have all left, so by then no writer is leading or waiting; a commit
@@ -71,6 +73,28 @@ final class GroupCommitter {
     @FunctionalInterface
     interface BatchWriter {
         void write(WriteBatch batch) throws RocksDBException;
+    }
+
+    /** Where written changes go: the store's {@link WatchRegistry} in production, a failing one in tests. */
+    interface ChangePublisher {
+        /** Whether anyone listens; when not, the leader builds no events. */
+        boolean wanted();
+
+        void publish(List<WatchEvent> changes);
+
+        static ChangePublisher of(WatchRegistry watches) {
+            return new ChangePublisher() {
+                @Override
+                public boolean wanted() {
+                    return watches.hasWatches();
+                }
+
+                @Override
+                public void publish(List<WatchEvent> changes) {
+                    watches.publish(changes);
+                }
+            };
+        }
     }
 
     /** Adds one mutation to a batch; RocksDB's put or delete in production, a failing one in tests. */
@@ -94,7 +118,7 @@ final class GroupCommitter {
     private final Stager stager;
     private final BatchWriter writer;
     private final RaceHooks hooks;
-    private final WatchRegistry watches;
+    private final ChangePublisher watches;
     private final String description;
     private final String name;
     private final WriteBatch writes = new WriteBatch(); // the leader's, cleared after every batch
@@ -108,6 +132,11 @@ final class GroupCommitter {
      * @param name this committer, for logs
      */
     GroupCommitter(Commit.View database, Stager stager, BatchWriter writer, RaceHooks hooks, WatchRegistry watches,
+            WaitingWriters waiting, String description, String name) {
+        this(database, stager, writer, hooks, ChangePublisher.of(watches), waiting, description, name);
+    }
+
+    GroupCommitter(Commit.View database, Stager stager, BatchWriter writer, RaceHooks hooks, ChangePublisher watches,
             WaitingWriters waiting, String description, String name) {
         this.database = database;
         this.stager = stager;
@@ -257,7 +286,11 @@ final class GroupCommitter {
             LOG.error("{}: committing a batch of {} commits failed unexpectedly", name, batch.size(), e);
             StoreUnavailableException failure = new StoreUnavailableException(description + ": committing a batch"
                     + " failed unexpectedly (" + e + ")", e);
-            batch.forEach(p -> p.fail(failure));
+            for (Pending pending : batch) {
+                if (pending.decision == null) { // a decided commit keeps its answer: its batch may be written
+                    pending.fail(failure);
+                }
+            }
         } finally {
             commitsAnswered.addAndGet(batch.size()); // before answering, so a caller sees its own commit counted
             handOn(batch);
@@ -358,16 +391,31 @@ final class GroupCommitter {
         return commitsAnswered.get();
     }
 
+    /**
+     * Checks and stages the batch, writes it, then publishes and settles it. Only a failure before
+     * the write fails the batch as not written; nothing after the write may change an answer, so
+     * {@link #write}, {@link #publish} and {@link #settle} never throw.
+     */
     private void commitBatch(List<Pending> batch) {
         BatchView view = new BatchView(database, committed);
         List<Mutation> staged = new ArrayList<>();
-        boolean written = false;
         batchWriteNanos = 0;
         try {
-            view.prefetch(batch.stream().map(p -> p.commit).toList());
-            for (Pending pending : batch) {
-                evaluate(pending, view, writes, staged);
+            try {
+                view.prefetch(batch.stream().map(p -> p.commit).toList());
+                for (Pending pending : batch) {
+                    evaluate(pending, view, writes, staged);
+                }
+            } catch (RuntimeException | Error e) {
+                LOG.warn("{}: staging a batch of {} commits failed; none of them applied", description, batch.size(), e);
+                StoreUnavailableException failure = new StoreUnavailableException(description + ": staging a batch of "
+                        + batch.size() + " commits failed (" + e.getMessage() + "); the batch was not written, nothing"
+                        + " changed: retry", e);
+                batch.forEach(p -> p.fail(failure));
+                committed.forgetAll(); // whatever failed, nothing it knew is certain any more
+                return;
             }
+            boolean written = false;
             if (!staged.isEmpty()) {
                 written = write(writes, batch);
                 if (!written) {
@@ -376,17 +424,21 @@ final class GroupCommitter {
                 publish(written, staged, view.before());
             }
             if (written || staged.isEmpty()) {
-                view.settled(staged);
+                settle(view, staged);
             }
-        } catch (RuntimeException | Error e) {
-            LOG.warn("{}: staging a batch of {} commits failed; none of them applied", description, batch.size(), e);
-            StoreUnavailableException failure = new StoreUnavailableException(description + ": staging a batch of "
-                    + batch.size() + " commits failed (" + e.getMessage() + "); the batch was not written, nothing"
-                    + " changed: retry", e);
-            batch.forEach(p -> p.fail(failure));
-            committed.forgetAll(); // whatever failed, nothing it knew is certain any more
         } finally {
             clear(batch);
+        }
+    }
+
+    /** Remembers what the batch read and wrote; a failure only costs the remembered values, never an answer. */
+    private void settle(BatchView view, List<Mutation> staged) {
+        try {
+            view.settled(staged);
+        } catch (RuntimeException | Error e) {
+            LOG.error("{}: remembering the values of a written batch failed; the next commits read them again",
+                    description, e);
+            committed.forgetAll();
         }
     }
 
@@ -427,14 +479,17 @@ final class GroupCommitter {
         }
     }
 
-    /** Tells the watches what the batch changed; never throws, so a watch can never fail a written batch. */
+    /**
+     * Tells the watches what the batch changed; never throws (not even an {@link Error}), so a watch
+     * can never fail a written batch.
+     */
     private void publish(boolean written, List<Mutation> staged, Map<MetaKey, Optional<MetaValue>> before) {
-        if (!watches.hasWatches()) {
-            return;
-        }
         try {
+            if (!watches.wanted()) {
+                return;
+            }
             watches.publish(written ? WatchRegistry.changesOf(staged) : readBack(staged, before));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             LOG.error("{}: handing a batch of {} writes to the watches failed; they may miss these changes",
                     description, staged.size(), e);
         }
