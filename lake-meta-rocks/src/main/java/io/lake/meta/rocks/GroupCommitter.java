@@ -195,11 +195,48 @@ final class GroupCommitter {
         } finally {
             mutex.unlock();
         }
-        hooks.reached(RacePoints.COMMIT_QUEUED);
+        try {
+            hooks.reached(RacePoints.COMMIT_QUEUED);
+        } catch (RuntimeException | Error e) {
+            hookFailed(pending, lead);
+            throw e;
+        }
         if (lead || awaitTurn(pending)) {
             lead();
         }
         return pending.answer();
+    }
+
+    /**
+     * A race hook threw at {@link RacePoints#COMMIT_QUEUED}: only this commit fails. Still queued,
+     * it is withdrawn (nothing written), and a lead this writer holds is handed on, so the writers
+     * behind it are not left waiting. Already taken by a leader, its batch is waited for (leading
+     * it if handed the lead), so the committer's state stays whole; the caller gets the hook's
+     * exception either way.
+     */
+    private void hookFailed(Pending pending, boolean lead) {
+        Pending next = null;
+        boolean withdrawn;
+        mutex.lock();
+        try {
+            withdrawn = !pending.taken && queue.remove(pending);
+            if (withdrawn && (lead || pending.promoted)) {
+                next = queue.peek();
+                if (next == null) {
+                    leading = false;
+                } else {
+                    next.promoted = true;
+                }
+            }
+        } finally {
+            mutex.unlock();
+        }
+        if (next != null) {
+            next.wake();
+        }
+        if (!withdrawn && (lead || awaitTurn(pending))) {
+            lead();
+        }
     }
 
     /**

@@ -9,7 +9,11 @@ final class RacePoints {
     /** A read or page holds the store open and is about to touch RocksDB. */
     static final String READ_STARTED = "rocks.read.started";
 
-    /** A writer queued its commit for the committer thread and is about to wait for the answer. */
+    /**
+     * A writer queued its commit for the committer thread and is about to wait for the answer. A
+     * hook that throws here fails that commit only (withdrawn while still queued) and never the
+     * writers behind it.
+     */
     static final String COMMIT_QUEUED = "rocks.commit.queued";
 
     /** {@code close()} refuses new calls and is about to wait for the calls in flight. */

@@ -351,4 +351,65 @@ class GroupCommitTest {
             assertThat(store.get(queued)).isEmpty();
         }
     }
+
+    /**
+     * Issue 23, item 6: race hooks that throw, as {@link PauseAt} does when its wait times out, at
+     * the first arrival at {@code rocks.commit.queued} (after the test's own pause there, if any).
+     */
+    private RaceHooks throwingAtQueued(int arrival) {
+        AtomicInteger arrivals = new AtomicInteger();
+        return point -> {
+            boolean throwing = point.equals(RacePoints.COMMIT_QUEUED) && arrivals.incrementAndGet() == arrival;
+            hooks.reached(point);
+            if (throwing) {
+                throw new AssertionError("injected: the race hook at " + point + " timed out");
+            }
+        };
+    }
+
+    /** Closes on another thread, so that a wedged store fails the test instead of hanging the build. */
+    private static void closeWithin30s(RocksStore store) throws Exception {
+        CompletableFuture.runAsync(store::close).get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aHookThatThrowsInTheLeadersQueuedPoint_failsOnlyTheLeadersCommit_andTheWriterBehindItIsAnswered()
+            throws Exception {
+        MetaKey leaderKey = MetaKey.of("gc/leader");
+        MetaKey behindKey = MetaKey.of("gc/behind");
+        PauseAt leaderQueued = hooks.pause(RacePoints.COMMIT_QUEUED);
+        RocksStore store = StoreOpener.open(dir, Durability.SYNCED_WAL, true, throwingAtQueued(1), UnaryOperator.identity());
+        CompletableFuture<WriteResult> leader = async(store, Mutation.create(leaderKey, V));
+        leaderQueued.awaitArrival(); // the leader queued, holds the lead, and is paused in its hook
+        CompletableFuture<WriteResult> behind = async(store, Mutation.create(behindKey, V));
+        hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 2);
+        leaderQueued.release(); // its hook now throws
+
+        assertThatThrownBy(() -> leader.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(AssertionError.class).hasMessageContaining("injected");
+        assertThat(behind.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
+        assertThat(store.get(leaderKey)).as("the failed commit was withdrawn").isEmpty();
+        assertThat(store.create(MetaKey.of("gc/later"), V)).isEqualTo(WriteResult.applied());
+        closeWithin30s(store);
+    }
+
+    @Test
+    void aHookThatThrowsInAQueuedWritersPoint_failsOnlyThatCommit_andLaterWritesAndCloseGoOn() throws Exception {
+        MetaKey held = MetaKey.of("gc/held");
+        MetaKey doomed = MetaKey.of("gc/doomed");
+        PauseAt checked = hooks.pause(RaceHooks.COMMIT_CHECKED);
+        RocksStore store = StoreOpener.open(dir, Durability.SYNCED_WAL, true, throwingAtQueued(2), UnaryOperator.identity());
+        CompletableFuture<WriteResult> first = async(store, Mutation.create(held, V));
+        checked.awaitArrival(); // the leader took its batch and is checking it
+        CompletableFuture<WriteResult> second = async(store, Mutation.create(doomed, V));
+
+        assertThatThrownBy(() -> second.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(AssertionError.class).hasMessageContaining("injected");
+        checked.release();
+        assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
+        assertThat(async(store, Mutation.create(MetaKey.of("gc/later"), V)).get(30, TimeUnit.SECONDS))
+                .isEqualTo(WriteResult.applied());
+        assertThat(store.get(doomed)).isEmpty();
+        closeWithin30s(store);
+    }
 }
