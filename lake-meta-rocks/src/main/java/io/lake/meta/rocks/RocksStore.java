@@ -293,13 +293,14 @@ final class RocksStore implements MetaStore {
     }
 
     private <T> T whileOpen(Supplier<T> call) {
-        if (!calls.enter()) {
+        int slot = calls.enter();
+        if (slot == CallGate.REFUSED) {
             throw new StoreClosedException(description);
         }
         try {
             return call.get();
         } finally {
-            calls.leave();
+            calls.leave(slot);
         }
     }
 
