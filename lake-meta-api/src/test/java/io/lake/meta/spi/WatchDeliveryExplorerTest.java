@@ -1,0 +1,143 @@
+package io.lake.meta.spi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lake.meta.Entry;
+import io.lake.meta.KeyPrefix;
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaValue;
+import io.lake.meta.watch.WatchEvent;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A seeded explorer of one watch's delivery state machine (issue 23, items 1 and 2): random
+ * writes to a model of the store (creates, updates, deletes, keys outside the prefix), published
+ * before the watch starts (while a simulated initial read adds what it finds) and from inside the
+ * listener, so a listener always behind the writers is simulated exactly, on one thread. After
+ * each delivery it checks: per-key order (no value older than one heard), no deletion of a key
+ * the listener never heard of, the queued events bounded by the keys under the prefix plus the
+ * keys the listener knows, and fairness (a changed key is heard within as many deliveries as
+ * there are keys that can be queued). At the end, the listener's view equals the model.
+ *
+ * <p>Seeds: {@code -Dlake.meta.watch.explorer.seeds=N} (default 100) from
+ * {@code -Dlake.meta.watch.explorer.firstSeed=S} (default 1); a failure names its seed.
+ */
+class WatchDeliveryExplorerTest {
+
+    private static final KeyPrefix PREFIX = KeyPrefix.of("tbl/ns1/");
+    private static final int KEYS = 6;
+    private static final int WRITES = 400;
+
+    @Test
+    void randomWritesAgainstASlowListener_keepOrderFairnessTheMemoryBound_andConverge() {
+        int seeds = Integer.getInteger("lake.meta.watch.explorer.seeds", 100);
+        long first = Long.getLong("lake.meta.watch.explorer.firstSeed", 1L);
+        for (long seed = first; seed < first + seeds; seed++) {
+            new Run(seed).explore();
+        }
+    }
+
+    private static final class Run {
+        final long seed;
+        final Random random;
+        final ManualExecutor executor = new ManualExecutor();
+        final WatchRegistry registry = new WatchRegistry("explorer", () -> executor);
+        final Map<MetaKey, Integer> model = new HashMap<>(); // key -> the write number it holds
+        final Map<MetaKey, Integer> view = new LinkedHashMap<>(); // what the listener heard
+        final Map<MetaKey, Integer> lastHeard = new HashMap<>(); // highest write number heard per key
+        final Map<MetaKey, Integer> changedAtDelivery = new HashMap<>(); // first unheard change, by delivery count
+        int writes;
+        int deliveries;
+        boolean started;
+        DispatchedWatch watch;
+
+        Run(long seed) {
+            this.seed = seed;
+            this.random = new Random(seed);
+        }
+
+        void explore() {
+            watch = registry.register(PREFIX, this::heard, () -> { });
+            // registration: the initial read adds what it finds while writers publish
+            List<MetaKey> toRead = new ArrayList<>();
+            for (int i = 0; i < KEYS; i++) {
+                write();
+            }
+            toRead.addAll(model.keySet());
+            for (MetaKey key : toRead) {
+                if (random.nextInt(3) == 0) {
+                    write();
+                }
+                Integer found = model.get(key);
+                if (found != null) {
+                    watch.addInitial(new Entry(key, MetaValue.utf8(String.valueOf(found))));
+                }
+            }
+            watch.start();
+            started = true;
+            changedAtDelivery.clear(); // from now on: each key present must be heard (a deleted one need not be)
+            for (MetaKey key : model.keySet()) {
+                changedAtDelivery.put(key, 0);
+            }
+            write(); // something to deliver even when nothing was found
+            executor.runAll(); // the listener writes while it hears, until the write budget is spent
+            assertThat(view).as("seed %d: the listener's view once everything was heard", seed).isEqualTo(model);
+            assertThat(watch.queuedEvents()).as("seed %d: nothing left queued", seed).isZero();
+        }
+
+        void write() {
+            writes++;
+            MetaKey key = random.nextInt(8) == 0 ? MetaKey.of("tbl/ns10/" + random.nextInt(KEYS))
+                    : MetaKey.of("tbl/ns1/" + random.nextInt(KEYS));
+            WatchEvent change;
+            if (model.containsKey(key) && random.nextInt(3) == 0) {
+                model.remove(key);
+                change = WatchEvent.deleted(key);
+            } else {
+                model.put(key, writes);
+                change = WatchEvent.changed(key, MetaValue.utf8(String.valueOf(writes)));
+            }
+            if (!PREFIX.contains(key)) {
+                model.remove(key); // the model holds the prefix only
+            } else if (started && change.isDeletion() && !view.containsKey(key)) {
+                changedAtDelivery.remove(key); // never heard of: its creation and deletion cancel out
+            } else {
+                changedAtDelivery.putIfAbsent(key, deliveries);
+            }
+            registry.publish(List.of(change));
+        }
+
+        void heard(WatchEvent event) {
+            deliveries++;
+            MetaKey key = event.key();
+            assertThat(PREFIX.contains(key)).as("seed %d: %s is under the prefix", seed, event).isTrue();
+            Integer since = changedAtDelivery.remove(key);
+            if (since != null) {
+                assertThat(deliveries - since).as("seed %d: deliveries before %s was heard", seed, event)
+                        .isLessThanOrEqualTo(2 * KEYS);
+            }
+            if (event.isDeletion()) {
+                assertThat(view).as("seed %d: %s deletes a key the listener heard of", seed, event).containsKey(key);
+                view.remove(key);
+            } else {
+                int number = Integer.parseInt(event.value().orElseThrow().asUtf8());
+                assertThat(number).as("seed %d: %s is not older than what was heard of it", seed, event)
+                        .isGreaterThanOrEqualTo(lastHeard.getOrDefault(key, 0));
+                lastHeard.put(key, number);
+                view.put(key, number);
+            }
+            assertThat(watch.queuedEvents()).as("seed %d: events queued", seed)
+                    .isLessThanOrEqualTo(KEYS + watch.keysHeard());
+            int burst = random.nextInt(4); // 0 to 3 writes per delivery: on average faster than the listener
+            for (int i = 0; i < burst && writes < WRITES; i++) {
+                write();
+            }
+        }
+    }
+}
