@@ -11,6 +11,7 @@ import io.lake.meta.lease.Ticker;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
@@ -213,6 +214,19 @@ public interface FencedLock extends AutoCloseable {
         /** A listener registered before any hold; more can be added later. */
         public Builder listener(LockListener listener) {
             this.listener = notTwice(this.listener, listener, "listener");
+            return this;
+        }
+
+        /**
+         * Where listeners are called: one event at a time, in order, never while the lock holds a
+         * lock of its own. Default: one daemon thread of this lock's, started on the first event
+         * and ended when idle. {@code Runnable::run} delivers on the thread that noticed the loss,
+         * after it released the lock's locks.
+         *
+         * @since 0.1.0
+         */
+        public Builder listenerExecutor(Executor listenerExecutor) {
+            lease.listenerExecutor(notTwice(null, listenerExecutor, "listenerExecutor"));
             return this;
         }
 

@@ -11,7 +11,9 @@ import io.lake.meta.lease.LeadershipListener;
 import io.lake.meta.lease.LeadershipStatus;
 import io.lake.meta.lease.Ticker;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -42,10 +44,13 @@ final class LeaseLock implements FencedLock {
     private final ScheduledExecutorService suppliedScheduler;
     private final LockListeners listeners = new LockListeners();
     /**
-     * Serializes acquisition rounds, renewals, releases, rejections and the lifecycle. Always
-     * taken before the candidate's own lock, so the candidate's events arrive under it.
+     * Serializes acquisition rounds, renewals, releases and the lifecycle. Always taken before the
+     * candidate's own lock. Guard rejections take neither (the candidate settles them without
+     * waiting), and the candidate's events arrive on its listener executor, outside both.
      */
     private final ReentrantLock mutex = new ReentrantLock();
+    /** Holds made and not yet ended, by epoch: a "lost" event finds its hold even after a newer one was made. */
+    private final Map<Long, LeaseHold> unended = new ConcurrentHashMap<>();
 
     private volatile State state = State.LATENT;
     /** The latest hold (live or ended); guarded by mutex, read without it. */
@@ -210,6 +215,11 @@ final class LeaseLock implements FencedLock {
         return candidate.currentGuard().filter(g -> g.epoch() == epoch);
     }
 
+    /** {@code h} was released: no "lost" may be announced for it. */
+    void forget(LeaseHold h) {
+        unended.remove(h.epoch(), h);
+    }
+
     boolean renew(LeaseHold h) {
         mutex.lock();
         try {
@@ -242,13 +252,9 @@ final class LeaseLock implements FencedLock {
         }
     }
 
+    /** Never waits: a fenced write under a hold may be the work a "lost" listener is waiting for. */
     void guardRejected(LeaseGuard guard) {
-        mutex.lock();
-        try {
-            candidate.guardRejected(guard);
-        } finally {
-            mutex.unlock();
-        }
+        candidate.guardRejected(guard);
     }
 
     // ---- acquisition ----------------------------------------------------------------------------
@@ -308,6 +314,7 @@ final class LeaseLock implements FencedLock {
         }
         if (status instanceof LeadershipStatus.Leader leader) {
             LeaseHold h = new LeaseHold(this, store, leader.epoch());
+            unended.put(h.epoch(), h);
             hold = h;
             acquiring = null;
             LOG.info("holder {} acquired lock '{}' in epoch {}", holderId, key, leader.epoch());
@@ -424,11 +431,10 @@ final class LeaseLock implements FencedLock {
         }
     }
 
-    /** The candidate ended term {@code epoch}; under the mutex (every call into the candidate holds it). */
+    /** The candidate ended term {@code epoch}: on its listener executor, under no lock. */
     private void termEnded(long epoch, String reason) {
-        LeaseHold h = hold;
-        if (h != null && h.epoch() == epoch && !h.ended()) {
-            h.markLost();
+        LeaseHold h = unended.remove(epoch);
+        if (h != null && h.markLost()) {
             LOG.info("holder {} lost lock '{}' (epoch {}): {}", holderId, key, epoch, reason);
             listeners.lost(h, reason);
         }
