@@ -9,6 +9,7 @@ import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.WriteResult;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -211,9 +212,14 @@ final class LeaseCampaign {
     /** Compare-and-sets a record held by this candidate over {@code expected}; publishes the guard. */
     private LeadershipStatus install(Optional<MetaValue> expected, long epoch, boolean renewal) {
         long sentAt = ticker.read();
-        long expiresAt = saturatedAdd(clock.millis(), recordDurationMillis);
+        Instant wallNow = clock.instant();
+        long expiresAt = saturatedAdd(wallNow.toEpochMilli(), recordDurationMillis);
+        // The record's expiry counts from the wall time truncated to the millisecond; count the
+        // holder's own deadline from the same truncated instant (round it down, never up), so on
+        // one clock with zero margin the holder stops before anyone may take over.
+        long truncatedNanos = wallNow.getNano() % 1_000_000L;
         MetaValue next = LeaseRecord.held(candidateId, epoch, expiresAt, nonce()).encode();
-        LeaseInstallation attempt = new LeaseInstallation(next, epoch, sentAt + localValidityNanos);
+        LeaseInstallation attempt = new LeaseInstallation(next, epoch, sentAt - truncatedNanos + localValidityNanos);
         Mutation mutation = expected.isPresent()
                 ? Mutation.update(leaseKey, expected.get(), next)
                 : Mutation.create(leaseKey, next);
