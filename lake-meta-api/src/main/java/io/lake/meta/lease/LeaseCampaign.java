@@ -109,7 +109,10 @@ final class LeaseCampaign {
                 // answer was lost but which did apply: the next line publishes it.)
                 return install(current, own.epoch(), true);
             }
-            // Our own record, but its term ended (listeners heard "lost"): leading again is a new term.
+            // Our own record, but its term ended (listeners heard "lost", or the deadline passed
+            // during this round's read: announce it now, so term 1 is recorded as ended before
+            // term 2 starts): leading again is a new term.
+            loseIfLeading("local lease deadline passed before a renewal succeeded");
             return mayStartTerm ? install(current, terms.nextTerm(own.epoch()), false) : observed(current);
         }
         terms.forget();
@@ -233,6 +236,9 @@ final class LeaseCampaign {
         if (result.isApplied()) {
             terms.installed(attempt);
             LeaseGuard fresh = attempt.guardUnder(leaseKey);
+            if (guard != null && guard.epoch() != epoch) {
+                dropGuard("a new term started"); // never move from one term to the next without "lost"
+            }
             boolean wasLeading = guard != null;
             guard = fresh;
             if (!wasLeading) {

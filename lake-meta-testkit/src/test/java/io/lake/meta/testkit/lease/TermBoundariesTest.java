@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Issue 23 item 11: where a term ends on one clock. */
+/** Issue 23 items 11 and 12: where a term ends, on one clock and during a round's read. */
 class TermBoundariesTest {
 
     private static final MetaKey LEASE_KEY = MetaKey.of("lease/writer");
@@ -88,5 +88,37 @@ class TermBoundariesTest {
         assertThat(b.campaignOnce()).as("b may take over from here").isEqualTo(new LeadershipStatus.Leader(2));
 
         assertThat(a.isLeader()).as("a's own view ended no later than b's takeover").isFalse();
+    }
+
+    /** Item 12: a deadline passing during the round's read ends term 1 audibly before term 2 starts. */
+    @Test
+    void deadlinePassingDuringTheRoundsRead_announcesLost1_thenGained2() {
+        ManualTicker ticker = new ManualTicker();
+        ManualClock wall = new ManualClock(START_MILLIS);
+        Duration lease = Duration.ofSeconds(10);
+        AtomicReference<Runnable> duringNextRead = new AtomicReference<>();
+        MetaStore slowReads = new ForwardingMetaStore(store) {
+            @Override
+            public Optional<MetaValue> get(MetaKey key) {
+                Runnable hook = duringNextRead.getAndSet(null);
+                if (hook != null) {
+                    hook.run();
+                }
+                return super.get(key);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        LeadershipEvents events = new LeadershipEvents();
+        LeaderElection a = election("node-a", wall, ticker, slowReads, lease, events);
+        a.campaignOnce();
+
+        duringNextRead.set(() -> ticker.advance(lease)); // the local deadline passes while the read is out
+        LeadershipStatus status = a.campaignOnce();
+
+        assertThat(status).isEqualTo(new LeadershipStatus.Leader(2));
+        assertThat(events.events()).containsExactly("gained 1", "lost 1", "gained 2");
     }
 }
