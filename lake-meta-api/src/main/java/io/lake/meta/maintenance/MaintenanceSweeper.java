@@ -1,6 +1,7 @@
 package io.lake.meta.maintenance;
 
 import io.lake.meta.MetaStore;
+import io.lake.meta.fenced.FencedMetaStore;
 import io.lake.meta.registry.RegistryWriteResult;
 import io.lake.meta.registry.TableId;
 import io.lake.meta.registry.TablePage;
@@ -32,7 +33,9 @@ import org.slf4j.LoggerFactory;
  *       an interrupted cleanup) is first claimed with {@link TableRegistry#startPurge}, then cleaned
  *       up with {@link TableMaintainer#cleanUp}, then deleted, so the destructive cleanup runs only
  *       right after a write the store accepted; a registration gone since the scan is skipped.
- *       Every write goes through the lock's store.</li>
+ *       Every write goes through the lock's store; a {@link FencedMetaStore} is first
+ *       {@linkplain FencedMetaStore#pinnedToCurrentTerm() pinned to the term held when the table's
+ *       work starts}, so what was decided in that term is refused once it ended.</li>
  *   <li>Cancellation is checked before each lock is taken: a cancelled tick stops there, leaves
  *       the token where it was (the next tick reads the same page again) and reports it.</li>
  *   <li>A failure (store unavailable, fenced, a maintainer that throws) releases the lock, leaves the
@@ -120,7 +123,10 @@ public final class MaintenanceSweeper {
     }
 
     private void maintainLocked(TableId id, MetaStore lockedStore, Tally tally) {
-        TableRegistry locked = TableRegistry.over(lockedStore, clock);
+        // Everything for this table is decided in the term held now: a fenced lock store is
+        // pinned to it, so nothing decided here goes out under a later term of the same holder.
+        MetaStore inThisTerm = lockedStore instanceof FencedMetaStore fenced ? fenced.pinnedToCurrentTerm() : lockedStore;
+        TableRegistry locked = TableRegistry.over(inThisTerm, clock);
         Optional<TableRegistration> reread = locked.get(id);
         if (reread.isEmpty()) {
             tally.skipped++;

@@ -41,7 +41,10 @@ import java.util.regex.Pattern;
  *
  * <p>Pass a {@link io.lake.meta.fenced.FencedMetaStore} over the same authority as the store: then
  * every write is fenced by the lease, and a deposed leader records, ends and collects nothing. The
- * epoch of new and recovered records is the authority's current guard's. Thread-safe; the store and
+ * epoch of new and recovered records is the authority's current guard's, and each write goes
+ * through the fenced store {@linkplain FencedMetaStore#pinnedTo(long) pinned to that epoch} (to
+ * the record's epoch for complete and abandon): if the node's term ended meanwhile, the write is
+ * refused even though the node leads again in a later term. Thread-safe; the store and
  * the authority are the caller's.
  */
 public final class OperationJournal {
@@ -98,7 +101,7 @@ public final class OperationJournal {
             LeaseGuard guard = requireGuard("begin operation " + id);
             OperationRecord started = OperationRecordCodec.encode(id, digest, OperationState.IN_PROGRESS, ownerOf(guard),
                     1, clock.millis(), null, null, null, OperationRecordCodec.noUnknownFields());
-            WriteResult created = store.create(key, started.storedValue());
+            WriteResult created = writesIn(guard.epoch()).create(key, started.storedValue());
             if (created.isApplied()) {
                 return BeginResult.started(started);
             }
@@ -239,9 +242,17 @@ public final class OperationJournal {
         return BeginResult.recorded(recorded);
     }
 
+    /**
+     * Where a write decided in term {@code epoch} goes: a fenced store's view pinned to that term,
+     * so a record stamped with one epoch is never written under another term of the same node.
+     */
+    private MetaStore writesIn(long epoch) {
+        return store instanceof FencedMetaStore fenced ? fenced.pinnedTo(epoch) : store;
+    }
+
     private JournalWriteResult replace(OperationRecord read, OperationRecord next) {
         MetaKey key = read.id().key();
-        WriteResult result = store.update(key, read.storedValue(), next.storedValue());
+        WriteResult result = writesIn(next.owner().epoch()).update(key, read.storedValue(), next.storedValue());
         return result.isApplied() ? JournalWriteResult.applied(next) : JournalWriteResult.conflict(currentAfter(key, result));
     }
 
