@@ -5,6 +5,7 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.internal.LeaseSettings;
 import io.lake.meta.internal.ListenerQueue;
 import java.time.Clock;
 import java.time.Duration;
@@ -346,8 +347,6 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         private MetaStore store;
         private MetaKey leaseKey;
         private String candidateId;
-        private static final Duration MAX_LEASE_DURATION = Duration.ofDays(365);
-
         private Duration leaseDuration;
         private Duration renewInterval;
         private Duration safetyMargin;
@@ -389,26 +388,17 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         /** How long an installed or renewed lease lasts; at least 1 ms, at most 365 days. */
         public Builder leaseDuration(Duration leaseDuration) {
             requireUnset(this.leaseDuration, "leaseDuration");
-            LeaseArguments.notNull(leaseDuration, "leaseDuration");
-            if (leaseDuration.compareTo(Duration.ofMillis(1)) < 0) {
-                throw new InvalidArgumentException("leaseDuration must be at least 1 ms, got " + leaseDuration);
-            }
-            // the local deadline is a ticker reading plus the duration in nanoseconds: keep it far from overflow
-            if (leaseDuration.compareTo(MAX_LEASE_DURATION) > 0) {
-                throw new InvalidArgumentException("leaseDuration must be at most 365 days, got " + leaseDuration);
-            }
-            this.leaseDuration = leaseDuration;
+            this.leaseDuration = LeaseSettings.leaseDuration(leaseDuration);
             return this;
         }
 
-        /** Delay between background rounds; must be shorter than lease duration minus safety margin. Default: a third of the lease duration. */
+        /**
+         * Delay between background rounds; must be shorter than lease duration minus safety margin,
+         * at most 365 days. Default: a third of the lease duration.
+         */
         public Builder renewInterval(Duration renewInterval) {
             requireUnset(this.renewInterval, "renewInterval");
-            LeaseArguments.notNull(renewInterval, "renewInterval");
-            if (renewInterval.isNegative() || renewInterval.isZero()) {
-                throw new InvalidArgumentException("renewInterval must be positive, got " + renewInterval);
-            }
-            this.renewInterval = renewInterval;
+            this.renewInterval = LeaseSettings.interval(renewInterval, "renewInterval");
             return this;
         }
 
@@ -419,11 +409,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
          */
         public Builder safetyMargin(Duration safetyMargin) {
             requireUnset(this.safetyMargin, "safetyMargin");
-            LeaseArguments.notNull(safetyMargin, "safetyMargin");
-            if (safetyMargin.isNegative()) {
-                throw new InvalidArgumentException("safetyMargin must not be negative, got " + safetyMargin);
-            }
-            this.safetyMargin = safetyMargin;
+            this.safetyMargin = LeaseSettings.safetyMargin(safetyMargin);
             return this;
         }
 
@@ -479,17 +465,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
             requireSet(leaseKey, "leaseKey");
             requireSet(candidateId, "candidateId");
             requireSet(leaseDuration, "leaseDuration");
-            Duration margin = safetyMargin != null ? safetyMargin : Duration.ZERO;
-            if (margin.compareTo(leaseDuration) >= 0) {
-                throw new InvalidArgumentException("safetyMargin " + margin + " must be shorter than leaseDuration "
-                        + leaseDuration + ": otherwise a leader would never trust its own lease");
-            }
-            Duration valid = leaseDuration.minus(margin);
-            Duration renew = renewInterval != null ? renewInterval : leaseDuration.dividedBy(3);
-            if (renew.isZero() || renew.compareTo(valid) >= 0) {
-                throw new InvalidArgumentException("renewInterval " + renew + " must be shorter than leaseDuration"
-                        + " minus safetyMargin (" + valid + "): otherwise the leader's view expires before it renews");
-            }
+            LeaseSettings.renewInterval(leaseDuration, safetyMargin, renewInterval, "a leader");
             return new LeaderElection(this);
         }
 

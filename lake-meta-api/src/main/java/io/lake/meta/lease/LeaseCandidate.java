@@ -5,6 +5,7 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.internal.LeaseSettings;
 import io.lake.meta.internal.ListenerQueue;
 import java.time.Clock;
 import java.time.Duration;
@@ -180,23 +181,15 @@ public final class LeaseCandidate implements LeaseAuthority {
             return this;
         }
 
-        /** How long an installed or renewed lease lasts; at least 1 ms. */
+        /** How long an installed or renewed lease lasts; at least 1 ms, at most 365 days. */
         public Builder leaseDuration(Duration leaseDuration) {
-            Duration d = set(this.leaseDuration, leaseDuration, "leaseDuration");
-            if (d.compareTo(Duration.ofMillis(1)) < 0) {
-                throw new InvalidArgumentException("leaseDuration must be at least 1 ms, got " + d);
-            }
-            this.leaseDuration = d;
+            this.leaseDuration = LeaseSettings.leaseDuration(set(this.leaseDuration, leaseDuration, "leaseDuration"));
             return this;
         }
 
-        /** How much earlier than the lease duration the local deadline falls; not negative. Default: zero. */
+        /** How much earlier than the lease duration the local deadline falls; zero to 365 days. Default: zero. */
         public Builder safetyMargin(Duration safetyMargin) {
-            Duration m = set(this.safetyMargin, safetyMargin, "safetyMargin");
-            if (m.isNegative()) {
-                throw new InvalidArgumentException("safetyMargin must not be negative, got " + m);
-            }
-            this.safetyMargin = m;
+            this.safetyMargin = LeaseSettings.safetyMargin(set(this.safetyMargin, safetyMargin, "safetyMargin"));
             return this;
         }
 
@@ -239,8 +232,8 @@ public final class LeaseCandidate implements LeaseAuthority {
             requireSet(candidateId, "candidateId");
             requireSet(leaseDuration, "leaseDuration");
             if (safetyMargin != null && safetyMargin.compareTo(leaseDuration) >= 0) {
-                throw new InvalidArgumentException("safetyMargin " + safetyMargin + " must be shorter than leaseDuration "
-                        + leaseDuration + ": otherwise a holder would never trust its own lease");
+                // the same rule and message as every lease builder (the renew interval is the caller's)
+                LeaseSettings.renewInterval(leaseDuration, safetyMargin, null, "a holder");
             }
             return new LeaseCandidate(this);
         }

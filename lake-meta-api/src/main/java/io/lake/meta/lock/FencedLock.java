@@ -5,6 +5,7 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.lease.CorruptLeaseRecordException;
+import io.lake.meta.internal.LeaseSettings;
 import io.lake.meta.lease.LeaseCandidate;
 import io.lake.meta.lease.LeaseEpochExhaustedException;
 import io.lake.meta.lease.Ticker;
@@ -157,7 +158,7 @@ public interface FencedLock extends AutoCloseable {
             return this;
         }
 
-        /** How long an acquired or renewed hold lasts without a renewal; at least 1 ms. */
+        /** How long an acquired or renewed hold lasts without a renewal; at least 1 ms, at most 365 days. */
         public Builder leaseDuration(Duration leaseDuration) {
             Duration d = notTwice(this.leaseDuration, leaseDuration, "leaseDuration");
             lease.leaseDuration(d);
@@ -178,13 +179,15 @@ public interface FencedLock extends AutoCloseable {
 
         /** Delay between background renewals; shorter than lease duration minus safety margin. Default: a third of the lease duration. */
         public Builder renewInterval(Duration renewInterval) {
-            this.renewInterval = positive(this.renewInterval, renewInterval, "renewInterval");
+            this.renewInterval = LeaseSettings.interval(notTwice(this.renewInterval, renewInterval, "renewInterval"),
+                    "renewInterval");
             return this;
         }
 
         /** Delay between acquisition rounds while someone else holds the lock. Default: the renew interval. */
         public Builder retryInterval(Duration retryInterval) {
-            this.retryInterval = positive(this.retryInterval, retryInterval, "retryInterval");
+            this.retryInterval = LeaseSettings.interval(notTwice(this.retryInterval, retryInterval, "retryInterval"),
+                    "retryInterval");
             return this;
         }
 
@@ -241,12 +244,7 @@ public interface FencedLock extends AutoCloseable {
             requireSet(holderId, "holderId");
             requireSet(leaseDuration, "leaseDuration");
             LeaseCandidate candidate = lease.build();
-            Duration valid = leaseDuration.minus(safetyMargin != null ? safetyMargin : Duration.ZERO);
-            Duration renew = renewInterval != null ? renewInterval : leaseDuration.dividedBy(3);
-            if (renew.isZero() || renew.compareTo(valid) >= 0) {
-                throw new InvalidArgumentException("renewInterval " + renew + " must be shorter than leaseDuration"
-                        + " minus safetyMargin (" + valid + "): otherwise a hold expires before it is renewed");
-            }
+            Duration renew = LeaseSettings.renewInterval(leaseDuration, safetyMargin, renewInterval, "a hold");
             return new LeaseLock(store, key, holderId, candidate, ticker != null ? ticker : Ticker.system(),
                     renew, retryInterval != null ? retryInterval : renew, scheduler, listener);
         }
@@ -257,13 +255,6 @@ public interface FencedLock extends AutoCloseable {
             }
         }
 
-        private static Duration positive(Duration current, Duration value, String name) {
-            Duration d = notTwice(current, value, name);
-            if (d.isNegative() || d.isZero()) {
-                throw new InvalidArgumentException(name + " must be positive, got " + d);
-            }
-            return d;
-        }
 
         private static <T> T notTwice(T current, T value, String name) {
             if (current != null) {
