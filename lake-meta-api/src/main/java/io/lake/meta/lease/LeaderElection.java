@@ -312,7 +312,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
      */
     @Override
     public void guardRejected(LeaseGuard rejected) {
-        driver.guardRejected(rejected);
+        driver.guardRejected(LeaseArguments.notNull(rejected, "rejected guard"));
     }
 
     @Override

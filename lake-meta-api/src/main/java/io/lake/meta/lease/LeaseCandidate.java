@@ -126,7 +126,7 @@ public final class LeaseCandidate implements LeaseAuthority {
     /** See {@link LeaderElection#guardRejected(LeaseGuard)}. */
     @Override
     public void guardRejected(LeaseGuard rejected) {
-        driver.guardRejected(rejected);
+        driver.guardRejected(LeaseArguments.notNull(rejected, "rejected guard"));
     }
 
     /** See {@link LeaderElection#status()}. */
