@@ -11,6 +11,7 @@ import io.lake.meta.registry.TableRegistry;
 import io.lake.meta.registry.TableSpec;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -94,7 +95,7 @@ public final class MaintenanceSweeper {
                 continue;
             }
             try (TableLock held = lock.get()) {
-                maintainLocked(candidate.id(), held.store(), tally);
+                maintainLocked(candidate.id(), held, tally);
             }
         }
         token = page.nextToken().orElse(null);
@@ -122,10 +123,12 @@ public final class MaintenanceSweeper {
         return limits;
     }
 
-    private void maintainLocked(TableId id, MetaStore lockedStore, Tally tally) {
+    private void maintainLocked(TableId id, TableLock held, Tally tally) {
         // Everything for this table is decided in the term held now: a fenced lock store is
         // pinned to it, so nothing decided here goes out under a later term of the same holder.
+        MetaStore lockedStore = held.store();
         MetaStore inThisTerm = lockedStore instanceof FencedMetaStore fenced ? fenced.pinnedToCurrentTerm() : lockedStore;
+        TableLock lock = inThisTerm == lockedStore ? held : new TermLock(held, (FencedMetaStore) inThisTerm);
         TableRegistry locked = TableRegistry.over(inThisTerm, clock);
         Optional<TableRegistration> reread = locked.get(id);
         if (reread.isEmpty()) {
@@ -136,7 +139,7 @@ public final class MaintenanceSweeper {
         switch (current.state()) {
             case ACTIVE -> {
                 tally.maintained++;
-                MaintenanceAction action = maintainer.maintain(current);
+                MaintenanceAction action = maintainer.maintain(current, lock);
                 if (action == null) {
                     throw new IllegalStateException("the maintainer returned null for " + current.id()
                             + "; return MaintenanceAction.none() when there is nothing to write");
@@ -158,7 +161,7 @@ public final class MaintenanceSweeper {
                     return;
                 }
                 TableRegistration purging = claimed.registration().orElseThrow();
-                maintainer.cleanUp(purging);
+                maintainer.cleanUp(purging, lock);
                 if (locked.deleteTombstone(purging).isApplied()) {
                     tally.purged++;
                 } else {
@@ -173,6 +176,24 @@ public final class MaintenanceSweeper {
                 statistics.scanned(), statistics.maintained(), statistics.updated(), statistics.purged(),
                 statistics.skipped(), statistics.wrapped(), statistics.cancelled());
         return statistics;
+    }
+
+    /**
+     * The maintainer's view of a held lock whose store the sweeper pinned to one term: that store,
+     * and that term's epoch unless the lock has its own. Releasing stays the sweeper's.
+     */
+    private record TermLock(TableLock held, FencedMetaStore store) implements TableLock {
+
+        @Override
+        public OptionalLong epoch() {
+            OptionalLong own = held.epoch();
+            return own.isPresent() ? own : store.pinnedEpoch();
+        }
+
+        @Override
+        public void close() {
+            // the sweeper releases the lock it took
+        }
     }
 
     /** Counts of one tick in progress. */
