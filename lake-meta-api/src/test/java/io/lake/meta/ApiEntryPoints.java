@@ -55,6 +55,7 @@ final class ApiEntryPoints {
             Map.entry(LeadershipListener.class, "implemented by callers"),
             Map.entry(Ticker.class, "implemented by callers; its one factory takes no argument"),
             Map.entry(io.lake.meta.lock.LockListener.class, "implemented by callers"),
+            Map.entry(io.lake.meta.lease.LeaderTask.class, "implemented by callers"),
             Map.entry(io.lake.meta.lock.LockHold.class, "an interface whose methods take no reference argument"),
             Map.entry(io.lake.meta.lock.FencedLock.class, "an interface: its implementation is package-private;"
                     + " its builder is walked"),

@@ -3,6 +3,7 @@ package io.lake.meta;
 import io.lake.meta.counter.MonotonicCounter;
 import io.lake.meta.fenced.FencedMetaStore;
 import io.lake.meta.lease.LeaderElection;
+import io.lake.meta.lease.LeaderTask;
 import io.lake.meta.lease.LeadershipListener;
 import io.lake.meta.lease.LeaseAuthority;
 import io.lake.meta.lease.LeaseCandidate;
@@ -124,6 +125,7 @@ final class ValidArguments {
                     .leaseKey(LEASE_KEY).candidateId("node-a").leaseDuration(Duration.ofSeconds(10)).build()),
             Map.entry("io.lake.meta.lease.LeaseCandidate", () -> LeaseCandidate.builder().store(new AcceptingMetaStore())
                     .leaseKey(LEASE_KEY).candidateId("node-a").leaseDuration(Duration.ofSeconds(10)).build()),
+            Map.entry("io.lake.meta.lease.LeaderTask", () -> (LeaderTask) guard -> { }),
             Map.entry("java.util.concurrent.ScheduledExecutorService", () -> SCHEDULER),
             Map.entry("java.util.concurrent.Executor", () -> (Executor) Runnable::run),
             Map.entry("java.util.Map<java.lang.String, java.lang.String>", Map::of),
