@@ -6,6 +6,7 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.lease.CorruptLeaseRecordException;
 import io.lake.meta.internal.LeaseSettings;
+import io.lake.meta.internal.ListenerQueue;
 import io.lake.meta.lease.LeaseCandidate;
 import io.lake.meta.lease.LeaseEpochExhaustedException;
 import io.lake.meta.lease.Ticker;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A lock on one resource key, held by one holder at a time, on the lease machinery of
@@ -128,6 +130,7 @@ public interface FencedLock extends AutoCloseable {
         private Ticker ticker;
         private ScheduledExecutorService scheduler;
         private LockListener listener;
+        private Executor listenerExecutor;
 
         private Builder() {
         }
@@ -229,7 +232,7 @@ public interface FencedLock extends AutoCloseable {
          * @since 0.1.0
          */
         public Builder listenerExecutor(Executor listenerExecutor) {
-            lease.listenerExecutor(notTwice(null, listenerExecutor, "listenerExecutor"));
+            this.listenerExecutor = notTwice(this.listenerExecutor, listenerExecutor, "listenerExecutor");
             return this;
         }
 
@@ -243,10 +246,13 @@ public interface FencedLock extends AutoCloseable {
             requireSet(key, "key");
             requireSet(holderId, "holderId");
             requireSet(leaseDuration, "leaseDuration");
-            LeaseCandidate candidate = lease.build();
+            ReentrantLock mutex = new ReentrantLock();
+            MutexAwareDelivery delivery = new MutexAwareDelivery(listenerExecutor != null ? listenerExecutor
+                    : ListenerQueue.oneThread("lake-meta-lock-listener-" + key), mutex);
+            LeaseCandidate candidate = lease.listenerExecutor(delivery).build();
             Duration renew = LeaseSettings.renewInterval(leaseDuration, safetyMargin, renewInterval, "a hold");
             return new LeaseLock(store, key, holderId, candidate, ticker != null ? ticker : Ticker.system(),
-                    renew, retryInterval != null ? retryInterval : renew, scheduler, listener);
+                    renew, retryInterval != null ? retryInterval : renew, scheduler, listener, mutex, delivery);
         }
 
         private static void requireSet(Object value, String name) {

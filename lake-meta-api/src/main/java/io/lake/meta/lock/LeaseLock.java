@@ -48,7 +48,9 @@ final class LeaseLock implements FencedLock {
      * candidate's own lock. Guard rejections take neither (the candidate settles them without
      * waiting), and the candidate's events arrive on its listener executor, outside both.
      */
-    private final ReentrantLock mutex = new ReentrantLock();
+    private final ReentrantLock mutex;
+    /** The candidate's listener executor: holds deliveries back while this thread holds the mutex. */
+    private final MutexAwareDelivery delivery;
     /** Holds made and not yet ended, by epoch: a "lost" event finds its hold even after a newer one was made. */
     private final Map<Long, LeaseHold> unended = new ConcurrentHashMap<>();
 
@@ -62,7 +64,10 @@ final class LeaseLock implements FencedLock {
     private ScheduledFuture<?> renewals;
 
     LeaseLock(MetaStore store, MetaKey key, String holderId, LeaseCandidate candidate, Ticker ticker,
-            Duration renewInterval, Duration retryInterval, ScheduledExecutorService scheduler, LockListener listener) {
+            Duration renewInterval, Duration retryInterval, ScheduledExecutorService scheduler, LockListener listener,
+            ReentrantLock mutex, MutexAwareDelivery delivery) {
+        this.mutex = mutex;
+        this.delivery = delivery;
         this.store = store;
         this.key = key;
         this.holderId = holderId;
@@ -137,7 +142,7 @@ final class LeaseLock implements FencedLock {
             long every = renewInterval.toNanos();
             renewals = scheduler.scheduleWithFixedDelay(this::renewalTick, every, every, TimeUnit.NANOSECONDS);
         } finally {
-            mutex.unlock();
+            unlock();
         }
     }
 
@@ -198,7 +203,7 @@ final class LeaseLock implements FencedLock {
                 }
             }
         } finally {
-            mutex.unlock();
+            unlock();
         }
     }
 
@@ -215,6 +220,12 @@ final class LeaseLock implements FencedLock {
         return candidate.currentGuard().filter(g -> g.epoch() == epoch);
     }
 
+    /** Releases the mutex, then delivers the listener events held back while it was held. */
+    private void unlock() {
+        mutex.unlock();
+        delivery.released();
+    }
+
     /** {@code h} was released: no "lost" may be announced for it. */
     void forget(LeaseHold h) {
         unended.remove(h.epoch(), h);
@@ -229,7 +240,7 @@ final class LeaseLock implements FencedLock {
             candidate.renewOnce();
             return h.isHeld();
         } finally {
-            mutex.unlock();
+            unlock();
         }
     }
 
@@ -248,7 +259,7 @@ final class LeaseLock implements FencedLock {
             LOG.info("holder {} released lock '{}' (epoch {})", holderId, key, h.epoch());
             return vacated;
         } finally {
-            mutex.unlock();
+            unlock();
         }
     }
 
@@ -282,7 +293,7 @@ final class LeaseLock implements FencedLock {
             round(a);
             return a;
         } finally {
-            mutex.unlock();
+            unlock();
         }
     }
 
@@ -348,7 +359,7 @@ final class LeaseLock implements FencedLock {
             giveUp(a);
             a.answer.completeExceptionally(e);
         } finally {
-            mutex.unlock();
+            unlock();
         }
     }
 
@@ -381,7 +392,7 @@ final class LeaseLock implements FencedLock {
                 return;
             }
         } finally {
-            mutex.unlock();
+            unlock();
         }
         if (a.answer.isCompletedExceptionally()) {
             return; // failed or cancelled: nothing was won
@@ -427,7 +438,7 @@ final class LeaseLock implements FencedLock {
             LOG.warn("renewal of lock '{}' (holder {}) failed; the hold stays valid until its deadline: {}",
                     key, holderId, e.toString());
         } finally {
-            mutex.unlock();
+            unlock();
         }
     }
 

@@ -136,6 +136,40 @@ class ListenerDeliveryTest {
         lockA.close();
     }
 
+    /** With a direct executor too, the lock's listener runs after the lock's own mutex is released. */
+    @Test
+    void lockLostListener_onADirectExecutor_runsOutsideTheLocksMutex() throws Exception {
+        ManualTicker tickerA = new ManualTicker();
+        CountDownLatch listenerDone = new CountDownLatch(1);
+        FencedLock[] lockA = new FencedLock[1];
+        lockA[0] = FencedLock.builder().store(store).key(LOCK_KEY).holderId("node-a").leaseDuration(LEASE)
+                .clock(wall).ticker(tickerA).scheduler(scheduler).listenerExecutor(Runnable::run)
+                .listener((hold, reason) -> {
+                    // another thread of the holder's asks the lock something that takes its mutex
+                    Future<?> other = threads.submit(() -> lockA[0].tryAcquire());
+                    try {
+                        other.get(SAFETY.toSeconds(), TimeUnit.SECONDS);
+                        listenerDone.countDown();
+                    } catch (Exception e) {
+                        // a timeout here is the deadlock
+                    }
+                }).build();
+        lockA[0].start();
+        LockHold holdA = lockA[0].tryAcquire().orElseThrow();
+        wall.advance(LEASE);
+        FencedLock lockB = FencedLock.builder().store(store).key(LOCK_KEY).holderId("node-b").leaseDuration(LEASE)
+                .clock(wall).ticker(new ManualTicker()).scheduler(scheduler).build();
+        lockB.start();
+        assertThat(lockB.tryAcquire()).isPresent();
+
+        holdA.renew(); // finds b's record: lost, delivered on this thread
+
+        assertThat(listenerDone.await(0, TimeUnit.SECONDS)).as("the listener's other thread got the lock's mutex")
+                .isTrue();
+        lockB.close();
+        lockA[0].close();
+    }
+
     @Test
     void guardRejected_doesNotWaitForARoundInProgress() throws Exception {
         PausePoints points = new PausePoints(SAFETY);
