@@ -56,11 +56,7 @@ public final class LeaseSettings {
      */
     public static Duration renewInterval(Duration leaseDuration, Duration safetyMargin, Duration renewInterval,
             String holder) {
-        Duration margin = safetyMargin != null ? safetyMargin : Duration.ZERO;
-        if (margin.compareTo(leaseDuration) >= 0) {
-            throw new InvalidArgumentException("safetyMargin " + margin + " must be shorter than leaseDuration "
-                    + leaseDuration + ": otherwise " + holder + " would never trust its own lease");
-        }
+        Duration margin = marginShorterThanLease(leaseDuration, safetyMargin, holder);
         Duration valid = leaseDuration.minus(margin);
         Duration renew = renewInterval != null ? renewInterval : leaseDuration.dividedBy(3);
         if (renew.isZero() || renew.compareTo(valid) >= 0) {
@@ -68,6 +64,20 @@ public final class LeaseSettings {
                     + " minus safetyMargin (" + valid + "): otherwise " + holder + "'s lease expires before it is renewed");
         }
         return renew;
+    }
+
+    /**
+     * Checks that the margin (null: zero) is shorter than the lease and returns it.
+     *
+     * @throws InvalidArgumentException otherwise: {@code holder} would never trust its own lease
+     */
+    public static Duration marginShorterThanLease(Duration leaseDuration, Duration safetyMargin, String holder) {
+        Duration margin = safetyMargin != null ? safetyMargin : Duration.ZERO;
+        if (margin.compareTo(leaseDuration) >= 0) {
+            throw new InvalidArgumentException("safetyMargin " + margin + " must be shorter than leaseDuration "
+                    + leaseDuration + ": otherwise " + holder + " would never trust its own lease");
+        }
+        return margin;
     }
 
     private static Duration atMostMax(Duration d, String name) {

@@ -231,10 +231,7 @@ public final class LeaseCandidate implements LeaseAuthority {
             requireSet(leaseKey, "leaseKey");
             requireSet(candidateId, "candidateId");
             requireSet(leaseDuration, "leaseDuration");
-            if (safetyMargin != null && safetyMargin.compareTo(leaseDuration) >= 0) {
-                // the same rule and message as every lease builder (the renew interval is the caller's)
-                LeaseSettings.renewInterval(leaseDuration, safetyMargin, null, "a holder");
-            }
+            LeaseSettings.marginShorterThanLease(leaseDuration, safetyMargin, "a holder"); // renewing is the caller's
             return new LeaseCandidate(this);
         }
 
