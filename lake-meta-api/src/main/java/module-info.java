@@ -1,6 +1,8 @@
 /**
  * lake-meta's contract ({@code MetaStore} and its value types), the backend SPI and the recipes
- * built on the contract. Every package is public API; there are no internal packages.
+ * built on the contract. Every exported package is public API. {@code io.lake.meta.internal}
+ * (plumbing the recipe packages share: listener delivery, lease settings) is not exported and not
+ * API; on the class path its classes are reachable but may change in any release.
  */
 // micrometer-core has no descriptor, only the stable Automatic-Module-Name "micrometer.core"
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})

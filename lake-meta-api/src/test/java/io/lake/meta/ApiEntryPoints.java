@@ -37,7 +37,9 @@ import org.junit.platform.commons.support.ReflectionSupport;
  */
 final class ApiEntryPoints {
 
-    static final Set<String> WALKED_PACKAGES = Set.of("io.lake.meta", "io.lake.meta.spi", "io.lake.meta.lease");
+    static final Set<String> WALKED_PACKAGES = Set.of("io.lake.meta", "io.lake.meta.spi", "io.lake.meta.lease",
+            "io.lake.meta.counter", "io.lake.meta.fenced", "io.lake.meta.lock", "io.lake.meta.maintenance",
+            "io.lake.meta.ops", "io.lake.meta.registry");
 
     /**
      * Public types whose entry points are not value-object factories, each with the reason. Every
@@ -52,8 +54,16 @@ final class ApiEntryPoints {
             Map.entry(LeaseAuthority.class, "implemented by LeaderElection or by callers"),
             Map.entry(LeadershipListener.class, "implemented by callers"),
             Map.entry(Ticker.class, "implemented by callers; its one factory takes no argument"),
-            Map.entry(LeaderElection.class, "a recipe built by its builder, not a value object"),
-            Map.entry(LeaseCandidate.class, "a recipe built by its builder, not a value object"),
+            Map.entry(io.lake.meta.lock.LockListener.class, "implemented by callers"),
+            Map.entry(io.lake.meta.lease.LeaderTask.class, "implemented by callers"),
+            Map.entry(io.lake.meta.lock.LockHold.class, "an interface whose methods take no reference argument"),
+            Map.entry(io.lake.meta.lock.FencedLock.class, "an interface: its implementation is package-private;"
+                    + " its builder is walked"),
+            Map.entry(io.lake.meta.maintenance.TableMaintainer.class, "implemented by callers"),
+            Map.entry(io.lake.meta.maintenance.TableLockProvider.class, "implemented by callers"),
+            Map.entry(io.lake.meta.maintenance.TableLock.class, "implemented by callers"),
+            Map.entry(io.lake.meta.counter.MonotonicCounter.class, "an interface: its implementation is package-private;"
+                    + " its builder is walked"),
             Map.entry(WatchRegistry.class, "backend machinery that reads and dispatches; its nulls are refused in"
                     + " WatchRegistryTest#nullArguments_areInvalidArguments_andRegisterNothing"),
             Map.entry(PollingWatcher.class, "backend machinery that reads its store; its bad arguments are refused in"

@@ -40,6 +40,25 @@ final class CasCounter implements MonotonicCounter {
         if (count < 1) {
             throw new InvalidArgumentException("count must be at least 1, got " + count);
         }
+        return new CounterRange(claim(count), count);
+    }
+
+    @Override
+    public long get() {
+        Optional<MetaValue> current = store.get(key);
+        return current.isPresent() ? CounterRecord.decode(key, current.get()).next() : firstValue;
+    }
+
+    @Override
+    public long add(long delta) {
+        if (delta < 1) {
+            throw new InvalidArgumentException("delta must be at least 1 (the counter only moves forward), got " + delta);
+        }
+        return claim(delta) + delta;
+    }
+
+    /** Claims {@code count} consecutive values with one write; the first of them. */
+    private long claim(long count) {
         Optional<MetaValue> current = store.get(key);
         Claim previous = null;
         for (int attempts = 0; ; attempts++) {
@@ -48,7 +67,7 @@ final class CasCounter implements MonotonicCounter {
             // (its answer was lost, or a client retry of it met its own write as a conflict).
             // Anything else, and the claimed values are never handed out (skipped if it applied).
             if (previous != null && current.isPresent() && current.get().equals(previous.bytes())) {
-                return previous.range();
+                return previous.first();
             }
             if (attempts == maxAttempts) {
                 throw new CounterContentionException(key, attempts);
@@ -57,8 +76,7 @@ final class CasCounter implements MonotonicCounter {
             if (next > Long.MAX_VALUE - count) {
                 throw new CounterExhaustedException(key, next, count);
             }
-            Claim claim = new Claim(new CounterRange(next, count),
-                    new CounterRecord(next + count, UUID.randomUUID().toString()).encode());
+            Claim claim = new Claim(next, new CounterRecord(next + count, UUID.randomUUID().toString()).encode());
             Mutation write = current.isPresent()
                     ? Mutation.update(key, current.get(), claim.bytes())
                     : Mutation.create(key, claim.bytes());
@@ -71,7 +89,7 @@ final class CasCounter implements MonotonicCounter {
                 continue;
             }
             if (result.isApplied()) {
-                return claim.range();
+                return claim.first();
             }
             current = result.isCurrentKnown() ? result.currentValue() : store.get(key);
         }
@@ -82,7 +100,7 @@ final class CasCounter implements MonotonicCounter {
         return "MonotonicCounter[" + key + ", firstValue=" + firstValue + ", maxAttempts=" + maxAttempts + "]";
     }
 
-    /** Values a write claims, and the exact bytes that write leaves when it applies. */
-    private record Claim(CounterRange range, MetaValue bytes) {
+    /** The first value a write claims, and the exact bytes that write leaves when it applies. */
+    private record Claim(long first, MetaValue bytes) {
     }
 }

@@ -54,7 +54,11 @@ record CounterRecord(long next, String nonce) {
      */
     static CounterRecord decode(MetaKey key, MetaValue value) {
         try {
-            return JSON.readValue(value.toByteArray(), CounterRecord.class);
+            CounterRecord record = JSON.readValue(value.toByteArray(), CounterRecord.class);
+            if (record == null) {
+                throw new CorruptCounterRecordException(key, "the JSON literal null, not a counter record");
+            }
+            return record;
         } catch (ValueInstantiationException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new CorruptCounterRecordException(key, cause.getMessage());

@@ -69,6 +69,32 @@ public interface MonotonicCounter {
     CounterRange nextRange(int count);
 
     /**
+     * The lowest value not handed out yet ({@code firstValue} on a fresh key), as one read sees
+     * it: the value a {@link #next()} right now would hand out, unless another caller takes it
+     * first. Writes nothing.
+     *
+     * @throws CorruptCounterRecordException if the key holds no counter record
+     * @throws StoreUnavailableException if the store failed
+     * @since 0.1.0
+     */
+    long get();
+
+    /**
+     * Moves the counter forward by {@code delta} with one write (like etcd's or Curator's atomic
+     * add, forward only): the {@code delta} values skipped are never handed out. A lost answer is
+     * resolved as in {@link #nextRange(int)}.
+     *
+     * @param delta at least 1
+     * @return the counter's value after the move: what {@link #get()} answers right after it
+     * @throws InvalidArgumentException if {@code delta} is below 1; nothing read or written
+     * @throws CounterContentionException if every attempt lost to another writer; nothing moved
+     * @throws CounterExhaustedException if the counter cannot move that far; nothing written
+     * @throws CorruptCounterRecordException if the key holds no counter record; nothing written
+     * @since 0.1.0
+     */
+    long add(long delta);
+
+    /**
      * Builds a {@link MonotonicCounter}. Required: store, key. A null or bad value raises
      * {@link InvalidArgumentException}; setting an option twice or building without a required
      * one {@link IllegalStateException}. Building does no I/O.

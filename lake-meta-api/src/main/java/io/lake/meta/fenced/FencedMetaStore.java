@@ -23,6 +23,7 @@ import io.lake.meta.watch.WatchListener;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -66,13 +67,16 @@ public final class FencedMetaStore implements MetaStore {
     private final MetaStore delegate;
     private final LeaseAuthority authority;
     private final MetaKey leaseKey;
+    /** The one term this view writes in, or empty: the authority's freshest guard, whatever its term. */
+    private final OptionalLong pinnedEpoch;
     private final Set<Watch> watches = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    private FencedMetaStore(MetaStore delegate, LeaseAuthority authority) {
+    private FencedMetaStore(MetaStore delegate, LeaseAuthority authority, OptionalLong pinnedEpoch) {
         this.delegate = notNull(delegate, "delegate store");
         this.authority = notNull(authority, "lease authority");
         this.leaseKey = notNull(authority.leaseKey(), "the authority's lease key");
+        this.pinnedEpoch = pinnedEpoch;
     }
 
     /**
@@ -83,7 +87,56 @@ public final class FencedMetaStore implements MetaStore {
      * @throws InvalidArgumentException if an argument (or the authority's lease key) is null
      */
     public static FencedMetaStore over(MetaStore delegate, LeaseAuthority authority) {
-        return new FencedMetaStore(delegate, authority);
+        return new FencedMetaStore(delegate, authority, OptionalLong.empty());
+    }
+
+    /**
+     * A view of the same store whose writes are fenced by term {@code epoch} only: each write
+     * still sends the freshest guard, but only a guard of that epoch (renewals within the term
+     * are followed). Once that term ended, every write is refused with {@link FencedException},
+     * even while this node leads again in a later term: work decided in term N never goes out
+     * under the same node's term N+1. Use it for everything decided under one guard (an
+     * operation begun in an epoch, a table maintained under one hold). Closing the view leaves
+     * this store open.
+     *
+     * @param epoch the term to write in; usually {@code guard.epoch()} of the guard the work was decided under
+     * @throws InvalidArgumentException if {@code epoch} is negative
+     * @since 0.1.0
+     */
+    public FencedMetaStore pinnedTo(long epoch) {
+        requireOpen();
+        if (epoch < 0) {
+            throw new InvalidArgumentException("epoch must be >= 0, got " + epoch);
+        }
+        if (pinnedEpoch.isPresent() && pinnedEpoch.getAsLong() != epoch) {
+            throw new InvalidArgumentException("this view is pinned to epoch " + pinnedEpoch.getAsLong()
+                    + "; it cannot write in epoch " + epoch);
+        }
+        return new FencedMetaStore(delegate, new PinnedAuthority(authority, epoch), OptionalLong.of(epoch));
+    }
+
+    /**
+     * {@link #pinnedTo(long)} the term of the authority's current guard: decide and write in the
+     * term you hold now.
+     *
+     * @throws FencedException if this node holds no valid guard; nothing is written
+     * @since 0.1.0
+     */
+    public FencedMetaStore pinnedToCurrentTerm() {
+        requireOpen();
+        LeaseGuard guard = authority.currentGuard().orElseThrow(() -> new FencedException("no term to pin to: this"
+                + " node holds no valid lease on '" + leaseKey + "'; nothing was written"));
+        return pinnedTo(guard.epoch());
+    }
+
+    /**
+     * The term this view is pinned to, or empty when it writes under whatever term the
+     * authority's freshest guard belongs to.
+     *
+     * @since 0.1.0
+     */
+    public OptionalLong pinnedEpoch() {
+        return pinnedEpoch;
     }
 
     /** The lease key this store's writes are fenced by. */
@@ -172,8 +225,9 @@ public final class FencedMetaStore implements MetaStore {
     private <R> R fenced(String what, Function<LeaseGuard, Optional<R>> send) {
         for (int attempt = 0; attempt < MAX_RENEWAL_RACES; attempt++) {
             LeaseGuard guard = authority.currentGuard().orElseThrow(() -> new FencedException(
-                    what + " refused: this node holds no valid lease on '" + leaseKey
-                    + "' (never acquired, local deadline passed, or taken over); nothing was written."
+                    what + " refused: this node holds no valid lease on '" + leaseKey + "'"
+                    + (pinnedEpoch.isPresent() ? " in epoch " + pinnedEpoch.getAsLong() + ", the term this view is pinned to" : "")
+                    + " (never acquired, local deadline passed, taken over, or a later term); nothing was written."
                     + " Campaign and write again once leading"));
             Optional<R> answer = send.apply(guard);
             if (answer.isPresent()) {
@@ -243,6 +297,25 @@ public final class FencedMetaStore implements MetaStore {
         watches.forEach(Watch::close);
     }
 
+    /** An authority's guards of one term only; rejections go to the authority. */
+    private record PinnedAuthority(LeaseAuthority authority, long epoch) implements LeaseAuthority {
+
+        @Override
+        public MetaKey leaseKey() {
+            return authority.leaseKey();
+        }
+
+        @Override
+        public Optional<LeaseGuard> currentGuard() {
+            return authority.currentGuard().filter(g -> g.epoch() == epoch);
+        }
+
+        @Override
+        public void guardRejected(LeaseGuard guard) {
+            authority.guardRejected(guard);
+        }
+    }
+
     /** A delegate's watch that this store closes with itself; forgets itself once closed. */
     private static final class OwnedWatch implements Watch {
         private final Watch inner;
@@ -285,6 +358,7 @@ public final class FencedMetaStore implements MetaStore {
 
     @Override
     public String toString() {
-        return "FencedMetaStore[lease=" + leaseKey + ", delegate=" + delegate + "]";
+        return "FencedMetaStore[lease=" + leaseKey + (pinnedEpoch.isPresent() ? ", epoch=" + pinnedEpoch.getAsLong() : "")
+                + ", delegate=" + delegate + "]";
     }
 }

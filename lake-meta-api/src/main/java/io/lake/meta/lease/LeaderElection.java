@@ -5,9 +5,12 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.internal.LeaseSettings;
+import io.lake.meta.internal.ListenerQueue;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -45,8 +48,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Lifecycle, once each: latent → started ({@link #start()}: rounds every renew interval on a
  * scheduler) → closed ({@link #close()}: stops rounds and resigns). {@link #campaignOnce()} may
- * also be called directly, latent or started. Thread-safe: rounds, resignation and guard
- * rejections are serialized.
+ * also be called directly, latent or started. Thread-safe: rounds and resignation are
+ * serialized; a guard rejection never waits for a round. Listeners run on the listener executor
+ * ({@link Builder#listenerExecutor}), one event at a time, in order, and never under the
+ * election's locks, so a listener may call back into the election.
  */
 public final class LeaderElection implements LeaseAuthority, AutoCloseable {
 
@@ -63,15 +68,15 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     private final Duration renewInterval;
     private final Duration safetyMargin;
     private final ScheduledExecutorService suppliedScheduler;
-    private final LeadershipListeners listeners = new LeadershipListeners(LOG);
-    private final ReentrantLock roundLock = new ReentrantLock();
+    private final LeadershipListeners listeners;
 
     /** Wakes {@link #awaitLeadership} callers when leadership may have changed or the election closed. */
     private final ReentrantLock leadershipLock = new ReentrantLock();
     private final Condition leadershipMayHaveChanged = leadershipLock.newCondition();
 
-    /** Guarded by roundLock, except its guard and status reads. */
+    /** Guarded by the driver's round lock, except its guard and status reads. */
     private final LeaseCampaign campaign;
+    private final CampaignDriver driver;
 
     /** Guarded by this: lifecycle. */
     private volatile State state = State.LATENT;
@@ -87,22 +92,14 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         Clock clock = b.clock != null ? b.clock : Clock.systemUTC();
         Ticker ticker = b.ticker != null ? b.ticker : Ticker.system();
         this.suppliedScheduler = b.scheduler;
+        this.listeners = new LeadershipListeners(b.listenerExecutor != null ? b.listenerExecutor
+                : ListenerQueue.oneThread("lake-meta-election-listener-" + candidateId), LOG);
         this.campaign = new LeaseCampaign(b.store, b.leaseKey, b.candidateId, clock, ticker,
                 leaseDuration, safetyMargin, listeners, LOG);
+        this.driver = new CampaignDriver(campaign, listeners, LOG);
         if (b.listener != null) {
             listeners.add(b.listener);
         }
-        listeners.add(new LeadershipListener() {
-            @Override
-            public void gained(LeaseGuard guard) {
-                signalLeadershipChange();
-            }
-
-            @Override
-            public void lost(long epoch, String reason) {
-                signalLeadershipChange();
-            }
-        });
     }
 
     /** A builder: store, lease key, candidate id and lease duration are required. */
@@ -125,9 +122,13 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         return state;
     }
 
-    /** Adds a listener; it hears events from the next transition on. */
+    /**
+     * Adds a listener; it hears events from the next transition on, on the listener executor.
+     *
+     * @throws InvalidArgumentException if {@code listener} is null
+     */
     public void addListener(LeadershipListener listener) {
-        listeners.add(listener);
+        listeners.add(LeaseArguments.notNull(listener, "listener"));
     }
 
     /**
@@ -216,15 +217,15 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
      * @throws MetaStoreException any other store failure; the current guard stays valid until its deadline
      */
     public LeadershipStatus campaignOnce() {
-        roundLock.lock();
         try {
-            if (state == State.CLOSED) {
-                throw new IllegalStateException("election for '" + leaseKey + "' (candidate " + candidateId
-                        + ") is closed: build a new one to campaign again");
-            }
-            return campaign.round();
+            return driver.run(() -> {
+                if (state == State.CLOSED) {
+                    throw new IllegalStateException("election for '" + leaseKey + "' (candidate " + candidateId
+                            + ") is closed: build a new one to campaign again");
+                }
+                return campaign.round();
+            });
         } finally {
-            roundLock.unlock();
             signalLeadershipChange();
         }
     }
@@ -239,15 +240,12 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
      * @throws IllegalStateException if the election is closed
      */
     public boolean resign() {
-        roundLock.lock();
-        try {
+        return driver.run(() -> {
             if (state == State.CLOSED) {
                 throw new IllegalStateException("election for '" + leaseKey + "' is closed; it resigned when it closed");
             }
             return campaign.resign("resigned");
-        } finally {
-            roundLock.unlock();
-        }
+        });
     }
 
     /**
@@ -294,14 +292,12 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
                 ownedScheduler.shutdown();
             }
         }
-        roundLock.lock();
         try {
-            campaign.resign("election closed");
+            driver.run(() -> campaign.resign("election closed"));
         } catch (MetaStoreException e) {
             LOG.warn("election for '{}' (candidate {}) could not resign on close; the lease will expire on its own: {}",
                     leaseKey, candidateId, e.toString());
         } finally {
-            roundLock.unlock();
             signalLeadershipChange();
         }
     }
@@ -309,18 +305,14 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     /**
      * A fenced store found that the lease record no longer holds {@code rejected}'s bytes. If it
      * is still the published guard, leadership is lost, unless this election's own renewal whose
-     * answer was lost did apply and its term has not ended: then that renewal is adopted. Waits
-     * for a running round, so a renewal that has just replaced the guard is not mistaken for a
-     * takeover.
+     * answer was lost did apply and its term has not ended: then that renewal is adopted. Never
+     * waits for a round in progress: the rejection is then settled by that round on its way out
+     * (it re-reads the record anyway), and the caller's write stays refused. So a worker may call
+     * this (through a fenced write) while a "lost" listener waits for that worker.
      */
     @Override
     public void guardRejected(LeaseGuard rejected) {
-        roundLock.lock();
-        try {
-            campaign.guardRejected(rejected);
-        } finally {
-            roundLock.unlock();
-        }
+        driver.guardRejected(LeaseArguments.notNull(rejected, "rejected guard"));
     }
 
     @Override
@@ -332,18 +324,14 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     // ---- rounds -------------------------------------------------------------------------------
 
     private void backgroundRound() {
-        roundLock.lock();
         try {
-            if (state != State.CLOSED) {
-                campaign.round();
-                signalLeadershipChange();
-            }
+            driver.run(() -> state != State.CLOSED ? campaign.round() : null);
         } catch (RuntimeException e) {
             // Never let an exception escape: it would cancel the periodic task for good.
             LOG.warn("campaign round for '{}' (candidate {}) failed; retrying next round: {}",
                     leaseKey, candidateId, e.toString());
         } finally {
-            roundLock.unlock();
+            signalLeadershipChange();
         }
     }
 
@@ -359,8 +347,6 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         private MetaStore store;
         private MetaKey leaseKey;
         private String candidateId;
-        private static final Duration MAX_LEASE_DURATION = Duration.ofDays(365);
-
         private Duration leaseDuration;
         private Duration renewInterval;
         private Duration safetyMargin;
@@ -368,6 +354,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         private Ticker ticker;
         private ScheduledExecutorService scheduler;
         private LeadershipListener listener;
+        private Executor listenerExecutor;
 
         private Builder() {
         }
@@ -401,26 +388,17 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         /** How long an installed or renewed lease lasts; at least 1 ms, at most 365 days. */
         public Builder leaseDuration(Duration leaseDuration) {
             requireUnset(this.leaseDuration, "leaseDuration");
-            LeaseArguments.notNull(leaseDuration, "leaseDuration");
-            if (leaseDuration.compareTo(Duration.ofMillis(1)) < 0) {
-                throw new InvalidArgumentException("leaseDuration must be at least 1 ms, got " + leaseDuration);
-            }
-            // the local deadline is a ticker reading plus the duration in nanoseconds: keep it far from overflow
-            if (leaseDuration.compareTo(MAX_LEASE_DURATION) > 0) {
-                throw new InvalidArgumentException("leaseDuration must be at most 365 days, got " + leaseDuration);
-            }
-            this.leaseDuration = leaseDuration;
+            this.leaseDuration = LeaseSettings.leaseDuration(leaseDuration);
             return this;
         }
 
-        /** Delay between background rounds; must be shorter than lease duration minus safety margin. Default: a third of the lease duration. */
+        /**
+         * Delay between background rounds; must be shorter than lease duration minus safety margin,
+         * at most 365 days. Default: a third of the lease duration.
+         */
         public Builder renewInterval(Duration renewInterval) {
             requireUnset(this.renewInterval, "renewInterval");
-            LeaseArguments.notNull(renewInterval, "renewInterval");
-            if (renewInterval.isNegative() || renewInterval.isZero()) {
-                throw new InvalidArgumentException("renewInterval must be positive, got " + renewInterval);
-            }
-            this.renewInterval = renewInterval;
+            this.renewInterval = LeaseSettings.interval(renewInterval, "renewInterval");
             return this;
         }
 
@@ -431,11 +409,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
          */
         public Builder safetyMargin(Duration safetyMargin) {
             requireUnset(this.safetyMargin, "safetyMargin");
-            LeaseArguments.notNull(safetyMargin, "safetyMargin");
-            if (safetyMargin.isNegative()) {
-                throw new InvalidArgumentException("safetyMargin must not be negative, got " + safetyMargin);
-            }
-            this.safetyMargin = safetyMargin;
+            this.safetyMargin = LeaseSettings.safetyMargin(safetyMargin);
             return this;
         }
 
@@ -468,6 +442,20 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         }
 
         /**
+         * Where listeners are called: one event at a time, in the order the transitions happened,
+         * never while the election holds a lock of its own. Default: one daemon thread of this
+         * election's, started on the first event and ended when idle. {@code Runnable::run}
+         * delivers on the thread that made the transition, after it released the election's locks.
+         *
+         * @since 0.1.0
+         */
+        public Builder listenerExecutor(Executor listenerExecutor) {
+            requireUnset(this.listenerExecutor, "listenerExecutor");
+            this.listenerExecutor = LeaseArguments.notNull(listenerExecutor, "listenerExecutor");
+            return this;
+        }
+
+        /**
          * @throws IllegalStateException if a required option is missing
          * @throws InvalidArgumentException if the safety margin is not shorter than the lease
          *     duration, or the renew interval not shorter than duration minus margin
@@ -477,17 +465,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
             requireSet(leaseKey, "leaseKey");
             requireSet(candidateId, "candidateId");
             requireSet(leaseDuration, "leaseDuration");
-            Duration margin = safetyMargin != null ? safetyMargin : Duration.ZERO;
-            if (margin.compareTo(leaseDuration) >= 0) {
-                throw new InvalidArgumentException("safetyMargin " + margin + " must be shorter than leaseDuration "
-                        + leaseDuration + ": otherwise a leader would never trust its own lease");
-            }
-            Duration valid = leaseDuration.minus(margin);
-            Duration renew = renewInterval != null ? renewInterval : leaseDuration.dividedBy(3);
-            if (renew.isZero() || renew.compareTo(valid) >= 0) {
-                throw new InvalidArgumentException("renewInterval " + renew + " must be shorter than leaseDuration"
-                        + " minus safetyMargin (" + valid + "): otherwise the leader's view expires before it renews");
-            }
+            LeaseSettings.renewInterval(leaseDuration, safetyMargin, renewInterval, "a leader");
             return new LeaderElection(this);
         }
 

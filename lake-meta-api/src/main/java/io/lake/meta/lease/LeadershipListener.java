@@ -1,9 +1,12 @@
 package io.lake.meta.lease;
 
 /**
- * Hears a candidate gain and lose leadership. Called on the thread that ran the campaign round
- * (or the fenced write that found the lease gone), one event at a time and in order; keep it
- * short and do not block. A listener's exception is logged and does not stop the election.
+ * Hears a candidate gain and lose leadership. Called on the candidate's listener executor (by
+ * default one thread of the candidate's), one event at a time, in the order the transitions
+ * happened, and never while the candidate holds a lock of its own: a listener may call back into
+ * the election (resign, stop a worker that is itself in a fenced write) without deadlock. A slow
+ * listener delays only later events. A listener's exception is logged and does not stop the
+ * election.
  *
  * <p>Events are informational: the guard ({@link LeaderElection#currentGuard()}) is authoritative,
  * and it stops being valid at its deadline even if the "lost" event is delivered later.

@@ -9,6 +9,7 @@ import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.WriteResult;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -108,7 +109,10 @@ final class LeaseCampaign {
                 // answer was lost but which did apply: the next line publishes it.)
                 return install(current, own.epoch(), true);
             }
-            // Our own record, but its term ended (listeners heard "lost"): leading again is a new term.
+            // Our own record, but its term ended (listeners heard "lost", or the deadline passed
+            // during this round's read: announce it now, so term 1 is recorded as ended before
+            // term 2 starts): leading again is a new term.
+            loseIfLeading("local lease deadline passed before a renewal succeeded");
             return mayStartTerm ? install(current, terms.nextTerm(own.epoch()), false) : observed(current);
         }
         terms.forget();
@@ -211,9 +215,14 @@ final class LeaseCampaign {
     /** Compare-and-sets a record held by this candidate over {@code expected}; publishes the guard. */
     private LeadershipStatus install(Optional<MetaValue> expected, long epoch, boolean renewal) {
         long sentAt = ticker.read();
-        long expiresAt = saturatedAdd(clock.millis(), recordDurationMillis);
+        Instant wallNow = clock.instant();
+        long expiresAt = saturatedAdd(wallNow.toEpochMilli(), recordDurationMillis);
+        // The record's expiry counts from the wall time truncated to the millisecond; count the
+        // holder's own deadline from the same truncated instant (round it down, never up), so on
+        // one clock with zero margin the holder stops before anyone may take over.
+        long truncatedNanos = wallNow.getNano() % 1_000_000L;
         MetaValue next = LeaseRecord.held(candidateId, epoch, expiresAt, nonce()).encode();
-        LeaseInstallation attempt = new LeaseInstallation(next, epoch, sentAt + localValidityNanos);
+        LeaseInstallation attempt = new LeaseInstallation(next, epoch, sentAt - truncatedNanos + localValidityNanos);
         Mutation mutation = expected.isPresent()
                 ? Mutation.update(leaseKey, expected.get(), next)
                 : Mutation.create(leaseKey, next);
@@ -227,6 +236,9 @@ final class LeaseCampaign {
         if (result.isApplied()) {
             terms.installed(attempt);
             LeaseGuard fresh = attempt.guardUnder(leaseKey);
+            if (guard != null && guard.epoch() != epoch) {
+                dropGuard("a new term started"); // never move from one term to the next without "lost"
+            }
             boolean wasLeading = guard != null;
             guard = fresh;
             if (!wasLeading) {

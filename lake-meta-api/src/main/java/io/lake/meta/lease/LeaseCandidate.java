@@ -5,10 +5,12 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.internal.LeaseSettings;
+import io.lake.meta.internal.ListenerQueue;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +27,9 @@ import org.slf4j.LoggerFactory;
  *       only follows.</li>
  * </ul>
  *
- * <p>Thread-safe: rounds, resignation and guard rejections are serialized. Building does no I/O;
+ * <p>Thread-safe: rounds and resignation are serialized; a guard rejection never waits for a
+ * round (see {@link LeaderElection#guardRejected}). Listeners run on the listener executor, never
+ * under the candidate's lock. Building does no I/O;
  * the store is the caller's and is never closed.
  */
 public final class LeaseCandidate implements LeaseAuthority {
@@ -34,17 +38,20 @@ public final class LeaseCandidate implements LeaseAuthority {
 
     private final MetaKey leaseKey;
     private final String candidateId;
-    private final LeadershipListeners listeners = new LeadershipListeners(LOG);
-    private final ReentrantLock roundLock = new ReentrantLock();
-    /** Guarded by roundLock, except its guard reads. */
+    private final LeadershipListeners listeners;
+    /** Guarded by the driver's round lock, except its guard reads. */
     private final LeaseCampaign campaign;
+    private final CampaignDriver driver;
 
     private LeaseCandidate(Builder b) {
         this.leaseKey = b.leaseKey;
         this.candidateId = b.candidateId;
+        this.listeners = new LeadershipListeners(b.listenerExecutor != null ? b.listenerExecutor
+                : ListenerQueue.oneThread("lake-meta-candidate-listener-" + b.candidateId), LOG);
         this.campaign = new LeaseCampaign(b.store, b.leaseKey, b.candidateId,
                 b.clock != null ? b.clock : Clock.systemUTC(), b.ticker != null ? b.ticker : Ticker.system(),
                 b.leaseDuration, b.safetyMargin != null ? b.safetyMargin : Duration.ZERO, listeners, LOG);
+        this.driver = new CampaignDriver(campaign, listeners, LOG);
         if (b.listener != null) {
             listeners.add(b.listener);
         }
@@ -90,12 +97,7 @@ public final class LeaseCandidate implements LeaseAuthority {
      * @throws MetaStoreException any other store failure; the current guard stays valid until its deadline
      */
     public LeadershipStatus campaignOnce() {
-        roundLock.lock();
-        try {
-            return campaign.round();
-        } finally {
-            roundLock.unlock();
-        }
+        return driver.run(campaign::round);
     }
 
     /**
@@ -108,12 +110,7 @@ public final class LeaseCandidate implements LeaseAuthority {
      * @throws MetaStoreException any other store failure; the current guard stays valid until its deadline
      */
     public LeadershipStatus renewOnce() {
-        roundLock.lock();
-        try {
-            return campaign.renewal();
-        } finally {
-            roundLock.unlock();
-        }
+        return driver.run(campaign::renewal);
     }
 
     /**
@@ -123,23 +120,13 @@ public final class LeaseCandidate implements LeaseAuthority {
      * @return whether a record of this candidate was replaced by a vacant one
      */
     public boolean resign() {
-        roundLock.lock();
-        try {
-            return campaign.resign("resigned");
-        } finally {
-            roundLock.unlock();
-        }
+        return driver.run(() -> campaign.resign("resigned"));
     }
 
     /** See {@link LeaderElection#guardRejected(LeaseGuard)}. */
     @Override
     public void guardRejected(LeaseGuard rejected) {
-        roundLock.lock();
-        try {
-            campaign.guardRejected(rejected);
-        } finally {
-            roundLock.unlock();
-        }
+        driver.guardRejected(LeaseArguments.notNull(rejected, "rejected guard"));
     }
 
     /** See {@link LeaderElection#status()}. */
@@ -166,6 +153,7 @@ public final class LeaseCandidate implements LeaseAuthority {
         private Clock clock;
         private Ticker ticker;
         private LeadershipListener listener;
+        private Executor listenerExecutor;
 
         private Builder() {
         }
@@ -193,23 +181,15 @@ public final class LeaseCandidate implements LeaseAuthority {
             return this;
         }
 
-        /** How long an installed or renewed lease lasts; at least 1 ms. */
+        /** How long an installed or renewed lease lasts; at least 1 ms, at most 365 days. */
         public Builder leaseDuration(Duration leaseDuration) {
-            Duration d = set(this.leaseDuration, leaseDuration, "leaseDuration");
-            if (d.compareTo(Duration.ofMillis(1)) < 0) {
-                throw new InvalidArgumentException("leaseDuration must be at least 1 ms, got " + d);
-            }
-            this.leaseDuration = d;
+            this.leaseDuration = LeaseSettings.leaseDuration(set(this.leaseDuration, leaseDuration, "leaseDuration"));
             return this;
         }
 
-        /** How much earlier than the lease duration the local deadline falls; not negative. Default: zero. */
+        /** How much earlier than the lease duration the local deadline falls; zero to 365 days. Default: zero. */
         public Builder safetyMargin(Duration safetyMargin) {
-            Duration m = set(this.safetyMargin, safetyMargin, "safetyMargin");
-            if (m.isNegative()) {
-                throw new InvalidArgumentException("safetyMargin must not be negative, got " + m);
-            }
-            this.safetyMargin = m;
+            this.safetyMargin = LeaseSettings.safetyMargin(set(this.safetyMargin, safetyMargin, "safetyMargin"));
             return this;
         }
 
@@ -232,6 +212,17 @@ public final class LeaseCandidate implements LeaseAuthority {
         }
 
         /**
+         * Where listeners are called; see {@link LeaderElection.Builder#listenerExecutor}. Default:
+         * one daemon thread of this candidate's, started on the first event and ended when idle.
+         *
+         * @since 0.1.0
+         */
+        public Builder listenerExecutor(Executor listenerExecutor) {
+            this.listenerExecutor = set(this.listenerExecutor, listenerExecutor, "listenerExecutor");
+            return this;
+        }
+
+        /**
          * @throws IllegalStateException if a required option is missing
          * @throws InvalidArgumentException if the safety margin is not shorter than the lease duration
          */
@@ -240,10 +231,7 @@ public final class LeaseCandidate implements LeaseAuthority {
             requireSet(leaseKey, "leaseKey");
             requireSet(candidateId, "candidateId");
             requireSet(leaseDuration, "leaseDuration");
-            if (safetyMargin != null && safetyMargin.compareTo(leaseDuration) >= 0) {
-                throw new InvalidArgumentException("safetyMargin " + safetyMargin + " must be shorter than leaseDuration "
-                        + leaseDuration + ": otherwise a holder would never trust its own lease");
-            }
+            LeaseSettings.marginShorterThanLease(leaseDuration, safetyMargin, "a holder"); // renewing is the caller's
             return new LeaseCandidate(this);
         }
 

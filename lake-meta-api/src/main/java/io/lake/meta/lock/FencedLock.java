@@ -4,6 +4,8 @@ import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
+import io.lake.meta.internal.LeaseSettings;
+import io.lake.meta.internal.ListenerQueue;
 import io.lake.meta.lease.CorruptLeaseRecordException;
 import io.lake.meta.lease.LeaseCandidate;
 import io.lake.meta.lease.LeaseEpochExhaustedException;
@@ -11,7 +13,9 @@ import io.lake.meta.lease.Ticker;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A lock on one resource key, held by one holder at a time, on the lease machinery of
@@ -126,6 +130,7 @@ public interface FencedLock extends AutoCloseable {
         private Ticker ticker;
         private ScheduledExecutorService scheduler;
         private LockListener listener;
+        private Executor listenerExecutor;
 
         private Builder() {
         }
@@ -156,7 +161,7 @@ public interface FencedLock extends AutoCloseable {
             return this;
         }
 
-        /** How long an acquired or renewed hold lasts without a renewal; at least 1 ms. */
+        /** How long an acquired or renewed hold lasts without a renewal; at least 1 ms, at most 365 days. */
         public Builder leaseDuration(Duration leaseDuration) {
             Duration d = notTwice(this.leaseDuration, leaseDuration, "leaseDuration");
             lease.leaseDuration(d);
@@ -177,13 +182,15 @@ public interface FencedLock extends AutoCloseable {
 
         /** Delay between background renewals; shorter than lease duration minus safety margin. Default: a third of the lease duration. */
         public Builder renewInterval(Duration renewInterval) {
-            this.renewInterval = positive(this.renewInterval, renewInterval, "renewInterval");
+            this.renewInterval = LeaseSettings.interval(notTwice(this.renewInterval, renewInterval, "renewInterval"),
+                    "renewInterval");
             return this;
         }
 
         /** Delay between acquisition rounds while someone else holds the lock. Default: the renew interval. */
         public Builder retryInterval(Duration retryInterval) {
-            this.retryInterval = positive(this.retryInterval, retryInterval, "retryInterval");
+            this.retryInterval = LeaseSettings.interval(notTwice(this.retryInterval, retryInterval, "retryInterval"),
+                    "retryInterval");
             return this;
         }
 
@@ -217,6 +224,19 @@ public interface FencedLock extends AutoCloseable {
         }
 
         /**
+         * Where listeners are called: one event at a time, in order, never while the lock holds a
+         * lock of its own. Default: one daemon thread of this lock's, started on the first event
+         * and ended when idle. {@code Runnable::run} delivers on the thread that noticed the loss,
+         * after it released the lock's locks.
+         *
+         * @since 0.1.0
+         */
+        public Builder listenerExecutor(Executor listenerExecutor) {
+            this.listenerExecutor = notTwice(this.listenerExecutor, listenerExecutor, "listenerExecutor");
+            return this;
+        }
+
+        /**
          * @throws IllegalStateException if a required option is missing
          * @throws InvalidArgumentException if the safety margin is not shorter than the lease
          *     duration, or the renew interval not shorter than duration minus margin
@@ -226,15 +246,13 @@ public interface FencedLock extends AutoCloseable {
             requireSet(key, "key");
             requireSet(holderId, "holderId");
             requireSet(leaseDuration, "leaseDuration");
-            LeaseCandidate candidate = lease.build();
-            Duration valid = leaseDuration.minus(safetyMargin != null ? safetyMargin : Duration.ZERO);
-            Duration renew = renewInterval != null ? renewInterval : leaseDuration.dividedBy(3);
-            if (renew.isZero() || renew.compareTo(valid) >= 0) {
-                throw new InvalidArgumentException("renewInterval " + renew + " must be shorter than leaseDuration"
-                        + " minus safetyMargin (" + valid + "): otherwise a hold expires before it is renewed");
-            }
+            ReentrantLock mutex = new ReentrantLock();
+            MutexAwareDelivery delivery = new MutexAwareDelivery(listenerExecutor != null ? listenerExecutor
+                    : ListenerQueue.oneThread("lake-meta-lock-listener-" + key), mutex);
+            LeaseCandidate candidate = lease.listenerExecutor(delivery).build();
+            Duration renew = LeaseSettings.renewInterval(leaseDuration, safetyMargin, renewInterval, "a hold");
             return new LeaseLock(store, key, holderId, candidate, ticker != null ? ticker : Ticker.system(),
-                    renew, retryInterval != null ? retryInterval : renew, scheduler, listener);
+                    renew, retryInterval != null ? retryInterval : renew, scheduler, listener, mutex, delivery);
         }
 
         private static void requireSet(Object value, String name) {
@@ -243,13 +261,6 @@ public interface FencedLock extends AutoCloseable {
             }
         }
 
-        private static Duration positive(Duration current, Duration value, String name) {
-            Duration d = notTwice(current, value, name);
-            if (d.isNegative() || d.isZero()) {
-                throw new InvalidArgumentException(name + " must be positive, got " + d);
-            }
-            return d;
-        }
 
         private static <T> T notTwice(T current, T value, String name) {
             if (current != null) {

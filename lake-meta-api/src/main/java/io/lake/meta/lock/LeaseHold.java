@@ -6,6 +6,7 @@ import io.lake.meta.fenced.FencedMetaStore;
 import io.lake.meta.lease.LeaseAuthority;
 import io.lake.meta.lease.LeaseGuard;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One term of a {@link LeaseLock}'s candidate. Its view is fenced by the guards of its own epoch
@@ -17,8 +18,8 @@ final class LeaseHold implements LockHold {
     private final LeaseLock lock;
     private final long epoch;
     private final FencedMetaStore view;
-    /** Set once, under the lock's mutex: released by the caller, or lost. */
-    private volatile boolean ended;
+    /** Set once: released by the caller, or lost. */
+    private final AtomicBoolean ended = new AtomicBoolean();
     private volatile boolean released;
 
     LeaseHold(LeaseLock lock, MetaStore store, long epoch) {
@@ -63,7 +64,7 @@ final class LeaseHold implements LockHold {
     }
 
     boolean ended() {
-        return ended;
+        return ended.get();
     }
 
     boolean released() {
@@ -73,21 +74,22 @@ final class LeaseHold implements LockHold {
     /** Called under the lock's mutex. */
     void markReleased() {
         released = true;
-        ended = true;
+        ended.set(true);
+        lock.forget(this);
     }
 
-    /** Called under the lock's mutex. */
-    void markLost() {
-        ended = true;
+    /** @return whether this call ended the hold (it was neither released nor lost before) */
+    boolean markLost() {
+        return ended.compareAndSet(false, true);
     }
 
     private Optional<LeaseGuard> guard() {
-        return ended ? Optional.empty() : lock.guardOf(epoch);
+        return ended.get() ? Optional.empty() : lock.guardOf(epoch);
     }
 
     @Override
     public String toString() {
-        return "LockHold[" + lock.key() + ", epoch=" + epoch + (released ? ", released" : ended ? ", lost" : "") + "]";
+        return "LockHold[" + lock.key() + ", epoch=" + epoch + (released ? ", released" : ended.get() ? ", lost" : "") + "]";
     }
 
     /** What the view is fenced by: this hold's epoch, while the hold has not ended. */

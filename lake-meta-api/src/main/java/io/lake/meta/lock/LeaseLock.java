@@ -11,7 +11,9 @@ import io.lake.meta.lease.LeadershipListener;
 import io.lake.meta.lease.LeadershipStatus;
 import io.lake.meta.lease.Ticker;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -42,10 +44,15 @@ final class LeaseLock implements FencedLock {
     private final ScheduledExecutorService suppliedScheduler;
     private final LockListeners listeners = new LockListeners();
     /**
-     * Serializes acquisition rounds, renewals, releases, rejections and the lifecycle. Always
-     * taken before the candidate's own lock, so the candidate's events arrive under it.
+     * Serializes acquisition rounds, renewals, releases and the lifecycle. Always taken before the
+     * candidate's own lock. Guard rejections take neither (the candidate settles them without
+     * waiting), and the candidate's events arrive on its listener executor, outside both.
      */
-    private final ReentrantLock mutex = new ReentrantLock();
+    private final ReentrantLock mutex;
+    /** The candidate's listener executor: holds deliveries back while this thread holds the mutex. */
+    private final MutexAwareDelivery delivery;
+    /** Holds made and not yet ended, by epoch: a "lost" event finds its hold even after a newer one was made. */
+    private final Map<Long, LeaseHold> unended = new ConcurrentHashMap<>();
 
     private volatile State state = State.LATENT;
     /** The latest hold (live or ended); guarded by mutex, read without it. */
@@ -57,7 +64,10 @@ final class LeaseLock implements FencedLock {
     private ScheduledFuture<?> renewals;
 
     LeaseLock(MetaStore store, MetaKey key, String holderId, LeaseCandidate candidate, Ticker ticker,
-            Duration renewInterval, Duration retryInterval, ScheduledExecutorService scheduler, LockListener listener) {
+            Duration renewInterval, Duration retryInterval, ScheduledExecutorService scheduler, LockListener listener,
+            ReentrantLock mutex, MutexAwareDelivery delivery) {
+        this.mutex = mutex;
+        this.delivery = delivery;
         this.store = store;
         this.key = key;
         this.holderId = holderId;
@@ -132,7 +142,7 @@ final class LeaseLock implements FencedLock {
             long every = renewInterval.toNanos();
             renewals = scheduler.scheduleWithFixedDelay(this::renewalTick, every, every, TimeUnit.NANOSECONDS);
         } finally {
-            mutex.unlock();
+            unlock();
         }
     }
 
@@ -193,7 +203,7 @@ final class LeaseLock implements FencedLock {
                 }
             }
         } finally {
-            mutex.unlock();
+            unlock();
         }
     }
 
@@ -210,6 +220,17 @@ final class LeaseLock implements FencedLock {
         return candidate.currentGuard().filter(g -> g.epoch() == epoch);
     }
 
+    /** Releases the mutex, then delivers the listener events held back while it was held. */
+    private void unlock() {
+        mutex.unlock();
+        delivery.released();
+    }
+
+    /** {@code h} was released: no "lost" may be announced for it. */
+    void forget(LeaseHold h) {
+        unended.remove(h.epoch(), h);
+    }
+
     boolean renew(LeaseHold h) {
         mutex.lock();
         try {
@@ -219,7 +240,7 @@ final class LeaseLock implements FencedLock {
             candidate.renewOnce();
             return h.isHeld();
         } finally {
-            mutex.unlock();
+            unlock();
         }
     }
 
@@ -238,17 +259,13 @@ final class LeaseLock implements FencedLock {
             LOG.info("holder {} released lock '{}' (epoch {})", holderId, key, h.epoch());
             return vacated;
         } finally {
-            mutex.unlock();
+            unlock();
         }
     }
 
+    /** Never waits: a fenced write under a hold may be the work a "lost" listener is waiting for. */
     void guardRejected(LeaseGuard guard) {
-        mutex.lock();
-        try {
-            candidate.guardRejected(guard);
-        } finally {
-            mutex.unlock();
-        }
+        candidate.guardRejected(guard);
     }
 
     // ---- acquisition ----------------------------------------------------------------------------
@@ -276,7 +293,7 @@ final class LeaseLock implements FencedLock {
             round(a);
             return a;
         } finally {
-            mutex.unlock();
+            unlock();
         }
     }
 
@@ -308,6 +325,7 @@ final class LeaseLock implements FencedLock {
         }
         if (status instanceof LeadershipStatus.Leader leader) {
             LeaseHold h = new LeaseHold(this, store, leader.epoch());
+            unended.put(h.epoch(), h);
             hold = h;
             acquiring = null;
             LOG.info("holder {} acquired lock '{}' in epoch {}", holderId, key, leader.epoch());
@@ -341,7 +359,7 @@ final class LeaseLock implements FencedLock {
             giveUp(a);
             a.answer.completeExceptionally(e);
         } finally {
-            mutex.unlock();
+            unlock();
         }
     }
 
@@ -374,7 +392,7 @@ final class LeaseLock implements FencedLock {
                 return;
             }
         } finally {
-            mutex.unlock();
+            unlock();
         }
         if (a.answer.isCompletedExceptionally()) {
             return; // failed or cancelled: nothing was won
@@ -420,15 +438,14 @@ final class LeaseLock implements FencedLock {
             LOG.warn("renewal of lock '{}' (holder {}) failed; the hold stays valid until its deadline: {}",
                     key, holderId, e.toString());
         } finally {
-            mutex.unlock();
+            unlock();
         }
     }
 
-    /** The candidate ended term {@code epoch}; under the mutex (every call into the candidate holds it). */
+    /** The candidate ended term {@code epoch}: on its listener executor, under no lock. */
     private void termEnded(long epoch, String reason) {
-        LeaseHold h = hold;
-        if (h != null && h.epoch() == epoch && !h.ended()) {
-            h.markLost();
+        LeaseHold h = unended.remove(epoch);
+        if (h != null && h.markLost()) {
             LOG.info("holder {} lost lock '{}' (epoch {}): {}", holderId, key, epoch, reason);
             listeners.lost(h, reason);
         }

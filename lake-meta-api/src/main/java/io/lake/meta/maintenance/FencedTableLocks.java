@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -172,6 +173,11 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
         @Override
         public MetaStore store() {
             return hold.store();
+        }
+
+        @Override
+        public OptionalLong epoch() {
+            return OptionalLong.of(hold.epoch());
         }
 
         @Override

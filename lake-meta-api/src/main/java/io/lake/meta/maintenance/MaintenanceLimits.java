@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * How often the sweeper ticks and how many registrations one tick reads. Validated when built:
- * the interval is positive, the page size is 1 to {@value #MAX_PAGE_SIZE}. Immutable.
+ * the interval is positive and at most 365 days, the page size is 1 to {@value #MAX_PAGE_SIZE}. Immutable.
  *
  * <p>Defaults: interval {@value #DEFAULT_INTERVAL_TEXT}, page size {@value #DEFAULT_PAGE_SIZE}. Services
  * and the command line read them in one place, {@link #fromSettings}: an option beats the
@@ -31,6 +31,12 @@ public final class MaintenanceLimits {
     public static final int DEFAULT_PAGE_SIZE = 100;
     static final String DEFAULT_INTERVAL_TEXT = "60s";
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(60);
+    /**
+     * The longest interval, 365 days (as every lease setting): the schedule counts it in nanoseconds.
+     *
+     * @since 0.1.0
+     */
+    public static final Duration MAX_INTERVAL = Duration.ofDays(365);
 
     private final Duration interval;
     private final int pageSize;
@@ -101,6 +107,9 @@ public final class MaintenanceLimits {
         Arguments.notNull(interval, source);
         if (interval.isZero() || interval.isNegative()) {
             throw new InvalidArgumentException(source + " " + interval + " must be positive (such as 30s or 5m)");
+        }
+        if (interval.compareTo(MAX_INTERVAL) > 0) {
+            throw new InvalidArgumentException(source + " " + interval + " is too long: use at most 365 days");
         }
         return interval;
     }

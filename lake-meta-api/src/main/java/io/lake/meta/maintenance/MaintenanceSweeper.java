@@ -1,6 +1,7 @@
 package io.lake.meta.maintenance;
 
 import io.lake.meta.MetaStore;
+import io.lake.meta.fenced.FencedMetaStore;
 import io.lake.meta.registry.RegistryWriteResult;
 import io.lake.meta.registry.TableId;
 import io.lake.meta.registry.TablePage;
@@ -10,6 +11,7 @@ import io.lake.meta.registry.TableRegistry;
 import io.lake.meta.registry.TableSpec;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +34,9 @@ import org.slf4j.LoggerFactory;
  *       an interrupted cleanup) is first claimed with {@link TableRegistry#startPurge}, then cleaned
  *       up with {@link TableMaintainer#cleanUp}, then deleted, so the destructive cleanup runs only
  *       right after a write the store accepted; a registration gone since the scan is skipped.
- *       Every write goes through the lock's store.</li>
+ *       Every write goes through the lock's store; a {@link FencedMetaStore} is first
+ *       {@linkplain FencedMetaStore#pinnedToCurrentTerm() pinned to the term held when the table's
+ *       work starts}, so what was decided in that term is refused once it ended.</li>
  *   <li>Cancellation is checked before each lock is taken: a cancelled tick stops there, leaves
  *       the token where it was (the next tick reads the same page again) and reports it.</li>
  *   <li>A failure (store unavailable, fenced, a maintainer that throws) releases the lock, leaves the
@@ -91,7 +95,7 @@ public final class MaintenanceSweeper {
                 continue;
             }
             try (TableLock held = lock.get()) {
-                maintainLocked(candidate.id(), held.store(), tally);
+                maintainLocked(candidate.id(), held, tally);
             }
         }
         token = page.nextToken().orElse(null);
@@ -119,8 +123,13 @@ public final class MaintenanceSweeper {
         return limits;
     }
 
-    private void maintainLocked(TableId id, MetaStore lockedStore, Tally tally) {
-        TableRegistry locked = TableRegistry.over(lockedStore, clock);
+    private void maintainLocked(TableId id, TableLock held, Tally tally) {
+        // Everything for this table is decided in the term held now: a fenced lock store is
+        // pinned to it, so nothing decided here goes out under a later term of the same holder.
+        MetaStore lockedStore = held.store();
+        MetaStore inThisTerm = lockedStore instanceof FencedMetaStore fenced ? fenced.pinnedToCurrentTerm() : lockedStore;
+        TableLock lock = inThisTerm == lockedStore ? held : new TermLock(held, (FencedMetaStore) inThisTerm);
+        TableRegistry locked = TableRegistry.over(inThisTerm, clock);
         Optional<TableRegistration> reread = locked.get(id);
         if (reread.isEmpty()) {
             tally.skipped++;
@@ -130,7 +139,7 @@ public final class MaintenanceSweeper {
         switch (current.state()) {
             case ACTIVE -> {
                 tally.maintained++;
-                MaintenanceAction action = maintainer.maintain(current);
+                MaintenanceAction action = maintainer.maintain(current, lock);
                 if (action == null) {
                     throw new IllegalStateException("the maintainer returned null for " + current.id()
                             + "; return MaintenanceAction.none() when there is nothing to write");
@@ -152,7 +161,7 @@ public final class MaintenanceSweeper {
                     return;
                 }
                 TableRegistration purging = claimed.registration().orElseThrow();
-                maintainer.cleanUp(purging);
+                maintainer.cleanUp(purging, lock);
                 if (locked.deleteTombstone(purging).isApplied()) {
                     tally.purged++;
                 } else {
@@ -167,6 +176,24 @@ public final class MaintenanceSweeper {
                 statistics.scanned(), statistics.maintained(), statistics.updated(), statistics.purged(),
                 statistics.skipped(), statistics.wrapped(), statistics.cancelled());
         return statistics;
+    }
+
+    /**
+     * The maintainer's view of a held lock whose store the sweeper pinned to one term: that store,
+     * and that term's epoch unless the lock has its own. Releasing stays the sweeper's.
+     */
+    private record TermLock(TableLock held, FencedMetaStore store) implements TableLock {
+
+        @Override
+        public OptionalLong epoch() {
+            OptionalLong own = held.epoch();
+            return own.isPresent() ? own : store.pinnedEpoch();
+        }
+
+        @Override
+        public void close() {
+            // the sweeper releases the lock it took
+        }
     }
 
     /** Counts of one tick in progress. */

@@ -5,6 +5,11 @@ import io.lake.meta.registry.TableRegistration;
 /**
  * The caller's maintenance work, called by the sweeper under the table's lock with the
  * registration re-read under that lock, never with what the page scan saw.
+ *
+ * <p>Implement {@link #maintain(TableRegistration)} and {@link #cleanUp(TableRegistration)}, or,
+ * to see the lock the work runs under (its fencing {@link TableLock#epoch() epoch}, its
+ * store), the two-argument forms instead: the sweeper calls the two-argument forms, which by
+ * default call the one-argument ones.
  */
 public interface TableMaintainer {
 
@@ -15,7 +20,21 @@ public interface TableMaintainer {
      * @return what to write back to the registration, if anything; the sweeper writes it with a
      *     compare-and-set on {@code table}'s exact bytes, through the lock's store
      */
-    MaintenanceAction maintain(TableRegistration table);
+    default MaintenanceAction maintain(TableRegistration table) {
+        throw new UnsupportedOperationException(getClass().getName() + " implements neither maintain(table) nor"
+                + " maintain(table, lock)");
+    }
+
+    /**
+     * {@link #maintain(TableRegistration)}, with the lock it runs under: its store is the one the
+     * sweeper writes the action through (pinned to the lock's term when fenced), its epoch the
+     * fencing token for side effects outside the store. The lock is the sweeper's to release.
+     *
+     * @since 0.1.0
+     */
+    default MaintenanceAction maintain(TableRegistration table, TableLock lock) {
+        return maintain(table);
+    }
 
     /**
      * Destroys what a dropped table's registration points at. Called only right after the sweeper's
@@ -26,5 +45,18 @@ public interface TableMaintainer {
      *
      * @param tombstone the purging tombstone, re-read under the lock; it keeps the dropped table's location and format
      */
-    void cleanUp(TableRegistration tombstone);
+    default void cleanUp(TableRegistration tombstone) {
+        throw new UnsupportedOperationException(getClass().getName() + " implements neither cleanUp(tombstone) nor"
+                + " cleanUp(tombstone, lock)");
+    }
+
+    /**
+     * {@link #cleanUp(TableRegistration)}, with the lock it runs under (see
+     * {@link #maintain(TableRegistration, TableLock)}): stamp the destruction with its epoch.
+     *
+     * @since 0.1.0
+     */
+    default void cleanUp(TableRegistration tombstone, TableLock lock) {
+        cleanUp(tombstone);
+    }
 }

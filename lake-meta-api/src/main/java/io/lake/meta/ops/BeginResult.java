@@ -1,6 +1,5 @@
 package io.lake.meta.ops;
 
-import java.util.Objects;
 
 /**
  * The answer to {@link OperationJournal#begin}: this call started the operation, or the journal
@@ -24,8 +23,8 @@ public record BeginResult(Kind kind, OperationRecord record) {
     }
 
     public BeginResult {
-        Objects.requireNonNull(kind, "kind");
-        Objects.requireNonNull(record, "record");
+        Arguments.notNull(kind, "kind");
+        Arguments.notNull(record, "record");
     }
 
     static BeginResult started(OperationRecord record) {

@@ -1,6 +1,5 @@
 package io.lake.meta.ops;
 
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -13,7 +12,7 @@ import java.util.Optional;
 public record CollectionPage(int scanned, int deleted, Optional<String> nextToken) {
 
     public CollectionPage {
-        Objects.requireNonNull(nextToken, "nextToken");
+        Arguments.notNull(nextToken, "nextToken");
     }
 
     /** Whether a next page follows. */

@@ -5,7 +5,9 @@ import io.lake.meta.FencedException;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
+import io.lake.meta.MetaStoreException;
 import io.lake.meta.MetaValue;
+import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.Page;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.WriteResult;
@@ -41,7 +43,10 @@ import java.util.regex.Pattern;
  *
  * <p>Pass a {@link io.lake.meta.fenced.FencedMetaStore} over the same authority as the store: then
  * every write is fenced by the lease, and a deposed leader records, ends and collects nothing. The
- * epoch of new and recovered records is the authority's current guard's. Thread-safe; the store and
+ * epoch of new and recovered records is the authority's current guard's, and each write goes
+ * through the fenced store {@linkplain FencedMetaStore#pinnedTo(long) pinned to that epoch} (to
+ * the record's epoch for complete and abandon): if the node's term ended meanwhile, the write is
+ * refused even though the node leads again in a later term. Thread-safe; the store and
  * the authority are the caller's.
  */
 public final class OperationJournal {
@@ -59,6 +64,9 @@ public final class OperationJournal {
 
     /** A begin retries at most this often when the record vanished between its create and its read. */
     private static final int MAX_BEGIN_ROUNDS = 3;
+
+    /** A write is sent at most this often while its answers are lost. */
+    private static final int MAX_LOST_ANSWERS = 3;
 
     private final MetaStore store;
     private final LeaseAuthority authority;
@@ -98,11 +106,11 @@ public final class OperationJournal {
             LeaseGuard guard = requireGuard("begin operation " + id);
             OperationRecord started = OperationRecordCodec.encode(id, digest, OperationState.IN_PROGRESS, ownerOf(guard),
                     1, clock.millis(), null, null, null, OperationRecordCodec.noUnknownFields());
-            WriteResult created = store.create(key, started.storedValue());
-            if (created.isApplied()) {
+            Sent created = send(writesIn(guard.epoch()), key, Optional.empty(), started.storedValue());
+            if (created.applied()) {
                 return BeginResult.started(started);
             }
-            Optional<OperationRecord> winner = currentAfter(key, created);
+            Optional<OperationRecord> winner = created.current().map(value -> OperationRecordCodec.decode(key, value));
             if (winner.isPresent()) {
                 return replay(winner.get(), digest);
             }
@@ -239,16 +247,84 @@ public final class OperationJournal {
         return BeginResult.recorded(recorded);
     }
 
-    private JournalWriteResult replace(OperationRecord read, OperationRecord next) {
-        MetaKey key = read.id().key();
-        WriteResult result = store.update(key, read.storedValue(), next.storedValue());
-        return result.isApplied() ? JournalWriteResult.applied(next) : JournalWriteResult.conflict(currentAfter(key, result));
+    /**
+     * Where a write decided in term {@code epoch} goes: a fenced store's view pinned to that term,
+     * so a record stamped with one epoch is never written under another term of the same node.
+     */
+    private MetaStore writesIn(long epoch) {
+        return store instanceof FencedMetaStore fenced ? fenced.pinnedTo(epoch) : store;
     }
 
-    private Optional<OperationRecord> currentAfter(MetaKey key, WriteResult conflict) {
-        // a backend that cannot report the current value on this conflict (a DynamoDB create) is asked
-        Optional<MetaValue> current = conflict.isCurrentKnown() ? conflict.currentValue() : store.get(key);
-        return current.map(value -> OperationRecordCodec.decode(key, value));
+    private JournalWriteResult replace(OperationRecord read, OperationRecord next) {
+        MetaKey key = read.id().key();
+        Sent sent = send(writesIn(next.owner().epoch()), key, Optional.of(read.storedValue()), next.storedValue());
+        return sent.applied() ? JournalWriteResult.applied(next)
+                : JournalWriteResult.conflict(sent.current().map(value -> OperationRecordCodec.decode(key, value)));
+    }
+
+    /** A write's resolved answer: applied, or not, with what the key holds instead (empty: absent). */
+    private record Sent(boolean applied, Optional<MetaValue> current) {
+        static final Sent APPLIED = new Sent(true, Optional.empty());
+    }
+
+    /**
+     * Writes {@code mine} over {@code expected} (a create when empty) and resolves a lost answer
+     * as the counter and the lease do: the record's bytes are unique per write (its attempt id),
+     * so a re-read that finds {@code mine} proves the write applied; one that still finds
+     * {@code expected} proves it has not, and the same bytes are sent again (if the lost one lands
+     * first, the resend meets it as its own); anything else is another writer's, the ordinary
+     * conflict.
+     *
+     * @throws OutcomeUnknownException if every answer was lost, or the re-read failed; the write may have applied
+     */
+    private Sent send(MetaStore via, MetaKey key, Optional<MetaValue> expected, MetaValue mine) {
+        OutcomeUnknownException lost = null;
+        for (int sent = 0; sent < MAX_LOST_ANSWERS; sent++) {
+            WriteResult result;
+            try {
+                result = expected.isPresent() ? via.update(key, expected.get(), mine) : via.create(key, mine);
+            } catch (OutcomeUnknownException e) {
+                lost = e;
+                Optional<MetaValue> now = reread(key, e);
+                if (now.isPresent() && now.get().equals(mine)) {
+                    return Sent.APPLIED;
+                }
+                if (!now.equals(expected)) {
+                    return new Sent(false, now);
+                }
+                continue;
+            } catch (FencedException e) {
+                if (lost == null) {
+                    throw e;
+                }
+                // the resend was refused, but the lost write may have applied before the term ended
+                Optional<MetaValue> now = reread(key, lost);
+                if (now.isPresent() && now.get().equals(mine)) {
+                    return Sent.APPLIED;
+                }
+                lost.addSuppressed(e);
+                throw lost;
+            }
+            if (result.isApplied()) {
+                return Sent.APPLIED;
+            }
+            // a backend that cannot report the current value on this conflict (a DynamoDB create) is asked
+            Optional<MetaValue> current = result.isCurrentKnown() ? result.currentValue() : store.get(key);
+            if (current.isPresent() && current.get().equals(mine)) {
+                return Sent.APPLIED; // the lost write landed before this resend
+            }
+            return new Sent(false, current);
+        }
+        throw lost;
+    }
+
+    private Optional<MetaValue> reread(MetaKey key, OutcomeUnknownException lost) {
+        try {
+            return store.get(key);
+        } catch (MetaStoreException readFailure) {
+            lost.addSuppressed(readFailure);
+            throw lost;
+        }
     }
 
     private Optional<OperationRecord> read(MetaKey key) {

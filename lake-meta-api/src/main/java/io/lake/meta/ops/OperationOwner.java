@@ -9,4 +9,9 @@ package io.lake.meta.ops;
  * @param epoch the lease epoch of the term the operation was begun or recovered in
  */
 public record OperationOwner(String holder, long epoch) {
+
+    /** @throws io.lake.meta.InvalidArgumentException if {@code holder} is null */
+    public OperationOwner {
+        Arguments.notNull(holder, "holder");
+    }
 }

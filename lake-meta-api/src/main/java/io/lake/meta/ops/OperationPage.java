@@ -1,7 +1,6 @@
 package io.lake.meta.ops;
 
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -11,8 +10,8 @@ import java.util.Optional;
 public record OperationPage(List<OperationRecord> records, Optional<String> nextToken) {
 
     public OperationPage {
-        records = List.copyOf(Objects.requireNonNull(records, "records"));
-        Objects.requireNonNull(nextToken, "nextToken");
+        records = List.copyOf(Arguments.notNull(records, "records"));
+        Arguments.notNull(nextToken, "nextToken");
     }
 
     /** Whether more records may follow. */

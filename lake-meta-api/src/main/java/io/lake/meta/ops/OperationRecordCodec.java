@@ -13,23 +13,27 @@ import io.lake.meta.MetaValue;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * The stored form of an operation record, record version {@value #VERSION}:
  *
  * <pre>{@code
  * {"v":1,"digest":"sha256:9f86...","state":"completed","holder":"node-a","epoch":3,"attempt":1,
- *  "startedAtMillis":...,"endedAtMillis":...,"outcome":"{\"order\":42}"}
+ *  "startedAtMillis":...,"endedAtMillis":...,"outcome":"{\"order\":42}","attemptId":"3f0c..."}
  * }</pre>
  *
- * Known fields in this order, then every unknown field as it was read.
+ * Known fields in this order, then every unknown field as it was read. {@code attemptId} is new
+ * on every write, so no two writes leave the same bytes: a writer whose answer was lost re-reads
+ * the record and recognises its own write by its exact bytes. Optional when reading (records
+ * written before it existed lack it).
  */
 final class OperationRecordCodec {
 
     static final int VERSION = 1;
 
     private static final Set<String> KNOWN = Set.of("v", "digest", "state", "holder", "epoch", "attempt",
-            "startedAtMillis", "endedAtMillis", "outcome", "reason");
+            "startedAtMillis", "endedAtMillis", "outcome", "reason", "attemptId");
 
     private static final ObjectMapper JSON = JsonMapper.builder()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
@@ -64,6 +68,7 @@ final class OperationRecordCodec {
         if (reason != null) {
             root.put("reason", reason);
         }
+        root.put("attemptId", UUID.randomUUID().toString());
         unknownFields.properties().forEach(f -> root.set(f.getKey(), f.getValue()));
         MetaValue value;
         try {

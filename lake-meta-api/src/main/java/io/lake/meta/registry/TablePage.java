@@ -1,7 +1,6 @@
 package io.lake.meta.registry;
 
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -15,8 +14,8 @@ import java.util.Optional;
 public record TablePage(List<TableRegistration> registrations, Optional<String> nextToken) {
 
     public TablePage {
-        registrations = List.copyOf(Objects.requireNonNull(registrations, "registrations"));
-        Objects.requireNonNull(nextToken, "nextToken");
+        registrations = List.copyOf(Arguments.notNull(registrations, "registrations"));
+        Arguments.notNull(nextToken, "nextToken");
     }
 
     /** Whether another page may follow. */

@@ -55,6 +55,7 @@ public final class TablePageRequest {
 
     /** The request for the page after {@code previous}, or empty when it was the last. */
     public Optional<TablePageRequest> next(TablePage previous) {
+        Arguments.notNull(previous, "previous page");
         return previous.nextToken().map(this::after);
     }
 

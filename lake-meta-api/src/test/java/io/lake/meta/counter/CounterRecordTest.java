@@ -36,6 +36,8 @@ class CounterRecordTest {
                 .isInstanceOf(CorruptCounterRecordException.class);
         assertThatThrownBy(() -> CounterRecord.decode(KEY, MetaValue.utf8("")))
                 .isInstanceOf(CorruptCounterRecordException.class);
+        assertThatThrownBy(() -> CounterRecord.decode(KEY, MetaValue.utf8("null")))
+                .as("the JSON literal null").isInstanceOf(CorruptCounterRecordException.class);
     }
 
     @Test

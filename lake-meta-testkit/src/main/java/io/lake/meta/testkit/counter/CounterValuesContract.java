@@ -23,6 +23,29 @@ public abstract class CounterValuesContract extends CounterSupport {
     class Values {
 
         @Test
+        void get_readsTheNextValue_withoutWriting() {
+            MonotonicCounter counter = counter(store, b -> b.firstValue(10));
+
+            assertThat(counter.get()).as("fresh key: the first value").isEqualTo(10);
+            assertThat(store.get(COUNTER_KEY)).as("get writes nothing").isEmpty();
+            assertThat(counter.next()).isEqualTo(10);
+            assertThat(counter.get()).isEqualTo(11);
+        }
+
+        @Test
+        void add_movesForward_skipsTheValues_andAnswersTheNewValue() {
+            MonotonicCounter counter = counter();
+            counter.next();
+
+            assertThat(counter.add(5)).isEqualTo(7);
+            assertThat(counter.get()).isEqualTo(7);
+            assertThat(counter.next()).as("the values added over are never handed out").isEqualTo(7);
+            assertThatThrownBy(() -> counter.add(0)).isInstanceOf(InvalidArgumentException.class);
+            assertThatThrownBy(() -> counter.add(Long.MAX_VALUE)).isInstanceOf(CounterExhaustedException.class);
+            assertThat(counter.get()).as("nothing moved").isEqualTo(8);
+        }
+
+        @Test
         void next_onAnAbsentKey_startsAtOne_andIncreasesByOne() {
             MonotonicCounter counter = counter();
 

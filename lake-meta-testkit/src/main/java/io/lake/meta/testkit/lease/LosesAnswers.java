@@ -1,16 +1,22 @@
 package io.lake.meta.testkit.lease;
 
 import io.lake.meta.MetaStore;
+import io.lake.meta.GuardedMutation;
+import io.lake.meta.GuardedResult;
 import io.lake.meta.Mutation;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.ForwardingMetaStore;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
- * Loses the answer of the next plain write when armed: the write is applied (or, if armed so,
- * not even sent) and the caller gets {@link OutcomeUnknownException}, as after a network cut.
- * Does not close the store it wraps.
+ * Loses the answer of the next write when armed (a plain, guarded or transactional write, so the
+ * writes of a fenced store too): the write is applied (or, if armed so, not even sent) and the
+ * caller gets {@link OutcomeUnknownException}, as after a network cut. Does not close the store
+ * it wraps.
  */
 public final class LosesAnswers extends ForwardingMetaStore {
 
@@ -26,21 +32,35 @@ public final class LosesAnswers extends ForwardingMetaStore {
         super(delegate);
     }
 
-    /** Arms the behaviour of the next plain write; later writes are forwarded. */
+    /** Arms the behaviour of the next write; later writes are forwarded. */
     public void next(Next behaviour) {
         next.set(behaviour);
     }
 
     @Override
     public WriteResult apply(Mutation mutation) {
+        return send(() -> super.apply(mutation));
+    }
+
+    @Override
+    public GuardedResult applyGuarded(GuardedMutation mutation) {
+        return send(() -> super.applyGuarded(mutation));
+    }
+
+    @Override
+    public TransactionResult transact(Transaction transaction) {
+        return send(() -> super.transact(transaction));
+    }
+
+    private <R> R send(Supplier<R> write) {
         switch (next.getAndSet(Next.FORWARD)) {
             case APPLY_THEN_LOSE_ANSWER:
-                super.apply(mutation);
+                write.get();
                 throw new OutcomeUnknownException("injected: the answer was lost after the write", null);
             case DROP_AND_LOSE_ANSWER:
                 throw new OutcomeUnknownException("injected: the answer was lost, the write never arrived", null);
             default:
-                return super.apply(mutation);
+                return write.get();
         }
     }
 

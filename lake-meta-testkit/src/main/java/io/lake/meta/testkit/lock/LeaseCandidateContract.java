@@ -21,7 +21,7 @@ public abstract class LeaseCandidateContract extends LockSupport {
 
     private LeaseCandidate candidate(String id, ManualTicker ticker, LeadershipEvents events) {
         return LeaseCandidate.builder().store(store).leaseKey(LOCK_KEY).candidateId(id).leaseDuration(LEASE)
-                .clock(wall).ticker(ticker).listener(events).build();
+                .clock(wall).ticker(ticker).listener(events).listenerExecutor(Runnable::run).build();
     }
 
     @Nested

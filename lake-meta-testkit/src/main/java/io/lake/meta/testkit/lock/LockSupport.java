@@ -106,7 +106,8 @@ public abstract class LockSupport {
     protected FencedLock unstarted(Node node, MetaKey key, MetaStore via, UnaryOperator<FencedLock.Builder> extra) {
         FencedLock.Builder b = FencedLock.builder().store(via).key(key).holderId(node.id)
                 .leaseDuration(LEASE).renewInterval(RENEW).retryInterval(RETRY)
-                .clock(wall).ticker(node.ticker).scheduler(node.scheduler);
+                .clock(wall).ticker(node.ticker).scheduler(node.scheduler)
+                .listenerExecutor(Runnable::run); // events delivered before the call returns: the suite asserts them at once
         FencedLock lock = extra.apply(b).build();
         locks.add(lock);
         return lock;

@@ -128,6 +128,32 @@ public abstract class FencedTableLocksContract extends RecipeSupport {
     class UnderTheLock {
 
         @Test
+        void theMaintainerReceivesTheLockItRunsUnder_withItsFencingEpoch() {
+            registered(ORDERS);
+            FencedTableLocks locks = locks(new Process("node-a"), store);
+            onePass(sweeper(locks, new RecordingMaintainer())); // epoch 1 comes and goes
+            List<Long> epochs = new java.util.concurrent.CopyOnWriteArrayList<>();
+            TableMaintainer stampsItsWork = new TableMaintainer() {
+                @Override
+                public MaintenanceAction maintain(TableRegistration table, TableLock lock) {
+                    long epoch = lock.epoch().orElseThrow();
+                    epochs.add(epoch);
+                    assertThat(lockRecord(table.id()).epoch()).as("the lock's own epoch").isEqualTo(epoch);
+                    return MaintenanceAction.updateSpec(table.spec().withProperty("compactedInEpoch", "" + epoch));
+                }
+
+                @Override
+                public void cleanUp(TableRegistration tombstone, TableLock lock) {
+                }
+            };
+
+            onePass(sweeper(locks, stampsItsWork));
+
+            assertThat(epochs).containsExactly(2L);
+            assertThat(registry().get(ORDERS).orElseThrow().properties()).containsEntry("compactedInEpoch", "2");
+        }
+
+        @Test
         void everyActionIsWrittenThroughItsTablesFencedLock_andEveryLockIsReleased() {
             List<TableId> three = List.of(TableId.of("ns1", "a"), TableId.of("ns1", "b"), TableId.of("ns10", "a"));
             three.forEach(FencedTableLocksContract.this::registered);

@@ -25,6 +25,7 @@ import io.lake.meta.ops.OperationState;
 import io.lake.meta.testkit.PausePoints;
 import io.lake.meta.testkit.lease.CountingMetaStore;
 import io.lake.meta.testkit.lease.InFlightHooks;
+import io.lake.meta.testkit.lease.LosesAnswers;
 import io.lake.meta.testkit.lease.ManualTicker;
 import io.lake.meta.testkit.registry.RecipeSupport;
 import java.time.Duration;
@@ -397,6 +398,88 @@ public abstract class OperationJournalContract extends RecipeSupport {
                     .hasMessageContaining("recover it first");
             assertThatThrownBy(() -> journalOfB.abandon(begun, "x")).isInstanceOf(InvalidArgumentException.class);
             assertThat(journalOfB.get(TENANT, "op-1")).contains(begun);
+        }
+    }
+
+    /** Issue 23 item 9: a lost answer is resolved by re-reading the record and recognising this write's attempt id. */
+    @Nested
+    class LostAnswers {
+
+        @Test
+        void begin_whoseCreateAppliedButLostItsAnswer_isStarted_notStuckInProgress() {
+            LeaderElection a = leader("node-a", new ManualTicker());
+            LosesAnswers network = new LosesAnswers(store);
+            OperationJournal journal = journal(network, a);
+            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+
+            BeginResult begun = journal.begin(TENANT, "op-1", DIGEST);
+
+            assertThat(begun.isStarted()).as("the caller recognises its own create").isTrue();
+            assertThat(journal.complete(begun.record(), "done").isApplied()).isTrue();
+        }
+
+        @Test
+        void begin_whoseCreateNeverArrived_isSentAgain_andStarted() {
+            LeaderElection a = leader("node-a", new ManualTicker());
+            LosesAnswers network = new LosesAnswers(store);
+            OperationJournal journal = journal(network, a);
+            network.next(LosesAnswers.Next.DROP_AND_LOSE_ANSWER);
+
+            BeginResult begun = journal.begin(TENANT, "op-1", DIGEST);
+
+            assertThat(begun.isStarted()).isTrue();
+            assertThat(journal.get(TENANT, "op-1")).contains(begun.record());
+        }
+
+        @Test
+        void complete_andAbandon_whoseAnswersWereLost_areApplied() {
+            LeaderElection a = leader("node-a", new ManualTicker());
+            LosesAnswers network = new LosesAnswers(store);
+            OperationJournal journal = journal(network, a);
+            OperationRecord one = journal.begin(TENANT, "op-1", DIGEST).record();
+            OperationRecord two = journal.begin(TENANT, "op-2", DIGEST).record();
+
+            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+            JournalWriteResult completed = journal.complete(one, "done");
+            network.next(LosesAnswers.Next.DROP_AND_LOSE_ANSWER);
+            JournalWriteResult abandoned = journal.abandon(two, "declined");
+
+            assertThat(completed.isApplied()).isTrue();
+            assertThat(journal.get(TENANT, "op-1")).isEqualTo(completed.record());
+            assertThat(abandoned.isApplied()).isTrue();
+            assertThat(journal.get(TENANT, "op-2")).isEqualTo(abandoned.record());
+        }
+
+        @Test
+        void recover_whoseAnswerWasLost_isApplied() {
+            LeaderElection a = leader("node-a", new ManualTicker());
+            OperationRecord orphan = journal(store, a).begin(TENANT, "op-1", DIGEST).record();
+            LeaderElection b = takeOver("node-b");
+            LosesAnswers network = new LosesAnswers(store);
+            OperationJournal journalOfB = journal(network, b);
+            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+
+            JournalWriteResult recovered = journalOfB.recover(orphan);
+
+            assertThat(recovered.isApplied()).isTrue();
+            assertThat(recovered.record().orElseThrow().owner()).isEqualTo(new OperationOwner("node-b", 2));
+            assertThat(journalOfB.complete(recovered.record().orElseThrow(), "done").isApplied()).isTrue();
+        }
+
+        @Test
+        void aLostAnswer_whoseWriteOthersOvertook_isTheOrdinaryConflict() {
+            LeaderElection a = leader("node-a", new ManualTicker());
+            OperationJournal direct = journal(store, a);
+            OperationRecord begun = direct.begin(TENANT, "op-1", DIGEST).record();
+            LosesAnswers network = new LosesAnswers(store);
+            OperationJournal journal = journal(network, a);
+            JournalWriteResult abandonedFirst = direct.abandon(begun, "declined"); // another caller ended it
+            network.next(LosesAnswers.Next.DROP_AND_LOSE_ANSWER);
+
+            JournalWriteResult completed = journal.complete(begun, "done");
+
+            assertThat(completed.isConflict()).isTrue();
+            assertThat(completed.record()).isEqualTo(abandonedFirst.record());
         }
     }
 

@@ -32,7 +32,8 @@ class LeaderElectionMetricsTest {
         try (InMemoryMetaStore store = InMemoryMetaStore.create();
              LeaderElection election = LeaderElection.builder().store(store).leaseKey(MetaKey.of("lease/catalog"))
                      .candidateId("node-a").leaseDuration(Duration.ofSeconds(10))
-                     .clock(new ManualClock(1_000_000)).ticker(ticker).build()) {
+                     .clock(new ManualClock(1_000_000)).ticker(ticker)
+                     .listenerExecutor(Runnable::run).build()) { // transitions counted before each call returns
             new LeaderElectionMetrics(election).bindTo(registry);
             assertThat(gauge("lake.meta.leadership.leader")).isZero();
             assertThat(gauge("lake.meta.leadership.epoch")).isZero();
