@@ -294,7 +294,10 @@ public final class DynamoMigration {
             new LegacyTableSetup(client, legacyTableName).open(false, timeout);
             V2Layout layout = new TableSetup(client, tableName).open(shardCount,
                     createTableIfMissing != null && createTableIfMissing, timeout);
-            return new DynamoMigration(client, legacyTableName, tableName, layout, hooks == null ? RaceHooks.NONE : hooks);
+            DynamoMigration migration = new DynamoMigration(client, legacyTableName, tableName, layout,
+                    hooks == null ? RaceHooks.NONE : hooks);
+            migration.state.markStarted(); // from now on mode V2 refuses the v2 table
+            return migration;
         }
 
         private static void requireUnset(Object current, String option) {

@@ -100,6 +100,27 @@ final class MigrationState {
         }
     }
 
+    /**
+     * Records that the two tables are a migration's pair, from the first DUAL open or migration
+     * build on: a store in mode V2 then refuses the v2 table until the rollback horizon is
+     * declared, even before the backfill stored its first cursor. Idempotent; never removed.
+     */
+    void markStarted() {
+        Map<String, AttributeValue> item = new HashMap<>(MigrationRecords.v2Key(MigrationRecords.STARTED));
+        item.put("legacy_table", AttributeValue.fromS(legacyTable));
+        item.put("started_at", AttributeValue.fromS(Instant.now().toString()));
+        AttemptLog log = new AttemptLog();
+        try {
+            client.putItem(r -> r.tableName(table).item(item).conditionExpression("attribute_not_exists(#k)")
+                    .expressionAttributeNames(Map.of("#k", V2Layout.RANGE)).overrideConfiguration(log.attachToSingleItemWrite(client)));
+        } catch (ConditionalCheckFailedException e) {
+            // recorded already (by another store, or by an earlier attempt of this call)
+        } catch (SdkException e) {
+            throw Failures.onWrite("recording that '" + table + "' is the target of a migration from '" + legacyTable + "'",
+                    e, log, table);
+        }
+    }
+
     Optional<MigrationStatus.Barrier> barrier() {
         Map<String, AttributeValue> item = read(table, MigrationRecords.v2Key(MigrationRecords.BARRIER), "the write barrier");
         if (item == null) {
