@@ -39,6 +39,8 @@ public final class DynamoMigration {
     static final String VERIFIED = "dynamo.finalize.verified";
     /** Reached after the marker was published, before the barrier is released. */
     static final String PUBLISHED = "dynamo.finalize.published";
+    /** Reached in a rollback after a clean verification, before the marker is withdrawn. */
+    static final String ROLLBACK_VERIFIED = "dynamo.rollback.verified";
 
     private final DynamoDbClient client;
     private final String legacyTable;
@@ -102,6 +104,7 @@ public final class DynamoMigration {
     public FinalizeResult finalizeMigration(int pageSize) {
         requirePageSize(pageSize);
         if (state.completion().isPresent()) {
+            releaseThePublishersBarrier();
             return new FinalizeResult(FinalizeResult.Outcome.ALREADY_FINALIZED, Optional.empty());
         }
         if (!state.cursor().totals().done()) {
@@ -131,6 +134,18 @@ public final class DynamoMigration {
                 }
             }
             throw e;
+        }
+    }
+
+    /**
+     * A finalize that published the marker and stopped before releasing its barrier (a crash, a
+     * failed release) left every dual write refused; the marker names that barrier as its
+     * publisher's, so a re-run releases it. A barrier of any other holder is left alone.
+     */
+    private void releaseThePublishersBarrier() {
+        Optional<MigrationStatus.Barrier> barrier = state.barrier();
+        if (barrier.isPresent() && state.completionPublisher().filter(barrier.get().holder()::equals).isPresent()) {
+            state.releaseBarrier(barrier.get());
         }
     }
 
@@ -175,10 +190,19 @@ public final class DynamoMigration {
             if (!report.clean()) {
                 return new RollbackResult(RollbackResult.Outcome.VERIFICATION_FAILED, Optional.of(report));
             }
-            if (!state.withdrawCompletion(barrier)) {
-                Optional<MigrationStatus.Completion> now = state.completion();
-                return new RollbackResult(now.isEmpty() ? RollbackResult.Outcome.NOT_FINALIZED
-                        : RollbackResult.Outcome.HORIZON_PASSED, Optional.of(report));
+            hooks.reached(ROLLBACK_VERIFIED);
+            switch (state.withdrawCompletion(barrier)) {
+                case BARRIER_LOST -> {
+                    return new RollbackResult(RollbackResult.Outcome.BARRIER_LOST, Optional.of(report));
+                }
+                case MARKER_GONE_OR_HORIZON_DECLARED -> {
+                    Optional<MigrationStatus.Completion> now = state.completion();
+                    return new RollbackResult(now.isEmpty() ? RollbackResult.Outcome.NOT_FINALIZED
+                            : RollbackResult.Outcome.HORIZON_PASSED, Optional.of(report));
+                }
+                default -> {
+                    // withdrawn
+                }
             }
             return new RollbackResult(RollbackResult.Outcome.ROLLED_BACK, Optional.of(report));
         } finally {

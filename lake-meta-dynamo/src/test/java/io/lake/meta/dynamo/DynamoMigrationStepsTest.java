@@ -61,4 +61,85 @@ class DynamoMigrationStepsTest extends DynamoTestSupport {
         assertThatThrownBy(() -> open(DynamoLayoutMode.V2)).isInstanceOf(ModeRefusedException.class)
                 .hasMessageContaining("not finalized");
     }
+
+    private DynamoMigration migration(io.lake.meta.spi.RaceHooks hooks) {
+        return DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).raceHooks(hooks).build();
+    }
+
+    private static void backfillToTheEnd(DynamoMigration migration) {
+        while (!migration.backfillPage(100).done()) {
+            // next page
+        }
+    }
+
+    /** Defect 5: the finalize that published the marker stopped before releasing its barrier; running it again releases it. */
+    @Test
+    void rerunningAFinalize_whoseBarrierReleaseFailed_releasesThePublishersBarrier() {
+        MetaStore dual = open(DynamoLayoutMode.DUAL);
+        dual.create(K, A);
+        DynamoMigration stopping = migration(point -> {
+            if (DynamoMigration.PUBLISHED.equals(point)) {
+                throw new SimulatedCrash(point);
+            }
+        });
+        backfillToTheEnd(stopping);
+        assertThatThrownBy(() -> stopping.finalizeMigration(100)).isInstanceOf(SimulatedCrash.class);
+        assertThat(migration().status().barrier()).as("left behind").isPresent();
+
+        FinalizeResult again = migration().finalizeMigration(100);
+
+        assertThat(again.outcome()).isEqualTo(FinalizeResult.Outcome.ALREADY_FINALIZED);
+        assertThat(migration().status().barrier()).as("the marker's own barrier, released by the re-run").isEmpty();
+        assertThat(dual.update(K, A, B).isApplied()).isTrue();
+    }
+
+    /** Defect 5, the other side: a barrier some other finalizer holds is not the re-run's to release. */
+    @Test
+    void rerunningAFinalize_leavesABarrierTheMarkerDoesNotName() {
+        open(DynamoLayoutMode.DUAL).create(K, A);
+        MigrationFixtures.finalizeNow(client, legacy, table);
+        copies().installBarrier("someone-else");
+
+        assertThat(migration().finalizeMigration(100).outcome()).isEqualTo(FinalizeResult.Outcome.ALREADY_FINALIZED);
+        assertThat(migration().status().barrier()).map(MigrationStatus.Barrier::holder).contains("someone-else");
+    }
+
+    /** Defect 8: the rollback's barrier released under it (no horizon declared) is not "horizon passed". */
+    @Test
+    void aRollback_whoseBarrierWasReleasedUnderIt_saysSo_notHorizonPassed() {
+        open(DynamoLayoutMode.DUAL).create(K, A);
+        MigrationFixtures.finalizeNow(client, legacy, table);
+        DynamoMigration rollingBack = migration(point -> {
+            if (DynamoMigration.ROLLBACK_VERIFIED.equals(point)) {
+                migration().releaseBarrier();
+            }
+        });
+
+        RollbackResult result = rollingBack.rollback(100);
+
+        assertThat(result.outcome()).isEqualTo(RollbackResult.Outcome.BARRIER_LOST);
+        assertThat(migration().status().completion()).as("nothing withdrawn").isPresent();
+        assertThat(migration().status().barrier()).isEmpty();
+    }
+
+    /** Defect 9: a transaction conflict while publishing the marker is retryable, nothing published, the barrier released. */
+    @Test
+    void aTransactionConflict_whilePublishingTheMarker_isRetryable_andTheNextFinalizeSucceeds() {
+        var server = TARGET.requireInProcessServer();
+        open(DynamoLayoutMode.DUAL).create(K, A);
+        DynamoMigration conflicted = migration(point -> {
+            if (DynamoMigration.VERIFIED.equals(point)) {
+                server.faults().arm(io.lake.meta.testserver.dynamodb.fault.Fault.cancellation(0, "TransactionConflict")
+                        .onOperation("TransactWriteItems").onTable(table).times(1));
+            }
+        });
+        backfillToTheEnd(conflicted);
+
+        assertThatThrownBy(() -> conflicted.finalizeMigration(100)).isInstanceOf(io.lake.meta.StoreUnavailableException.class)
+                .hasMessageContaining("TransactionConflict").hasMessageContaining("nothing was applied")
+                .satisfies(e -> assertThat(((io.lake.meta.MetaStoreException) e).retryable()).isTrue());
+        assertThat(migration().status().completion()).isEmpty();
+        assertThat(migration().status().barrier()).isEmpty();
+        assertThat(migration().finalizeMigration(100).outcome()).isEqualTo(FinalizeResult.Outcome.FINALIZED);
+    }
 }
