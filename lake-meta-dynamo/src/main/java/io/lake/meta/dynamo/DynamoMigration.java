@@ -3,6 +3,7 @@ package io.lake.meta.dynamo;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.WriteBarrierException;
+import io.lake.meta.lease.Ticker;
 import io.lake.meta.spi.RaceHooks;
 import java.time.Duration;
 import java.util.Optional;
@@ -50,12 +51,13 @@ public final class DynamoMigration {
     private final ParityCheck parity;
     private final RaceHooks hooks;
 
-    private DynamoMigration(DynamoDbClient client, String legacyTable, String table, V2Layout layout, RaceHooks hooks) {
+    private DynamoMigration(DynamoDbClient client, String legacyTable, String table, V2Layout layout, RaceHooks hooks,
+            Ticker ticker) {
         this.client = client;
         this.legacyTable = legacyTable;
         this.table = table;
         this.hooks = hooks;
-        this.state = new MigrationState(client, legacyTable, table);
+        this.state = new MigrationState(client, legacyTable, table, ticker);
         this.backfill = new Backfill(client, legacyTable, table, layout, state, hooks);
         this.parity = new ParityCheck(client, legacyTable, table, layout);
     }
@@ -251,6 +253,7 @@ public final class DynamoMigration {
         private Integer shardCount;
         private Boolean createTableIfMissing;
         private RaceHooks hooks;
+        private Ticker ticker;
 
         private Builder() {
         }
@@ -293,6 +296,21 @@ public final class DynamoMigration {
             return this;
         }
 
+        /**
+         * The clock the migration measures its own time with, as {@link DynamoMetaStore.Builder#ticker(Ticker)};
+         * default {@link Ticker#system()}.
+         *
+         * @since 0.1.0
+         */
+        public Builder ticker(Ticker ticker) {
+            requireUnset(this.ticker, "ticker");
+            if (ticker == null) {
+                throw new InvalidArgumentException("ticker must not be null");
+            }
+            this.ticker = ticker;
+            return this;
+        }
+
         /** Pause points for race tests; production uses none. */
         Builder raceHooks(RaceHooks hooks) {
             this.hooks = hooks;
@@ -319,7 +337,7 @@ public final class DynamoMigration {
             V2Layout layout = new TableSetup(client, tableName).open(shardCount,
                     createTableIfMissing != null && createTableIfMissing, timeout);
             DynamoMigration migration = new DynamoMigration(client, legacyTableName, tableName, layout,
-                    hooks == null ? RaceHooks.NONE : hooks);
+                    hooks == null ? RaceHooks.NONE : hooks, ticker == null ? Ticker.system() : ticker);
             migration.state.markStarted(); // from now on mode V2 refuses the v2 table
             return migration;
         }

@@ -4,6 +4,7 @@ import io.lake.meta.MetaStoreException;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.WriteBarrierException;
+import io.lake.meta.lease.Ticker;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -45,11 +46,18 @@ final class MigrationState {
     private final DynamoDbClient client;
     private final String legacyTable;
     private final String table;
+    private final Ticker ticker;
 
-    MigrationState(DynamoDbClient client, String legacyTable, String table) {
+    MigrationState(DynamoDbClient client, String legacyTable, String table, Ticker ticker) {
+        this.ticker = ticker;
         this.client = client;
         this.legacyTable = legacyTable;
         this.table = table;
+    }
+
+    /** The clock the migration measures a transaction's resend window with. */
+    Ticker ticker() {
+        return ticker;
     }
 
     Cursor cursor() {
@@ -198,7 +206,7 @@ final class MigrationState {
         String token = UUID.randomUUID().toString();
         AttemptLog log = new AttemptLog();
         try {
-            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token).overrideConfiguration(log.attach(client)));
+            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token).overrideConfiguration(log.attachToTransaction(client, ticker)));
             return List.of();
         } catch (TransactionCanceledException e) {
             Failures.requireConclusive(what, e, log, table);
@@ -289,7 +297,7 @@ final class MigrationState {
         String token = UUID.randomUUID().toString();
         AttemptLog log = new AttemptLog();
         try {
-            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token).overrideConfiguration(log.attach(client)));
+            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token).overrideConfiguration(log.attachToTransaction(client, ticker)));
         } catch (TransactionCanceledException e) {
             Failures.requireConclusive("publishing the completion marker", e, log, table);
             // a retryable reason (a transaction conflict, throttling) is StoreUnavailableException: nothing applied

@@ -1,6 +1,7 @@
 package io.lake.meta.dynamo;
 
 import io.lake.meta.MetaStore;
+import io.lake.meta.lease.Ticker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +29,10 @@ final class ModeOpener {
     private final boolean createIfMissing;
     private final Duration activeTimeout;
     private final Duration pollInterval;
+    private final Ticker ticker;
 
-    ModeOpener(DynamoDbClient client, boolean createIfMissing, Duration activeTimeout, Duration pollInterval) {
+    ModeOpener(DynamoDbClient client, boolean createIfMissing, Duration activeTimeout, Duration pollInterval, Ticker ticker) {
+        this.ticker = ticker;
         this.client = client;
         this.createIfMissing = createIfMissing;
         this.activeTimeout = activeTimeout;
@@ -45,7 +48,7 @@ final class ModeOpener {
                     + " reads the v2 table and keeps both copies) or V2; to return to V1, roll the migration back first"
                     + " (see the DynamoDB migration guide)");
         }
-        return new DynamoV1Store(client, legacyTable, pollInterval);
+        return new DynamoV1Store(client, legacyTable, pollInterval, ticker);
     }
 
     MetaStore openDual(String legacyTable, String table, Integer shardCount) {
@@ -60,13 +63,13 @@ final class ModeOpener {
                     + " in the legacy table '" + legacyTable + "': they are written and removed together, so one was"
                     + " changed by hand. Check both tables (lake-meta dynamo-migrate --status) before opening a store");
         }
-        MigrationState state = new MigrationState(client, legacyTable, table);
+        MigrationState state = new MigrationState(client, legacyTable, table, ticker);
         if (record(records, MigrationRecords.STARTED) == null) {
             state.markStarted(); // from now on mode V2 refuses the v2 table, before any backfill page
         }
         DualAuthority authority = marker ? DualAuthority.V2 : DualAuthority.V1;
         boolean legacyRetired = marker && MigrationState.completionOf(markerItem).rollbackHorizonPassed();
-        return new DynamoDualStore(client, legacyTable, table, layout, authority, legacyRetired, pollInterval);
+        return new DynamoDualStore(client, legacyTable, table, layout, authority, legacyRetired, pollInterval, ticker);
     }
 
     /**
@@ -92,7 +95,7 @@ final class ModeOpener {
                         + " declare it (lake-meta dynamo-migrate --declare-rollback-horizon), then open in mode V2");
             }
         }
-        return new DynamoV2Store(client, table, layout, pollInterval);
+        return new DynamoV2Store(client, table, layout, pollInterval, ticker);
     }
 
     /** The migration's records in a v2 table (one consistent Query; none on a table never migrated to). */
