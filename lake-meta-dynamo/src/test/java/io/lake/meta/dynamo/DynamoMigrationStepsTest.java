@@ -142,4 +142,117 @@ class DynamoMigrationStepsTest extends DynamoTestSupport {
         assertThat(migration().status().barrier()).isEmpty();
         assertThat(migration().finalizeMigration(100).outcome()).isEqualTo(FinalizeResult.Outcome.FINALIZED);
     }
+
+    private static final MetaKey K2 = MetaKey.of("tbl/ns1/payments");
+    private static final MetaKey K3 = MetaKey.of("lease/ns1/owner");
+
+    /**
+     * Defect 6: during the rollout V1 and DUAL writers coexist. A V1 writer changes (or deletes)
+     * only the legacy copy of a key a dual write created; while nothing is finalized the v2 copy is
+     * derived data, so dual writes and the backfill repair it from the legacy authority, and the
+     * finalize succeeds without a hand repair.
+     */
+    @Test
+    void v1AndDualWriters_coexistDuringTheRollout_andTheMigrationFinalizesWithoutAHandRepair() {
+        MetaStore v1 = open(DynamoLayoutMode.V1);
+        MetaStore dual = open(DynamoLayoutMode.DUAL);
+        dual.create(K, A);
+        dual.create(K2, A);
+        dual.create(K3, A);
+        assertThat(v1.update(K, A, B).isApplied()).isTrue();
+        assertThat(v1.update(K2, A, B).isApplied()).isTrue();
+        assertThat(v1.delete(K3, A).isApplied()).isTrue();
+
+        assertThat(dual.update(K2, B, C).isApplied()).as("a dual write over a legacy-only change").isTrue();
+        DynamoMigration migration = migration();
+        backfillToTheEnd(migration);
+
+        assertThat(copies().v2Copy(K)).as("repaired from the legacy authority").contains(B);
+        assertThat(copies().v2Copy(K2)).contains(C);
+        assertThat(copies().v2Copy(K3)).as("a v2 copy the legacy table no longer has is removed").isEmpty();
+        assertThat(migration.finalizeMigration(100).outcome()).isEqualTo(FinalizeResult.Outcome.FINALIZED);
+    }
+
+    /** Defect 7: the authority holds C, the other copy still the caller's expected A: a divergence, not a conflict. */
+    @Test
+    void aConflictOnTheAuthority_whileTheOtherCopyHoldsTheExpectedBytes_isADivergence() {
+        open(DynamoLayoutMode.DUAL).create(K, A);
+        MigrationFixtures.finalizeNow(client, legacy, table);
+        MetaStore dual = open(DynamoLayoutMode.DUAL); // v2 authority
+        copies().putV2Copy(K, C);
+
+        assertThatThrownBy(() -> dual.update(K, A, B)).isInstanceOf(CopiesDivergedException.class);
+        assertThatThrownBy(() -> dual.delete(K, A)).isInstanceOf(CopiesDivergedException.class);
+        assertThat(copies().legacyCopy(K)).contains(A);
+        assertThat(copies().v2Copy(K)).contains(C);
+    }
+
+    /**
+     * Defect 2: after a rollback a V1 store deletes K; a DUAL store still on the v2 authority must
+     * not write K back into the legacy table (everyone's authority again): it learns the marker
+     * was withdrawn and conditions its writes on the legacy copy from then on.
+     */
+    @Test
+    void afterARollback_aDualStoreStillOnTheV2Authority_neverUndoesAV1Write() {
+        open(DynamoLayoutMode.DUAL).create(K, A);
+        open(DynamoLayoutMode.DUAL).create(K2, A);
+        MigrationFixtures.finalizeNow(client, legacy, table);
+        MetaStore running = open(DynamoLayoutMode.DUAL);
+        assertThat(running.toString()).contains("authority=V2");
+        assertThat(migration().rollback(100).outcome()).isEqualTo(RollbackResult.Outcome.ROLLED_BACK);
+        MetaStore v1 = open(DynamoLayoutMode.V1);
+        assertThat(v1.delete(K, A).isApplied()).isTrue();
+        assertThat(v1.update(K2, A, B).isApplied()).isTrue();
+
+        assertThat(running.update(K, A, C).isApplied()).as("K was deleted by an acknowledged V1 write").isFalse();
+        assertThat(running.update(K2, A, C).isApplied()).as("K2 was changed by an acknowledged V1 write").isFalse();
+
+        assertThat(copies().legacyCopy(K)).isEmpty();
+        assertThat(copies().legacyCopy(K2)).contains(B);
+        assertThat(running.get(K2)).as("it reads the legacy authority now").contains(B);
+        assertThat(running.update(K2, B, C).isApplied()).isTrue();
+        assertThat(v1.get(K2)).contains(C);
+    }
+
+    /** Defect 4: after a rollback and writes in V1, backfill and finalize succeed again. */
+    @Test
+    void afterARollbackAndWritesInV1_theMigrationFinalizesAgain() {
+        MetaStore dual = open(DynamoLayoutMode.DUAL);
+        dual.create(K, A);
+        dual.create(K2, A);
+        MigrationFixtures.finalizeNow(client, legacy, table);
+        assertThat(migration().rollback(100).outcome()).isEqualTo(RollbackResult.Outcome.ROLLED_BACK);
+        MetaStore v1 = open(DynamoLayoutMode.V1);
+        v1.update(K, A, B);
+        v1.delete(K2, A);
+        v1.create(K3, C);
+        v1.close();
+
+        DynamoMigration migration = migration();
+        backfillToTheEnd(migration);
+        FinalizeResult again = migration.finalizeMigration(100);
+
+        assertThat(again.outcome()).as(String.valueOf(again.parity())).isEqualTo(FinalizeResult.Outcome.FINALIZED);
+        assertThat(copies().v2Copy(K)).contains(B);
+        assertThat(copies().v2Copy(K2)).isEmpty();
+        assertThat(copies().v2Copy(K3)).contains(C);
+    }
+
+    /** Defect 10: after the horizon the legacy table may be deleted; DUAL stores keep working on the v2 table. */
+    @Test
+    void afterTheHorizon_theLegacyTableMayBeDeleted_andDualStoresKeepWorking() {
+        open(DynamoLayoutMode.DUAL).create(K, A);
+        MigrationFixtures.finalizeNow(client, legacy, table);
+        MetaStore running = open(DynamoLayoutMode.DUAL);
+        migration().declareRollbackHorizonPassed();
+        client.deleteTable(r -> r.tableName(legacy));
+
+        assertThat(running.update(K, A, B).isApplied()).as("a store running from before the deletion").isTrue();
+        MetaStore openedAfter = open(DynamoLayoutMode.DUAL); // createTableIfMissing(true)
+        assertThat(openedAfter.update(K, B, C).isApplied()).isTrue();
+        assertThat(openedAfter.get(K)).contains(C);
+        assertThat(client.listTables().tableNames()).as("the legacy table is not re-created").doesNotContain(legacy);
+        assertThatThrownBy(() -> open(DynamoLayoutMode.V1)).isInstanceOf(ModeRefusedException.class);
+        assertThat(client.listTables().tableNames()).doesNotContain(legacy);
+    }
 }
