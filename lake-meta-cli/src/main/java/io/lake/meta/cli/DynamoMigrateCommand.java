@@ -54,7 +54,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
             "2:invalid usage: a missing or invalid option, a missing acknowledgement, the same table twice, a missing table or one of another layout, a rollback after the horizon, a horizon before finalization; nothing was done",
             "4:backend unavailable: DynamoDB unreachable, refusing or throttling, or a write's outcome unknown; safe to run again (a page is replayed until its cursor is stored)",
             "5:verification failed: the tables differ (the keys are listed) or a key's copies diverged; nothing was published or removed",
-            "6:barrier held: another finalize is running, or one stopped (see --status, --release-barrier)",
+            "6:barrier held: another finalize is running, or one stopped (see --status, --release-barrier); or a rollback's barrier was released under it",
             "7:--finalize was asked, but --max-pages stopped the backfill before the end: run again",
             "70:internal error (a bug: please report it)"
         },
@@ -111,7 +111,9 @@ final class DynamoMigrateCommand implements Callable<Integer> {
     Integer maxPages;
 
     @Option(names = "--status", defaultValue = "${env:LAKE_META_MIGRATE_STATUS:-false}",
-            description = "Print where the migration stands (cursor, barrier, completion marker) and change nothing.")
+            description = "Print where the migration stands (cursor, barrier, completion marker) and change nothing"
+                    + " (but the record, written once by every action, that the pair is a migration's: mode V2 then"
+                    + " refuses the v2 table until the rollback horizon).")
     boolean status;
 
     @Option(names = "--finalize", defaultValue = "${env:LAKE_META_MIGRATE_FINALIZE:-false}",
@@ -310,8 +312,10 @@ final class DynamoMigrateCommand implements Callable<Integer> {
                 case VERIFICATION_FAILED -> {
                     long n = result.parity().orElseThrow().differenceCount();
                     return fail(summary, "verification-failed", "the verification found " + n + " differing key(s) (listed"
-                            + " in the summary); nothing was published and the barrier was released: repair them (see"
-                            + " docs/guides/dynamodb-migration.md), then finalize again", VERIFICATION_FAILED);
+                            + " in the summary, most likely written by a store still in mode V1); nothing was published,"
+                            + " the barrier was released and the backfill was sent back to the start: stop every V1 writer,"
+                            + " then run this command again (the backfill repairs the v2 copies, then it finalizes)",
+                            VERIFICATION_FAILED);
                 }
                 default -> {
                     return fail(summary, "backfill-incomplete", "the backfill has not reached the end of the legacy table",
@@ -341,6 +345,11 @@ final class DynamoMigrateCommand implements Callable<Integer> {
                         .outcome(result.outcome() == RollbackResult.Outcome.ROLLED_BACK ? "rolled-back" : "not-finalized")
                         .print(spec.commandLine().getOut(), json);
                 return DONE;
+            }
+            case BARRIER_LOST -> {
+                return fail(summary, "barrier-lost", "the rollback's write barrier was released by someone else while it"
+                        + " verified (--release-barrier); nothing was changed: check --status, then roll back again",
+                        BARRIER_HELD);
             }
             case HORIZON_PASSED -> {
                 return fail(summary, "horizon-passed", "the rollback horizon was declared passed: the legacy table is no"

@@ -2,6 +2,7 @@ package io.lake.meta.dynamo;
 
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaStore;
+import io.lake.meta.lease.Ticker;
 import java.time.Duration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -65,6 +66,7 @@ public final class DynamoMetaStore {
         private Boolean createTableIfMissing;
         private Duration tableActiveTimeout;
         private Duration pollInterval;
+        private Ticker ticker;
 
         private Builder() {
         }
@@ -164,6 +166,24 @@ public final class DynamoMetaStore {
         }
 
         /**
+         * The clock the store measures its own time with; default {@link Ticker#system()}. A
+         * transaction is not sent again once its first attempt is older than
+         * {@value TransactionResendWindow#WINDOW_MINUTES} minutes by this clock (DynamoDB remembers a
+         * {@code ClientRequestToken} for 10 minutes): its outcome is then
+         * {@link io.lake.meta.OutcomeUnknownException}. For tests that need a manual clock.
+         *
+         * @since 0.1.0
+         */
+        public Builder ticker(Ticker ticker) {
+            requireUnset(this.ticker, "ticker");
+            if (ticker == null) {
+                throw new InvalidArgumentException("ticker must not be null");
+            }
+            this.ticker = ticker;
+            return this;
+        }
+
+        /**
          * Opens the store: checks (or creates) the table, waits until it is ACTIVE, checks its key
          * schema and reads its layout record, writing it only on an empty table (one bounded Scan
          * checks that a table without a record is empty).
@@ -177,9 +197,11 @@ public final class DynamoMetaStore {
          *     (or, in modes V1 and DUAL, the legacy table and the v2 table are the same)
          * @throws DynamoStoreException if the table is missing (and creation is off), has another
          *     key schema, holds a foreign or newer layout record, or holds items but no layout
-         *     record (the message says what record to write back); in V1, if the legacy table holds
-         *     the migration's completion marker; in DUAL, if only one table holds it; in V2, if the
-         *     table is a migration's target whose rollback horizon was not declared; nothing was written
+         *     record (the message says what record to write back); in DUAL, if only one table holds
+         *     the migration's completion marker; nothing was written
+         * @throws ModeRefusedException (a {@code DynamoStoreException}) if the mode could write around
+         *     the migration of its tables: V1 once the migration is finalized, V2 on a migration's
+         *     target before its rollback horizon was declared passed; nothing was written
          * @throws io.lake.meta.StoreUnavailableException if DynamoDB could not be reached or the
          *     table did not become ACTIVE in time (retryable)
          */
@@ -201,9 +223,9 @@ public final class DynamoMetaStore {
             }
             ModeOpener opener = new ModeOpener(client, createTableIfMissing != null && createTableIfMissing,
                     tableActiveTimeout == null ? Duration.ofMinutes(5) : tableActiveTimeout,
-                    pollInterval == null ? DEFAULT_POLL_INTERVAL : pollInterval);
+                    pollInterval == null ? DEFAULT_POLL_INTERVAL : pollInterval, ticker == null ? Ticker.system() : ticker);
             return switch (chosen) {
-                case V1 -> opener.openV1(legacyTableName);
+                case V1 -> opener.openV1(legacyTableName, tableName);
                 case DUAL -> opener.openDual(legacyTableName, tableName, shardCount);
                 case V2 -> opener.openV2(tableName, shardCount);
             };

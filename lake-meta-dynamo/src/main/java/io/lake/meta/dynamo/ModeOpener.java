@@ -1,6 +1,7 @@
 package io.lake.meta.dynamo;
 
 import io.lake.meta.MetaStore;
+import io.lake.meta.lease.Ticker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,29 +29,58 @@ final class ModeOpener {
     private final boolean createIfMissing;
     private final Duration activeTimeout;
     private final Duration pollInterval;
+    private final Ticker ticker;
 
-    ModeOpener(DynamoDbClient client, boolean createIfMissing, Duration activeTimeout, Duration pollInterval) {
+    ModeOpener(DynamoDbClient client, boolean createIfMissing, Duration activeTimeout, Duration pollInterval, Ticker ticker) {
+        this.ticker = ticker;
         this.client = client;
         this.createIfMissing = createIfMissing;
         this.activeTimeout = activeTimeout;
         this.pollInterval = pollInterval;
     }
 
-    MetaStore openV1(String legacyTable) {
-        if (new LegacyTableSetup(client, legacyTable).open(createIfMissing, activeTimeout)) {
-            throw new DynamoStoreException("legacy table '" + legacyTable + "' holds the completion marker of a finalized"
-                    + " migration to the v2 layout, so a store in mode V1 will not open it: a writer that changes only the"
-                    + " legacy table after finalization would make the two copies differ. Open the store in mode DUAL (it"
-                    + " reads the v2 table and keeps both copies) or V2; to return to V1, roll the migration back first"
-                    + " (see the DynamoDB migration guide)");
+    MetaStore openV1(String legacyTable, String table) {
+        if (table != null && hasCompletionMarker(table)) {
+            throw finalizedRefusal(legacyTable); // before the legacy table is opened: it may have been deleted after the horizon
         }
-        return new DynamoV1Store(client, legacyTable, pollInterval);
+        if (new LegacyTableSetup(client, legacyTable).open(createIfMissing, activeTimeout)) {
+            throw finalizedRefusal(legacyTable);
+        }
+        return new DynamoV1Store(client, legacyTable, pollInterval, ticker);
+    }
+
+    private static ModeRefusedException finalizedRefusal(String legacyTable) {
+        return new ModeRefusedException(DynamoLayoutMode.V1, ModeRefusedException.Reason.MIGRATION_FINALIZED,
+                "legacy table '" + legacyTable + "' was migrated to the v2 layout and the migration is finalized"
+                + " (the completion marker exists), so a store in mode V1 will not open it: a writer that changes only the"
+                + " legacy table after finalization would make the two copies differ. Open the store in mode DUAL (it"
+                + " reads the v2 table and keeps both copies) or V2; to return to V1, roll the migration back first"
+                + " (see the DynamoDB migration guide)");
+    }
+
+    /** Whether the v2 table exists and holds the completion marker (one consistent GetItem). */
+    private boolean hasCompletionMarker(String table) {
+        try {
+            var response = client.getItem(r -> r.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.COMPLETE))
+                    .consistentRead(true));
+            return response.hasItem() && !response.item().isEmpty();
+        } catch (software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException e) {
+            return false; // no v2 table: never migrated to
+        } catch (SdkException e) {
+            throw Failures.onRead("reading the migration's completion marker", e, table);
+        }
     }
 
     MetaStore openDual(String legacyTable, String table, Integer shardCount) {
-        boolean legacyMarker = new LegacyTableSetup(client, legacyTable).open(createIfMissing, activeTimeout);
         V2Layout layout = new TableSetup(client, table).open(shardCount, createIfMissing, activeTimeout);
-        Map<String, AttributeValue> markerItem = readV2(table, MigrationRecords.v2Key(MigrationRecords.COMPLETE));
+        List<Map<String, AttributeValue>> records = migrationRecords(table);
+        Map<String, AttributeValue> markerItem = record(records, MigrationRecords.COMPLETE);
+        if (markerItem != null && MigrationState.completionOf(markerItem).rollbackHorizonPassed()) {
+            // The legacy table is no longer kept and may be deleted: neither read nor (re-)created.
+            return new DynamoDualStore(client, legacyTable, table, layout, MigrationState.markerSeenIn(markerItem), pollInterval,
+                    ticker);
+        }
+        boolean legacyMarker = new LegacyTableSetup(client, legacyTable).open(createIfMissing, activeTimeout);
         boolean marker = markerItem != null;
         if (marker != legacyMarker) {
             throw new DynamoStoreException("the migration's completion marker is " + (marker ? "present" : "absent")
@@ -58,9 +88,12 @@ final class ModeOpener {
                     + " in the legacy table '" + legacyTable + "': they are written and removed together, so one was"
                     + " changed by hand. Check both tables (lake-meta dynamo-migrate --status) before opening a store");
         }
-        DualAuthority authority = marker ? DualAuthority.V2 : DualAuthority.V1;
-        boolean legacyRetired = marker && MigrationState.completionOf(markerItem).rollbackHorizonPassed();
-        return new DynamoDualStore(client, legacyTable, table, layout, authority, legacyRetired, pollInterval);
+        if (record(records, MigrationRecords.STARTED) == null) {
+            // from now on mode V2 refuses the v2 table, before any backfill page
+            new MigrationState(client, legacyTable, table, ticker).markStarted();
+        }
+        return new DynamoDualStore(client, legacyTable, table, layout,
+                marker ? MigrationState.markerSeenIn(markerItem) : null, pollInterval, ticker);
     }
 
     /**
@@ -72,22 +105,21 @@ final class ModeOpener {
         V2Layout layout = new TableSetup(client, table).open(shardCount, createIfMissing, activeTimeout);
         List<Map<String, AttributeValue>> records = migrationRecords(table);
         if (!records.isEmpty()) {
-            Optional<MigrationStatus.Completion> completion = records.stream()
-                    .filter(r -> MigrationRecords.COMPLETE.equals(r.get(V2Layout.RANGE).s()))
-                    .findFirst().map(MigrationState::completionOf);
+            Optional<MigrationStatus.Completion> completion = Optional.ofNullable(record(records, MigrationRecords.COMPLETE))
+                    .map(MigrationState::completionOf);
             if (completion.isEmpty()) {
-                throw new DynamoStoreException("DynamoDB table '" + table + "' is the target of a migration from a legacy"
-                        + " table that is not finalized (or was rolled back), so a store in mode V2 will not open it: the"
-                        + " legacy table is still the authority. Open the store in mode DUAL (see the DynamoDB migration guide)");
+                throw new ModeRefusedException(DynamoLayoutMode.V2, ModeRefusedException.Reason.MIGRATION_NOT_FINALIZED,
+                        "DynamoDB table '" + table + "' is the target of a migration from a legacy table that is not"
+                        + " finalized (or was rolled back), so a store in mode V2 will not open it: the legacy table is still the authority. Open the store in mode DUAL (see the DynamoDB migration guide)");
             }
             if (!completion.get().rollbackHorizonPassed()) {
-                throw new DynamoStoreException("DynamoDB table '" + table + "' is the target of a finalized migration whose"
-                        + " rollback horizon was not declared passed, so a store in mode V2 will not open it: until then"
-                        + " every write keeps the legacy copy too. Once every store runs in mode DUAL with the v2 authority,"
+                throw new ModeRefusedException(DynamoLayoutMode.V2, ModeRefusedException.Reason.ROLLBACK_HORIZON_NOT_PASSED,
+                        "DynamoDB table '" + table + "' is the target of a finalized migration whose rollback horizon"
+                        + " was not declared passed, so a store in mode V2 will not open it: until then every write keeps the legacy copy too. Once every store runs in mode DUAL with the v2 authority,"
                         + " declare it (lake-meta dynamo-migrate --declare-rollback-horizon), then open in mode V2");
             }
         }
-        return new DynamoV2Store(client, table, layout, pollInterval);
+        return new DynamoV2Store(client, table, layout, pollInterval, ticker);
     }
 
     /** The migration's records in a v2 table (one consistent Query; none on a table never migrated to). */
@@ -101,12 +133,8 @@ final class ModeOpener {
         }
     }
 
-    private Map<String, AttributeValue> readV2(String table, Map<String, AttributeValue> key) {
-        try {
-            var response = client.getItem(r -> r.tableName(table).key(key).consistentRead(true));
-            return response.hasItem() && !response.item().isEmpty() ? response.item() : null;
-        } catch (SdkException e) {
-            throw Failures.onRead("reading the migration's completion marker", e, table);
-        }
+    /** The record named {@code sortKey} among {@code records}, or null. */
+    private static Map<String, AttributeValue> record(List<Map<String, AttributeValue>> records, String sortKey) {
+        return records.stream().filter(r -> sortKey.equals(r.get(V2Layout.RANGE).s())).findFirst().orElse(null);
     }
 }
