@@ -15,8 +15,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "get", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {
             "Print a key's value; exits 1 when the key is absent.",
-            "With --keys, read several keys in one batch and print KEY<TAB>VALUE for each present one,",
-            "in the order given; exits 1 when any of them is absent (each absent key is named on stderr)."
+            "With --keys, read several keys in one batch and print KEY<TAB>VALUE for each present one, in "
+                    + "the order given; exits 1 when any of them is absent (each absent key is named on stderr)."
         },
         exitCodeListHeading = ExitCodeHelp.HEADING,
         exitCodeList = {

@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
             DynamoLocalCommand.class,
             DynamoMigrateCommand.class,
             BenchCommand.class,
-            CommandLine.HelpCommand.class,
+            HelpCommand.class,
             AutoComplete.GenerateCompletion.class
         },
         exitCodeListHeading = ExitCodeHelp.HEADING,
@@ -52,10 +52,10 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nExamples:%n",
         footer = {
             "  lake-meta demo",
-            "  lake-meta put --store rocks:/tmp/meta --create-store tbl/sales/orders v1",
+            "  lake-meta put --store rocks:/tmp/meta --create-store catalog/sales/orders v1",
             "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/ --all",
             "  lake-meta get --store dynamo:meta --endpoint http://127.0.0.1:8000 \\",
-            "      tbl/sales/orders --json",
+            "      catalog/sales/orders --json",
             "  lake-meta help scan",
             "  source <(lake-meta generate-completion)"
         })

@@ -23,8 +23,8 @@ import picocli.CommandLine.Option;
             "Print the keys under a prefix: up to --limit of them, or all with --all.",
             "One 'KEY<TAB>VALUE' line per entry, then 'next-token: T' when more may follow:",
             "pass T to --token to go on. No next-token line: the prefix is exhausted.",
-            "The command follows the store's page tokens itself (a DynamoDB page may be empty),",
-            "so it prints --limit entries unless the prefix ends first."
+            "The command follows the store's page tokens itself (a DynamoDB page may be empty), so it prints "
+                    + "--limit entries unless the prefix ends first."
         },
         footerHeading = "%nExamples:%n",
         footer = {
