@@ -59,7 +59,7 @@ final class ScanCommand extends StoreCommand {
     @Override
     public Integer call() {
         ValueEncoding encoding = format.encoding();
-        KeyPrefix keyPrefix = KeyPrefix.of(prefix);
+        KeyPrefix keyPrefix = prefixOf(prefix);
         PageRequest first = token == null
                 ? PageRequest.first(keyPrefix, limit)
                 : PageRequest.after(keyPrefix, token, limit);

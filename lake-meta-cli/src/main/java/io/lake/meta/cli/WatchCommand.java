@@ -52,7 +52,7 @@ final class WatchCommand extends StoreCommand {
 
     @Override
     public Integer call() {
-        KeyPrefix keyPrefix = KeyPrefix.of(prefix);
+        KeyPrefix keyPrefix = prefixOf(prefix);
         if (maxEvents != null && maxEvents < 1) {
             throw new UsageException("--max-events must be at least 1, got " + maxEvents);
         }

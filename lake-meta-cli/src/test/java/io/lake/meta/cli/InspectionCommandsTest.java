@@ -67,7 +67,8 @@ class InspectionCommandsTest {
 
         assertThat(again.exitCode()).isEqualTo(ExitCodes.CONFLICT);
         assertThat(again.err()).isEqualTo(
-                "lake-meta put: create conflict: tbl/sales/a already exists and holds 1; nothing was written" + NL);
+                "lake-meta put: create conflict: tbl/sales/a already exists and holds 1; nothing was written"
+                        + " (to replace it, pass --expect 1)" + NL);
         assertThat(again.out()).isEmpty();
     }
 
@@ -246,7 +247,7 @@ class InspectionCommandsTest {
         Cli.Run run = Cli.run("scan", "--store", store, "--prefix", "tbl");
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).startsWith("lake-meta scan: prefix 'tbl' has no family").hasLineCount(1);
+        assertThat(run.err()).startsWith("lake-meta scan: prefix 'tbl' names no family").contains("pass --prefix tbl/").hasLineCount(1);
     }
 
     @Test
