@@ -63,7 +63,7 @@ final class ScanCommand extends StoreCommand {
         PageRequest first = token == null
                 ? PageRequest.first(keyPrefix, limit)
                 : PageRequest.after(keyPrefix, token, limit);
-        Scanned scanned = withStore(false, store -> scan(store, first));
+        Scanned scanned = withReadOnlyStore(store -> scan(store, first));
         // Encode every value before printing anything, so a value that cannot be shown fails the
         // command without a half-printed page.
         List<Map<String, Object>> entries = new ArrayList<>();

@@ -29,6 +29,13 @@ abstract class StoreCommand implements Callable<Integer> {
         }
     }
 
+    /** As {@link #withStore}, for a command that only reads: the store opens read-only (see {@link StoreSpec#openReadOnly()}). */
+    <T> T withReadOnlyStore(Function<MetaStore, T> call) {
+        try (MetaStore store = storeOptions.openReadOnly()) {
+            return call.apply(store);
+        }
+    }
+
     /** Applies {@code mutation}, prints the answer and returns the exit code: applied 0, conflict 3. */
     int write(boolean createIfMissing, Mutation mutation) {
         WriteResult result = withStore(createIfMissing, store -> store.apply(mutation));
