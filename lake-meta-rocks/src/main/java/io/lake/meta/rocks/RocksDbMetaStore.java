@@ -17,7 +17,11 @@ import java.util.function.UnaryOperator;
  */
 public final class RocksDbMetaStore {
 
-    /** How often a read-only view's watches poll unless {@link Builder#pollInterval(Duration)} says otherwise. */
+    /**
+     * How often a read-only view's watches poll unless {@link Builder#pollInterval(Duration)} says otherwise.
+     *
+     * @since 0.1.0
+     */
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
 
     private static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(10);
