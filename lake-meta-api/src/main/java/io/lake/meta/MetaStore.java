@@ -114,6 +114,11 @@ public interface MetaStore extends AutoCloseable {
      * Reads one bounded page of a prefix. The page never reads another family and holds at most
      * {@code request.limit()} entries.
      *
+     * <p>The order of the entries is the backend's; following the tokens returns every key once
+     * either way. The embedded store (RocksDB) returns keys in unsigned UTF-8 byte order; DynamoDB
+     * returns a family's keys shard by shard (shard 0, 1, ..., N-1), in byte order within a shard,
+     * so the keys of a whole iteration are not sorted. Sort them yourself where order matters.
+     *
      * @throws InvalidPageTokenException if the request's token is malformed, tampered with, of
      *     another version, or was issued for another prefix or store layout
      */

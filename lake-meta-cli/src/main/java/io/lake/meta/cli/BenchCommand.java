@@ -27,11 +27,12 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {
-            "Benchmark the backends on this machine: RocksDB writes, a hot key, point reads, a listing",
-            "and a bulk load, each against raw RocksDB JNI measured in the same run (same durability,",
-            "same JVM options), then what each DynamoDB operation costs on the in-process test server.",
-            "Prints every row with its ratio and target. The full run takes about half an hour; --quick",
-            "a few minutes. Ratios matter, not absolute figures: run it on a quiet machine."
+            "Benchmark the backends on this machine, against raw RocksDB JNI.",
+            "It measures RocksDB writes, a hot key, point reads, a listing and a "
+                    + "bulk load, each against raw RocksDB JNI measured in the same run (same durability, same JVM "
+                    + "options), then what each DynamoDB operation costs on the in-process test server.",
+            "Prints every row with its ratio and target. The full run takes about half an hour; --quick a "
+                    + "few minutes. Ratios matter, not absolute figures: run it on a quiet machine."
         },
         exitCodeListHeading = ExitCodeHelp.HEADING,
         exitCodeList = {

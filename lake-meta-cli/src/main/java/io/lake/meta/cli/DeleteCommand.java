@@ -15,8 +15,8 @@ import picocli.CommandLine.Parameters;
         exitCodeListHeading = ExitCodeHelp.HEADING,
         exitCodeList = {
             "0:deleted",
-            "3:conflict: the key is absent or holds other bytes; nothing was deleted",
             ExitCodeHelp.BAD_INPUT,
+            "3:conflict: the key is absent or holds other bytes; nothing was deleted",
             ExitCodeHelp.STORE_ERROR,
             ExitCodeHelp.INTERNAL_ERROR
         },

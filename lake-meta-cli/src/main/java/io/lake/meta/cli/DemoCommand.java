@@ -22,8 +22,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "demo", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {
             "Walk through lake-meta on an embedded RocksDB store.",
-            "Scenes: table registrations, compare-and-set, guarded writes, paging with tokens, leader election with a",
-            "fenced store, paged maintenance under fenced table locks with an operation replayed idempotently.",
+            "Scenes: table registrations, compare-and-set, guarded writes, paging with tokens, leader "
+                    + "election with a fenced store, paged maintenance under fenced table locks with an operation "
+                    + "replayed idempotently.",
             "The store lives in a temporary directory, deleted afterwards, unless --path keeps it."
         },
         exitCodeListHeading = ExitCodeHelp.HEADING,

@@ -15,8 +15,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "get", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {
             "Print a key's value; exits 1 when the key is absent.",
-            "With --keys, read several keys in one batch and print KEY<TAB>VALUE for each present one,",
-            "in the order given; exits 1 when any of them is absent (each absent key is named on stderr)."
+            "With --keys, read several keys in one batch and print KEY<TAB>VALUE for each present one, in "
+                    + "the order given; exits 1 when any of them is absent (each absent key is named on stderr)."
         },
         exitCodeListHeading = ExitCodeHelp.HEADING,
         exitCodeList = {
@@ -55,7 +55,7 @@ final class GetCommand extends StoreCommand {
     private int single() {
         MetaKey metaKey = MetaKey.of(key);
         ValueEncoding encoding = format.encoding();
-        Optional<MetaValue> value = withStore(false, store -> store.get(metaKey));
+        Optional<MetaValue> value = withReadOnlyStore(store -> store.get(metaKey));
         if (format.json) {
             spec.commandLine().getOut().println(Json.write(entry(key, value, encoding)));
         } else if (value.isPresent()) {
@@ -71,7 +71,7 @@ final class GetCommand extends StoreCommand {
         List<MetaKey> metaKeys = new ArrayList<>(keys.size());
         keys.forEach(k -> metaKeys.add(MetaKey.of(k)));
         ValueEncoding encoding = format.encoding();
-        Map<MetaKey, MetaValue> found = withStore(false, store -> store.getAll(metaKeys));
+        Map<MetaKey, MetaValue> found = withReadOnlyStore(store -> store.getAll(metaKeys));
         if (format.json) {
             List<Map<String, Object>> entries = new ArrayList<>();
             metaKeys.forEach(k -> entries.add(entry(k.toString(), Optional.ofNullable(found.get(k)), encoding)));

@@ -4,8 +4,10 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.AutoComplete;
 import picocli.CommandLine;
@@ -23,7 +25,29 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionProvider.class,
         description = "Small, critical metadata kept safely: exact-bytes compare-and-set, guarded"
                 + " mutations and bounded prefix pages.",
-        subcommands = {
+        exitCodeListHeading = ExitCodeHelp.HEADING,
+        exitCodeList = {
+            "0:success",
+            "1:get: the key is absent (with --keys: one of them is); tables show, ops show: no such record",
+            "2:bad input: usage, an argument that is not UTF-8 text, invalid key, value, limit or token, unknown store scheme, missing store directory or DynamoDB table, a directory that holds no readable lake-meta store, no AWS region or credentials found",
+            "3:compare-and-set conflict, or a txn that did not apply: nothing was written",
+            "4:store error: cannot open the store (DynamoDB unreachable or refusing), unavailable (DynamoDB: a request still failing after 10 seconds, retries included), outcome unknown, or a record that does not decode (named in the message); dynamo-local: the server cannot listen (port in use)",
+            "70:internal error (a bug: please report it)"
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  lake-meta demo",
+            "  lake-meta put --store rocks:/tmp/meta --create-store catalog/sales/orders v1",
+            "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/ --all",
+            "  lake-meta get --store dynamo:meta --endpoint http://127.0.0.1:8000 \\",
+            "      catalog/sales/orders --json",
+            "  lake-meta help scan",
+            "  source <(lake-meta generate-completion)"
+        })
+public final class LakeMetaCommand implements Callable<Integer> {
+
+    /** The subcommands, in the order the help lists them. */
+    private static final List<Class<?>> SUBCOMMANDS = List.of(
             DemoCommand.class,
             GetCommand.class,
             PutCommand.class,
@@ -37,29 +61,11 @@ import picocli.CommandLine.Spec;
             DynamoLocalCommand.class,
             DynamoMigrateCommand.class,
             BenchCommand.class,
-            CommandLine.HelpCommand.class,
-            AutoComplete.GenerateCompletion.class
-        },
-        exitCodeListHeading = ExitCodeHelp.HEADING,
-        exitCodeList = {
-            "0:success",
-            "1:get: the key is absent (with --keys: one of them is); tables show, ops show: no such record",
-            "2:bad input: usage, an argument that is not UTF-8 text, invalid key, value, limit or token, unknown store scheme, missing store directory or DynamoDB table, a directory that holds no readable lake-meta store, no AWS region or credentials found",
-            "3:compare-and-set conflict, or a txn that did not apply: nothing was written",
-            "4:store error: cannot open the store (DynamoDB unreachable or refusing), unavailable (DynamoDB: a request still failing after 10 seconds, retries included), outcome unknown, or a record that does not decode (named in the message); dynamo-local: the server cannot listen (port in use)",
-            "70:internal error (a bug: please report it)"
-        },
-        footerHeading = "%nExamples:%n",
-        footer = {
-            "  lake-meta demo",
-            "  lake-meta put --store rocks:/tmp/meta --create-store tbl/sales/orders v1",
-            "  lake-meta scan --store rocks:/tmp/meta --prefix tbl/ --all",
-            "  lake-meta get --store dynamo:meta --endpoint http://127.0.0.1:8000 \\",
-            "      tbl/sales/orders --json",
-            "  lake-meta help scan",
-            "  source <(lake-meta generate-completion)"
-        })
-public final class LakeMetaCommand implements Callable<Integer> {
+            HelpCommand.class,
+            AutoComplete.GenerateCompletion.class);
+
+    /** What describes the whole tree: help and the completion script. */
+    private static final Set<Class<?>> NEED_EVERY_COMMAND = Set.of(HelpCommand.class, AutoComplete.GenerateCompletion.class);
 
     @Spec
     CommandSpec spec;
@@ -77,7 +83,15 @@ public final class LakeMetaCommand implements Callable<Integer> {
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        int exitCode = commandLine(out, err, Optional.of(Arguments.ofThisProcess(args))).execute(args);
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            // what picocli prints for --version, without building its model: a fast answer to a frequent question
+            for (String line : new VersionProvider().getVersion()) {
+                out.println(line);
+            }
+            out.flush();
+            System.exit(ExitCodes.OK);
+        }
+        int exitCode = commandLine(out, err, Optional.of(Arguments.ofThisProcess(args)), subcommandsFor(args)).execute(args);
         out.flush();
         err.flush();
         System.exit(exitCode);
@@ -88,13 +102,34 @@ public final class LakeMetaCommand implements Callable<Integer> {
      * in-process. Its arguments are taken as the exact strings given.
      */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
-        return commandLine(out, err, Optional.empty());
+        return commandLine(out, err, Optional.empty(), SUBCOMMANDS);
+    }
+
+    /**
+     * The subcommands a run needs: only the one it names (building every command's model costs a
+     * start-up its own classes: the AWS SDK, JMH), none for {@code --version}, else all of them
+     * (help, completion, a mistyped name that picocli answers with the names it knows).
+     */
+    static List<Class<?>> subcommandsFor(String[] args) {
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            return List.of();
+        }
+        if (args.length > 0) {
+            for (Class<?> subcommand : SUBCOMMANDS) {
+                String name = subcommand.getAnnotation(Command.class).name();
+                if (name.equals(args[0]) && !NEED_EVERY_COMMAND.contains(subcommand)) {
+                    return List.of(subcommand);
+                }
+            }
+        }
+        return SUBCOMMANDS;
     }
 
     /** As above; {@code decoded}, when present, checks arguments the JVM decoded from bytes before anything runs. */
-    static CommandLine commandLine(PrintWriter out, PrintWriter err, Optional<Arguments> decoded) {
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, Optional<Arguments> decoded, List<Class<?>> subcommands) {
         ErrorHandler errors = new ErrorHandler();
         CommandLine commandLine = new CommandLine(new LakeMetaCommand());
+        subcommands.forEach(commandLine::addSubcommand);
         commandLine.setOut(out);
         commandLine.setErr(err);
         // an argument such as @notes is a value, never the contents of a file named notes
@@ -123,6 +158,9 @@ public final class LakeMetaCommand implements Callable<Integer> {
     }
 
     private static void usage(CommandLine commandLine, String name, String[] exitCodes, String... examples) {
+        if (!commandLine.getSubcommands().containsKey(name)) {
+            return;
+        }
         UsageMessageSpec usage = commandLine.getSubcommands().get(name).getCommandSpec().usageMessage();
         Map<String, String> codes = new LinkedHashMap<>();
         for (String code : exitCodes) {

@@ -15,15 +15,15 @@ import picocli.CommandLine.Option;
 @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {
             "Run one maintenance sweeper tick over the table registry and report what it would do.",
-            "The tick reads one registry page (the first: a sweeper keeps its position in memory",
-            "only) and one point read per table. It writes nothing and takes no lock: maintaining a",
-            "table and cleaning up a dropped one are your service's code (a TableMaintainer), which",
-            "this command does not have. It prints 'maintain TABLE (...)' for each live table a",
-            "maintainer would be handed, 'clean up TABLE (...)' for each tombstone whose cleanup",
-            "waits for your sweeper, then the tick's statistics.",
-            "Limits: --page-size beats LAKE_META_MAINTENANCE_PAGE_SIZE, which beats 100;",
-            "--interval beats LAKE_META_MAINTENANCE_INTERVAL, which beats 60s. Both are checked",
-            "before the store is opened; the interval is reported, and used by a scheduled sweeper."
+            "The tick reads one registry page (the first: a sweeper keeps its position in memory only) and "
+                    + "one point read per table. It writes nothing and takes no lock: maintaining a table and cleaning "
+                    + "up a dropped one are your service's code (a TableMaintainer), which this command does not have. "
+                    + "It prints 'maintain TABLE (...)' for each live table a maintainer would be handed, 'clean up "
+                    + "TABLE (...)' for each tombstone whose cleanup waits for your sweeper, then the tick's "
+                    + "statistics.",
+            "Limits: --page-size beats LAKE_META_MAINTENANCE_PAGE_SIZE, which beats 100; --interval beats "
+                    + "LAKE_META_MAINTENANCE_INTERVAL, which beats 60s. Both are checked before the store is opened; "
+                    + "the interval is reported, and used by a scheduled sweeper."
         },
         exitCodeListHeading = ExitCodeHelp.HEADING,
         exitCodeList = {

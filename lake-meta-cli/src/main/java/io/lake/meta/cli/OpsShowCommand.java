@@ -16,10 +16,11 @@ import picocli.CommandLine.Parameters;
 /** {@code ops show TENANT ID}: one operation record. */
 @Command(name = "show", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {
-            "Print one operation's journal record, one 'field: value' line each: operation, key,",
-            "state (in_progress, completed, abandoned), digest, owner (holder and epoch), attempt,",
-            "started at, then ended at and the outcome or reason once it ended. Exits 1 when there is",
-            "none (never begun, or garbage-collected after the retention). Reads only."
+            "Print one operation's journal record.",
+            "One 'field: value' line each: operation, key, state "
+                    + "(in_progress, completed, abandoned), digest, owner (holder and epoch), attempt, started at, "
+                    + "then ended at and the outcome or reason once it ended. Exits 1 when there is none (never begun, "
+                    + "or garbage-collected after the retention). Reads only."
         },
         exitCodeListHeading = ExitCodeHelp.HEADING,
         exitCodeList = {

@@ -25,9 +25,12 @@ abstract class RecipeStoreCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object (ASCII, non-ASCII escaped) instead of text.")
     boolean json;
 
-    /** Opens the existing store, answers {@code call} on it, and closes it before anything is printed. */
+    /**
+     * Opens the existing store read-only (the recipe commands only read; on {@code rocks:} also a
+     * store a service holds), answers {@code call} on it, and closes it before anything is printed.
+     */
     <T> T withStore(Function<MetaStore, T> call) {
-        try (MetaStore store = storeOptions.open(false)) {
+        try (MetaStore store = storeOptions.openReadOnly()) {
             return call.apply(store);
         }
     }

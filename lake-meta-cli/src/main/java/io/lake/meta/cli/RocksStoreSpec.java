@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
 import picocli.CommandLine.TypeConversionException;
 
 /** {@code rocks:DIR}: an embedded RocksDB store in a local directory. */
@@ -25,8 +26,21 @@ record RocksStoreSpec(Path directory) implements StoreSpec {
         return "rocks:" + directory;
     }
 
+    /** How often {@code watch} on a read-only view catches up with the store's holder and lists the prefix. */
+    static final Duration WATCH_POLL_INTERVAL = Duration.ofMillis(200);
+
     @Override
     public MetaStore open(boolean createIfMissing) {
+        return open(createIfMissing, false);
+    }
+
+    /** A RocksDB secondary instance: no lock taken, every read catches up with the process holding the store. */
+    @Override
+    public MetaStore openReadOnly() {
+        return open(false, true);
+    }
+
+    private MetaStore open(boolean createIfMissing, boolean readOnly) {
         if (Files.exists(directory) && !Files.isDirectory(directory)) {
             throw new UsageException("store path " + directory + " is a file, not a directory:"
                     + " pass the directory of a RocksDB store");
@@ -37,6 +51,9 @@ record RocksStoreSpec(Path directory) implements StoreSpec {
                     + ": pass the directory of an existing store (put --create-store creates one)");
         }
         try {
+            if (readOnly) {
+                return RocksDbMetaStore.builder().directory(directory).pollInterval(WATCH_POLL_INTERVAL).buildReadOnly();
+            }
             return RocksDbMetaStore.builder()
                     .directory(directory)
                     .createIfMissing(createIfMissing)

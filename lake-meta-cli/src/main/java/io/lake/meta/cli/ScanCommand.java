@@ -23,8 +23,8 @@ import picocli.CommandLine.Option;
             "Print the keys under a prefix: up to --limit of them, or all with --all.",
             "One 'KEY<TAB>VALUE' line per entry, then 'next-token: T' when more may follow:",
             "pass T to --token to go on. No next-token line: the prefix is exhausted.",
-            "The command follows the store's page tokens itself (a DynamoDB page may be empty),",
-            "so it prints --limit entries unless the prefix ends first."
+            "The command follows the store's page tokens itself (a DynamoDB page may be empty), so it prints "
+                    + "--limit entries unless the prefix ends first."
         },
         footerHeading = "%nExamples:%n",
         footer = {
@@ -59,11 +59,11 @@ final class ScanCommand extends StoreCommand {
     @Override
     public Integer call() {
         ValueEncoding encoding = format.encoding();
-        KeyPrefix keyPrefix = KeyPrefix.of(prefix);
+        KeyPrefix keyPrefix = prefixOf(prefix);
         PageRequest first = token == null
                 ? PageRequest.first(keyPrefix, limit)
                 : PageRequest.after(keyPrefix, token, limit);
-        Scanned scanned = withStore(false, store -> scan(store, first));
+        Scanned scanned = withReadOnlyStore(store -> scan(store, first));
         // Encode every value before printing anything, so a value that cannot be shown fails the
         // command without a half-printed page.
         List<Map<String, Object>> entries = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.lake.meta.cli;
 
+import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaStore;
 import io.lake.meta.Mutation;
 import io.lake.meta.WriteResult;
@@ -28,9 +29,25 @@ abstract class StoreCommand implements Callable<Integer> {
         }
     }
 
+    /** As {@link #withStore}, for a command that only reads: the store opens read-only (see {@link StoreSpec#openReadOnly()}). */
+    <T> T withReadOnlyStore(Function<MetaStore, T> call) {
+        try (MetaStore store = storeOptions.openReadOnly()) {
+            return call.apply(store);
+        }
+    }
+
     /** Applies {@code mutation}, prints the answer and returns the exit code: applied 0, conflict 3. */
     int write(boolean createIfMissing, Mutation mutation) {
         WriteResult result = withStore(createIfMissing, store -> store.apply(mutation));
         return WriteReport.print(spec.commandLine(), format, mutation, result);
+    }
+
+    /** The {@code --prefix} option as a prefix; a bare family name gets the hint to add its slash. */
+    static KeyPrefix prefixOf(String prefix) {
+        if (prefix != null && !prefix.isEmpty() && prefix.indexOf('/') < 0) {
+            throw new UsageException("prefix '" + prefix + "' names no family: a prefix starts with a family and its"
+                    + " slash; for every key of the family pass --prefix " + prefix + "/");
+        }
+        return KeyPrefix.of(prefix);
     }
 }

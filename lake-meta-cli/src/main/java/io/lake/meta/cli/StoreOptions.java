@@ -31,4 +31,9 @@ final class StoreOptions {
     MetaStore open(boolean createIfMissing) {
         return store.withConnection(endpoint, region).open(createIfMissing);
     }
+
+    /** Opens the chosen store to read only, also while another process holds it (see {@link StoreSpec#openReadOnly()}). */
+    MetaStore openReadOnly() {
+        return store.withConnection(endpoint, region).openReadOnly();
+    }
 }

@@ -49,6 +49,18 @@ interface StoreSpec {
     MetaStore open(boolean createIfMissing);
 
     /**
+     * Opens the existing store for the inspection commands, which only read: on {@code rocks:}
+     * a read-only view that works while another process (a service) holds the store and takes
+     * no lock of its own; elsewhere the store as {@link #open(boolean) open(false)} opens it.
+     *
+     * @throws UsageException if the spec names no usable store
+     * @throws StoreOpenException if the backend refused to open it
+     */
+    default MetaStore openReadOnly() {
+        return open(false);
+    }
+
+    /**
      * Parses {@code SCHEME:LOCATION}.
      *
      * @throws TypeConversionException with a one-line explanation when the text is not a store spec

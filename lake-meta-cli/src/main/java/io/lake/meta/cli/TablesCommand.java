@@ -12,8 +12,8 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = ExitCodeHelp.HEADING,
         exitCodeList = {
             "0:the subcommand succeeded",
-            ExitCodeHelp.GROUP_USAGE,
-            "1-4:as the subcommand says (tables list --help, tables show --help)"
+            "1-4:as the subcommand says (tables list --help, tables show --help)",
+            ExitCodeHelp.GROUP_USAGE
         },
         footerHeading = "%nExamples:%n",
         footer = {

@@ -16,10 +16,10 @@ import picocli.CommandLine.Option;
 @Command(name = "list", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {
             "Print one page of table registrations, tombstones (dropped, purging) included.",
-            "One line per table: NAMESPACE/NAME<TAB>STATE<TAB>GENERATION<TAB>FORMAT<TAB>LOCATION,",
-            "then 'next-token: T' when more may follow: pass T to --token (with the same --namespace)",
-            "for the next page. A page may hold fewer than --limit tables (on DynamoDB mode V1 even",
-            "none) and still have a next token. No next-token line: the registry is exhausted."
+            "One line per table: NAMESPACE/NAME<TAB>STATE<TAB>GENERATION<TAB>FORMAT<TAB>LOCATION, then "
+                    + "'next-token: T' when more may follow: pass T to --token (with the same --namespace)",
+            "for the next page. A page may hold fewer than --limit tables (on DynamoDB mode V1 even none) "
+                    + "and still have a next token. No next-token line: the registry is exhausted."
         },
         exitCodeListHeading = ExitCodeHelp.HEADING,
         exitCodeList = {

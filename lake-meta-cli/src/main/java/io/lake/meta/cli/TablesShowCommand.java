@@ -12,9 +12,10 @@ import picocli.CommandLine.Parameters;
 /** {@code tables show NS NAME}: one registration. */
 @Command(name = "show", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {
-            "Print one table's registration, one 'field: value' line each: table, key, state,",
-            "generation, format, location, then 'property NAME: VALUE' per property, and for a",
-            "tombstone when it was dropped (and when its purge started). Exits 1 when there is none."
+            "Print one table's registration.",
+            "One 'field: value' line each: table, key, state, generation, "
+                    + "format, location, then 'property NAME: VALUE' per property, and for a tombstone when it was "
+                    + "dropped (and when its purge started). Exits 1 when there is none."
         },
         exitCodeListHeading = ExitCodeHelp.HEADING,
         exitCodeList = {

@@ -149,9 +149,28 @@ final class TransactionFile {
                 throw new UsageException(where + " is missing \"" + member + "\"");
             }
             if (!value.isTextual()) {
-                throw new UsageException(where + ": \"" + member + "\" must be a string");
+                throw new UsageException(where + ": \"" + member + "\" must be a string, not " + kindOf(value)
+                        + ": pass its text as a string, such as " + asJsonString(value.toString()));
             }
             return value.textValue();
+        }
+
+        private static String kindOf(JsonNode value) {
+            if (value.isObject()) {
+                return "a JSON object";
+            }
+            if (value.isArray()) {
+                return "a JSON array";
+            }
+            return value.isNull() ? "null" : "a JSON " + value.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        private static String asJsonString(String text) {
+            try {
+                return JSON.writeValueAsString(text);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);    // a String always serializes
+            }
         }
 
         private void only(String... members) {

@@ -36,11 +36,12 @@ final class TransactionReport {
             json.put("encoding", encoding.label());
             command.getOut().println(Json.write(json));
         } else if (result.isApplied()) {
-            command.getOut().println("applied a transaction of " + transaction.keyCount() + " keys ("
-                    + transaction.conditions().size() + " conditions, " + transaction.mutations().size() + " mutations)");
+            command.getOut().println("applied a transaction of " + count(transaction.keyCount(), "key") + " ("
+                    + count(transaction.conditions().size(), "condition") + ", "
+                    + count(transaction.mutations().size(), "mutation") + ")");
         } else {
             ErrorHandler.printError(command, "transaction not applied, nothing was written; "
-                    + result.failures().size() + " of " + transaction.keyCount() + " keys failed:");
+                    + result.failures().size() + " of " + count(transaction.keyCount(), "key") + " failed:");
             for (TransactionFailure failure : result.failures()) {
                 command.getErr().println("  " + describe(failure, encoding));
             }
@@ -56,5 +57,10 @@ final class TransactionReport {
         }
         return failure.currentValue().map(v -> failure.key() + ": holds " + encoding.display(v))
                 .orElse(failure.key() + ": is absent");
+    }
+
+    /** "1 key", "2 keys". */
+    static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 }

@@ -8,22 +8,23 @@ import picocli.CommandLine.Option;
 /** {@code txn --file FILE}: a multi-key transaction read from a JSON file. */
 @Command(name = "txn", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {
-            "Apply a transaction: every condition and mutation in FILE holds, and all of them apply,",
-            "or nothing does; exits 3 and lists every failed key when it does not apply.",
+            "Apply a transaction from a JSON file: all of its steps, or none.",
+            "Every condition and mutation in FILE holds and all of them apply, or "
+                    + "nothing does; exits 3 and lists every failed key when it does not apply.",
             "FILE (or - for standard input) holds a JSON list of steps:",
             "  {\"require\": KEY, \"holds\": VALUE}   KEY holds exactly VALUE",
             "  {\"require\": KEY, \"absent\": true}   KEY is absent",
             "  {\"create\": KEY, \"value\": VALUE}    create KEY (it must be absent)",
             "  {\"update\": KEY, \"expect\": OLD, \"value\": VALUE}",
             "  {\"delete\": KEY, \"expect\": OLD}",
-            "A key appears once; at most 100 keys and 2 MiB of keys and values. Values follow",
-            "--hex / --base64 like every other command."
+            "A key appears once; at most 100 keys and 2 MiB of keys and values. Values follow --hex / "
+                    + "--base64 like every other command."
         },
         exitCodeListHeading = ExitCodeHelp.HEADING,
         exitCodeList = {
             "0:the transaction applied, all of it",
-            "3:it did not apply (every failed key is listed with what it held): nothing was written",
             ExitCodeHelp.BAD_INPUT,
+            "3:it did not apply (every failed key is listed with what it held): nothing was written",
             ExitCodeHelp.STORE_ERROR,
             ExitCodeHelp.INTERNAL_ERROR
         },

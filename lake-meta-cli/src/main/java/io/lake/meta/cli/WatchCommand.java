@@ -18,11 +18,12 @@ import picocli.CommandLine.Option;
 @Command(name = "watch", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {
             "Print the keys under a prefix, then every change to them, until Ctrl-C (or --max-events).",
-            "One line per event: 'initial KEY<TAB>VALUE' for what the prefix held when the watch began,",
-            "then 'changed KEY<TAB>VALUE' or 'deleted KEY'. Each change is printed at least once with the",
-            "key's latest value; a key's events keep their order. On rocks:DIR the command holds the store",
-            "(no other process can open it meanwhile); on dynamo:TABLE it polls the prefix every second,",
-            "so a change shows within about a second plus one listing of the prefix."
+            "One line per event: 'initial KEY<TAB>VALUE' for what the prefix held when the watch began, then "
+                    + "'changed KEY<TAB>VALUE' or 'deleted KEY'. Each change is printed at least once with the key's "
+                    + "latest value; a key's events keep their order. On rocks:DIR the command reads the store "
+                    + "read-only, also while a service holds and writes it, and takes no lock: every 0.2 seconds it "
+                    + "catches up with the store's writes and lists the prefix. On dynamo:TABLE it polls the prefix "
+                    + "every second, so a change shows within about a second plus one listing of the prefix."
         },
         exitCodeListHeading = ExitCodeHelp.HEADING,
         exitCodeList = {
@@ -52,7 +53,7 @@ final class WatchCommand extends StoreCommand {
 
     @Override
     public Integer call() {
-        KeyPrefix keyPrefix = KeyPrefix.of(prefix);
+        KeyPrefix keyPrefix = prefixOf(prefix);
         if (maxEvents != null && maxEvents < 1) {
             throw new UsageException("--max-events must be at least 1, got " + maxEvents);
         }
@@ -61,7 +62,7 @@ final class WatchCommand extends StoreCommand {
         AtomicBoolean stopped = new AtomicBoolean();
         Thread stopOnSignal = new Thread(() -> stopped.set(true), "lake-meta-watch-stop");
         Runtime.getRuntime().addShutdownHook(stopOnSignal);
-        try (MetaStore store = storeOptions.open(false); Watch watch = store.watch(keyPrefix, events::add)) {
+        try (MetaStore store = storeOptions.openReadOnly(); Watch watch = store.watch(keyPrefix, events::add)) {
             PrintWriter out = spec.commandLine().getOut();
             int printed = 0;
             while (!stopped.get() && (maxEvents == null || printed < maxEvents)) {

@@ -45,10 +45,19 @@ final class WriteReport {
         if (!conflict.isCurrentKnown()) {
             return key + " did not hold what the write expected (current value unknown); nothing was written";
         }
-        String holds = mutation instanceof Mutation.Create ? " already exists and holds " : " holds ";
+        if (mutation instanceof Mutation.Create && conflict.currentValue().isPresent()) {
+            String current = encoding.display(conflict.currentValue().get());
+            return key + " already exists and holds " + current + "; nothing was written (to replace it, pass --expect "
+                    + shellQuoted(current) + ")";
+        }
         return conflict.currentValue()
-                .map(v -> key + holds + encoding.display(v) + "; nothing was written")
+                .map(v -> key + " holds " + encoding.display(v) + "; nothing was written")
                 .orElse(key + " is absent; nothing was written");
+    }
+
+    /** The value as the shell argument that passes it back: quoted unless it is a plain word. */
+    static String shellQuoted(String value) {
+        return value.matches("[A-Za-z0-9_./:=+@%,-]+") ? value : "'" + value.replace("'", "'\\''") + "'";
     }
 
     private static String operation(Mutation mutation) {

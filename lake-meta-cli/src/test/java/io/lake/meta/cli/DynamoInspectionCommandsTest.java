@@ -247,7 +247,7 @@ class DynamoInspectionCommandsTest {
 
         assertThat(create.exitCode()).isEqualTo(ExitCodes.CONFLICT);
         assertThat(create.err()).isEqualTo("lake-meta put: create conflict: tbl/sales/orders already exists and holds"
-                + " {\"v\":1}; nothing was written" + NL);
+                + " {\"v\":1}; nothing was written (to replace it, pass --expect '{\"v\":1}')" + NL);
         assertThat(delete.exitCode()).isEqualTo(ExitCodes.CONFLICT);
         assertThat(delete.out()).isEqualTo("{\"key\":\"tbl/sales/orders\",\"operation\":\"delete\",\"applied\":false,"
                 + "\"currentKnown\":true,\"current\":\"{\\\"v\\\":1}\",\"encoding\":\"utf8\"}" + NL);

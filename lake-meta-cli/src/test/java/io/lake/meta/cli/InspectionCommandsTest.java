@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lake.meta.Limits;
 import io.lake.meta.MetaKey;
+import io.lake.meta.MetaValue;
 import io.lake.meta.MetaStore;
 import io.lake.meta.rocks.RocksDbMetaStore;
 import java.io.IOException;
@@ -67,7 +68,8 @@ class InspectionCommandsTest {
 
         assertThat(again.exitCode()).isEqualTo(ExitCodes.CONFLICT);
         assertThat(again.err()).isEqualTo(
-                "lake-meta put: create conflict: tbl/sales/a already exists and holds 1; nothing was written" + NL);
+                "lake-meta put: create conflict: tbl/sales/a already exists and holds 1; nothing was written"
+                        + " (to replace it, pass --expect 1)" + NL);
         assertThat(again.out()).isEmpty();
     }
 
@@ -246,7 +248,7 @@ class InspectionCommandsTest {
         Cli.Run run = Cli.run("scan", "--store", store, "--prefix", "tbl");
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).startsWith("lake-meta scan: prefix 'tbl' has no family").hasLineCount(1);
+        assertThat(run.err()).startsWith("lake-meta scan: prefix 'tbl' names no family").contains("pass --prefix tbl/").hasLineCount(1);
     }
 
     @Test
@@ -370,13 +372,21 @@ class InspectionCommandsTest {
     }
 
     @Test
-    void storeHeldByAnotherOpenStore_isAStoreError() {
+    void storeHeldByAnotherOpenStore_isReadable_butAWriteIsAStoreError() {
         try (MetaStore held = RocksDbMetaStore.builder().directory(temp.resolve("db")).build()) {
-            assertThat(held.get(MetaKey.of("tbl/sales/orders"))).isPresent();
-            Cli.Run run = Cli.run("get", "--store", store, "tbl/sales/orders");
+            held.create(MetaKey.of("tbl/sales/held"), MetaValue.utf8("written by the holder"));
+            Cli.Run get = Cli.run("get", "--store", store, "tbl/sales/held");
+            Cli.Run scan = Cli.run("scan", "--store", store, "--prefix", "tbl/sales/");
+            Cli.Run put = Cli.run("put", "--store", store, "tbl/sales/other", "v");
 
-            assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STORE_ERROR);
-            assertThat(run.err()).startsWith("lake-meta get: cannot open RocksDB store in ").hasLineCount(1);
+            assertThat(get.exitCode()).as(get.toString()).isZero();
+            assertThat(get.out()).isEqualTo("written by the holder" + NL);
+            assertThat(scan.exitCode()).as(scan.toString()).isZero();
+            assertThat(scan.out()).contains("tbl/sales/held\twritten by the holder");
+            assertThat(put.exitCode()).as(put.toString()).isEqualTo(ExitCodes.STORE_ERROR);
+            assertThat(put.err()).startsWith("lake-meta put: cannot open RocksDB store in ").contains("is in use")
+                    .hasLineCount(1);
+            assertThat(held.get(MetaKey.of("tbl/sales/other"))).isEmpty();
         }
     }
 }

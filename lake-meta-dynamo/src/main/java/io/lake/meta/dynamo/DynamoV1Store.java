@@ -53,7 +53,8 @@ final class DynamoV1Store implements MetaStore {
         this.transactions = new TransactWrite(client, table, V1Layout.INSTANCE, ticker);
         this.batchReads = new BatchRead(client, table, V1Layout.INSTANCE);
         this.pages = new ScanPages(client, table);
-        this.watches = new PollingWatcher(this, pollInterval, toString());
+        this.watches = new PollingWatcher(new TableGoneEndsWatches(this, toString(), this::endWatches), pollInterval,
+                toString());
     }
 
     @Override
@@ -97,6 +98,11 @@ final class DynamoV1Store implements MetaStore {
         checkOpen();
         notNull(request, "page request");
         return pages.page(request);
+    }
+
+    /** Its table was deleted: the watches end (the store's other calls keep reporting the missing table). */
+    private void endWatches() {
+        watches.close();
     }
 
     @Override

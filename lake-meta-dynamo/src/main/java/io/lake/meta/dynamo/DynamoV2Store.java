@@ -66,7 +66,8 @@ final class DynamoV2Store implements MetaStore {
         this.batchReads = new BatchRead(client, table, layout);
         this.pages = new ShardedPageReader(client, table, layout);
         this.pollInterval = pollInterval;
-        this.watches = new PollingWatcher(this, pollInterval, toString());
+        this.watches = new PollingWatcher(new TableGoneEndsWatches(this, toString(), this::endWatches), pollInterval,
+                toString());
     }
 
     @Override
@@ -130,11 +131,20 @@ final class DynamoV2Store implements MetaStore {
 
     /** Polls every watch now, on the calling thread: tests check what a poll reports without waiting for one. */
     void pollNow() {
-        watches.pollNow();
+        try {
+            watches.pollNow();
+        } catch (StoreClosedException e) {
+            // as a scheduled poll does: the store closed, or its table was deleted; the watches ended
+        }
     }
 
     Duration pollInterval() {
         return pollInterval;
+    }
+
+    /** Its table was deleted: the watches end (the store's other calls keep reporting the missing table). */
+    private void endWatches() {
+        watches.close();
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.lake.meta.rocks;
 import io.lake.meta.MetaStore;
 import io.lake.meta.spi.RaceHooks;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.function.UnaryOperator;
 
 /**
@@ -11,9 +12,20 @@ import java.util.function.UnaryOperator;
  * <p>The store keeps its data in one directory that only one open store may use at a time.
  * Every commit is one atomic RocksDB write batch; concurrent writers share write-ahead-log
  * syncs (group commit), and no write is acknowledged before it is as durable as the
- * {@link Durability} setting promises.
+ * {@link Durability} setting promises. Another process can read the store meanwhile through a
+ * read-only view ({@link Builder#buildReadOnly()}).
  */
 public final class RocksDbMetaStore {
+
+    /**
+     * How often a read-only view's watches poll unless {@link Builder#pollInterval(Duration)} says otherwise.
+     *
+     * @since 0.1.0
+     */
+    public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
+
+    private static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(10);
+    private static final Duration MAX_POLL_INTERVAL = Duration.ofHours(1);
 
     private RocksDbMetaStore() {
     }
@@ -34,6 +46,7 @@ public final class RocksDbMetaStore {
         private Boolean createIfMissing;
         private RaceHooks raceHooks;
         private WaitingWriters waitingWriters;
+        private Duration pollInterval;
 
         private Builder() {
         }
@@ -126,6 +139,52 @@ public final class RocksDbMetaStore {
                     createIfMissing == null || createIfMissing,
                     raceHooks == null ? RaceHooks.NONE : raceHooks,
                     UnaryOperator.identity());
+        }
+
+        /**
+         * How often the watches of a {@linkplain #buildReadOnly() read-only view} poll the store
+         * (default 1 second; 10 ms to 1 hour). A store opened with {@link #build()} reports each
+         * commit to its watches and does not poll.
+         *
+         * @throws io.lake.meta.InvalidArgumentException if {@code interval} is null or out of range
+         * @since 0.1.0
+         */
+        public Builder pollInterval(Duration interval) {
+            requireNonNull(interval, "pollInterval", "omit pollInterval(...) for the default of 1 second");
+            if (interval.compareTo(MIN_POLL_INTERVAL) < 0 || interval.compareTo(MAX_POLL_INTERVAL) > 0) {
+                throw new io.lake.meta.InvalidArgumentException("pollInterval must be between 10 ms and 1 hour, got "
+                        + interval);
+            }
+            requireUnset(pollInterval, "pollInterval");
+            pollInterval = interval;
+            return this;
+        }
+
+        /**
+         * Opens a read-only view of an existing store, also while another process (a service that
+         * embeds the store) holds it: a RocksDB secondary instance, which takes no lock and writes
+         * nothing into the directory. Every read first catches up with what the holder has
+         * written, so it sees every write committed before it began; watches poll (see
+         * {@link #pollInterval(Duration)}). Writes fail with
+         * {@link io.lake.meta.ReadOnlyStoreException} and change nothing. The caller owns the view
+         * and must close it. {@code durability}, {@code waitingWriters} and {@code raceHooks} do
+         * not apply.
+         *
+         * @throws IllegalStateException if no directory was set, or {@code createIfMissing(true)} was
+         * @throws io.lake.meta.InvalidArgumentException if the directory is missing or does not hold
+         *     a readable lake-meta store of this format version; nothing was changed
+         * @throws io.lake.meta.StoreUnavailableException if RocksDB could not open it
+         * @since 0.1.0
+         */
+        public MetaStore buildReadOnly() {
+            if (directory == null) {
+                throw new IllegalStateException("no store directory set: call directory(path) before buildReadOnly()");
+            }
+            if (Boolean.TRUE.equals(createIfMissing)) {
+                throw new IllegalStateException("createIfMissing(true) with buildReadOnly(): a read-only view opens an"
+                        + " existing store; create it with build()");
+            }
+            return SecondaryStore.open(directory, pollInterval == null ? DEFAULT_POLL_INTERVAL : pollInterval);
         }
 
         private static void requireNonNull(Object value, String option, String fix) {

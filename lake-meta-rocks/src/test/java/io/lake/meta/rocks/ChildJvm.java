@@ -46,6 +46,12 @@ final class ChildJvm implements AutoCloseable {
         throw new AssertionError("child exited before printing " + expected + "; stderr:\n" + Files.readString(stderr));
     }
 
+    /** Sends one line to the child's stdin. */
+    void send(String line) throws IOException {
+        process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().flush();
+    }
+
     /** Closes the child's stdin and waits for it to exit; returns its exit code. */
     int finish() throws IOException, InterruptedException {
         process.getOutputStream().close();

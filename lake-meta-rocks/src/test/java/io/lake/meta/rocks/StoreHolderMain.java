@@ -14,6 +14,9 @@ import java.nio.file.Path;
  *   <li>{@code write-and-halt DIR N}: opens the store with an unsynced WAL, creates keys
  *       {@code crash/0..N-1}, prints {@code WRITTEN} and halts the JVM without closing anything,
  *       as a process crash would.</li>
+ *   <li>{@code serve DIR}: opens the store, prints {@code OPEN}, then for each stdin line
+ *       {@code put KEY VALUE} writes VALUE to KEY (created or replaced) and prints {@code PUT KEY},
+ *       until its stdin closes: a service writing the store it holds.</li>
  * </ul>
  */
 public final class StoreHolderMain {
@@ -42,6 +45,27 @@ public final class StoreHolderMain {
                 System.out.println("WRITTEN");
                 System.out.flush();
                 Runtime.getRuntime().halt(0);
+                break;
+            case "serve":
+                try (MetaStore served = RocksDbMetaStore.builder().directory(dir).build();
+                        java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+                                java.nio.charset.StandardCharsets.UTF_8))) {
+                    System.out.println("OPEN");
+                    System.out.flush();
+                    for (String line = in.readLine(); line != null; line = in.readLine()) {
+                        String[] parts = line.split(" ", 3);
+                        MetaKey key = MetaKey.of(parts[1]);
+                        MetaValue value = MetaValue.utf8(parts[2]);
+                        java.util.Optional<MetaValue> current = served.get(key);
+                        if (current.isPresent()) {
+                            served.update(key, current.get(), value);
+                        } else {
+                            served.create(key, value);
+                        }
+                        System.out.println("PUT " + parts[1]);
+                        System.out.flush();
+                    }
+                }
                 break;
             default:
                 throw new IllegalArgumentException("unknown mode " + args[0]);
