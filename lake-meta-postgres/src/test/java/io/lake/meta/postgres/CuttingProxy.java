@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  *       sides are closed. The client never hears the answer.</li>
  * </ul>
  *
- * After a cut, new connections can be refused too ({@link #refuseNewConnections}). Binds
+ * After a cut, new connections can be refused too ({@link #refuseNewConnectionsAfterCut}). Binds
  * 127.0.0.1 only; one thread per direction of each connection; {@link #close()} ends everything.
  */
 final class CuttingProxy implements AutoCloseable {
@@ -40,6 +40,7 @@ final class CuttingProxy implements AutoCloseable {
     private volatile byte[] marker;
     private volatile Cut cut;
     private volatile boolean refuseNew;
+    private volatile boolean refuseAfterCut;
     private volatile boolean closed;
 
     CuttingProxy(String upstreamHost, int upstreamPort) throws IOException {
@@ -60,9 +61,16 @@ final class CuttingProxy implements AutoCloseable {
         this.marker = statementText.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** From now on, connections are accepted and closed at once. */
-    void refuseNewConnections() {
-        refuseNew = true;
+    /** From the armed cut on, connections are accepted and closed at once: the server is out of reach. */
+    void refuseNewConnectionsAfterCut() {
+        refuseAfterCut = true;
+    }
+
+    private void cutHappened() {
+        if (refuseAfterCut) {
+            refuseNew = true;
+        }
+        cutDone.countDown();
     }
 
     /** Waits (bounded) for the armed cut to have happened. */
@@ -123,8 +131,8 @@ final class CuttingProxy implements AutoCloseable {
                     if (armed != null && contains(buffer, n, armed)) {
                         marker = null;
                         if (cut == Cut.BEFORE_SERVER) {
+                            cutHappened();
                             closeBoth();
-                            cutDone.countDown();
                             return;
                         }
                         withholding = true; // the down pump closes both once the server answers
@@ -147,8 +155,8 @@ final class CuttingProxy implements AutoCloseable {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
                     if (withholding) { // the server answered the cut statement: the client never hears it
+                        cutHappened();
                         closeBoth();
-                        cutDone.countDown();
                         return;
                     }
                     out.write(buffer, 0, n);
