@@ -2,6 +2,8 @@ package io.lake.meta.postgres;
 
 import io.lake.meta.MetaStore;
 import io.lake.meta.spi.RaceHooks;
+import io.lake.meta.testkit.postgres.PostgresTestTarget;
+import java.time.Duration;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -12,6 +14,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * {@code @RegisterExtension static final ClassDatabase DB = new ClassDatabase();}.
  */
 final class ClassDatabase implements BeforeAllCallback, AfterAllCallback {
+
+    /** Watches poll this often in the tests, so a change arrives in milliseconds. */
+    static final Duration TEST_POLL_INTERVAL = Duration.ofMillis(20);
 
     private PostgresTestTarget.TestDatabase database;
 
@@ -35,12 +40,18 @@ final class ClassDatabase implements BeforeAllCallback, AfterAllCallback {
         return database;
     }
 
-    /** A new, empty store on a new table of the class's database. */
+    /** A new, empty store on a new table of the class's database, sharing its pool; watches poll every 20 ms. */
     MetaStore newStore(RaceHooks hooks) {
-        return database().newStore(hooks);
+        return PostgresMetaStore.builder()
+                .dataSource(database().pool())
+                .table(database().newTableName())
+                .createTableIfMissing(true)
+                .pollInterval(TEST_POLL_INTERVAL)
+                .raceHooks(hooks)
+                .build();
     }
 
     MetaStore newStore() {
-        return database().newStore();
+        return newStore(RaceHooks.NONE);
     }
 }

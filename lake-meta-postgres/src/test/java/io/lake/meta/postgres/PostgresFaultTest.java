@@ -13,6 +13,8 @@ import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.RaceHooks;
 import io.lake.meta.testkit.PausePoints;
+import io.lake.meta.testkit.postgres.CuttingProxy;
+import io.lake.meta.testkit.postgres.PostgresTestTarget;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

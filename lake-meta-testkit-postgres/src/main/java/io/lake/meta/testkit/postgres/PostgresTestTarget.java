@@ -1,13 +1,10 @@
-package io.lake.meta.postgres;
+package io.lake.meta.testkit.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.lake.meta.MetaStore;
-import io.lake.meta.spi.RaceHooks;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
@@ -20,15 +17,12 @@ import org.postgresql.ds.PGSimpleDataSource;
  * {@value #PASSWORD_VARIABLE} as its credentials (never printed). That role needs CREATEDB: each
  * test class gets a fresh database ({@link #newDatabase}), dropped when the class ends.
  */
-final class PostgresTestTarget {
+public final class PostgresTestTarget {
 
-    static final String URL_VARIABLE = "LAKE_META_POSTGRES_URL";
-    static final String URL_PROPERTY = "lake.meta.postgres.url";
-    static final String USER_VARIABLE = "LAKE_META_POSTGRES_USER";
-    static final String PASSWORD_VARIABLE = "LAKE_META_POSTGRES_PASSWORD";
-
-    /** Watches poll this often in the tests, so a change arrives in milliseconds. */
-    static final Duration TEST_POLL_INTERVAL = Duration.ofMillis(20);
+    public static final String URL_VARIABLE = "LAKE_META_POSTGRES_URL";
+    public static final String URL_PROPERTY = "lake.meta.postgres.url";
+    public static final String USER_VARIABLE = "LAKE_META_POSTGRES_USER";
+    public static final String PASSWORD_VARIABLE = "LAKE_META_POSTGRES_PASSWORD";
 
     private static PostgresTestTarget shared;
 
@@ -51,7 +45,7 @@ final class PostgresTestTarget {
     }
 
     /** The server of this JVM: the configured one, else the embedded one, started on first use. */
-    static synchronized PostgresTestTarget shared() {
+    public static synchronized PostgresTestTarget shared() {
         if (shared == null) {
             String url = Optional.ofNullable(System.getProperty(URL_PROPERTY)).filter(s -> !s.isBlank())
                     .orElse(System.getenv(URL_VARIABLE));
@@ -70,16 +64,16 @@ final class PostgresTestTarget {
         return shared;
     }
 
-    String host() {
+    public String host() {
         return host;
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
     /** A data source without a pool on {@code database} at {@code host:port} (a fault proxy's, say). */
-    DataSource direct(String database, String viaHost, int viaPort) {
+    public DataSource direct(String database, String viaHost, int viaPort) {
         PGSimpleDataSource source = new PGSimpleDataSource();
         source.setServerNames(new String[] {viaHost});
         source.setPortNumbers(new int[] {viaPort});
@@ -96,14 +90,14 @@ final class PostgresTestTarget {
     }
 
     /** A fresh, empty database for one test class; close it when the class ends. */
-    TestDatabase newDatabase(String label) {
+    public TestDatabase newDatabase(String label) {
         String name = ("lm_" + runId + "_" + databases.incrementAndGet() + "_" + label.toLowerCase().replaceAll("[^a-z0-9]", ""));
         name = name.substring(0, Math.min(name.length(), 63));
         execute(adminDatabase, "CREATE DATABASE " + name);
         return new TestDatabase(this, name);
     }
 
-    void dropDatabase(String name) {
+    public void dropDatabase(String name) {
         execute(adminDatabase, "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
 
@@ -122,7 +116,7 @@ final class PostgresTestTarget {
     }
 
     /** One test class's database: a small pool on it, and a fresh table per store. */
-    static final class TestDatabase implements AutoCloseable {
+    public static final class TestDatabase implements AutoCloseable {
 
         private final PostgresTestTarget target;
         private final String name;
@@ -140,37 +134,22 @@ final class PostgresTestTarget {
             this.pool = new HikariDataSource(config);
         }
 
-        String name() {
+        public String name() {
             return name;
         }
 
         /** The pooled data source every store of the class shares, as a service's stores would. */
-        DataSource pool() {
+        public DataSource pool() {
             return pool;
         }
 
-        PostgresTestTarget target() {
+        public PostgresTestTarget target() {
             return target;
         }
 
         /** A new table name in this database. */
-        String newTableName() {
+        public String newTableName() {
             return "store_" + tables.incrementAndGet();
-        }
-
-        /** A new, empty store on a new table: watches polled every {@link #TEST_POLL_INTERVAL}. */
-        MetaStore newStore(RaceHooks hooks) {
-            return PostgresMetaStore.builder()
-                    .dataSource(pool)
-                    .table(newTableName())
-                    .createTableIfMissing(true)
-                    .pollInterval(TEST_POLL_INTERVAL)
-                    .raceHooks(hooks)
-                    .build();
-        }
-
-        MetaStore newStore() {
-            return newStore(RaceHooks.NONE);
         }
 
         @Override

@@ -1,4 +1,4 @@
-package io.lake.meta.postgres;
+package io.lake.meta.testkit.postgres;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,9 +29,15 @@ import java.util.concurrent.TimeUnit;
  * After a cut, new connections can be refused too ({@link #refuseNewConnectionsAfterCut}). Binds
  * 127.0.0.1 only; one thread per direction of each connection; {@link #close()} ends everything.
  */
-final class CuttingProxy implements AutoCloseable {
+public final class CuttingProxy implements AutoCloseable {
 
-    enum Cut { BEFORE_SERVER, AFTER_SERVER_ANSWERED }
+    /** Where the connection is cut. */
+    public enum Cut {
+        /** The client's message never reaches the server. */
+        BEFORE_SERVER,
+        /** The server executes the message and answers; the client never hears the answer. */
+        AFTER_SERVER_ANSWERED
+    }
 
     private final ServerSocket listener;
     private final InetSocketAddress upstream;
@@ -43,7 +49,7 @@ final class CuttingProxy implements AutoCloseable {
     private volatile boolean refuseAfterCut;
     private volatile boolean closed;
 
-    CuttingProxy(String upstreamHost, int upstreamPort) throws IOException {
+    public CuttingProxy(String upstreamHost, int upstreamPort) throws IOException {
         this.upstream = new InetSocketAddress(upstreamHost, upstreamPort);
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread acceptor = new Thread(this::acceptLoop, "cutting-proxy-accept");
@@ -51,18 +57,18 @@ final class CuttingProxy implements AutoCloseable {
         acceptor.start();
     }
 
-    int port() {
+    public int port() {
         return listener.getLocalPort();
     }
 
     /** Arms the proxy: the next client message containing {@code statementText} is cut as {@code how}. */
-    void cutWhenClientSends(String statementText, Cut how) {
+    public void cutWhenClientSends(String statementText, Cut how) {
         this.cut = how;
         this.marker = statementText.getBytes(StandardCharsets.UTF_8);
     }
 
     /** From the armed cut on, connections are accepted and closed at once: the server is out of reach. */
-    void refuseNewConnectionsAfterCut() {
+    public void refuseNewConnectionsAfterCut() {
         refuseAfterCut = true;
     }
 
@@ -74,7 +80,7 @@ final class CuttingProxy implements AutoCloseable {
     }
 
     /** Waits (bounded) for the armed cut to have happened. */
-    void awaitCut() throws InterruptedException {
+    public void awaitCut() throws InterruptedException {
         if (!cutDone.await(60, TimeUnit.SECONDS)) {
             throw new AssertionError("the proxy never saw the armed statement");
         }

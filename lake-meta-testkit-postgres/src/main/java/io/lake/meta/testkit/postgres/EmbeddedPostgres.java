@@ -1,4 +1,4 @@
-package io.lake.meta.postgres;
+package io.lake.meta.testkit.postgres;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -45,7 +45,7 @@ import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
  *       a run directory left by a killed JVM is found by its pid, its server stopped, and deleted.</li>
  * </ul>
  */
-final class EmbeddedPostgres {
+public final class EmbeddedPostgres {
 
     static final String UNPRIVILEGED_USER = "nobody";
     private static final String ARCHIVE = "postgres-linux-x86_64.txz";
@@ -65,12 +65,12 @@ final class EmbeddedPostgres {
         this.port = port;
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
     /** Unpacks (once), initializes a fresh cluster and starts it; registers its stop at JVM exit. */
-    static EmbeddedPostgres start() {
+    public static EmbeddedPostgres start() {
         try {
             Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
             removeLeftovers(tmp);
