@@ -43,6 +43,7 @@ public final class CuttingProxy implements AutoCloseable {
     private final InetSocketAddress upstream;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final CountDownLatch cutDone = new CountDownLatch(1);
+    private final java.util.concurrent.atomic.AtomicInteger cuts = new java.util.concurrent.atomic.AtomicInteger();
     private volatile byte[] marker;
     private volatile Cut cut;
     private volatile boolean refuseNew;
@@ -72,10 +73,16 @@ public final class CuttingProxy implements AutoCloseable {
         refuseAfterCut = true;
     }
 
+    /** How many armed cuts happened. */
+    public int cuts() {
+        return cuts.get();
+    }
+
     private void cutHappened() {
         if (refuseAfterCut) {
             refuseNew = true;
         }
+        cuts.incrementAndGet();
         cutDone.countDown();
     }
 
