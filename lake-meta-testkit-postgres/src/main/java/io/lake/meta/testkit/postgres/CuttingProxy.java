@@ -28,6 +28,8 @@ import java.util.concurrent.TimeUnit;
  *
  * After a cut, new connections can be refused too ({@link #refuseNewConnectionsAfterCut}). Binds
  * 127.0.0.1 only; one thread per direction of each connection; {@link #close()} ends everything.
+ *
+ * @since 0.1.0
  */
 public final class CuttingProxy implements AutoCloseable {
 
@@ -50,6 +52,7 @@ public final class CuttingProxy implements AutoCloseable {
     private volatile boolean refuseAfterCut;
     private volatile boolean closed;
 
+    /** Listens on a free loopback port and forwards every connection to {@code upstreamHost:upstreamPort}. */
     public CuttingProxy(String upstreamHost, int upstreamPort) throws IOException {
         this.upstream = new InetSocketAddress(upstreamHost, upstreamPort);
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -58,6 +61,7 @@ public final class CuttingProxy implements AutoCloseable {
         acceptor.start();
     }
 
+    /** The loopback port clients connect to. */
     public int port() {
         return listener.getLocalPort();
     }

@@ -44,6 +44,8 @@ import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
  *   <li>One server per JVM, stopped (immediate mode) and its directory deleted by a shutdown hook;
  *       a run directory left by a killed JVM is found by its pid, its server stopped, and deleted.</li>
  * </ul>
+ *
+ * @since 0.1.0
  */
 public final class EmbeddedPostgres {
 
@@ -65,6 +67,7 @@ public final class EmbeddedPostgres {
         this.port = port;
     }
 
+    /** The port the server listens on, at 127.0.0.1. */
     public int port() {
         return port;
     }

@@ -16,6 +16,8 @@ import org.postgresql.ds.PGSimpleDataSource;
  * an existing server at that JDBC URL instead, with {@value #USER_VARIABLE} and
  * {@value #PASSWORD_VARIABLE} as its credentials (never printed). That role needs CREATEDB: each
  * test class gets a fresh database ({@link #newDatabase}), dropped when the class ends.
+ *
+ * @since 0.1.0
  */
 public final class PostgresTestTarget {
 
@@ -64,10 +66,12 @@ public final class PostgresTestTarget {
         return shared;
     }
 
+    /** The server's host. */
     public String host() {
         return host;
     }
 
+    /** The server's port. */
     public int port() {
         return port;
     }
@@ -97,6 +101,7 @@ public final class PostgresTestTarget {
         return new TestDatabase(this, name);
     }
 
+    /** Drops a database {@link #newDatabase} created, ending its sessions. */
     public void dropDatabase(String name) {
         execute(adminDatabase, "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
@@ -134,6 +139,7 @@ public final class PostgresTestTarget {
             this.pool = new HikariDataSource(config);
         }
 
+        /** The database's name. */
         public String name() {
             return name;
         }
@@ -143,6 +149,7 @@ public final class PostgresTestTarget {
             return pool;
         }
 
+        /** The server the database is on. */
         public PostgresTestTarget target() {
             return target;
         }
