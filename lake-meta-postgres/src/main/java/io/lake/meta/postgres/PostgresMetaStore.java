@@ -55,6 +55,24 @@ public final class PostgresMetaStore {
     public static final Duration DEFAULT_RESOLUTION_TIMEOUT = Duration.ofSeconds(30);
 
     /**
+     * The database server's wall clock, for the lease recipes' {@code clock(...)} option (the
+     * election, locks, fenced table locks): every candidate then measures lease expiry on the same
+     * clock, so no margin for disagreement between the candidates' clocks is needed. Each reading
+     * is one round trip ({@code SELECT clock_timestamp()}); the recipes read it once or twice per
+     * lease round. When the server cannot be read, the reading falls back to the local clock
+     * corrected by the last measured offset (logged). See {@code docs/guides/postgres.md}.
+     *
+     * @throws InvalidArgumentException if {@code dataSource} is null
+     * @since 0.1.0
+     */
+    public static java.time.Clock serverClock(DataSource dataSource) {
+        if (dataSource == null) {
+            throw new InvalidArgumentException("dataSource must not be null: pass the DataSource the store uses");
+        }
+        return new ServerClock(dataSource);
+    }
+
+    /**
      * A builder with the defaults: table {@value #DEFAULT_TABLE}, no table creation, watches
      * polled every second, 30 s to resolve a lost commit answer, no race hooks.
      */
