@@ -72,6 +72,11 @@ public final class EmbeddedPostgres {
         return port;
     }
 
+    /** Where the binaries are and whom the server runs as, for the test log. */
+    public String describe() {
+        return bin.getParent() + ", running as " + (asRoot ? UNPRIVILEGED_USER + " because this JVM is root" : "the current user");
+    }
+
     /** Unpacks (once), initializes a fresh cluster and starts it; registers its stop at JVM exit. */
     public static EmbeddedPostgres start() {
         try {

@@ -56,12 +56,15 @@ public final class PostgresTestTarget {
                 parsed.setUrl(url);
                 shared = new PostgresTestTarget(parsed.getServerNames()[0], parsed.getPortNumbers()[0] == 0 ? 5432
                         : parsed.getPortNumbers()[0], parsed.getDatabaseName(), System.getenv(USER_VARIABLE),
-                        System.getenv(PASSWORD_VARIABLE), "the PostgreSQL server named by " + URL_VARIABLE);
+                        System.getenv(PASSWORD_VARIABLE), "the PostgreSQL server at " + parsed.getServerNames()[0] + ":"
+                        + parsed.getPortNumbers()[0] + " named by " + URL_VARIABLE + "/" + URL_PROPERTY);
             } else {
                 EmbeddedPostgres server = EmbeddedPostgres.start();
                 shared = new PostgresTestTarget("127.0.0.1", server.port(), "postgres", "postgres", null,
-                        "the embedded PostgreSQL server on port " + server.port());
+                        "the embedded PostgreSQL server at 127.0.0.1:" + server.port() + " (" + server.describe() + "; "
+                        + URL_VARIABLE + " is not set)");
             }
+            System.out.println("[lake-meta] PostgreSQL test target: " + shared.description);
         }
         return shared;
     }
