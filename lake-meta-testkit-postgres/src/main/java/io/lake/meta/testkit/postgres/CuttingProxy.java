@@ -46,6 +46,7 @@ public final class CuttingProxy implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final CountDownLatch cutDone = new CountDownLatch(1);
     private final java.util.concurrent.atomic.AtomicInteger cuts = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong roundTrips = new java.util.concurrent.atomic.AtomicLong();
     private volatile byte[] marker;
     private volatile Cut cut;
     private volatile boolean refuseNew;
@@ -75,6 +76,14 @@ public final class CuttingProxy implements AutoCloseable {
     /** From the armed cut on, connections are accepted and closed at once: the server is out of reach. */
     public void refuseNewConnectionsAfterCut() {
         refuseAfterCut = true;
+    }
+
+    /**
+     * How many round trips passed through the proxy: each time a client sends after the server's
+     * last answer (or for the first time on a connection), one more. Counted over every connection.
+     */
+    public long roundTrips() {
+        return roundTrips.get();
     }
 
     /** How many armed cuts happened. */
@@ -133,6 +142,7 @@ public final class CuttingProxy implements AutoCloseable {
         private final Socket client;
         private final Socket server;
         private volatile boolean withholding;
+        private volatile boolean serverSpokeLast = true; // the first message of a connection opens a round trip
 
         Connection(Socket client, Socket server) {
             this.client = client;
@@ -144,6 +154,10 @@ public final class CuttingProxy implements AutoCloseable {
             try (InputStream in = client.getInputStream(); OutputStream out = server.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
+                    if (serverSpokeLast) {
+                        serverSpokeLast = false;
+                        roundTrips.incrementAndGet();
+                    }
                     byte[] armed = marker;
                     if (armed != null && contains(buffer, n, armed)) {
                         marker = null;
@@ -176,6 +190,7 @@ public final class CuttingProxy implements AutoCloseable {
                         closeBoth();
                         return;
                     }
+                    serverSpokeLast = true;
                     out.write(buffer, 0, n);
                     out.flush();
                 }
