@@ -21,7 +21,8 @@ import picocli.CommandLine.Option;
             "One line per event: 'initial KEY<TAB>VALUE' for what the prefix held when the watch began,",
             "then 'changed KEY<TAB>VALUE' or 'deleted KEY'. Each change is printed at least once with the",
             "key's latest value; a key's events keep their order. On rocks:DIR the command holds the store",
-            "(no other process can open it meanwhile); on dynamo:TABLE it polls the prefix every second,",
+            "(no other process can open it meanwhile); on dynamo:TABLE and postgres:JDBC-URL it polls the",
+            "prefix every second,",
             "so a change shows within about a second plus one listing of the prefix."
         },
         exitCodeListHeading = ExitCodeHelp.HEADING,
