@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code committed}: the commit applied;</li>
  *   <li>{@code aborted}: nothing applied;</li>
  *   <li>{@code in progress}: the old session has not ended yet (the server may not have noticed the
- *       lost connection). The resolver ends that session ({@code pg_terminate_backend}, only while
- *       the session still runs this very transaction), which settles the transaction either way,
- *       and asks again;</li>
+ *       lost connection, or is still committing, say waiting for a synchronous standby). The
+ *       resolver asks again; once {@link #SESSION_GRACE} has passed (or half the timeout, if less)
+ *       it ends that session ({@code pg_terminate_backend}, only while the session still runs this
+ *       very transaction), which settles the transaction either way;</li>
  *   <li>no answer ({@code NULL}: the id is too old for the server to remember), or no connection
  *       until the timeout: {@link OutcomeUnknownException}, naming the transaction id.</li>
  * </ul>
@@ -32,6 +33,13 @@ final class CommitResolver {
     /** The first pause between two questions; doubled up to {@link #MAX_PAUSE}. */
     private static final Duration FIRST_PAUSE = Duration.ofMillis(5);
     private static final Duration MAX_PAUSE = Duration.ofMillis(500);
+
+    /**
+     * How long an old session still running the transaction is left to finish on its own before
+     * the resolver ends it: a COMMIT under way (a synchronous standby's acknowledgement, say)
+     * normally completes in far less.
+     */
+    static final Duration SESSION_GRACE = Duration.ofSeconds(1);
 
     /** What the server said about a transaction. */
     enum Outcome { COMMITTED, ABORTED }
@@ -54,9 +62,11 @@ final class CommitResolver {
      * @throws OutcomeUnknownException if the server could not say within the timeout
      */
     Outcome resolve(String xid, int backendPid, String what, SQLException lost) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        long grace = Math.min(SESSION_GRACE.toNanos(), timeout.toNanos() / 2);
         Duration pause = FIRST_PAUSE;
-        Exception lastProblem = lost;
+        String lastAnswer = "no answer yet";
         while (true) {
             try (Connection connection = dataSource.getConnection()) {
                 connection.setAutoCommit(true);
@@ -72,16 +82,19 @@ final class CommitResolver {
                         LOG.info("{}: the answer to {} was lost; transaction {} aborted", description, what, xid);
                         return Outcome.ABORTED;
                     default: // in progress: its session lives on until the server notices the lost connection
-                        endSession(connection, xid, backendPid);
+                        lastAnswer = "the server still reported it " + status;
+                        if (System.nanoTime() - start >= grace) {
+                            endSession(connection, xid, backendPid);
+                        }
                         break;
                 }
             } catch (SQLException e) {
-                lastProblem = e;
+                lastAnswer = "the last attempt to ask failed: " + e.getMessage();
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 throw unknown(xid, what, "the server did not settle transaction " + xid + " within " + timeout
-                        + " (last problem: " + lastProblem.getMessage() + ")", lost);
+                        + " (" + lastAnswer + ")", lost);
             }
             try {
                 Thread.sleep(Math.max(1, Math.min(pause.toMillis(), left / 1_000_000)));

@@ -13,7 +13,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -179,7 +181,7 @@ final class PgCommit {
             throws SQLException {
         Map<MetaKey, MetaValue> current = new HashMap<>();
         try (PreparedStatement statement = connection.prepareStatement(lockAndReadSql)) {
-            statement.setArray(1, connection.createArrayOf("bigint", java.util.Arrays.stream(lockIds).boxed().toArray()));
+            statement.setArray(1, connection.createArrayOf("bigint", Arrays.stream(lockIds).boxed().toArray()));
             statement.setArray(2, connection.createArrayOf("bytea", keys.stream().map(MetaKey::utf8).toArray(byte[][]::new)));
             boolean isRows = statement.execute();
             ResultSet last = null;
@@ -192,7 +194,7 @@ final class PgCommit {
                 } else if (statement.getUpdateCount() == -1) {
                     break;
                 }
-                isRows = statement.getMoreResults(java.sql.Statement.KEEP_CURRENT_RESULT);
+                isRows = statement.getMoreResults(Statement.KEEP_CURRENT_RESULT);
             }
             if (last == null) {
                 throw new SQLException("the read of the locked keys returned no rows result");

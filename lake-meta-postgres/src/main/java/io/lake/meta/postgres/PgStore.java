@@ -22,12 +22,14 @@ import io.lake.meta.spi.PollingWatcher;
 import io.lake.meta.spi.RaceHooks;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -191,10 +193,10 @@ final class PgStore implements MetaStore {
         for (int i = next.length - 1; i >= 0; i--) {
             if (next[i] != (byte) 0xFF) {
                 next[i]++;
-                return java.util.Arrays.copyOf(next, i + 1);
+                return Arrays.copyOf(next, i + 1);
             }
         }
-        throw new InvalidArgumentException("prefix has no successor: " + new String(prefix, java.nio.charset.StandardCharsets.UTF_8));
+        throw new InvalidArgumentException("prefix has no successor: " + new String(prefix, StandardCharsets.UTF_8));
     }
 
     private Entry entry(byte[] key, byte[] value) {

@@ -141,6 +141,21 @@ class PostgresFaultTest {
     }
 
     @Test
+    void aCommitLostInAPartition_whoseSessionLivesOn_isSettledByEndingThatSession_asNotApplied() throws Exception {
+        truth.create(K, v("1"));
+        try (MetaStore store = throughProxy(Duration.ofSeconds(10))) {
+            proxy.cutWhenClientSends(COMMIT, CuttingProxy.Cut.PARTITION_BEFORE_SERVER);
+
+            assertThatThrownBy(() -> store.update(K, v("1"), v("2")))
+                    .isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining("aborted, so nothing was applied");
+            assertThat(idleInTransactionSessions()).as("the partitioned session was ended by the store").isZero();
+            assertThat(truth.get(K)).contains(v("1"));
+            assertThat(truth.update(K, v("1"), v("3"))).as("its locks went with it").isEqualTo(WriteResult.applied());
+        }
+    }
+
+    @Test
     void aCommitWhoseAnswerWasLost_whenTheServerCannotBeAsked_isOutcomeUnknown_namingTheTransaction() throws Exception {
         truth.create(K, v("1"));
         try (MetaStore store = throughProxy(Duration.ofMillis(300))) {
@@ -210,6 +225,17 @@ class PostgresFaultTest {
 
             assertThat(writer.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
             assertThat(truth.get(K)).contains(v("2"));
+        }
+    }
+
+    /** How many sessions of this database are idle inside a transaction. */
+    private static int idleInTransactionSessions() throws SQLException {
+        try (Connection admin = DB.database().pool().getConnection();
+                PreparedStatement count = admin.prepareStatement("SELECT count(*) FROM pg_stat_activity"
+                        + " WHERE datname = current_database() AND state = 'idle in transaction'");
+                ResultSet rows = count.executeQuery()) {
+            rows.next();
+            return rows.getInt(1);
         }
     }
 

@@ -38,7 +38,13 @@ public final class CuttingProxy implements AutoCloseable {
         /** The client's message never reaches the server. */
         BEFORE_SERVER,
         /** The server executes the message and answers; the client never hears the answer. */
-        AFTER_SERVER_ANSWERED
+        AFTER_SERVER_ANSWERED,
+        /**
+         * The client's message never reaches the server and the client's side is closed, but the
+         * server's side stays open and silent, as in a network partition: the server's session
+         * lives on, idle in its transaction, until something ends it.
+         */
+        PARTITION_BEFORE_SERVER
     }
 
     private final ServerSocket listener;
@@ -142,6 +148,7 @@ public final class CuttingProxy implements AutoCloseable {
         private final Socket client;
         private final Socket server;
         private volatile boolean withholding;
+        private volatile boolean partitioned;
         private volatile boolean serverSpokeLast = true; // the first message of a connection opens a round trip
 
         Connection(Socket client, Socket server) {
@@ -151,7 +158,9 @@ public final class CuttingProxy implements AutoCloseable {
 
         void pumpUp() {
             byte[] buffer = new byte[64 * 1024];
-            try (InputStream in = client.getInputStream(); OutputStream out = server.getOutputStream()) {
+            try {
+                InputStream in = client.getInputStream(); // not closed on their own: that would close the socket
+                OutputStream out = server.getOutputStream();
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
                     if (serverSpokeLast) {
@@ -166,6 +175,12 @@ public final class CuttingProxy implements AutoCloseable {
                             closeBoth();
                             return;
                         }
+                        if (cut == Cut.PARTITION_BEFORE_SERVER) {
+                            partitioned = true;
+                            cutHappened();
+                            quietly(client); // the server's socket stays open until close()
+                            return;
+                        }
                         withholding = true; // the down pump closes both once the server answers
                     }
                     out.write(buffer, 0, n);
@@ -174,7 +189,7 @@ public final class CuttingProxy implements AutoCloseable {
             } catch (IOException e) {
                 // the connection ended
             } finally {
-                if (!withholding) {
+                if (!withholding && !partitioned) {
                     closeBoth();
                 }
             }
@@ -182,9 +197,14 @@ public final class CuttingProxy implements AutoCloseable {
 
         void pumpDown() {
             byte[] buffer = new byte[64 * 1024];
-            try (InputStream in = server.getInputStream(); OutputStream out = client.getOutputStream()) {
+            try {
+                InputStream in = server.getInputStream();
+                OutputStream out = client.getOutputStream();
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
+                    if (partitioned) {
+                        return; // the server's session stays open, unheard
+                    }
                     if (withholding) { // the server answered the cut statement: the client never hears it
                         cutHappened();
                         closeBoth();
@@ -197,7 +217,9 @@ public final class CuttingProxy implements AutoCloseable {
             } catch (IOException e) {
                 // the connection ended
             } finally {
-                closeBoth();
+                if (!partitioned) {
+                    closeBoth();
+                }
             }
         }
 
