@@ -36,7 +36,8 @@ class PublicApiJavadocTest {
 
     /** The library modules, as directories next to this one. */
     private static final List<String> MODULES = List.of("lake-meta-api", "lake-meta-rocks", "lake-meta-dynamo",
-            "lake-meta-testkit", "lake-meta-testkit-dynamo", "lake-meta-testkit-localstack", "lake-meta-dynamo-testserver");
+            "lake-meta-testkit", "lake-meta-testkit-dynamo", "lake-meta-testkit-localstack", "lake-meta-dynamo-testserver",
+            "lake-meta-postgres", "lake-meta-testkit-postgres");
 
     /** Packages that are public for the module's own use only. */
     private static final List<String> INTERNAL = List.of("io/lake/meta/testserver/dynamodb/engine/",

@@ -60,7 +60,8 @@ final class PutCommand extends StoreCommand {
 
     @Option(names = "--create-store", description = {
         "Create the store if it does not exist yet: for rocks:DIR its directory; for dynamo:TABLE an"
-                + " on-demand table with the lake-meta key schema and 16 shards (needs dynamodb:CreateTable)."
+                + " on-demand table with the lake-meta key schema and 16 shards (needs dynamodb:CreateTable);"
+                + " for postgres:JDBC-URL the table (needs CREATE on its schema)."
     })
     boolean createStore;
 

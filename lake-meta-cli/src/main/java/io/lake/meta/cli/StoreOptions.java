@@ -9,8 +9,10 @@ final class StoreOptions {
     @Option(names = "--store", required = true, paramLabel = "SCHEME:LOCATION",
             converter = StoreSpec.Converter.class,
             description = {
-                "The store to open: rocks:DIR (an embedded RocksDB store in DIR) or dynamo:TABLE (a DynamoDB"
-                        + " table; credentials from the AWS SDK's default chain).",
+                "The store to open: rocks:DIR (an embedded RocksDB store in DIR), dynamo:TABLE (a DynamoDB"
+                        + " table; credentials from the AWS SDK's default chain) or postgres:JDBC-URL[#TABLE] (a"
+                        + " PostgreSQL table, lake_meta by default, such as postgres:jdbc:postgresql://db:5432/meta;"
+                        + " credentials from PGUSER and PGPASSWORD, never from the URL).",
                 "dynamo:TABLE: the AWS SDK retries throttling, server errors and refused connections, but"
                         + " each DynamoDB request gives up after 10 seconds, retries included; the command then"
                         + " exits 4."

@@ -8,7 +8,7 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * Which store a command opens, written {@code SCHEME:LOCATION} (for example {@code rocks:./meta}
- * or {@code dynamo:lake-meta}). A new backend adds its scheme to {@link #SCHEMES} and its options
+ * or {@code dynamo:lake-meta} or {@code postgres:jdbc:postgresql://db/meta}). A new backend adds its scheme to {@link #SCHEMES} and its options
  * to {@link StoreOptions}.
  */
 interface StoreSpec {
@@ -16,10 +16,11 @@ interface StoreSpec {
     /** Every scheme {@code --store} accepts, with the parser of its location. */
     Map<String, Function<String, StoreSpec>> SCHEMES = Map.of(
             "rocks", RocksStoreSpec::parse,
-            "dynamo", DynamoStoreSpec::parse);
+            "dynamo", DynamoStoreSpec::parse,
+            "postgres", PostgresStoreSpec::parse);
 
     /** How the schemes are written, for messages. */
-    String SYNTAX = "rocks:DIR or dynamo:TABLE";
+    String SYNTAX = "rocks:DIR, dynamo:TABLE or postgres:JDBC-URL";
 
     /**
      * This spec with the DynamoDB connection options {@code --endpoint} and {@code --region}

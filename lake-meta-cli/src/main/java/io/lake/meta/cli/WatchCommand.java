@@ -22,8 +22,9 @@ import picocli.CommandLine.Option;
                     + "'changed KEY<TAB>VALUE' or 'deleted KEY'. Each change is printed at least once with the key's "
                     + "latest value; a key's events keep their order. On rocks:DIR the command reads the store "
                     + "read-only, also while a service holds and writes it, and takes no lock: every 0.2 seconds it "
-                    + "catches up with the store's writes and lists the prefix. On dynamo:TABLE it polls the prefix "
-                    + "every second, so a change shows within about a second plus one listing of the prefix."
+                    + "catches up with the store's writes and lists the prefix. On dynamo:TABLE and "
+                    + "postgres:JDBC-URL it polls the prefix every second, so a change shows within about a second "
+                    + "plus one listing of the prefix."
         },
         exitCodeListHeading = ExitCodeHelp.HEADING,
         exitCodeList = {

@@ -82,7 +82,7 @@ class LakeMetaCommandTest {
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.err().lines().findFirst()).hasValue("lake-meta get: Invalid value for option '--store':"
-                + " unknown store scheme 'etcd' in 'etcd:tables': the supported schemes are rocks:DIR or dynamo:TABLE");
+                + " unknown store scheme 'etcd' in 'etcd:tables': the supported schemes are rocks:DIR, dynamo:TABLE or postgres:JDBC-URL");
     }
 
     @Test
@@ -90,7 +90,7 @@ class LakeMetaCommandTest {
         Cli.Run run = Cli.run("scan", "--store", "/var/lib/meta", "--prefix", "tbl/");
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).contains("'/var/lib/meta' names no store scheme: write rocks:DIR or dynamo:TABLE");
+        assertThat(run.err()).contains("'/var/lib/meta' names no store scheme: write rocks:DIR, dynamo:TABLE or postgres:JDBC-URL");
     }
 
     @Test

@@ -28,7 +28,7 @@ class StoreSpecTest {
     void parse_unknownScheme() {
         assertThatThrownBy(() -> StoreSpec.parse("etcd:localhost"))
                 .isInstanceOf(TypeConversionException.class)
-                .hasMessage("unknown store scheme 'etcd' in 'etcd:localhost': the supported schemes are rocks:DIR or dynamo:TABLE");
+                .hasMessage("unknown store scheme 'etcd' in 'etcd:localhost': the supported schemes are rocks:DIR, dynamo:TABLE or postgres:JDBC-URL");
     }
 
     @Test
@@ -45,10 +45,10 @@ class StoreSpecTest {
     void parse_noLocation() {
         assertThatThrownBy(() -> StoreSpec.parse("rocks:"))
                 .isInstanceOf(TypeConversionException.class)
-                .hasMessage("'rocks:' names no location: write rocks:DIR or dynamo:TABLE");
+                .hasMessage("'rocks:' names no location: write rocks:DIR, dynamo:TABLE or postgres:JDBC-URL");
         assertThatThrownBy(() -> StoreSpec.parse("dynamo:"))
                 .isInstanceOf(TypeConversionException.class)
-                .hasMessage("'dynamo:' names no location: write rocks:DIR or dynamo:TABLE");
+                .hasMessage("'dynamo:' names no location: write rocks:DIR, dynamo:TABLE or postgres:JDBC-URL");
     }
 
     @Test

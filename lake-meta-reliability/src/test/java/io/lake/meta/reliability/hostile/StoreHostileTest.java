@@ -14,10 +14,12 @@ import io.lake.meta.Mutation;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
 import io.lake.meta.Transaction;
+import io.lake.meta.postgres.PostgresMetaStore;
 import io.lake.meta.reliability.DynamoStores;
 import io.lake.meta.reliability.Runs;
 import io.lake.meta.rocks.RocksDbMetaStore;
 import io.lake.meta.testkit.InMemoryMetaStore;
+import io.lake.meta.testkit.postgres.PostgresTestTarget;
 import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,7 +36,7 @@ import org.quicktheories.generators.Generate;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Every {@code MetaStore} method on the model, RocksDB and DynamoDB (in-process), fed hostile
+ * Every {@code MetaStore} method on the model, RocksDB, DynamoDB (in-process) and PostgreSQL, fed hostile
  * calls by QuickTheories: null arguments, batch reads with nulls, repeats or past 10 000 keys,
  * keys and prefixes of hostile text, limits past their edges, and page tokens that are random,
  * truncated, bit-flipped, padded, non-canonical base64, standard instead of URL base64, from
@@ -42,7 +44,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * contract's typed error; a refused call changes nothing — the model's snapshot; on RocksDB the
  * seeded keys and the live WAL file, which a refused call must not append to (the directory's
  * other files come and go with background flushes of earlier writes); the DynamoDB table's request
- * count (refused before any I/O) — stays as it was. Writes of keys at exactly 1 024 bytes and values at exactly 256 KiB must
+ * count (refused before any I/O); the PostgreSQL table's rows — stays as it was. Writes of keys at exactly 1 024 bytes and values at exactly 256 KiB must
  * apply and read back byte for byte (then they are deleted again).
  *
  * <p>Sizes: {@code -Dlake.meta.reliability.storeCalls=N} on the model (RocksDB a half, DynamoDB
@@ -94,6 +96,30 @@ class StoreHostileTest {
             run("hostile-store-dynamodb", store, calls,
                     () -> "requests=" + server.statistics().table(table).requests().values().stream().mapToLong(Long::longValue).sum(),
                     foreign);
+        }
+    }
+
+    @Test
+    void postgres_refusesHostileCalls_andChangesNothingInTheTable() throws Exception {
+        int calls = Runs.size("storeCalls", 6_000, 200_000) / 10;
+        try (PostgresTestTarget.TestDatabase database = PostgresTestTarget.shared().newDatabase("hostile");
+             MetaStore store = PostgresMetaStore.builder().dataSource(database.pool()).table("hostile")
+                     .createTableIfMissing(true).build();
+             InMemoryMetaStore model = InMemoryMetaStore.create()) {
+            run("hostile-store-postgres", store, calls, () -> tableDigest(database.pool(), "hostile"), tokenOf(model));
+        }
+    }
+
+    /** Every row of {@code table}, as one digest of keys and value digests in key order. */
+    private static String tableDigest(javax.sql.DataSource pool, String table) {
+        try (java.sql.Connection connection = pool.getConnection();
+             java.sql.Statement statement = connection.createStatement();
+             java.sql.ResultSet rows = statement.executeQuery("SELECT count(*), md5(coalesce(string_agg(encode(k, 'hex')"
+                     + " || ':' || md5(v), ',' ORDER BY k), '')) FROM " + table)) {
+            rows.next();
+            return "rows=" + rows.getLong(1) + " md5=" + rows.getString(2);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("could not read table " + table, e);
         }
     }
 

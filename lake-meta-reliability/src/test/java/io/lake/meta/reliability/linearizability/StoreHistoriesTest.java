@@ -9,12 +9,15 @@ import io.lake.meta.reliability.DynamoFaults;
 import io.lake.meta.reliability.DynamoStores;
 import io.lake.meta.reliability.MixedWorkload;
 import io.lake.meta.reliability.Runs;
+import io.lake.meta.postgres.PostgresMetaStore;
 import io.lake.meta.rocks.RocksDbMetaStore;
 import io.lake.meta.testkit.InMemoryMetaStore;
 import io.lake.meta.testkit.history.CheckResult;
 import io.lake.meta.testkit.history.History;
 import io.lake.meta.testkit.history.HistoryRecorder;
 import io.lake.meta.testkit.history.LinearizabilityChecker;
+import io.lake.meta.testkit.postgres.CuttingProxy;
+import io.lake.meta.testkit.postgres.PostgresTestTarget;
 import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
 import io.lake.meta.testserver.dynamodb.fault.ArmedFault;
 import java.nio.file.Files;
@@ -38,8 +41,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /**
  * Concurrent histories of {@link MixedWorkload} clients — gets, batch reads, first pages, creates,
  * CAS updates, deletes, guarded writes (current and stale guards) and transactions — recorded on
- * the in-memory model, RocksDB, and DynamoDB through the in-process server under every fault plan
- * of {@link DynamoFaults}, each checked for linearizability with unknown outcomes counted as
+ * the in-memory model, RocksDB, DynamoDB through the in-process server under every fault plan
+ * of {@link DynamoFaults}, and PostgreSQL through a proxy that cuts connections before a write,
+ * before {@code COMMIT} and after {@code COMMIT}'s answer, each checked for linearizability with unknown outcomes counted as
  * may-or-may-not-have-applied. First pages are held to the model as one snapshot on the model and
  * RocksDB; on DynamoDB a page spans shards and is not one snapshot, so pages run there but are
  * not recorded.
@@ -87,11 +91,25 @@ class StoreHistoriesTest {
     }
 
     /** The store of one history, whether its first pages are one snapshot, the faults armed on it, its directory. */
-    private record Target(MetaStore store, boolean snapshotPages, FaultArming faults, Path dir) {
+    private record Target(MetaStore store, boolean snapshotPages, Faults faults, Path dir) {
+    }
+
+    /** Faults a history's clients arm as they go. */
+    private interface Faults {
+        void armOne(Random r);
+
+        /** How many of the armed faults fired. */
+        int fired();
+
+        /** Disarms whatever is left, once the history ended. */
+        void clear();
+
+        /** The plan's name, for messages. */
+        String plan();
     }
 
     /** Arms faults of one plan on one table, for whichever client sends the next matching request. */
-    private static final class FaultArming {
+    private static final class FaultArming implements Faults {
         final DynamoDbTestServer server;
         final String table;
         final DynamoFaults plan;
@@ -103,12 +121,80 @@ class StoreHistoriesTest {
             this.plan = plan;
         }
 
-        void armOne(Random r) {
+        @Override
+        public void armOne(Random r) {
             armed.addAll(plan.armOne(server.faults(), table, r));
         }
 
-        int fired() {
+        @Override
+        public int fired() {
             return armed.stream().mapToInt(ArmedFault::fired).sum();
+        }
+
+        @Override
+        public void clear() {
+            server.faults().clear();
+        }
+
+        @Override
+        public String plan() {
+            return plan.toString();
+        }
+    }
+
+    /**
+     * Cuts on PostgreSQL: the next write's connection is cut by the {@link CuttingProxy} at one of
+     * three points drawn by the client: before the server sees the write statement, before it sees
+     * {@code COMMIT}, or after it answered {@code COMMIT} (the store must then resolve the outcome).
+     */
+    private static final class PostgresCuts implements Faults {
+        private static final String[] MARKERS = {"INSERT INTO", "\0COMMIT\0", "\0COMMIT\0"};
+        private static final CuttingProxy.Cut[] CUTS = {CuttingProxy.Cut.BEFORE_SERVER, CuttingProxy.Cut.BEFORE_SERVER,
+            CuttingProxy.Cut.AFTER_SERVER_ANSWERED};
+        final CuttingProxy proxy;
+
+        PostgresCuts(CuttingProxy proxy) {
+            this.proxy = proxy;
+        }
+
+        @Override
+        public void armOne(Random r) {
+            int point = r.nextInt(MARKERS.length);
+            proxy.cutWhenClientSends(MARKERS[point], CUTS[point]);
+        }
+
+        @Override
+        public int fired() {
+            return proxy.cuts();
+        }
+
+        @Override
+        public void clear() {
+            try {
+                proxy.close();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public String plan() {
+            return "cuts before the write, before COMMIT and after COMMIT's answer";
+        }
+    }
+
+    @Test
+    void postgres_underConnectionCuts_historiesAreLinearizable() throws Exception {
+        try (PostgresTestTarget.TestDatabase database = PostgresTestTarget.shared().newDatabase("histories")) {
+            runHistories("histories-postgres", Runs.size("histories", 10, 1_000), i -> {
+                CuttingProxy proxy = new CuttingProxy(database.target().host(), database.target().port());
+                MetaStore store = PostgresMetaStore.builder()
+                        .dataSource(database.target().direct(database.name(), "127.0.0.1", proxy.port()))
+                        .table(database.newTableName())
+                        .createTableIfMissing(true)
+                        .build();
+                return new Target(store, true, new PostgresCuts(proxy), null);
+            });
         }
     }
 
@@ -141,7 +227,7 @@ class StoreHistoriesTest {
                         deleteTree(target.dir());
                     }
                     if (target.faults() != null) {
-                        target.faults().server.faults().clear();
+                        target.faults().clear();
                         faultsFired += target.faults().fired();
                     }
                 }
@@ -150,7 +236,7 @@ class StoreHistoriesTest {
                 unknown += history.unknownOutcomes();
                 largest = Math.max(largest, history.size());
                 if (!result.isLinearizable()) {
-                    violations.add("history " + h + (target.faults() != null ? " (" + target.faults().plan + ")" : "")
+                    violations.add("history " + h + (target.faults() != null ? " (" + target.faults().plan() + ")" : "")
                             + ": " + result);
                 }
             }
@@ -163,7 +249,7 @@ class StoreHistoriesTest {
         assertThat(violations).as("histories that are not linearizable (seed above)").isEmpty();
     }
 
-    private static void runClients(ExecutorService pool, MetaStore recorded, long seed, FaultArming faults,
+    private static void runClients(ExecutorService pool, MetaStore recorded, long seed, Faults faults,
             Map<String, LongAdder> errors) throws Exception {
         CountDownLatch start = new CountDownLatch(1);
         List<Future<?>> clients = new ArrayList<>();
