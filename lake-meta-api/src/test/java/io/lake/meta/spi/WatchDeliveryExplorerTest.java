@@ -8,6 +8,7 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import io.lake.meta.watch.WatchEvent;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,7 +40,23 @@ class WatchDeliveryExplorerTest {
         int seeds = Integer.getInteger("lake.meta.watch.explorer.seeds", 100);
         long first = Long.getLong("lake.meta.watch.explorer.firstSeed", 1L);
         for (long seed = first; seed < first + seeds; seed++) {
-            new Run(seed).explore();
+            new Run(seed, false).explore();
+        }
+    }
+
+    /**
+     * The same, with an initial read that pages as {@link PrefixListing} does: it reads a page of
+     * keys (sorted, after the last one read), writers publish while the page is in hand, and only
+     * then are its entries added, with the values the page read. The test above reads each key at
+     * the instant it is added, so a watch that forgot a deletion published during registration
+     * (the page it races with was read before it) resurrects the deleted key, and that test passes.
+     */
+    @Test
+    void randomWritesAgainstAnInitialReadThatPages_neverResurrectADeletedKey_andConverge() {
+        int seeds = Integer.getInteger("lake.meta.watch.explorer.seeds", 100);
+        long first = Long.getLong("lake.meta.watch.explorer.firstSeed", 1L);
+        for (long seed = first; seed < first + seeds; seed++) {
+            new Run(seed, true).explore();
         }
     }
 
@@ -57,8 +74,11 @@ class WatchDeliveryExplorerTest {
         boolean started;
         DispatchedWatch watch;
 
-        Run(long seed) {
+        final boolean stalePages;
+
+        Run(long seed, boolean stalePages) {
             this.seed = seed;
+            this.stalePages = stalePages;
             this.random = new Random(seed);
         }
 
@@ -69,15 +89,10 @@ class WatchDeliveryExplorerTest {
             for (int i = 0; i < KEYS; i++) {
                 write();
             }
-            toRead.addAll(model.keySet());
-            for (MetaKey key : toRead) {
-                if (random.nextInt(3) == 0) {
-                    write();
-                }
-                Integer found = model.get(key);
-                if (found != null) {
-                    watch.addInitial(new Entry(key, MetaValue.utf8(String.valueOf(found))));
-                }
+            if (stalePages) {
+                readInPages();
+            } else {
+                readKeyByKey(toRead);
             }
             watch.start();
             started = true;
@@ -89,6 +104,45 @@ class WatchDeliveryExplorerTest {
             executor.runAll(); // the listener writes while it hears, until the write budget is spent
             assertThat(view).as("seed %d: the listener's view once everything was heard", seed).isEqualTo(model);
             assertThat(watch.queuedEvents()).as("seed %d: nothing left queued", seed).isZero();
+        }
+
+        /** Each key read at the instant it is added: never a stale page. */
+        void readKeyByKey(List<MetaKey> toRead) {
+            toRead.addAll(model.keySet());
+            for (MetaKey key : toRead) {
+                if (random.nextInt(3) == 0) {
+                    write();
+                }
+                Integer found = model.get(key);
+                if (found != null) {
+                    watch.addInitial(new Entry(key, MetaValue.utf8(String.valueOf(found))));
+                }
+            }
+        }
+
+        /** Pages of up to two keys, read in key order; writes land between reading a page and adding it. */
+        void readInPages() {
+            String after = "";
+            while (true) {
+                String from = after;
+                List<Map.Entry<MetaKey, Integer>> page = model.entrySet().stream()
+                        .filter(e -> e.getKey().toString().compareTo(from) > 0)
+                        .sorted(Map.Entry.comparingByKey(Comparator.comparing(MetaKey::toString)))
+                        .limit(2)
+                        .map(e -> Map.entry(e.getKey(), e.getValue()))
+                        .toList();
+                if (page.isEmpty()) {
+                    return;
+                }
+                int between = random.nextInt(3);
+                for (int i = 0; i < between; i++) {
+                    write();
+                }
+                for (Map.Entry<MetaKey, Integer> entry : page) {
+                    watch.addInitial(new Entry(entry.getKey(), MetaValue.utf8(String.valueOf(entry.getValue()))));
+                }
+                after = page.get(page.size() - 1).getKey().toString();
+            }
         }
 
         void write() {
