@@ -69,6 +69,7 @@ class WatchDeliveryExplorerTest {
         final Map<MetaKey, Integer> view = new LinkedHashMap<>(); // what the listener heard
         final Map<MetaKey, Integer> lastHeard = new HashMap<>(); // highest write number heard per key
         final Map<MetaKey, Integer> changedAtDelivery = new HashMap<>(); // first unheard change, by delivery count
+        List<WatchEvent> batch; // changes written but not yet published, while a batch is written
         int writes;
         int deliveries;
         boolean started;
@@ -164,7 +165,30 @@ class WatchDeliveryExplorerTest {
             } else {
                 changedAtDelivery.putIfAbsent(key, deliveries);
             }
-            registry.publish(List.of(change));
+            if (batch != null) {
+                batch.add(change);
+            } else {
+                registry.publish(List.of(change));
+            }
+        }
+
+        /**
+         * One write, or now and then a batch of two or three published together, in their order, as
+         * a transaction or a group commit publishes them (one key may come twice).
+         */
+        void writeSome() {
+            if (random.nextInt(4) != 0) {
+                write();
+                return;
+            }
+            batch = new ArrayList<>();
+            int size = 2 + random.nextInt(2);
+            for (int i = 0; i < size && writes < WRITES; i++) {
+                write();
+            }
+            List<WatchEvent> written = batch;
+            batch = null;
+            registry.publish(written);
         }
 
         void heard(WatchEvent event) {
@@ -190,7 +214,7 @@ class WatchDeliveryExplorerTest {
                     .isLessThanOrEqualTo(KEYS + watch.keysHeard());
             int burst = random.nextInt(4); // 0 to 3 writes per delivery: on average faster than the listener
             for (int i = 0; i < burst && writes < WRITES; i++) {
-                write();
+                writeSome();
             }
         }
     }
