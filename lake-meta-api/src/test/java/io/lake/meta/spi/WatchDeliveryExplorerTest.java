@@ -67,7 +67,8 @@ class WatchDeliveryExplorerTest {
         final WatchRegistry registry = new WatchRegistry("explorer", () -> executor);
         final Map<MetaKey, Integer> model = new HashMap<>(); // key -> the write number it holds
         final Map<MetaKey, Integer> view = new LinkedHashMap<>(); // what the listener heard
-        final Map<MetaKey, Integer> lastHeard = new HashMap<>(); // highest write number heard per key
+        final Map<MetaKey, Integer> lastHeard = new HashMap<>(); // write number of the last change heard per key
+        final Map<MetaKey, java.util.TreeSet<Integer>> deletions = new HashMap<>(); // write numbers of each key's deletions
         final Map<MetaKey, Integer> changedAtDelivery = new HashMap<>(); // first unheard change, by delivery count
         List<WatchEvent> batch; // changes written but not yet published, while a batch is written
         int writes;
@@ -153,6 +154,7 @@ class WatchDeliveryExplorerTest {
             WatchEvent change;
             if (model.containsKey(key) && random.nextInt(3) == 0) {
                 model.remove(key);
+                deletions.computeIfAbsent(key, k -> new java.util.TreeSet<>()).add(writes);
                 change = WatchEvent.deleted(key);
             } else {
                 model.put(key, writes);
@@ -203,10 +205,16 @@ class WatchDeliveryExplorerTest {
             if (event.isDeletion()) {
                 assertThat(view).as("seed %d: %s deletes a key the listener heard of", seed, event).containsKey(key);
                 view.remove(key);
+                // A deletion heard is a deletion written after the value heard last: from now on only a
+                // later write may be heard (hearing that value, or an older one, again resurrects the key).
+                Integer deletedAt = deletions.getOrDefault(key, new java.util.TreeSet<>()).higher(lastHeard.get(key));
+                assertThat(deletedAt).as("seed %d: %s follows a deletion written after write %d", seed, event,
+                        lastHeard.get(key)).isNotNull();
+                lastHeard.put(key, deletedAt);
             } else {
                 int number = Integer.parseInt(event.value().orElseThrow().asUtf8());
-                assertThat(number).as("seed %d: %s is not older than what was heard of it", seed, event)
-                        .isGreaterThanOrEqualTo(lastHeard.getOrDefault(key, 0));
+                assertThat(number).as("seed %d: %s is not older than what was heard of it (a deletion included)", seed,
+                        event).isGreaterThanOrEqualTo(lastHeard.getOrDefault(key, 0));
                 lastHeard.put(key, number);
                 view.put(key, number);
             }
