@@ -273,6 +273,27 @@ class PollingWatcherTest {
         }
     }
 
+    /**
+     * A store whose listing throws a checked exception (a Kotlin store, a sneaky throw) while a
+     * watch reads its initial contents: nothing may stay registered. Before, only RuntimeException
+     * and Error closed the half-made watch, so it stayed registered, collecting every later change
+     * of the prefix for a listener that would never hear them.
+     */
+    @Test
+    void aWatchWhoseInitialReadThrowsACheckedException_leavesNothingRegistered() {
+        io.lake.meta.spi.WatchRegistry registry = new io.lake.meta.spi.WatchRegistry("test store");
+        source.errorOnce.set(new java.io.IOException("injected into the initial read"));
+        Throwable thrown = null;
+        try {
+            registry.watch(source, NS1, heard::add);
+        } catch (Throwable t) {
+            thrown = t;
+        }
+        assertThat(thrown).isInstanceOf(java.io.IOException.class);
+        assertThat(registry.hasWatches()).as("a watch still registered after its initial read failed").isFalse();
+        registry.close();
+    }
+
     @SuppressWarnings("unchecked")
     private static <T extends Throwable> T sneaky(Throwable t) throws T {
         throw (T) t;
