@@ -114,7 +114,7 @@ public final class PollingWatcher implements AutoCloseable {
             watch.start();
             schedule(self[0]);
             return watch;
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) { // a checked one too (a Kotlin store): nothing may stay registered
             watch.close();
             throw e;
         }
