@@ -253,9 +253,6 @@ final class DispatchedWatch implements Watch {
     private void deliver(WatchEvent event) {
         try {
             listener.onChange(event);
-        } catch (RuntimeException e) {
-            LOG.warn("{}: the listener of the watch on '{}' threw on the event for '{}'; that event is dropped,"
-                    + " later ones still come", description, prefix, event.key(), e);
         } catch (Error e) {
             LOG.error("{}: the listener of the watch on '{}' threw an Error on the event for '{}'; the watch is closed",
                     description, prefix, event.key(), e);
@@ -264,6 +261,9 @@ final class DispatchedWatch implements Watch {
             }
             close();
             throw e;
+        } catch (Throwable e) { // a RuntimeException, or a checked one (a Kotlin listener, a sneaky throw)
+            LOG.warn("{}: the listener of the watch on '{}' threw on the event for '{}'; that event is dropped,"
+                    + " later ones still come", description, prefix, event.key(), e);
         }
     }
 

@@ -114,7 +114,7 @@ public final class PollingWatcher implements AutoCloseable {
             watch.start();
             schedule(self[0]);
             return watch;
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) { // a checked one too (a Kotlin store): nothing may stay registered
             watch.close();
             throw e;
         }
@@ -172,7 +172,7 @@ public final class PollingWatcher implements AutoCloseable {
             LOG.error("{}: polling '{}' failed with {}; this watch polls no more", description, prefix.watch.prefix(),
                     e.toString(), e);
             throw e;
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) { // any other Error or exception, a checked one included (a store in Kotlin, a sneaky throw)
             LOG.warn("{}: polling '{}' failed ({}); changes will be reported by a later poll",
                     description, prefix.watch.prefix(), e.toString(), e);
         }

@@ -81,7 +81,7 @@ public final class WatchRegistry {
         try {
             PrefixListing.forEach(source, prefix, watch::addInitial);
             return watch.start();
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) { // a checked one too (a Kotlin store): nothing may stay registered
             watch.close();
             throw e;
         }

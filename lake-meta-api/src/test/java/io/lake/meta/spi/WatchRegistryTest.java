@@ -356,4 +356,38 @@ class WatchRegistryTest {
         assertThat(WatchRegistry.changesOf(List.of(Mutation.create(A, v("1")), Mutation.update(B, v("1"), v("2")),
                 Mutation.delete(C, v("3"))))).containsExactly(changed(A, "1"), changed(B, "2"), WatchEvent.deleted(C));
     }
+
+    /**
+     * A listener written in Kotlin (or using a sneaky throw) can throw a checked exception from
+     * {@code onChange}: neither a RuntimeException nor an Error. Before, it escaped the delivery
+     * task with the watch still marked scheduled, so the watch never delivered again, silently.
+     * It must be treated as a listener failure: logged, that event dropped, later events still come.
+     */
+    @Test
+    void aListenerThatThrowsACheckedException_keepsHearingLaterEvents() {
+        DispatchedWatch watch = registry.register(NS1, event -> {
+            heard.add(event);
+            if (event.key().equals(A)) {
+                throw WatchRegistryTest.<RuntimeException>sneaky(new java.io.IOException("a Kotlin listener's IOException"));
+            }
+        }, () -> { });
+        watch.start();
+        registry.publish(List.of(changed(A, "1")));
+        Throwable escaped = null;
+        try {
+            executor.runAll();
+        } catch (Throwable t) {
+            escaped = t;
+        }
+        registry.publish(List.of(changed(B, "1")));
+        executor.runAll();
+
+        assertThat(heard).as("events heard (the delivery task let %s escape)", escaped)
+                .containsExactly(changed(A, "1"), changed(B, "1"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> T sneaky(Throwable t) throws T {
+        throw (T) t;
+    }
 }

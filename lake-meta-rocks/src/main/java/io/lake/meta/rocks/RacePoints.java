@@ -16,7 +16,10 @@ final class RacePoints {
      */
     static final String COMMIT_QUEUED = "rocks.commit.queued";
 
-    /** {@code close()} refuses new calls and is about to wait for the calls in flight. */
+    /**
+     * {@code close()} refuses new calls and is about to wait for the calls in flight. A hook that
+     * throws here fails that close, after the store closed all the same.
+     */
     static final String CLOSE_DRAINING = "rocks.close.draining";
 
     /** An open listed an existing directory and is about to read it read-only. */

@@ -263,13 +263,27 @@ final class RocksStore implements MetaStore {
                 return;
             }
             calls.refuseNewCalls();
-            hooks.reached(RacePoints.CLOSE_DRAINING);
+            RuntimeException hookFailure = null;
+            Error hookError = null;
+            try {
+                hooks.reached(RacePoints.CLOSE_DRAINING);
+            } catch (RuntimeException e) { // a throwing race hook fails this close, after it closed all the same
+                hookFailure = e;
+            } catch (Error e) {
+                hookError = e;
+            }
             calls.awaitDrained();
             committer.stop();
             watches.close();
             closeNative();
             closed = true;
             LOG.info("closed {}", description);
+            if (hookFailure != null) {
+                throw hookFailure;
+            }
+            if (hookError != null) {
+                throw hookError;
+            }
         }
     }
 

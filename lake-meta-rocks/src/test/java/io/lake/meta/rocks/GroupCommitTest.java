@@ -412,4 +412,46 @@ class GroupCommitTest {
         assertThat(store.get(doomed)).isEmpty();
         closeWithin30s(store);
     }
+
+    /**
+     * Attack on issue 23 item 6: the hook throws for a writer whose commit a leader had already
+     * taken into its batch (and written). The committer must stay whole (later writes and close go
+     * on); the writer is told the hook's exception although its commit applied: the test shows
+     * the commit is in the store, so a race test that reads "the hook threw" as "not written" is
+     * wrong for a commit already taken.
+     */
+    @Test
+    void aHookThatThrowsForACommitTheLeaderAlreadyTookAndWrote_leavesTheCommitterWhole_andTheCommitApplied()
+            throws Exception {
+        MetaKey leaderKey = MetaKey.of("gc/leader");
+        MetaKey takenKey = MetaKey.of("gc/taken");
+        java.util.concurrent.CountDownLatch leaderAnswered = new java.util.concurrent.CountDownLatch(1);
+        AtomicInteger arrivals = new AtomicInteger();
+        PauseAt leaderQueued = hooks.pause(RacePoints.COMMIT_QUEUED);
+        RaceHooks throwingAfterTheBatch = point -> {
+            boolean second = point.equals(RacePoints.COMMIT_QUEUED) && arrivals.incrementAndGet() == 2;
+            hooks.reached(point);
+            if (second) {
+                PauseAt.await(leaderAnswered, "the leader's batch, holding this commit, answered");
+                throw new AssertionError("injected: the race hook at " + point + " timed out");
+            }
+        };
+        RocksStore store = StoreOpener.open(dir, Durability.SYNCED_WAL, true, throwingAfterTheBatch,
+                UnaryOperator.identity());
+        CompletableFuture<WriteResult> leader = async(store, Mutation.create(leaderKey, V));
+        leaderQueued.awaitArrival(); // the leader holds the lead, paused before taking its batch
+        CompletableFuture<WriteResult> taken = async(store, Mutation.create(takenKey, V));
+        hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 2); // queued behind the leader, so in its batch
+        leaderQueued.release();
+        assertThat(leader.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
+        leaderAnswered.countDown();
+
+        assertThatThrownBy(() -> taken.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(AssertionError.class).hasMessageContaining("injected");
+        assertThat(store.get(takenKey)).as("the commit the hook 'failed' was written with the leader's batch")
+                .isPresent();
+        assertThat(async(store, Mutation.create(MetaKey.of("gc/later"), V)).get(30, TimeUnit.SECONDS))
+                .isEqualTo(WriteResult.applied());
+        closeWithin30s(store);
+    }
 }

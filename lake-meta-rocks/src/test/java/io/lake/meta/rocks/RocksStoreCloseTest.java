@@ -151,4 +151,31 @@ class RocksStoreCloseTest {
             assertThat(worker.get(30, TimeUnit.SECONDS)).isInstanceOf(StoreClosedException.class);
         }
     }
+
+    /**
+     * A race hook that throws while close drains (as {@link PauseAt} does when its wait times out)
+     * must fail that close only, not leave the store half-closed: before, close refused every call
+     * but kept the native handles, the directory's lock and the watches (their listeners still
+     * running), so the directory could not be opened again in this JVM.
+     */
+    @Test
+    void aHookThatThrowsWhileCloseDrains_failsThatClose_butTheStoreStillClosesItsWatchesAndTheDirectory() {
+        RaceHooks throwing = point -> {
+            if (point.equals(RacePoints.CLOSE_DRAINING)) {
+                throw new AssertionError("injected: the race hook at " + point + " timed out");
+            }
+        };
+        MetaStore store = RocksDbMetaStore.builder().directory(dir).raceHooks(throwing).build();
+        store.create(KEY, V1);
+        List<io.lake.meta.watch.WatchEvent> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        io.lake.meta.watch.Watch watch = store.watch(KeyPrefix.of("tbl/"), heard::add);
+
+        assertThatThrownBy(store::close).isInstanceOf(AssertionError.class).hasMessageContaining("injected");
+        assertThatThrownBy(() -> store.watch(KeyPrefix.of("tbl/"), event -> { }))
+                .as("watching a store whose close failed in its hook").isInstanceOf(StoreClosedException.class);
+        try (MetaStore again = RocksDbMetaStore.builder().directory(dir).build()) {
+            assertThat(again.get(KEY)).contains(V1);
+        }
+        watch.close();
+    }
 }

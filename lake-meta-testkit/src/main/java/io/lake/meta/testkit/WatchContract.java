@@ -16,10 +16,12 @@ import io.lake.meta.watch.WatchListener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -520,5 +522,93 @@ public abstract class WatchContract extends BatchReadContract {
 
         assertThatThrownBy(() -> store.watch(ns1, event -> { })).isInstanceOf(StoreClosedException.class);
         assertThat(open.all()).containsExactly(WatchEvent.changed(a, value("1")));
+    }
+
+    /**
+     * Re-entrant listeners, as users write them: inside {@code onChange} the listener writes under
+     * its own prefix, opens another watch of it, and closes its own watch. Nothing deadlocks; the
+     * closed watch hears nothing after; the new one starts with the contents and hears the rest.
+     */
+    @Test
+    void aListenerThatWritesUnderItsPrefix_watchesAgain_andClosesItsOwnWatch_fromInsideOnChange() {
+        AtomicReference<WatchRecorder> outer = new AtomicReference<>();
+        AtomicReference<WatchRecorder> inner = new AtomicReference<>();
+        AtomicReference<Thread> outerThread = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        outer.set(watch(ns1, event -> {
+            if (event.key().equals(a) && inner.get() == null) {
+                outerThread.set(Thread.currentThread());
+                store.create(b, value("1"));
+                inner.set(watch(ns1));
+                outer.get().handle().close();
+                done.countDown();
+            }
+        }));
+        store.create(a, value("1"));
+        awaitLatch(done);
+        awaitParkedOrGone(outerThread.get()); // a watch still open would hand its listener b now
+
+        store.create(c, value("1"));
+        store.update(a, value("1"), value("2"));
+        WatchRecorder second = inner.get();
+        second.awaitValue(c, value("1"));
+        second.awaitValue(a, value("2"));
+        second.sync(store);
+        assertThat(outer.get().all()).as("events of the watch its listener closed")
+                .containsExactly(WatchEvent.changed(a, value("1")));
+        assertThat(second.eventsOf(b)).containsExactly(WatchEvent.initial(b, value("1")));
+        Map<String, String> view = second.view();
+        view.keySet().removeIf(k -> !k.equals(a.toString()) && !k.equals(b.toString()) && !k.equals(c.toString()));
+        assertThat(view).containsExactlyInAnyOrderEntriesOf(
+                Map.of(a.toString(), "2", b.toString(), "1", c.toString(), "1"));
+    }
+
+    /** A listener that closes the store from inside {@code onChange}: the close returns, and the store is closed. */
+    @Test
+    void aListenerThatClosesTheStore_fromInsideOnChange_returns_andTheStoreIsClosed() {
+        CompletableFuture<Void> closed = new CompletableFuture<>();
+        watch(ns1, event -> {
+            try {
+                store.close();
+                closed.complete(null);
+            } catch (RuntimeException | Error e) {
+                closed.completeExceptionally(e);
+            }
+        });
+        store.create(a, value("1"));
+        assertTimeoutPreemptively(watchDeliveryTimeout(), () -> closed.get(),
+                "store.close() called by a listener returned");
+        assertThatThrownBy(() -> store.create(b, value("1"))).isInstanceOf(StoreClosedException.class);
+    }
+
+    /**
+     * A key the blocked listener heard of, and one it never heard of, each deleted and created
+     * again (twice) behind its back: once released it ends with each key's latest value, and a
+     * key's events never go back.
+     */
+    @Test
+    void keysDeletedAndRecreatedBehindABlockedListener_endWithTheirLatestValues() {
+        Blocker blocker = new Blocker();
+        WatchRecorder watch = watch(ns1, blocker);
+        store.create(a, value("1"));
+        awaitLatch(blocker.entered); // the listener heard a = 1 and is blocked inside
+        for (int round = 2; round <= 3; round++) {
+            store.delete(a, value(String.valueOf(round - 1)));
+            store.create(a, value(String.valueOf(round)));
+            store.create(c, value(String.valueOf(round)));
+            store.delete(c, value(String.valueOf(round)));
+        }
+        store.create(c, value("4"));
+        blocker.release.countDown();
+
+        watch.awaitValue(a, value("3"));
+        watch.awaitValue(c, value("4"));
+        watch.sync(store);
+        List<WatchEvent> ofA = watch.eventsOf(a);
+        List<WatchEvent> ofC = watch.eventsOf(c);
+        assertThat(ofA.get(ofA.size() - 1)).as("a's last event, of %s", ofA).isEqualTo(WatchEvent.changed(a, value("3")));
+        assertThat(ofA.get(0)).isEqualTo(WatchEvent.changed(a, value("1")));
+        assertThat(ofC.get(ofC.size() - 1)).as("c's last event, of %s", ofC).isEqualTo(WatchEvent.changed(c, value("4")));
+        assertThat(ofC).as("c was never heard of while it was deleted").noneMatch(WatchEvent::isDeletion);
     }
 }

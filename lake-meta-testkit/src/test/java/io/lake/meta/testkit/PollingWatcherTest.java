@@ -48,7 +48,7 @@ class PollingWatcherTest {
             super(InMemoryMetaStore.create());
         }
 
-        final AtomicReference<Error> errorOnce = new AtomicReference<>();
+        final AtomicReference<Throwable> errorOnce = new AtomicReference<>();
         final CountDownLatch errorThrown = new CountDownLatch(1);
         final CountDownLatch closedSeen = new CountDownLatch(1);
 
@@ -58,10 +58,10 @@ class PollingWatcherTest {
             if (failing) {
                 throw new StoreUnavailableException("throttled, on purpose");
             }
-            Error error = errorOnce.getAndSet(null);
+            Throwable error = errorOnce.getAndSet(null);
             if (error != null) {
                 errorThrown.countDown();
-                throw error;
+                throw PollingWatcherTest.<RuntimeException>sneaky(error);
             }
             try {
                 return super.page(request);
@@ -253,5 +253,49 @@ class PollingWatcherTest {
         assertThatThrownBy(() -> new PollingWatcher(source, NEVER, null)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> watcher.watch(null, heard::add)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> watcher.watch(NS1, null)).isInstanceOf(InvalidArgumentException.class);
+    }
+
+    /**
+     * A store written in Kotlin (or using a sneaky throw) can throw a checked exception from
+     * {@code page}. Before, the scheduled poll let it escape, and the scheduler dropped every later
+     * poll of the watch, silently: the same defect as an Error (issue 23 item 4), by another type.
+     */
+    @Test
+    void aScheduledPollThatThrowsACheckedException_isRetried_andLaterChangesAreStillReported() throws Exception {
+        try (PollingWatcher quick = new PollingWatcher(source, Duration.ofMillis(1), "quick")) {
+            quick.watch(NS1, heard::add);
+            source.errorOnce.set(new java.io.IOException("injected into one poll"));
+            assertThat(source.errorThrown.await(30, TimeUnit.SECONDS)).as("a scheduled poll hit the exception").isTrue();
+
+            source.create(A, v("after the exception"));
+
+            assertThat(awaitHeard(1)).containsExactly(WatchEvent.changed(A, v("after the exception")));
+        }
+    }
+
+    /**
+     * A store whose listing throws a checked exception (a Kotlin store, a sneaky throw) while a
+     * watch reads its initial contents: nothing may stay registered. Before, only RuntimeException
+     * and Error closed the half-made watch, so it stayed registered, collecting every later change
+     * of the prefix for a listener that would never hear them.
+     */
+    @Test
+    void aWatchWhoseInitialReadThrowsACheckedException_leavesNothingRegistered() {
+        io.lake.meta.spi.WatchRegistry registry = new io.lake.meta.spi.WatchRegistry("test store");
+        source.errorOnce.set(new java.io.IOException("injected into the initial read"));
+        Throwable thrown = null;
+        try {
+            registry.watch(source, NS1, heard::add);
+        } catch (Throwable t) {
+            thrown = t;
+        }
+        assertThat(thrown).isInstanceOf(java.io.IOException.class);
+        assertThat(registry.hasWatches()).as("a watch still registered after its initial read failed").isFalse();
+        registry.close();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> T sneaky(Throwable t) throws T {
+        throw (T) t;
     }
 }
