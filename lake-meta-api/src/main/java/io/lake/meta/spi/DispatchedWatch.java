@@ -256,10 +256,12 @@ final class DispatchedWatch implements Watch {
         } catch (Error e) {
             LOG.error("{}: the listener of the watch on '{}' threw an Error on the event for '{}'; the watch is closed",
                     description, prefix, event.key(), e);
+            // closed before the drain lets go of 'scheduled', so a change offered meanwhile cannot
+            // start a second drain that hands this listener another event after its Error
+            close();
             synchronized (lock) {
                 scheduled = false;
             }
-            close();
             throw e;
         } catch (Throwable e) { // a RuntimeException, or a checked one (a Kotlin listener, a sneaky throw)
             LOG.warn("{}: the listener of the watch on '{}' threw on the event for '{}'; that event is dropped,"
