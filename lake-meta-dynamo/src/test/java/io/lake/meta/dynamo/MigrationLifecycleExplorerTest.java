@@ -1,0 +1,129 @@
+package io.lake.meta.dynamo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lake.meta.testkit.lease.ManualClock;
+import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * Runs the {@link MigrationLifecycleExplorer}: a short seeded run in the default build, at least
+ * 10 000 sequences under {@code -Ptorture}. A failing seed prints its whole step sequence and is
+ * replayed alone with {@code -Dlake.meta.dynamo.explorer.seed=N}.
+ *
+ * <p>Properties: {@value #SEQUENCES_PROPERTY} (40 by default), {@value #STEPS_PROPERTY} (30),
+ * {@value #FIRST_SEED_PROPERTY} (the first seed; 1), {@value #SEED_PROPERTY} (one seed only),
+ * {@value #ENDPOINT_PROPERTY} (an explicit DynamoDB endpoint URL instead of an in-process server
+ * of its own; faults and the token window are then skipped, with the reason printed; region from
+ * {@code AWS_REGION}, credentials from the SDK's default chain, or test/test without them).
+ */
+class MigrationLifecycleExplorerTest {
+
+    static final String SEQUENCES_PROPERTY = "lake.meta.dynamo.explorer.sequences";
+    static final String STEPS_PROPERTY = "lake.meta.dynamo.explorer.steps";
+    static final String FIRST_SEED_PROPERTY = "lake.meta.dynamo.explorer.firstSeed";
+    static final String SEED_PROPERTY = "lake.meta.dynamo.explorer.seed";
+    static final String ENDPOINT_PROPERTY = "lake.meta.dynamo.explorer.endpoint";
+    private static final int LEGACY_KEYS = 14;
+    private static final int REPORTED_FAILURES = 5;
+
+    @Test
+    void everySequenceOfOperatorActions_keepsEveryAcknowledgedWrite_andAnswersAsDocumented() {
+        String endpoint = System.getProperty(ENDPOINT_PROPERTY, "").trim();
+        int steps = Integer.getInteger(STEPS_PROPERTY, 30);
+        List<Long> seeds = seeds();
+        DynamoDbTestServer server = null;
+        ManualClock clock = null;
+        TokenWindowInterceptor tokenWindow = null;
+        DynamoDbClient client;
+        if (endpoint.isEmpty()) {
+            clock = new ManualClock(1_767_225_600_000L);
+            server = DynamoDbTestServer.builder().clock(clock).build().start();
+            tokenWindow = new TokenWindowInterceptor();
+            TokenWindowInterceptor interceptor = tokenWindow;
+            client = DynamoDbClient.builder().endpointOverride(server.endpoint()).region(Region.of(server.region()))
+                    .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                    .httpClient(UrlConnectionHttpClient.create())
+                    .overrideConfiguration(o -> o.addExecutionInterceptor(interceptor)).build();
+        } else {
+            System.out.println("[explorer] faults and the token window skipped: the explicit endpoint " + endpoint
+                    + " cannot be told to inject faults or to move its clock");
+            boolean keys = System.getenv("AWS_ACCESS_KEY_ID") != null;
+            client = DynamoDbClient.builder().endpointOverride(URI.create(endpoint))
+                    .region(Region.of(System.getenv().getOrDefault("AWS_REGION", "us-east-1")))
+                    .credentialsProvider(keys ? DefaultCredentialsProvider.create()
+                            : StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                    .httpClient(UrlConnectionHttpClient.create()).build();
+        }
+        MigrationLifecycleExplorer explorer = new MigrationLifecycleExplorer(client, server, clock, tokenWindow, steps, LEGACY_KEYS);
+        long started = System.nanoTime();
+        long totalSteps = 0;
+        List<MigrationLifecycleExplorer.Outcome> failed = new ArrayList<>();
+        Map<String, Integer> counts = new TreeMap<>();
+        Map<String, Integer> violationKinds = new TreeMap<>();
+        try {
+            for (long seed : seeds) {
+                MigrationLifecycleExplorer.Outcome outcome = explorer.run(seed);
+                totalSteps += outcome.steps().size() - 1;
+                outcome.counts().forEach((k, v) -> counts.merge(k, v, Integer::sum));
+                if (!outcome.violations().isEmpty()) {
+                    failed.add(outcome);
+                    outcome.violations().forEach(v -> violationKinds.merge(kind(v.what()), 1, Integer::sum));
+                    if (failed.size() <= REPORTED_FAILURES) {
+                        System.out.println("[explorer] " + outcome.report());
+                    }
+                }
+            }
+        } finally {
+            client.close();
+            if (server != null) {
+                server.close();
+            }
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        long violations = failed.stream().mapToLong(o -> o.violations().size()).sum();
+        System.out.printf("[explorer] %d sequences (seeds %d..%d), %d steps, %d violations in %d sequences, %.1f s, on %s%n",
+                seeds.size(), seeds.get(0), seeds.get(seeds.size() - 1), totalSteps, violations, failed.size(), seconds,
+                endpoint.isEmpty() ? "an in-process server with a manual clock and faults" : endpoint);
+        System.out.println("[explorer] actions and answers: " + counts);
+        if (!violationKinds.isEmpty()) {
+            System.out.println("[explorer] violations by kind: " + violationKinds);
+            System.out.println("[explorer] failing seeds: " + failed.stream().map(o -> String.valueOf(o.seed())).limit(50).toList());
+        }
+        assertThat(failed).as("sequences with violations (the first %d printed above with their steps)", REPORTED_FAILURES)
+                .extracting(MigrationLifecycleExplorer.Outcome::seed).isEmpty();
+    }
+
+    private static List<Long> seeds() {
+        Long one = Long.getLong(SEED_PROPERTY);
+        if (one != null) {
+            return List.of(one);
+        }
+        long first = Long.getLong(FIRST_SEED_PROPERTY, 1L);
+        int n = Integer.getInteger(SEQUENCES_PROPERTY, 40);
+        List<Long> seeds = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            seeds.add(first + i);
+        }
+        return seeds;
+    }
+
+    /** A violation's message without its keys and values, to count them by kind. */
+    private static String kind(String what) {
+        String k = what.replaceAll("store#\\d+", "store#N").replaceAll("[a-z]+/(k|new)\\d+", "K").replaceAll("\\bw\\d+\\b", "w")
+                .replaceAll("\\bL\\d+\\b", "L").replaceAll("\\[.*?\\]", "[..]");
+        int colon = k.indexOf(": ");
+        return colon > 0 && colon < 200 ? k.substring(0, Math.min(k.length(), 200)) : k.substring(0, Math.min(k.length(), 200));
+    }
+}
