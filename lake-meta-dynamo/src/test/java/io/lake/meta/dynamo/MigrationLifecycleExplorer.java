@@ -148,6 +148,7 @@ final class MigrationLifecycleExplorer {
         final Map<MetaKey, Set<Optional<MetaValue>>> possible = new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
         final List<MetaKey> keys = new ArrayList<>();
         final List<OpenStore> stores = new ArrayList<>();
+        final Set<MetaKey> divergedKeys = new java.util.HashSet<>();
         final CopyReader copies;
         final MigrationState records;
         int step;
@@ -167,6 +168,12 @@ final class MigrationLifecycleExplorer {
         boolean v1WriteDuringBackfill;
         /** Faults armed for the current step only. */
         boolean faultArmed;
+        /** Set by the migrator's actions: the barrier and the marker are checked after them. */
+        boolean migratorActed;
+        DynamoMigration migration;
+        /** A store wrote one table alone outside the runbook (V1 during the backfill, V2 before the horizon). */
+        boolean oneTableWritten;
+        boolean verificationFailureReported;
 
         Sequence(long seed) {
             this.seed = seed;
@@ -256,10 +263,14 @@ final class MigrationLifecycleExplorer {
             List<Runnable> actions = new ArrayList<>();
             List<Integer> weights = new ArrayList<>();
             boolean anyOpen = !stores.isEmpty();
+            // the runbook's order is the likelier one (V1 writers before the backfill, a finalize once it is done, rollbacks and the
+            // horizon once finalized), but every action stays possible in every phase
+            boolean rollout = !marker && roundPages == 0;
+            boolean backfilled = !marker && Boolean.TRUE.equals(backfillDone);
             add(actions, weights, 3, () -> open(DynamoLayoutMode.DUAL));
-            add(actions, weights, 2, () -> open(DynamoLayoutMode.V1));
+            add(actions, weights, rollout ? 3 : 1, () -> open(DynamoLayoutMode.V1));
             if (v2TableExists) {
-                add(actions, weights, 2, () -> open(DynamoLayoutMode.V2));
+                add(actions, weights, 1, () -> open(DynamoLayoutMode.V2));
             }
             if (anyOpen) {
                 add(actions, weights, 14, this::write);
@@ -268,13 +279,13 @@ final class MigrationLifecycleExplorer {
                 add(actions, weights, 1, this::closeOne);
             }
             if (!legacyDeleted) {
-                add(actions, weights, 6, this::backfillPage);
-                add(actions, weights, 2, this::killBackfillMidPage);
-                add(actions, weights, 3, this::finalizeMigration);
-                add(actions, weights, 2, this::killFinalize);
-                add(actions, weights, 1, this::releaseBarrier);
-                add(actions, weights, 2, this::rollback);
-                add(actions, weights, 1, this::declareHorizon);
+                add(actions, weights, marker ? 1 : 6, this::backfillPage);
+                add(actions, weights, marker ? 1 : 2, this::killBackfillMidPage);
+                add(actions, weights, backfilled ? 6 : 2, this::finalizeMigration);
+                add(actions, weights, backfilled ? 3 : 1, this::killFinalize);
+                add(actions, weights, barrierHeld ? 4 : 1, this::releaseBarrier);
+                add(actions, weights, marker && !horizon ? 5 : 1, this::rollback);
+                add(actions, weights, marker && !horizon ? 2 : 1, this::declareHorizon);
             }
             if (horizon && !legacyDeleted) {
                 add(actions, weights, 1, this::deleteLegacyTable);
@@ -344,7 +355,8 @@ final class MigrationLifecycleExplorer {
                 record(what + " => refused: " + firstLine(e));
                 count("open " + mode + " refused in " + phase());
                 if (expected.orElse(false) && !expected.isEmpty()) {
-                    violation(mode + " was refused in " + phase() + ", where it must open: " + e.getMessage());
+                    violation(mode + " was refused in " + phase() + ", where it must open"
+                            + (legacyDeleted ? " (issue 22 item 10)" : "") + ": " + e.getMessage());
                 }
                 checkLegacyNotRecreated();
                 return;
@@ -402,7 +414,7 @@ final class MigrationLifecycleExplorer {
                 if (s.mode == DynamoLayoutMode.V1) {
                     stores.remove(s);
                     s.store.close();
-                    record("close " + s + " (the rollout to DUAL completes before a finalize)");
+                    record("close " + s + " (the rollout to DUAL completes)");
                 }
             }
         }
@@ -453,7 +465,15 @@ final class MigrationLifecycleExplorer {
             Set<Optional<MetaValue>> now = possible.get(key);
             List<Optional<MetaValue>> choices = new ArrayList<>(now);
             Optional<MetaValue> expected = choices.get(random.nextInt(choices.size()));
-            if (random.nextInt(10) == 0) {
+            if (random.nextInt(3) == 0) {
+                // read-modify-write through the same store, as services do: the compare-and-set expects what the store read
+                if (!readThrough(s, key)) {
+                    return;
+                }
+                now = possible.get(key);
+                expected = now.iterator().next();
+                prefix = prefix + "(after reading) ";
+            } else if (random.nextInt(10) == 0) {
                 expected = random.nextBoolean() ? Optional.of(MetaValue.utf8("never-written")) : Optional.empty();
             }
             Optional<MetaValue> next = expected.isPresent() && random.nextInt(4) == 0 ? Optional.empty()
@@ -502,6 +522,9 @@ final class MigrationLifecycleExplorer {
             if (s.mode == DynamoLayoutMode.V1 && roundPages > 0) {
                 v1WriteDuringBackfill = true;
             }
+            if (s.mode == DynamoLayoutMode.V2 && !horizon) {
+                oneTableWritten = true; // that V2 store should not exist (reported at its open); its writes skip the legacy table
+            }
         }
 
         void writeFailed(OpenStore s, MetaKey key, Optional<MetaValue> expected, Optional<MetaValue> next, RuntimeException e) {
@@ -531,7 +554,8 @@ final class MigrationLifecycleExplorer {
             } else if (e instanceof DynamoStoreException && s.mode == DynamoLayoutMode.DUAL && s.v2Authority && !marker) {
                 count("v2-authority store refused after rollback");
             } else {
-                violation(s + " failed a write with an undocumented error in " + phase() + ": " + e);
+                violation(s + " failed a write with an undocumented error in " + phase()
+                        + (legacyDeleted ? " (issue 22 item 10)" : "") + ": " + e);
             }
         }
 
@@ -541,7 +565,8 @@ final class MigrationLifecycleExplorer {
             readThrough(s, key);
         }
 
-        void readThrough(OpenStore s, MetaKey key) {
+        /** Reads through the store and checks the answer; true when it is one the model allows. */
+        boolean readThrough(OpenStore s, MetaKey key) {
             Set<Optional<MetaValue>> now = possible.get(key);
             Optional<MetaValue> got;
             try {
@@ -550,24 +575,30 @@ final class MigrationLifecycleExplorer {
                 record(s + " get " + key + " => " + e);
                 if (e instanceof DynamoStoreException && s.mode == DynamoLayoutMode.DUAL && s.v2Authority && !marker) {
                     count("v2-authority store refused after rollback");
-                    return;
+                    return false;
                 }
                 violation(s + " failed a read in " + phase() + ": " + e);
-                return;
+                return false;
             }
             record(s + " get " + key + " => " + text(got));
             count("read " + s.mode);
             if (!now.contains(got)) {
                 violation(s + " read " + key + " as " + text(got) + ", but acknowledged writes leave one of " + texts(now)
-                        + ": a store serves a value older than an acknowledged write it could see (or a write was undone)");
-                return;
+                        + ": a store serves a value older than an acknowledged write it could see (or a write was undone)"
+                        + (s.mode == DynamoLayoutMode.DUAL && s.v2Authority && !marker ? " (issue 22 item 2: a store on the v2 authority after a rollback)" : ""));
+                return false;
             }
             possible.put(key, Set.of(got));
+            return true;
         }
 
         // ---- the migrator ----------------------------------------------------------------------
 
         DynamoMigration migration(MigrationHooksCrash crash) {
+            migratorActed = true;
+            if (crash == null && migration != null) {
+                return migration;
+            }
             DynamoMigration.Builder b = DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table)
                     .shardCount(SHARDS).createTableIfMissing(true);
             if (crash != null) {
@@ -576,10 +607,16 @@ final class MigrationLifecycleExplorer {
             DynamoMigration m = b.build();
             v2TableExists = true;
             protocolStarted = true;
+            if (crash == null) {
+                migration = m; // one operator's process; a killed one is built anew each time
+            }
             return m;
         }
 
         void backfillPage() {
+            if (roundPages == 0 && random.nextInt(4) != 0) {
+                closeV1Stores(); // the runbook: the rollout to DUAL completes before the backfill (step 3)
+            }
             int size = 1 + random.nextInt(12);
             BackfillPage page;
             try {
@@ -619,6 +656,10 @@ final class MigrationLifecycleExplorer {
                 record("backfill page of " + size + " killed at " + point);
                 count("backfill killed");
                 roundPages++; // the page's copies may have committed
+            } catch (CopiesDivergedException e) {
+                record("backfill page of " + size + " (to be killed) => " + e);
+                violation("the backfill stopped on diverged copies, but nothing wrote one table by hand (issue 22 item 6): "
+                        + e.getMessage());
             } catch (RuntimeException e) {
                 record("backfill page of " + size + " (to be killed) => " + e);
                 violation("the backfill failed with an undocumented error in " + phase() + ": " + e);
@@ -708,7 +749,8 @@ final class MigrationLifecycleExplorer {
                     backfillDone = false;
                     break;
                 case VERIFICATION_FAILED:
-                    if (!v1WriteDuringBackfill) {
+                    if (!v1WriteDuringBackfill && !oneTableWritten && !verificationFailureReported) {
+                        verificationFailureReported = true;
                         violation("finalize failed its verification although no store wrote one table alone during the backfill"
                                 + " (issue 22 item 4 after a rollback): " + result.parity().map(ParityReport::toString).orElse(""));
                     }
@@ -823,9 +865,24 @@ final class MigrationLifecycleExplorer {
                     violation("the authority copy (" + (marker || legacyDeleted ? "v2" : "legacy") + ") of " + e.getKey() + " holds "
                             + text(held) + ", but acknowledged writes leave one of " + texts(e.getValue())
                             + ": an acknowledged write is missing or undone");
+                    e.setValue(Set.of(held)); // reported once; the sequence goes on from what the table holds
                 }
             }
-            if (v2TableExists) {
+            if (marker && !horizon && !legacyDeleted) {
+                // finalized, horizon not passed: every write keeps both copies, so they are equal after every step
+                Map<MetaKey, MetaValue> legacyItems = scan(TableScan.ofLegacy(client, legacy));
+                for (MetaKey k : possible.keySet()) {
+                    Optional<MetaValue> v2Copy = Optional.ofNullable(authority.get(k));
+                    Optional<MetaValue> legacyCopy = Optional.ofNullable(legacyItems.get(k));
+                    if (!v2Copy.equals(legacyCopy) && !divergedKeys.contains(k)) {
+                        divergedKeys.add(k);
+                        violation("finalized, horizon not passed, but the copies of " + k + " differ: legacy " + text(legacyCopy)
+                                + ", v2 " + text(v2Copy));
+                    }
+                }
+            }
+            if (v2TableExists && migratorActed) {
+                migratorActed = false;
                 boolean barrier = records.barrier().isPresent();
                 if (barrier != barrierHeld) {
                     violation("a write barrier is " + (barrier ? "held" : "absent") + ", the model says " + (barrierHeld ? "held" : "absent")

@@ -121,7 +121,7 @@ class MigrationLifecycleExplorerTest {
 
     /** A violation's message without its keys and values, to count them by kind. */
     private static String kind(String what) {
-        String k = what.replaceAll("store#\\d+", "store#N").replaceAll("[a-z]+/(k|new)\\d+", "K").replaceAll("\\bw\\d+\\b", "w")
+        String k = what.replaceAll("'?lm-explore-[0-9a-f-]+v[12]-[0-9a-f]+'?", "T").replaceAll("store#\\d+", "store#N").replaceAll("[a-z]+/(k|new)\\d+", "K").replaceAll("\\bw\\d+\\b", "w")
                 .replaceAll("\\bL\\d+\\b", "L").replaceAll("\\[.*?\\]", "[..]");
         int colon = k.indexOf(": ");
         return colon > 0 && colon < 200 ? k.substring(0, Math.min(k.length(), 200)) : k.substring(0, Math.min(k.length(), 200));
