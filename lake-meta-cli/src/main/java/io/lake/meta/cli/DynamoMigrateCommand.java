@@ -54,7 +54,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
             "2:invalid usage: a missing or invalid option, a missing acknowledgement, the same table twice, a missing table or one of another layout, a rollback after the horizon, a horizon before finalization; nothing was done",
             "4:backend unavailable: DynamoDB unreachable, refusing or throttling, or a write's outcome unknown; safe to run again (a page is replayed until its cursor is stored)",
             "5:verification failed: the tables differ (the keys are listed) or a key's copies diverged; nothing was published or removed",
-            "6:barrier held: another finalize is running, or one stopped (see --status, --release-barrier)",
+            "6:barrier held: another finalize is running, or one stopped (see --status, --release-barrier); or a rollback's barrier was released under it",
             "7:--finalize was asked, but --max-pages stopped the backfill before the end: run again",
             "70:internal error (a bug: please report it)"
         },
@@ -341,6 +341,11 @@ final class DynamoMigrateCommand implements Callable<Integer> {
                         .outcome(result.outcome() == RollbackResult.Outcome.ROLLED_BACK ? "rolled-back" : "not-finalized")
                         .print(spec.commandLine().getOut(), json);
                 return DONE;
+            }
+            case BARRIER_LOST -> {
+                return fail(summary, "barrier-lost", "the rollback's write barrier was released by someone else while it"
+                        + " verified (--release-barrier); nothing was changed: check --status, then roll back again",
+                        BARRIER_HELD);
             }
             case HORIZON_PASSED -> {
                 return fail(summary, "horizon-passed", "the rollback horizon was declared passed: the legacy table is no"

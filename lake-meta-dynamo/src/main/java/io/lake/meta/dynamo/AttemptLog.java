@@ -1,5 +1,6 @@
 package io.lake.meta.dynamo;
 
+import io.lake.meta.lease.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
@@ -65,6 +66,15 @@ final class AttemptLog implements MetricPublisher {
      */
     AwsRequestOverrideConfiguration attachToSingleItemWrite(DynamoDbClient client) {
         return attach(client).toBuilder().addPlugin(RetriesAfterRefusalsOnly.PLUGIN).build();
+    }
+
+    /**
+     * {@link #attach(DynamoDbClient)} for a {@code TransactWriteItems} with a
+     * {@code ClientRequestToken}, whose retries stop once the call is older than DynamoDB's memory
+     * of the token ({@link TransactionResendWindow}), measured by {@code ticker} from now.
+     */
+    AwsRequestOverrideConfiguration attachToTransaction(DynamoDbClient client, Ticker ticker) {
+        return attach(client).toBuilder().addPlugin(TransactionResendWindow.plugin(ticker)).build();
     }
 
     private static List<MetricPublisher> clientPublishers(DynamoDbClient client) {

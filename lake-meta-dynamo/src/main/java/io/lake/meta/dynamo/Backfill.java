@@ -148,7 +148,7 @@ final class Backfill {
         String token = UUID.randomUUID().toString();
         AttemptLog log = new AttemptLog();
         try {
-            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token).overrideConfiguration(log.attach(client)));
+            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token).overrideConfiguration(log.attachToTransaction(client, state.ticker())));
             counts.copied += pending.size();
             return List.of();
         } catch (TransactionCanceledException e) {

@@ -8,6 +8,7 @@ import io.lake.meta.Transaction;
 import io.lake.meta.TransactionFailure;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteBarrierException;
+import io.lake.meta.lease.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -63,8 +64,10 @@ final class DualTransactWrite {
     private final Copy authority;
     private final Copy other;
     private final Copy v2;
+    private final Ticker ticker;
 
-    DualTransactWrite(DynamoDbClient client, Copy authority, Copy other, Copy v2) {
+    DualTransactWrite(DynamoDbClient client, Copy authority, Copy other, Copy v2, Ticker ticker) {
+        this.ticker = ticker;
         this.client = client;
         this.authority = authority;
         this.other = other;
@@ -96,7 +99,7 @@ final class DualTransactWrite {
         String what = "dual write, " + TransactWrite.describe(transaction);
         try {
             client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token)
-                    .overrideConfiguration(log.attach(client)));
+                    .overrideConfiguration(log.attachToTransaction(client, ticker)));
             return TransactionResult.applied();
         } catch (TransactionCanceledException e) {
             Failures.requireConclusive(what, e, log, authority.table());

@@ -14,6 +14,7 @@ import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
+import io.lake.meta.lease.Ticker;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -46,21 +47,21 @@ final class DynamoDualStore implements MetaStore {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     DynamoDualStore(DynamoDbClient client, String legacyTable, String table, V2Layout layout, DualAuthority authority,
-            boolean legacyRetired, Duration pollInterval) {
+            boolean legacyRetired, Duration pollInterval, Ticker ticker) {
         this.legacyTable = legacyTable;
         this.table = table;
         this.layout = layout;
         this.authority = authority;
-        this.migration = new MigrationState(client, legacyTable, table);
+        this.migration = new MigrationState(client, legacyTable, table, ticker);
         this.legacyRetired = new AtomicBoolean(legacyRetired);
         DualTransactWrite.Copy v1 = new DualTransactWrite.Copy(legacyTable, V1Layout.INSTANCE);
         DualTransactWrite.Copy v2 = new DualTransactWrite.Copy(table, layout);
         if (authority == DualAuthority.V1) {
-            this.reads = new DynamoV1Store(client, legacyTable, pollInterval);
-            this.writes = new DualTransactWrite(client, v1, v2, v2);
+            this.reads = new DynamoV1Store(client, legacyTable, pollInterval, ticker);
+            this.writes = new DualTransactWrite(client, v1, v2, v2, ticker);
         } else {
-            this.reads = new DynamoV2Store(client, table, layout, pollInterval);
-            this.writes = new DualTransactWrite(client, v2, v1, v2);
+            this.reads = new DynamoV2Store(client, table, layout, pollInterval, ticker);
+            this.writes = new DualTransactWrite(client, v2, v1, v2, ticker);
         }
     }
 

@@ -2,6 +2,7 @@ package io.lake.meta.dynamo;
 
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaStore;
+import io.lake.meta.lease.Ticker;
 import java.time.Duration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -65,6 +66,7 @@ public final class DynamoMetaStore {
         private Boolean createTableIfMissing;
         private Duration tableActiveTimeout;
         private Duration pollInterval;
+        private Ticker ticker;
 
         private Builder() {
         }
@@ -164,6 +166,24 @@ public final class DynamoMetaStore {
         }
 
         /**
+         * The clock the store measures its own time with; default {@link Ticker#system()}. A
+         * transaction is not sent again once its first attempt is older than
+         * {@value TransactionResendWindow#WINDOW_MINUTES} minutes by this clock (DynamoDB remembers a
+         * {@code ClientRequestToken} for 10 minutes): its outcome is then
+         * {@link io.lake.meta.OutcomeUnknownException}. For tests that need a manual clock.
+         *
+         * @since 0.1.0
+         */
+        public Builder ticker(Ticker ticker) {
+            requireUnset(this.ticker, "ticker");
+            if (ticker == null) {
+                throw new InvalidArgumentException("ticker must not be null");
+            }
+            this.ticker = ticker;
+            return this;
+        }
+
+        /**
          * Opens the store: checks (or creates) the table, waits until it is ACTIVE, checks its key
          * schema and reads its layout record, writing it only on an empty table (one bounded Scan
          * checks that a table without a record is empty).
@@ -201,7 +221,7 @@ public final class DynamoMetaStore {
             }
             ModeOpener opener = new ModeOpener(client, createTableIfMissing != null && createTableIfMissing,
                     tableActiveTimeout == null ? Duration.ofMinutes(5) : tableActiveTimeout,
-                    pollInterval == null ? DEFAULT_POLL_INTERVAL : pollInterval);
+                    pollInterval == null ? DEFAULT_POLL_INTERVAL : pollInterval, ticker == null ? Ticker.system() : ticker);
             return switch (chosen) {
                 case V1 -> opener.openV1(legacyTableName);
                 case DUAL -> opener.openDual(legacyTableName, tableName, shardCount);

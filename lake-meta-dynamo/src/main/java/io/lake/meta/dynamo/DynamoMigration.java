@@ -3,6 +3,7 @@ package io.lake.meta.dynamo;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.WriteBarrierException;
+import io.lake.meta.lease.Ticker;
 import io.lake.meta.spi.RaceHooks;
 import java.time.Duration;
 import java.util.Optional;
@@ -39,6 +40,8 @@ public final class DynamoMigration {
     static final String VERIFIED = "dynamo.finalize.verified";
     /** Reached after the marker was published, before the barrier is released. */
     static final String PUBLISHED = "dynamo.finalize.published";
+    /** Reached in a rollback after a clean verification, before the marker is withdrawn. */
+    static final String ROLLBACK_VERIFIED = "dynamo.rollback.verified";
 
     private final DynamoDbClient client;
     private final String legacyTable;
@@ -48,12 +51,13 @@ public final class DynamoMigration {
     private final ParityCheck parity;
     private final RaceHooks hooks;
 
-    private DynamoMigration(DynamoDbClient client, String legacyTable, String table, V2Layout layout, RaceHooks hooks) {
+    private DynamoMigration(DynamoDbClient client, String legacyTable, String table, V2Layout layout, RaceHooks hooks,
+            Ticker ticker) {
         this.client = client;
         this.legacyTable = legacyTable;
         this.table = table;
         this.hooks = hooks;
-        this.state = new MigrationState(client, legacyTable, table);
+        this.state = new MigrationState(client, legacyTable, table, ticker);
         this.backfill = new Backfill(client, legacyTable, table, layout, state, hooks);
         this.parity = new ParityCheck(client, legacyTable, table, layout);
     }
@@ -102,6 +106,7 @@ public final class DynamoMigration {
     public FinalizeResult finalizeMigration(int pageSize) {
         requirePageSize(pageSize);
         if (state.completion().isPresent()) {
+            releaseThePublishersBarrier();
             return new FinalizeResult(FinalizeResult.Outcome.ALREADY_FINALIZED, Optional.empty());
         }
         if (!state.cursor().totals().done()) {
@@ -131,6 +136,18 @@ public final class DynamoMigration {
                 }
             }
             throw e;
+        }
+    }
+
+    /**
+     * A finalize that published the marker and stopped before releasing its barrier (a crash, a
+     * failed release) left every dual write refused; the marker names that barrier as its
+     * publisher's, so a re-run releases it. A barrier of any other holder is left alone.
+     */
+    private void releaseThePublishersBarrier() {
+        Optional<MigrationStatus.Barrier> barrier = state.barrier();
+        if (barrier.isPresent() && state.completionPublisher().filter(barrier.get().holder()::equals).isPresent()) {
+            state.releaseBarrier(barrier.get());
         }
     }
 
@@ -175,10 +192,19 @@ public final class DynamoMigration {
             if (!report.clean()) {
                 return new RollbackResult(RollbackResult.Outcome.VERIFICATION_FAILED, Optional.of(report));
             }
-            if (!state.withdrawCompletion(barrier)) {
-                Optional<MigrationStatus.Completion> now = state.completion();
-                return new RollbackResult(now.isEmpty() ? RollbackResult.Outcome.NOT_FINALIZED
-                        : RollbackResult.Outcome.HORIZON_PASSED, Optional.of(report));
+            hooks.reached(ROLLBACK_VERIFIED);
+            switch (state.withdrawCompletion(barrier)) {
+                case BARRIER_LOST -> {
+                    return new RollbackResult(RollbackResult.Outcome.BARRIER_LOST, Optional.of(report));
+                }
+                case MARKER_GONE_OR_HORIZON_DECLARED -> {
+                    Optional<MigrationStatus.Completion> now = state.completion();
+                    return new RollbackResult(now.isEmpty() ? RollbackResult.Outcome.NOT_FINALIZED
+                            : RollbackResult.Outcome.HORIZON_PASSED, Optional.of(report));
+                }
+                default -> {
+                    // withdrawn
+                }
             }
             return new RollbackResult(RollbackResult.Outcome.ROLLED_BACK, Optional.of(report));
         } finally {
@@ -227,6 +253,7 @@ public final class DynamoMigration {
         private Integer shardCount;
         private Boolean createTableIfMissing;
         private RaceHooks hooks;
+        private Ticker ticker;
 
         private Builder() {
         }
@@ -269,6 +296,21 @@ public final class DynamoMigration {
             return this;
         }
 
+        /**
+         * The clock the migration measures its own time with, as {@link DynamoMetaStore.Builder#ticker(Ticker)};
+         * default {@link Ticker#system()}.
+         *
+         * @since 0.1.0
+         */
+        public Builder ticker(Ticker ticker) {
+            requireUnset(this.ticker, "ticker");
+            if (ticker == null) {
+                throw new InvalidArgumentException("ticker must not be null");
+            }
+            this.ticker = ticker;
+            return this;
+        }
+
         /** Pause points for race tests; production uses none. */
         Builder raceHooks(RaceHooks hooks) {
             this.hooks = hooks;
@@ -294,7 +336,10 @@ public final class DynamoMigration {
             new LegacyTableSetup(client, legacyTableName).open(false, timeout);
             V2Layout layout = new TableSetup(client, tableName).open(shardCount,
                     createTableIfMissing != null && createTableIfMissing, timeout);
-            return new DynamoMigration(client, legacyTableName, tableName, layout, hooks == null ? RaceHooks.NONE : hooks);
+            DynamoMigration migration = new DynamoMigration(client, legacyTableName, tableName, layout,
+                    hooks == null ? RaceHooks.NONE : hooks, ticker == null ? Ticker.system() : ticker);
+            migration.state.markStarted(); // from now on mode V2 refuses the v2 table
+            return migration;
         }
 
         private static void requireUnset(Object current, String option) {

@@ -9,7 +9,7 @@ import io.lake.meta.MetaStoreException;
  * carries DynamoDB's error code and says what to check. Not retryable: repeating the call
  * unchanged gives the same answer. An unknown answer is never reported as a conflict.
  */
-public final class DynamoStoreException extends MetaStoreException {
+public class DynamoStoreException extends MetaStoreException {
 
     /** A DynamoDB answer the store cannot map, explained by {@code message}. */
     public DynamoStoreException(String message) {

@@ -16,6 +16,7 @@ import io.lake.meta.spi.BatchKeys;
 import io.lake.meta.spi.PollingWatcher;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
+import io.lake.meta.lease.Ticker;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
@@ -45,11 +46,11 @@ final class DynamoV1Store implements MetaStore {
     private final PollingWatcher watches;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    DynamoV1Store(DynamoDbClient client, String table, Duration pollInterval) {
+    DynamoV1Store(DynamoDbClient client, String table, Duration pollInterval, Ticker ticker) {
         this.client = client;
         this.table = table;
         this.singleWrites = new SingleItemWrite(client, table, V1Layout.INSTANCE);
-        this.transactions = new TransactWrite(client, table, V1Layout.INSTANCE);
+        this.transactions = new TransactWrite(client, table, V1Layout.INSTANCE, ticker);
         this.batchReads = new BatchRead(client, table, V1Layout.INSTANCE);
         this.pages = new ScanPages(client, table);
         this.watches = new PollingWatcher(this, pollInterval, toString());

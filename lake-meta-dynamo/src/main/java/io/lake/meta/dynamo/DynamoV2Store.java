@@ -17,6 +17,7 @@ import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PollingWatcher;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
+import io.lake.meta.lease.Ticker;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
@@ -53,11 +54,15 @@ final class DynamoV2Store implements MetaStore {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     DynamoV2Store(DynamoDbClient client, String table, V2Layout layout, Duration pollInterval) {
+        this(client, table, layout, pollInterval, Ticker.system());
+    }
+
+    DynamoV2Store(DynamoDbClient client, String table, V2Layout layout, Duration pollInterval, Ticker ticker) {
         this.client = client;
         this.table = table;
         this.layout = layout;
         this.singleWrites = new SingleItemWrite(client, table, layout);
-        this.transactions = new TransactWrite(client, table, layout);
+        this.transactions = new TransactWrite(client, table, layout, ticker);
         this.batchReads = new BatchRead(client, table, layout);
         this.pages = new ShardedPageReader(client, table, layout);
         this.pollInterval = pollInterval;

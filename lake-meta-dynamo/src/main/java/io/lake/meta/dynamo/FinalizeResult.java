@@ -14,7 +14,7 @@ public record FinalizeResult(Outcome outcome, Optional<ParityReport> parity) {
     public enum Outcome {
         /** The copies were verified equal and the completion marker was published. */
         FINALIZED,
-        /** The marker already existed: nothing was done. */
+        /** The marker already existed: nothing was verified or published (a barrier left by the finalize that published it is released). */
         ALREADY_FINALIZED,
         /** The backfill has not reached the end of the legacy table: nothing was done. */
         BACKFILL_INCOMPLETE,

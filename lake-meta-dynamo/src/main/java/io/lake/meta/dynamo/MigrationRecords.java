@@ -8,7 +8,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * {@code #}, which no public key can produce (a key starts with a family in {@code [a-z0-9]}):
  *
  * <pre>
- *   v2 table  pk = "#migration", sk = "#cursor"     the backfill's durable position and counts
+ *   v2 table  pk = "#migration", sk = "#started"    the pair is a migration's: written by the first
+ *                                                   DUAL open or DynamoMigration build, never removed
+ *             pk = "#migration", sk = "#cursor"     the backfill's durable position and counts
  *             pk = "#migration", sk = "#barrier"    the finalizer's write barrier
  *             pk = "#migration", sk = "#complete"   the completion marker
  *   v1 table  k  = "#migration#complete"            the completion marker's copy, so that a
@@ -18,6 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 final class MigrationRecords {
 
     static final String V2_HASH = "#migration";
+    static final String STARTED = "#started";
     static final String CURSOR = "#cursor";
     static final String BARRIER = "#barrier";
     static final String COMPLETE = "#complete";

@@ -4,6 +4,7 @@ import io.lake.meta.MetaStoreException;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.WriteBarrierException;
+import io.lake.meta.lease.Ticker;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.UUID;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
@@ -39,15 +41,23 @@ final class MigrationState {
     private static final String DIGEST = "digest";
     private static final String FINALIZED_AT = "finalized_at";
     static final String HORIZON = "rollback_horizon_passed";
+    private static final String PUBLISHER = "barrier_holder";
 
     private final DynamoDbClient client;
     private final String legacyTable;
     private final String table;
+    private final Ticker ticker;
 
-    MigrationState(DynamoDbClient client, String legacyTable, String table) {
+    MigrationState(DynamoDbClient client, String legacyTable, String table, Ticker ticker) {
+        this.ticker = ticker;
         this.client = client;
         this.legacyTable = legacyTable;
         this.table = table;
+    }
+
+    /** The clock the migration measures a transaction's resend window with. */
+    Ticker ticker() {
+        return ticker;
     }
 
     Cursor cursor() {
@@ -100,6 +110,27 @@ final class MigrationState {
         }
     }
 
+    /**
+     * Records that the two tables are a migration's pair, from the first DUAL open or migration
+     * build on: a store in mode V2 then refuses the v2 table until the rollback horizon is
+     * declared, even before the backfill stored its first cursor. Idempotent; never removed.
+     */
+    void markStarted() {
+        Map<String, AttributeValue> item = new HashMap<>(MigrationRecords.v2Key(MigrationRecords.STARTED));
+        item.put("legacy_table", AttributeValue.fromS(legacyTable));
+        item.put("started_at", AttributeValue.fromS(Instant.now().toString()));
+        AttemptLog log = new AttemptLog();
+        try {
+            client.putItem(r -> r.tableName(table).item(item).conditionExpression("attribute_not_exists(#k)")
+                    .expressionAttributeNames(Map.of("#k", V2Layout.RANGE)).overrideConfiguration(log.attachToSingleItemWrite(client)));
+        } catch (ConditionalCheckFailedException e) {
+            // recorded already (by another store, or by an earlier attempt of this call)
+        } catch (SdkException e) {
+            throw Failures.onWrite("recording that '" + table + "' is the target of a migration from '" + legacyTable + "'",
+                    e, log, table);
+        }
+    }
+
     Optional<MigrationStatus.Barrier> barrier() {
         Map<String, AttributeValue> item = read(table, MigrationRecords.v2Key(MigrationRecords.BARRIER), "the write barrier");
         if (item == null) {
@@ -116,19 +147,26 @@ final class MigrationState {
         return Optional.of(completionOf(item));
     }
 
+    /** The holder of the barrier under which the completion marker was published; empty without a marker (or from an older version). */
+    Optional<String> completionPublisher() {
+        Map<String, AttributeValue> item = read(table, MigrationRecords.v2Key(MigrationRecords.COMPLETE), "the completion marker");
+        return item == null || item.get(PUBLISHER) == null ? Optional.empty() : Optional.of(item.get(PUBLISHER).s());
+    }
+
     static MigrationStatus.Completion completionOf(Map<String, AttributeValue> item) {
         AttributeValue horizon = item.get(HORIZON);
         return new MigrationStatus.Completion(n(item, ITEMS), s(item, DIGEST), instant(item, FINALIZED_AT),
                 horizon != null && Boolean.TRUE.equals(horizon.bool()));
     }
 
+    /** What {@link #withdrawCompletion} found. */
+    enum Withdrawal { WITHDRAWN, BARRIER_LOST, MARKER_GONE_OR_HORIZON_DECLARED }
+
     /**
      * Removes the completion marker from both tables (a rollback to the legacy authority), in one
      * transaction that checks {@code barrier} is still ours and the rollback horizon was not declared.
-     *
-     * @return false when the marker is gone already, or the horizon was declared meanwhile
      */
-    boolean withdrawCompletion(MigrationStatus.Barrier barrier) {
+    Withdrawal withdrawCompletion(MigrationStatus.Barrier barrier) {
         List<TransactWriteItem> actions = List.of(
                 TransactActions.check(table, MigrationRecords.v2Key(MigrationRecords.BARRIER), "#h = :h",
                         Map.of("#h", HOLDER), Map.of(":h", AttributeValue.fromS(barrier.holder()))),
@@ -137,7 +175,11 @@ final class MigrationState {
                         .expressionAttributeNames(Map.of("#k", V2Layout.RANGE, "#z", HORIZON))
                         .expressionAttributeValues(Map.of(":t", AttributeValue.fromBool(true)))).build(),
                 TransactWriteItem.builder().delete(d -> d.tableName(legacyTable).key(MigrationRecords.v1CompleteKey())).build());
-        return transactRecords("withdrawing the completion marker", actions);
+        List<CancellationReason> refused = transactRecords("withdrawing the completion marker", actions);
+        if (refused.isEmpty()) {
+            return Withdrawal.WITHDRAWN;
+        }
+        return TransactActions.failed(refused.get(0)) ? Withdrawal.BARRIER_LOST : Withdrawal.MARKER_GONE_OR_HORIZON_DECLARED;
     }
 
     /**
@@ -156,20 +198,19 @@ final class MigrationState {
                 .updateExpression("SET #z = :t").conditionExpression("attribute_exists(#k)")
                 .expressionAttributeNames(Map.of("#z", HORIZON, "#k", V1Layout.HASH))
                 .expressionAttributeValues(Map.of(":t", AttributeValue.fromBool(true)))).build());
-        return transactRecords("declaring the rollback horizon passed", actions);
+        return transactRecords("declaring the rollback horizon passed", actions).isEmpty();
     }
 
-    /** One transaction on the internal records; false when one of its conditions failed. */
-    private boolean transactRecords(String what, List<TransactWriteItem> actions) {
+    /** One transaction on the internal records; answers the cancellation's reasons, none when it applied. */
+    private List<CancellationReason> transactRecords(String what, List<TransactWriteItem> actions) {
         String token = UUID.randomUUID().toString();
         AttemptLog log = new AttemptLog();
         try {
-            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token).overrideConfiguration(log.attach(client)));
-            return true;
+            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token).overrideConfiguration(log.attachToTransaction(client, ticker)));
+            return List.of();
         } catch (TransactionCanceledException e) {
             Failures.requireConclusive(what, e, log, table);
-            TransactActions.conditionFailures(what, actions.size(), e);
-            return false;
+            return TransactActions.conditionFailures(what, actions.size(), e);
         } catch (SdkException e) {
             throw Failures.onWrite(what, e, log, table);
         }
@@ -241,7 +282,7 @@ final class MigrationState {
         marker.put(ITEMS, num(items));
         marker.put(DIGEST, AttributeValue.fromS(digest));
         marker.put(FINALIZED_AT, AttributeValue.fromS(now.toString()));
-        marker.put("barrier_holder", AttributeValue.fromS(barrier.holder()));
+        marker.put(PUBLISHER, AttributeValue.fromS(barrier.holder()));
         Map<String, AttributeValue> v2Marker = new HashMap<>(marker);
         v2Marker.putAll(MigrationRecords.v2Key(MigrationRecords.COMPLETE));
         Map<String, AttributeValue> v1Marker = new HashMap<>(marker);
@@ -256,13 +297,16 @@ final class MigrationState {
         String token = UUID.randomUUID().toString();
         AttemptLog log = new AttemptLog();
         try {
-            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token).overrideConfiguration(log.attach(client)));
+            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token).overrideConfiguration(log.attachToTransaction(client, ticker)));
         } catch (TransactionCanceledException e) {
             Failures.requireConclusive("publishing the completion marker", e, log, table);
-            throw new DynamoStoreException("publishing the completion marker was refused ("
-                    + e.cancellationReasons().stream().map(c -> c.code()).toList() + " for [barrier still ours, v2 marker absent,"
-                    + " legacy marker absent]): the barrier was released by someone else, or a marker exists already;"
-                    + " nothing was published: check lake-meta dynamo-migrate --status, then finalize again", e);
+            // a retryable reason (a transaction conflict, throttling) is StoreUnavailableException: nothing applied
+            List<CancellationReason> reasons = TransactActions.conditionFailures("publishing the completion marker", 3, e);
+            String why = TransactActions.failed(reasons.get(0))
+                    ? "this finalizer's write barrier was released by someone else (--release-barrier) while it verified"
+                    : "a completion marker exists already (another finalizer published one)";
+            throw new DynamoStoreException("publishing the completion marker was refused: " + why + "; nothing was"
+                    + " published: check lake-meta dynamo-migrate --status, then finalize again", e);
         } catch (SdkException e) {
             throw Failures.onWrite("publishing the completion marker", e, log, table);
         }

@@ -1,6 +1,7 @@
 package io.lake.meta.dynamo;
 
 import io.lake.meta.MetaStore;
+import io.lake.meta.lease.Ticker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +29,10 @@ final class ModeOpener {
     private final boolean createIfMissing;
     private final Duration activeTimeout;
     private final Duration pollInterval;
+    private final Ticker ticker;
 
-    ModeOpener(DynamoDbClient client, boolean createIfMissing, Duration activeTimeout, Duration pollInterval) {
+    ModeOpener(DynamoDbClient client, boolean createIfMissing, Duration activeTimeout, Duration pollInterval, Ticker ticker) {
+        this.ticker = ticker;
         this.client = client;
         this.createIfMissing = createIfMissing;
         this.activeTimeout = activeTimeout;
@@ -38,19 +41,21 @@ final class ModeOpener {
 
     MetaStore openV1(String legacyTable) {
         if (new LegacyTableSetup(client, legacyTable).open(createIfMissing, activeTimeout)) {
-            throw new DynamoStoreException("legacy table '" + legacyTable + "' holds the completion marker of a finalized"
+            throw new ModeRefusedException(DynamoLayoutMode.V1, ModeRefusedException.Reason.MIGRATION_FINALIZED,
+                    "legacy table '" + legacyTable + "' holds the completion marker of a finalized"
                     + " migration to the v2 layout, so a store in mode V1 will not open it: a writer that changes only the"
                     + " legacy table after finalization would make the two copies differ. Open the store in mode DUAL (it"
                     + " reads the v2 table and keeps both copies) or V2; to return to V1, roll the migration back first"
                     + " (see the DynamoDB migration guide)");
         }
-        return new DynamoV1Store(client, legacyTable, pollInterval);
+        return new DynamoV1Store(client, legacyTable, pollInterval, ticker);
     }
 
     MetaStore openDual(String legacyTable, String table, Integer shardCount) {
         boolean legacyMarker = new LegacyTableSetup(client, legacyTable).open(createIfMissing, activeTimeout);
         V2Layout layout = new TableSetup(client, table).open(shardCount, createIfMissing, activeTimeout);
-        Map<String, AttributeValue> markerItem = readV2(table, MigrationRecords.v2Key(MigrationRecords.COMPLETE));
+        List<Map<String, AttributeValue>> records = migrationRecords(table);
+        Map<String, AttributeValue> markerItem = record(records, MigrationRecords.COMPLETE);
         boolean marker = markerItem != null;
         if (marker != legacyMarker) {
             throw new DynamoStoreException("the migration's completion marker is " + (marker ? "present" : "absent")
@@ -58,9 +63,13 @@ final class ModeOpener {
                     + " in the legacy table '" + legacyTable + "': they are written and removed together, so one was"
                     + " changed by hand. Check both tables (lake-meta dynamo-migrate --status) before opening a store");
         }
+        MigrationState state = new MigrationState(client, legacyTable, table, ticker);
+        if (record(records, MigrationRecords.STARTED) == null) {
+            state.markStarted(); // from now on mode V2 refuses the v2 table, before any backfill page
+        }
         DualAuthority authority = marker ? DualAuthority.V2 : DualAuthority.V1;
         boolean legacyRetired = marker && MigrationState.completionOf(markerItem).rollbackHorizonPassed();
-        return new DynamoDualStore(client, legacyTable, table, layout, authority, legacyRetired, pollInterval);
+        return new DynamoDualStore(client, legacyTable, table, layout, authority, legacyRetired, pollInterval, ticker);
     }
 
     /**
@@ -72,22 +81,21 @@ final class ModeOpener {
         V2Layout layout = new TableSetup(client, table).open(shardCount, createIfMissing, activeTimeout);
         List<Map<String, AttributeValue>> records = migrationRecords(table);
         if (!records.isEmpty()) {
-            Optional<MigrationStatus.Completion> completion = records.stream()
-                    .filter(r -> MigrationRecords.COMPLETE.equals(r.get(V2Layout.RANGE).s()))
-                    .findFirst().map(MigrationState::completionOf);
+            Optional<MigrationStatus.Completion> completion = Optional.ofNullable(record(records, MigrationRecords.COMPLETE))
+                    .map(MigrationState::completionOf);
             if (completion.isEmpty()) {
-                throw new DynamoStoreException("DynamoDB table '" + table + "' is the target of a migration from a legacy"
-                        + " table that is not finalized (or was rolled back), so a store in mode V2 will not open it: the"
-                        + " legacy table is still the authority. Open the store in mode DUAL (see the DynamoDB migration guide)");
+                throw new ModeRefusedException(DynamoLayoutMode.V2, ModeRefusedException.Reason.MIGRATION_NOT_FINALIZED,
+                        "DynamoDB table '" + table + "' is the target of a migration from a legacy table that is not"
+                        + " finalized (or was rolled back), so a store in mode V2 will not open it: the legacy table is still the authority. Open the store in mode DUAL (see the DynamoDB migration guide)");
             }
             if (!completion.get().rollbackHorizonPassed()) {
-                throw new DynamoStoreException("DynamoDB table '" + table + "' is the target of a finalized migration whose"
-                        + " rollback horizon was not declared passed, so a store in mode V2 will not open it: until then"
-                        + " every write keeps the legacy copy too. Once every store runs in mode DUAL with the v2 authority,"
+                throw new ModeRefusedException(DynamoLayoutMode.V2, ModeRefusedException.Reason.ROLLBACK_HORIZON_NOT_PASSED,
+                        "DynamoDB table '" + table + "' is the target of a finalized migration whose rollback horizon"
+                        + " was not declared passed, so a store in mode V2 will not open it: until then every write keeps the legacy copy too. Once every store runs in mode DUAL with the v2 authority,"
                         + " declare it (lake-meta dynamo-migrate --declare-rollback-horizon), then open in mode V2");
             }
         }
-        return new DynamoV2Store(client, table, layout, pollInterval);
+        return new DynamoV2Store(client, table, layout, pollInterval, ticker);
     }
 
     /** The migration's records in a v2 table (one consistent Query; none on a table never migrated to). */
@@ -101,12 +109,8 @@ final class ModeOpener {
         }
     }
 
-    private Map<String, AttributeValue> readV2(String table, Map<String, AttributeValue> key) {
-        try {
-            var response = client.getItem(r -> r.tableName(table).key(key).consistentRead(true));
-            return response.hasItem() && !response.item().isEmpty() ? response.item() : null;
-        } catch (SdkException e) {
-            throw Failures.onRead("reading the migration's completion marker", e, table);
-        }
+    /** The record named {@code sortKey} among {@code records}, or null. */
+    private static Map<String, AttributeValue> record(List<Map<String, AttributeValue>> records, String sortKey) {
+        return records.stream().filter(r -> sortKey.equals(r.get(V2Layout.RANGE).s())).findFirst().orElse(null);
     }
 }

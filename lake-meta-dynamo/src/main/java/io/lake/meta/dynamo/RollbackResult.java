@@ -19,6 +19,13 @@ public record RollbackResult(Outcome outcome, Optional<ParityReport> parity) {
         /** The rollback horizon was declared passed: the legacy table is no longer kept, so it cannot become the authority. */
         HORIZON_PASSED,
         /** The copies differ (see the report): nothing was changed, the barrier was released. */
-        VERIFICATION_FAILED
+        VERIFICATION_FAILED,
+        /**
+         * The rollback's write barrier was released by someone else (such as {@code --release-barrier})
+         * while it verified: nothing was changed; run the rollback again.
+         *
+         * @since 0.1.0
+         */
+        BARRIER_LOST
     }
 }

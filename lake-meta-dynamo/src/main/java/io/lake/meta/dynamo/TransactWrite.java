@@ -6,6 +6,7 @@ import io.lake.meta.Mutation;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionFailure;
 import io.lake.meta.TransactionResult;
+import io.lake.meta.lease.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -33,8 +34,10 @@ final class TransactWrite {
     private final DynamoDbClient client;
     private final String table;
     private final ItemLayout layout;
+    private final Ticker ticker;
 
-    TransactWrite(DynamoDbClient client, String table, ItemLayout layout) {
+    TransactWrite(DynamoDbClient client, String table, ItemLayout layout, Ticker ticker) {
+        this.ticker = ticker;
         this.client = client;
         this.table = table;
         this.layout = layout;
@@ -58,7 +61,7 @@ final class TransactWrite {
         String what = describe(transaction);
         try {
             client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token)
-                    .overrideConfiguration(log.attach(client)));
+                    .overrideConfiguration(log.attachToTransaction(client, ticker)));
             return TransactionResult.applied();
         } catch (TransactionCanceledException e) {
             Failures.requireConclusive(what, e, log, table);
