@@ -121,18 +121,21 @@ final class MigrationLifecycleExplorer {
         final int id;
         final DynamoLayoutMode mode;
         final MetaStore store;
-        final boolean v2Authority;
 
         OpenStore(int id, DynamoLayoutMode mode, MetaStore store) {
             this.id = id;
             this.mode = mode;
             this.store = store;
-            this.v2Authority = mode == DynamoLayoutMode.V2 || store.toString().contains("authority=V2");
+        }
+
+        /** Whether the store reads the v2 table now (a DUAL store may switch authority while it runs). */
+        boolean v2Authority() {
+            return mode == DynamoLayoutMode.V2 || store.toString().contains("authority=V2");
         }
 
         @Override
         public String toString() {
-            return "store#" + id + "(" + mode + (mode == DynamoLayoutMode.DUAL ? (v2Authority ? " v2-auth" : " v1-auth") : "") + ")";
+            return "store#" + id + "(" + mode + (mode == DynamoLayoutMode.DUAL ? (v2Authority() ? " v2-auth" : " v1-auth") : "") + ")";
         }
     }
 
@@ -150,7 +153,6 @@ final class MigrationLifecycleExplorer {
         final List<OpenStore> stores = new ArrayList<>();
         final Set<MetaKey> divergedKeys = new java.util.HashSet<>();
         final CopyReader copies;
-        final MigrationState records;
         int step;
         int nextStoreId;
         long nextValue;
@@ -182,7 +184,6 @@ final class MigrationLifecycleExplorer {
             this.legacy = "lm-explore-" + n + "-v1-" + Long.toHexString(seed & 0xffffff);
             this.table = "lm-explore-" + n + "-v2-" + Long.toHexString(seed & 0xffffff);
             this.copies = new CopyReader(client, legacy, table, new V2Layout(SHARDS));
-            this.records = new MigrationState(client, legacy, table);
         }
 
         void run() {
@@ -245,14 +246,17 @@ final class MigrationLifecycleExplorer {
             }
         }
 
+        /** The stores' and the migration's own time: the server's manual clock, so the token window passes for both. */
+        io.lake.meta.lease.Ticker ticker() {
+            return () -> clock.millis() * 1_000_000L;
+        }
+
         DynamoMetaStore.Builder builder(DynamoLayoutMode mode, boolean createIfMissing) {
+            // one configuration for every phase, as the guide says: only the mode changes
             DynamoMetaStore.Builder b = DynamoMetaStore.builder().client(client).mode(mode).createTableIfMissing(createIfMissing)
-                    .pollInterval(Duration.ofMillis(50));
-            if (mode != DynamoLayoutMode.V2) {
-                b.legacyTableName(legacy);
-            }
-            if (mode != DynamoLayoutMode.V1) {
-                b.tableName(table).shardCount(SHARDS);
+                    .pollInterval(Duration.ofMillis(50)).legacyTableName(legacy).tableName(table).shardCount(SHARDS);
+            if (clock != null) {
+                b.ticker(ticker());
             }
             return b;
         }
@@ -325,19 +329,20 @@ final class MigrationLifecycleExplorer {
 
         // ---- opening and closing stores --------------------------------------------------------
 
-        /** Whether the model says the mode must open now (empty: the issue leaves the choice open). */
-        Optional<Boolean> mustOpen(DynamoLayoutMode mode) {
+        /**
+         * The documented refusal of opening {@code mode} now, or empty when it opens: the table "each phase x each
+         * mode" of docs/guides/dynamodb-migration.md (P0..P6).
+         */
+        Optional<ModeRefusedException.Reason> documentedRefusal(DynamoLayoutMode mode) {
             switch (mode) {
                 case V1:
-                    if (marker || legacyDeleted) {
-                        return Optional.of(false);
-                    }
-                    // during the rollout and after a rollback: opens, or is refused at open (issue 22 item 6 allows either)
-                    return protocolStarted ? Optional.empty() : Optional.of(true);
+                    return marker ? Optional.of(ModeRefusedException.Reason.MIGRATION_FINALIZED) : Optional.empty();
                 case DUAL:
-                    return Optional.of(true);
+                    return Optional.empty();
                 default:
-                    return Optional.of(horizon || !protocolStarted);
+                    return !protocolStarted || horizon ? Optional.empty()
+                            : marker ? Optional.of(ModeRefusedException.Reason.ROLLBACK_HORIZON_NOT_PASSED)
+                            : Optional.of(ModeRefusedException.Reason.MIGRATION_NOT_FINALIZED);
             }
         }
 
@@ -346,17 +351,21 @@ final class MigrationLifecycleExplorer {
                 closeOne();
             }
             boolean createIfMissing = mode == DynamoLayoutMode.DUAL && (!v2TableExists || random.nextBoolean());
-            Optional<Boolean> expected = mustOpen(mode);
+            Optional<ModeRefusedException.Reason> refusal = documentedRefusal(mode);
             String what = "open " + mode + (createIfMissing ? " (createTableIfMissing)" : "") + " in " + phase();
             MetaStore store;
             try {
                 store = builder(mode, createIfMissing).build();
             } catch (DynamoStoreException e) {
-                record(what + " => refused: " + firstLine(e));
+                String reason = e instanceof ModeRefusedException r ? r.mode() + " " + r.reason() : e.getClass().getSimpleName();
+                record(what + " => refused (" + reason + "): " + firstLine(e));
                 count("open " + mode + " refused in " + phase());
-                if (expected.orElse(false) && !expected.isEmpty()) {
-                    violation(mode + " was refused in " + phase() + ", where it must open"
+                if (refusal.isEmpty()) {
+                    violation(mode + " was refused in " + phase() + ", where it opens"
                             + (legacyDeleted ? " (issue 22 item 10)" : "") + ": " + e.getMessage());
+                } else if (!(e instanceof ModeRefusedException r && r.mode() == mode && r.reason() == refusal.get())) {
+                    violation(mode + " was refused in " + phase() + " with " + reason + ", the documented refusal is "
+                            + "ModeRefusedException " + mode + " " + refusal.get() + ": " + e.getMessage());
                 }
                 checkLegacyNotRecreated();
                 return;
@@ -372,13 +381,13 @@ final class MigrationLifecycleExplorer {
             if (mode == DynamoLayoutMode.DUAL) {
                 v2TableExists = true;
                 protocolStarted = true;
-                if (opened.v2Authority != marker) {
-                    violation(opened + " opened with the " + (opened.v2Authority ? "v2" : "legacy")
+                if (opened.v2Authority() != marker) {
+                    violation(opened + " opened with the " + (opened.v2Authority() ? "v2" : "legacy")
                             + " authority, but the completion marker is " + (marker ? "present" : "absent"));
                 }
             }
-            if (expected.isPresent() && !expected.get()) {
-                violation(mode + " opened in " + phase() + ", where the documented answer is a refusal"
+            if (refusal.isPresent()) {
+                violation(mode + " opened in " + phase() + ", where the documented answer is a refusal (" + refusal.get() + ")"
                         + (mode == DynamoLayoutMode.V2 ? " (issue 22 item 1: a V2 store writes around the dual-write protocol)" : ""));
             }
             checkLegacyNotRecreated();
@@ -422,7 +431,7 @@ final class MigrationLifecycleExplorer {
         /** The acknowledgement of the horizon (--ack-stores-restarted): every store reads the v2 table. */
         void restartStoresOnTheLegacyAuthority() {
             for (OpenStore s : List.copyOf(stores)) {
-                if (!s.v2Authority) {
+                if (!s.v2Authority()) {
                     stores.remove(s);
                     s.store.close();
                     record("close " + s + " (every store is restarted before the horizon)");
@@ -551,8 +560,6 @@ final class MigrationLifecycleExplorer {
             } else if (e instanceof CopiesDivergedException) {
                 violation(s + " reported diverged copies, but nothing ever wrote one table by hand (issue 22 items 6, 7):"
                         + " a documented step led to a hand repair: " + e.getMessage());
-            } else if (e instanceof DynamoStoreException && s.mode == DynamoLayoutMode.DUAL && s.v2Authority && !marker) {
-                count("v2-authority store refused after rollback");
             } else {
                 violation(s + " failed a write with an undocumented error in " + phase()
                         + (legacyDeleted ? " (issue 22 item 10)" : "") + ": " + e);
@@ -573,10 +580,6 @@ final class MigrationLifecycleExplorer {
                 got = s.store.get(key);
             } catch (RuntimeException e) {
                 record(s + " get " + key + " => " + e);
-                if (e instanceof DynamoStoreException && s.mode == DynamoLayoutMode.DUAL && s.v2Authority && !marker) {
-                    count("v2-authority store refused after rollback");
-                    return false;
-                }
                 violation(s + " failed a read in " + phase() + ": " + e);
                 return false;
             }
@@ -585,7 +588,7 @@ final class MigrationLifecycleExplorer {
             if (!now.contains(got)) {
                 violation(s + " read " + key + " as " + text(got) + ", but acknowledged writes leave one of " + texts(now)
                         + ": a store serves a value older than an acknowledged write it could see (or a write was undone)"
-                        + (s.mode == DynamoLayoutMode.DUAL && s.v2Authority && !marker ? " (issue 22 item 2: a store on the v2 authority after a rollback)" : ""));
+                        + (s.mode == DynamoLayoutMode.DUAL && s.v2Authority() && !marker ? " (issue 22 item 2: a store on the v2 authority after a rollback)" : ""));
                 return false;
             }
             possible.put(key, Set.of(got));
@@ -601,6 +604,9 @@ final class MigrationLifecycleExplorer {
             }
             DynamoMigration.Builder b = DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table)
                     .shardCount(SHARDS).createTableIfMissing(true);
+            if (clock != null) {
+                b.ticker(ticker());
+            }
             if (crash != null) {
                 b.raceHooks(crash);
             }
@@ -883,13 +889,13 @@ final class MigrationLifecycleExplorer {
             }
             if (v2TableExists && migratorActed) {
                 migratorActed = false;
-                boolean barrier = records.barrier().isPresent();
+                boolean barrier = migrationRecord(MigrationRecords.BARRIER).isPresent();
                 if (barrier != barrierHeld) {
                     violation("a write barrier is " + (barrier ? "held" : "absent") + ", the model says " + (barrierHeld ? "held" : "absent")
                             + (barrier ? " (issue 22 item 5: a re-run finalize leaves its barrier blocking every dual write)" : ""));
                     barrierHeld = barrier;
                 }
-                Optional<MigrationStatus.Completion> completion = records.completion();
+                Optional<MigrationStatus.Completion> completion = migrationRecord(MigrationRecords.COMPLETE).map(MigrationState::completionOf);
                 if (completion.isPresent() != marker) {
                     violation("the completion marker is " + (completion.isPresent() ? "present" : "absent") + ", the model says "
                             + (marker ? "present" : "absent"));
@@ -927,6 +933,12 @@ final class MigrationLifecycleExplorer {
                 start = page.next().orElse(null);
             } while (start != null);
             return items;
+        }
+
+        /** One of the migration's records in the v2 table, read straight through the client. */
+        Optional<Map<String, AttributeValue>> migrationRecord(String which) {
+            var item = client.getItem(r -> r.tableName(table).key(MigrationRecords.v2Key(which)).consistentRead(true));
+            return item.hasItem() && !item.item().isEmpty() ? Optional.of(item.item()) : Optional.empty();
         }
 
         boolean tableExists(String name) {
