@@ -5,6 +5,9 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionFailure;
+import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteBarrierException;
 import io.lake.meta.WriteResult;
 import io.lake.meta.testkit.lease.ManualClock;
@@ -445,7 +448,93 @@ final class MigrationLifecycleExplorer {
 
         void write() {
             OpenStore s = stores.get(random.nextInt(stores.size()));
-            writeThrough(s, "");
+            if (random.nextInt(5) == 0) {
+                transactThrough(s);
+            } else {
+                writeThrough(s, "");
+            }
+        }
+
+        /** A transaction of two keys' compare-and-set mutations, on what the model knows (or a stale guess). */
+        void transactThrough(OpenStore s) {
+            MetaKey a = keys.get(random.nextInt(keys.size()));
+            MetaKey b = keys.get(random.nextInt(keys.size()));
+            if (a.equals(b)) {
+                writeThrough(s, "");
+                return;
+            }
+            Transaction.Builder tx = Transaction.builder();
+            Map<MetaKey, Optional<MetaValue>> expected = new TreeMap<>((x, y) -> x.toString().compareTo(y.toString()));
+            Map<MetaKey, Optional<MetaValue>> next = new TreeMap<>((x, y) -> x.toString().compareTo(y.toString()));
+            StringBuilder what = new StringBuilder(s + " transact");
+            for (MetaKey k : List.of(a, b)) {
+                List<Optional<MetaValue>> choices = new ArrayList<>(possible.get(k));
+                Optional<MetaValue> e = random.nextInt(12) == 0 ? Optional.of(MetaValue.utf8("never-written"))
+                        : choices.get(random.nextInt(choices.size()));
+                Optional<MetaValue> n = e.isPresent() && random.nextInt(4) == 0 ? Optional.empty()
+                        : Optional.of(MetaValue.utf8("w" + (nextValue++)));
+                if (e.isEmpty()) {
+                    tx.create(k, n.get());
+                } else if (n.isEmpty()) {
+                    tx.delete(k, e.get());
+                } else {
+                    tx.update(k, e.get(), n.get());
+                }
+                expected.put(k, e);
+                next.put(k, n);
+                what.append(' ').append(k).append(' ').append(text(e)).append(" -> ").append(text(n)).append(';');
+            }
+            TransactionResult result;
+            try {
+                result = s.store.transact(tx.build());
+            } catch (RuntimeException e) {
+                record(what + " => " + e.getClass().getSimpleName() + ": " + firstLine(e));
+                for (MetaKey k : expected.keySet()) {
+                    writeFailed(s, k, expected.get(k), next.get(k), e);
+                }
+                return;
+            }
+            record(what + " => " + result);
+            if (result.isApplied()) {
+                count("transaction applied " + s.mode);
+                for (MetaKey k : expected.keySet()) {
+                    if (!possible.get(k).contains(expected.get(k))) {
+                        violation(s + " applied a transaction expecting " + k + " = " + text(expected.get(k)) + " although it held one of "
+                                + texts(possible.get(k)) + ": a store conditioned the write on a stale copy");
+                    }
+                    possible.put(k, Set.of(next.get(k)));
+                }
+                noteV1Write(s);
+                return;
+            }
+            count("transaction conflict " + s.mode);
+            if (result.failures().isEmpty()) {
+                violation(s + " answered a transaction not applied, naming no key");
+            }
+            boolean someExpectationFails = false;
+            for (MetaKey k : expected.keySet()) {
+                if (!possible.get(k).contains(expected.get(k)) || possible.get(k).size() > 1) {
+                    someExpectationFails = true;
+                }
+            }
+            for (TransactionFailure f : result.failures()) {
+                if (!f.isCurrentKnown()) {
+                    continue;
+                }
+                Set<Optional<MetaValue>> now = possible.get(f.key());
+                if (now == null || !now.contains(f.currentValue())) {
+                    violation(s + " answered a transaction conflict naming " + f.key() + " = " + text(f.currentValue())
+                            + ", but it held one of " + (now == null ? "[not in the transaction]" : texts(now)));
+                } else {
+                    possible.put(f.key(), Set.of(f.currentValue()));
+                }
+                if (f.currentValue().equals(expected.get(f.key()))) {
+                    violation(s + " answered a transaction conflict on " + f.key() + " naming its expected value itself");
+                }
+            }
+            if (!someExpectationFails) {
+                violation(s + " refused a transaction whose every expectation held: " + result);
+            }
         }
 
         /** A write whose first attempt applies and whose answer is lost; the client retries. */
