@@ -91,6 +91,9 @@ class MigrationLifecycleExplorerTest {
                 outcome.violations().forEach(v -> violationKinds.merge(kind(v.what()), 1, Integer::sum));
                 if (failed.size() <= REPORTED_FAILURES) {
                     System.out.println("[explorer] " + outcome.report());
+                } else {
+                    System.out.println("[explorer] seed " + outcome.seed() + ": " + outcome.violations().size()
+                            + " violation(s), the first: " + outcome.violations().get(0));
                 }
             }
         }
