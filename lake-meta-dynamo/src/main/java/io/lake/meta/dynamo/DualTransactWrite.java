@@ -18,31 +18,37 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
  * A write of mode {@link DynamoLayoutMode#DUAL}: one {@code TransactWriteItems} (with a
- * {@code ClientRequestToken}) that changes both copies of every mutated key.
+ * {@code ClientRequestToken}) that changes both copies of every mutated key, in the {@link Form}
+ * the store believes the migration is in, and proves that belief inside the same transaction.
  *
  * <pre>
  *   per condition   ConditionCheck on the authority copy                      1 item
  *   per mutation    Put/Delete of the authority copy, on the expected bytes   2 items
- *                   Put/Delete of the other copy, which must be absent or
- *                   hold exactly those bytes (absent, for a create)
+ *                   Put/Delete of the other copy: unconditional while the v2
+ *                   copy is derived data (V1_DERIVED), else on exactly the
+ *                   expected bytes too (absent, for a create)
+ *   once            ConditionCheck on the completion marker: absent for
+ *                   V1_DERIVED, present otherwise                             1 item
  *   once            ConditionCheck that no write barrier is installed         1 item
  * </pre>
  *
- * So a transaction of {@code n} keys uses at most {@code 2n + 1} of DynamoDB's 100 items:
+ * So a transaction of {@code n} keys uses at most {@code 2n + 2} of DynamoDB's 100 items:
  * {@value #MAX_KEYS} keys at most; and it sends every value twice: {@value #MAX_BYTES} bytes of
  * keys and values at most. A cancellation is read in this order: the barrier held →
- * {@link WriteBarrierException} (retryable, nothing moved); the other copy of some key holding
- * different bytes than the authority copy → {@link CopiesDivergedException} naming the keys;
- * otherwise the authority's failed conditions, as on a single table.
+ * {@link WriteBarrierException} (retryable, nothing moved); the marker not as the form says →
+ * {@link PhaseChanged} (nothing moved; the store picks the form the marker proves and sends the
+ * write again); the two copies of some key holding different bytes → {@link CopiesDivergedException}
+ * naming the keys; otherwise the authority's failed conditions, as on a single table.
  */
 final class DualTransactWrite {
 
-    /** Keys per dual transaction: 2 × 49 + 1 = 99 items. */
+    /** Keys per dual transaction: 2 × 49 + 2 = 100 items. */
     static final int MAX_KEYS = 49;
 
     /**
@@ -51,32 +57,68 @@ final class DualTransactWrite {
      */
     static final int MAX_BYTES = io.lake.meta.Limits.MAX_TRANSACTION_BYTES / 2;
 
+    /** What a dual write assumes about the migration, proven by the marker check in the same transaction. */
+    enum Form {
+        /**
+         * The legacy table is the authority and nothing is finalized (no marker): the v2 copy is
+         * derived data, overwritten from every write, so a legacy-only change (a V1 writer during
+         * the rollout, or after a rollback) is repaired, never a divergence.
+         */
+        V1_DERIVED(DualAuthority.V1),
+        /** The legacy table is the authority of this store, but the marker exists: both copies are kept exactly equal. */
+        V1_KEPT(DualAuthority.V1),
+        /** The v2 table is the authority (the marker exists): both copies are kept exactly equal. */
+        V2_KEPT(DualAuthority.V2);
+
+        final DualAuthority authority;
+
+        Form(DualAuthority authority) {
+            this.authority = authority;
+        }
+
+        /** The form to use when this one's marker check failed: the marker is the other way. */
+        Form afterMarkerChange() {
+            return this == V1_DERIVED ? V1_KEPT : V1_DERIVED;
+        }
+    }
+
+    /** The completion marker is not as the form assumed: nothing was written; send again in {@link #next}. */
+    static final class PhaseChanged extends RuntimeException {
+
+        final Form next;
+
+        PhaseChanged(Form next) {
+            super(null, null, false, false);
+            this.next = next;
+        }
+    }
+
     /** One table's copy of the data, and how its items look. */
     record Copy(String table, ItemLayout layout) {
     }
 
-    private enum Kind { CONDITION, AUTHORITY, OTHER, BARRIER }
+    private enum Kind { CONDITION, AUTHORITY, OTHER, MARKER, BARRIER }
 
     private record Step(Kind kind, MetaKey key, WriteCondition condition, Mutation mutation) {
     }
 
     private final DynamoDbClient client;
-    private final Copy authority;
-    private final Copy other;
+    private final Copy legacy;
     private final Copy v2;
     private final Ticker ticker;
 
-    DualTransactWrite(DynamoDbClient client, Copy authority, Copy other, Copy v2, Ticker ticker) {
-        this.ticker = ticker;
+    DualTransactWrite(DynamoDbClient client, Copy legacy, Copy v2, Ticker ticker) {
         this.client = client;
-        this.authority = authority;
-        this.other = other;
+        this.legacy = legacy;
         this.v2 = v2;
+        this.ticker = ticker;
     }
 
-    TransactionResult run(Transaction transaction) {
-        List<TransactWriteItem> actions = new ArrayList<>(2 * transaction.keyCount() + 1);
-        List<Step> steps = new ArrayList<>(2 * transaction.keyCount() + 1);
+    TransactionResult run(Transaction transaction, Form form) {
+        Copy authority = form.authority == DualAuthority.V1 ? legacy : v2;
+        Copy other = form.authority == DualAuthority.V1 ? v2 : legacy;
+        List<TransactWriteItem> actions = new ArrayList<>(2 * transaction.keyCount() + 2);
+        List<Step> steps = new ArrayList<>(2 * transaction.keyCount() + 2);
         for (Condition condition : transaction.conditions()) {
             WriteCondition when = WriteCondition.of(condition, authority.layout());
             actions.add(TransactActions.check(authority.table(), authority.layout(), condition.key(), when));
@@ -86,10 +128,18 @@ final class DualTransactWrite {
             WriteCondition when = WriteCondition.of(mutation, authority.layout());
             actions.add(TransactActions.write(authority.table(), authority.layout(), mutation, when));
             steps.add(new Step(Kind.AUTHORITY, mutation.key(), when, mutation));
-            WriteCondition copyWhen = WriteCondition.absentOrAsExpected(mutation, other.layout());
-            actions.add(TransactActions.write(other.table(), other.layout(), mutation, copyWhen));
-            steps.add(new Step(Kind.OTHER, mutation.key(), copyWhen, mutation));
+            if (form == Form.V1_DERIVED) {
+                actions.add(TransactActions.overwrite(other.table(), other.layout(), mutation));
+                steps.add(new Step(Kind.OTHER, mutation.key(), null, mutation));
+            } else {
+                WriteCondition copyWhen = WriteCondition.of(mutation, other.layout());
+                actions.add(TransactActions.write(other.table(), other.layout(), mutation, copyWhen));
+                steps.add(new Step(Kind.OTHER, mutation.key(), copyWhen, mutation));
+            }
         }
+        WriteCondition marker = form == Form.V1_DERIVED ? WriteCondition.absent(v2.layout()) : WriteCondition.present(v2.layout());
+        actions.add(TransactActions.check(v2.table(), MigrationRecords.v2Key(MigrationRecords.COMPLETE), marker));
+        steps.add(new Step(Kind.MARKER, null, marker, null));
         WriteCondition noBarrier = WriteCondition.absent(v2.layout());
         actions.add(TransactActions.check(v2.table(), MigrationRecords.v2Key(MigrationRecords.BARRIER), noBarrier));
         steps.add(new Step(Kind.BARRIER, null, noBarrier, null));
@@ -103,37 +153,45 @@ final class DualTransactWrite {
             return TransactionResult.applied();
         } catch (TransactionCanceledException e) {
             Failures.requireConclusive(what, e, log, authority.table());
-            return cancelled(what, steps, e);
+            return cancelled(what, form, authority, other, steps, e);
+        } catch (ResourceNotFoundException e) {
+            throw new DynamoStoreException(what + " failed: table '" + legacy.table() + "' or table '" + v2.table()
+                    + "' was not found (deleted, or the client points at another region or endpoint); nothing was"
+                    + " written", e);
         } catch (SdkException e) {
             throw Failures.onWrite(what, e, log, authority.table());
         }
     }
 
-    private TransactionResult cancelled(String what, List<Step> steps, TransactionCanceledException e) {
+    private TransactionResult cancelled(String what, Form form, Copy authority, Copy other, List<Step> steps,
+            TransactionCanceledException e) {
         List<CancellationReason> reasons = TransactActions.conditionFailures(what, steps.size(), e);
         if (TransactActions.failed(reasons.get(steps.size() - 1))) {
             throw new WriteBarrierException(what + " was refused: the migration's write barrier is installed in table '"
-                    + v2.table() + "' (a finalize is verifying the copies, or a finalizer stopped before releasing it:"
-                    + " lake-meta dynamo-migrate --status shows which); nothing was written; retry after a short backoff");
+                    + v2.table() + "' (a finalize or rollback is verifying the copies, or one stopped before releasing"
+                    + " it: lake-meta dynamo-migrate --status shows which); nothing was written; retry after a short backoff");
+        }
+        if (TransactActions.failed(reasons.get(steps.size() - 2))) {
+            throw new PhaseChanged(form.afterMarkerChange());
         }
         List<TransactionFailure> failures = new ArrayList<>();
         List<MetaKey> diverged = new ArrayList<>();
         StringBuilder differences = new StringBuilder();
-        for (int i = 0; i < steps.size() - 1; i++) {
+        for (int i = 0; i < steps.size() - 2; i++) {
             Step step = steps.get(i);
             CancellationReason reason = reasons.get(i);
             if (step.kind() == Kind.OTHER) {
-                if (TransactActions.failed(reason)) {
-                    Map<String, AttributeValue> item = TransactActions.itemOf(reason);
-                    Optional<MetaValue> copy = item == null ? null : Optional.of(other.layout().valueIn(item, other.table()));
-                    Optional<Optional<MetaValue>> current = authorityCurrent(step.mutation(), steps.get(i - 1), reasons.get(i - 1));
-                    if (copy == null || current.isEmpty() || !current.get().equals(copy)) {
-                        diverged.add(step.key());
-                        differences.append(differences.length() == 0 ? "" : "; ").append("'").append(step.key())
-                                .append("': ").append(authority.table()).append(" holds ")
-                                .append(current.map(DualTransactWrite::describe).orElse("(unknown)"))
-                                .append(", ").append(other.table()).append(" holds ").append(describe(copy));
-                    }
+                if (form == Form.V1_DERIVED) {
+                    continue; // unconditional: derived data
+                }
+                Optional<Optional<MetaValue>> authorityNow = current(step.mutation(), steps.get(i - 1), reasons.get(i - 1),
+                        authority);
+                Optional<Optional<MetaValue>> otherNow = current(step.mutation(), step, reason, other);
+                if (authorityNow.isPresent() && otherNow.isPresent() && !authorityNow.get().equals(otherNow.get())) {
+                    diverged.add(step.key());
+                    differences.append(differences.length() == 0 ? "" : "; ").append("'").append(step.key())
+                            .append("': ").append(authority.table()).append(" holds ").append(describe(authorityNow.get()))
+                            .append(", ").append(other.table()).append(" holds ").append(describe(otherNow.get()));
                 }
             } else if (TransactActions.failed(reason)) {
                 failures.add(step.condition().failure(step.key(), TransactActions.itemOf(reason), authority.table()));
@@ -141,9 +199,9 @@ final class DualTransactWrite {
         }
         if (!diverged.isEmpty()) {
             throw new CopiesDivergedException(what + " found the copies of " + diverged.size() + " key(s) different: "
-                    + differences + "; nothing was written. Something wrote one table without the other (a store in mode"
-                    + " V1, a hand edit): decide which copy is right and repair the other (see the DynamoDB migration"
-                    + " guide), then retry", diverged);
+                    + differences + "; nothing was written. Something wrote one table without the other after"
+                    + " finalization (a store left in mode V1, a hand edit): decide which copy is right and repair the"
+                    + " other (see the DynamoDB migration guide), then retry", diverged);
         }
         if (failures.isEmpty()) {
             throw new DynamoStoreException(what + " was cancelled without a failing action: "
@@ -154,11 +212,10 @@ final class DualTransactWrite {
     }
 
     /**
-     * What the authority copy held when the transaction was evaluated: the expected bytes (or
-     * absent, for a create) when its condition held, else what its failure returned; empty when
-     * that is unknown (a failed create without an item).
+     * What one copy held when the transaction was evaluated: the expected bytes (absent, for a
+     * create) when its condition held, else what its failure returned; empty when unknown.
      */
-    private Optional<Optional<MetaValue>> authorityCurrent(Mutation mutation, Step authorityStep, CancellationReason reason) {
+    private static Optional<Optional<MetaValue>> current(Mutation mutation, Step step, CancellationReason reason, Copy copy) {
         if (!TransactActions.failed(reason)) {
             if (mutation instanceof Mutation.Create) {
                 return Optional.of(Optional.empty());
@@ -166,13 +223,12 @@ final class DualTransactWrite {
             return Optional.of(Optional.of(mutation instanceof Mutation.Update
                     ? ((Mutation.Update) mutation).expected() : ((Mutation.Delete) mutation).expected()));
         }
-        TransactionFailure failure = authorityStep.condition().failure(authorityStep.key(), TransactActions.itemOf(reason),
-                authority.table());
+        TransactionFailure failure = step.condition().failure(step.key(), TransactActions.itemOf(reason), copy.table());
         return failure.isCurrentKnown() ? Optional.of(failure.currentValue()) : Optional.empty();
     }
 
-    /** A value's size, not its bytes: values may be secret. Null: an item was there, but not sent. */
+    /** A value's size, not its bytes: values may be secret. */
     private static String describe(Optional<MetaValue> value) {
-        return value == null ? "an item (not returned)" : value.map(v -> v.size() + " bytes").orElse("nothing");
+        return value.map(v -> v.size() + " bytes").orElse("nothing");
     }
 }

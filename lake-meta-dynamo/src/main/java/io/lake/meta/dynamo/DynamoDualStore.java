@@ -9,6 +9,7 @@ import io.lake.meta.Mutation;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
+import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
@@ -22,27 +23,39 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /**
  * Mode {@link DynamoLayoutMode#DUAL}: reads from the authority copy (the legacy table before the
  * migration is finalized, the v2 table after), writes both copies in one transaction
  * ({@link DualTransactWrite}). Single-key writes too are a transaction here, so each costs one
- * {@code TransactWriteItems} of three items. Thread-safe; the client is shared and never closed.
+ * {@code TransactWriteItems} of four items. Thread-safe; the client is shared and never closed.
+ *
+ * <p>Every write proves, inside its transaction, what the store believes about the completion
+ * marker ({@link DualTransactWrite.Form}). When the marker changed since (a finalize, a rollback),
+ * nothing was written; the store takes the form the marker proves and sends the write again. So
+ * a store on the v2 authority whose migration was rolled back switches to the legacy authority
+ * (reads included) at its next write, and never writes a copy the legacy table no longer has.
  *
  * <p>Once the operator declared the rollback horizon passed, the legacy table is no longer kept:
  * a store opened after that writes the v2 table alone, as mode V2 does; a store running from
- * before learns it when a write meets a legacy copy that a V2 store left behind (a divergence),
- * reads the marker again, and from then on writes the v2 table alone too.
+ * before learns it when a write meets a legacy copy that a V2 store left behind (a divergence) or
+ * finds the legacy table deleted, reads the marker again, and from then on writes the v2 table
+ * alone too.
  */
 final class DynamoDualStore implements MetaStore {
+
+    /** Form changes one write follows before giving up (each one is a finalize or a rollback meanwhile). */
+    private static final int MAX_FORM_CHANGES = 4;
 
     private final String legacyTable;
     private final String table;
     private final V2Layout layout;
-    private final DualAuthority authority;
-    private final MetaStore reads;
+    private final MetaStore legacyStore;
+    private final MetaStore v2Store;
     private final DualTransactWrite writes;
     private final MigrationState migration;
+    private volatile DualTransactWrite.Form form;
     private final AtomicBoolean legacyRetired;
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -51,30 +64,30 @@ final class DynamoDualStore implements MetaStore {
         this.legacyTable = legacyTable;
         this.table = table;
         this.layout = layout;
-        this.authority = authority;
         this.migration = new MigrationState(client, legacyTable, table, ticker);
         this.legacyRetired = new AtomicBoolean(legacyRetired);
-        DualTransactWrite.Copy v1 = new DualTransactWrite.Copy(legacyTable, V1Layout.INSTANCE);
-        DualTransactWrite.Copy v2 = new DualTransactWrite.Copy(table, layout);
-        if (authority == DualAuthority.V1) {
-            this.reads = new DynamoV1Store(client, legacyTable, pollInterval, ticker);
-            this.writes = new DualTransactWrite(client, v1, v2, v2, ticker);
-        } else {
-            this.reads = new DynamoV2Store(client, table, layout, pollInterval, ticker);
-            this.writes = new DualTransactWrite(client, v2, v1, v2, ticker);
-        }
+        this.form = authority == DualAuthority.V1 ? DualTransactWrite.Form.V1_DERIVED : DualTransactWrite.Form.V2_KEPT;
+        this.legacyStore = new DynamoV1Store(client, legacyTable, pollInterval, ticker);
+        this.v2Store = new DynamoV2Store(client, table, layout, pollInterval, ticker);
+        this.writes = new DualTransactWrite(client, new DualTransactWrite.Copy(legacyTable, V1Layout.INSTANCE),
+                new DualTransactWrite.Copy(table, layout), ticker);
+    }
+
+    /** The store of the authority copy: reads go there. */
+    private MetaStore reads() {
+        return authority() == DualAuthority.V1 ? legacyStore : v2Store;
     }
 
     @Override
     public Optional<MetaValue> get(MetaKey key) {
         checkOpen();
-        return reads.get(key);
+        return reads().get(key);
     }
 
     @Override
     public Map<MetaKey, MetaValue> getAll(Collection<MetaKey> keys) {
         checkOpen();
-        return reads.getAll(keys);
+        return reads().getAll(keys);
     }
 
     @Override
@@ -82,7 +95,7 @@ final class DynamoDualStore implements MetaStore {
         checkOpen();
         notNull(mutation, "mutation");
         if (legacyRetired.get()) {
-            return reads.apply(mutation);
+            return v2Store.apply(mutation);
         }
         TransactionResult result = write(Transaction.of(List.of(), List.of(mutation)));
         return result.isApplied() ? WriteResult.applied() : result.failures().get(0).asWriteResult();
@@ -98,19 +111,42 @@ final class DynamoDualStore implements MetaStore {
     }
 
     private TransactionResult write(Transaction transaction) {
-        if (legacyRetired.get()) {
-            return reads.transact(transaction);
-        }
-        try {
-            return writes.run(transaction);
-        } catch (CopiesDivergedException e) {
-            if (authority == DualAuthority.V2 && migration.completion().map(MigrationStatus.Completion::rollbackHorizonPassed)
-                    .orElse(false)) {
-                legacyRetired.set(true); // nothing was written: the same call, on the v2 table alone
-                return reads.transact(transaction);
+        for (int changes = 0; changes <= MAX_FORM_CHANGES; changes++) {
+            if (legacyRetired.get()) {
+                return v2Store.transact(transaction);
             }
-            throw e;
+            DualTransactWrite.Form current = form;
+            try {
+                return writes.run(transaction, current);
+            } catch (DualTransactWrite.PhaseChanged e) {
+                form = e.next; // nothing was written: send it again as the marker says
+            } catch (CopiesDivergedException e) {
+                if (!retireIfTheHorizonPassed(current)) {
+                    throw e;
+                }
+            } catch (DynamoStoreException e) {
+                if (!(e.getCause() instanceof ResourceNotFoundException) || !retireIfTheHorizonPassed(current)) {
+                    throw e;
+                }
+            }
         }
+        throw new StoreUnavailableException("a dual write on '" + legacyTable + "' and '" + table + "' met a changing"
+                + " completion marker " + (MAX_FORM_CHANGES + 1) + " times (finalizes and rollbacks meanwhile); nothing"
+                + " was written; retry with backoff");
+    }
+
+    /**
+     * A write on the v2 authority met a stale legacy copy or no legacy table: if the horizon was
+     * declared, a V2 store (or the operator) may have done that, and the legacy table is no longer
+     * kept. Nothing was written, so the caller sends the same write to the v2 table alone.
+     */
+    private boolean retireIfTheHorizonPassed(DualTransactWrite.Form current) {
+        if (current.authority == DualAuthority.V2
+                && migration.completion().map(MigrationStatus.Completion::rollbackHorizonPassed).orElse(false)) {
+            legacyRetired.set(true);
+            return true;
+        }
+        return false;
     }
 
     /** Each mutated key is two items (one per copy) and the barrier check one more: 2 × 49 + 1 = 99. */
@@ -128,20 +164,21 @@ final class DynamoDualStore implements MetaStore {
     @Override
     public Page page(PageRequest request) {
         checkOpen();
-        return reads.page(request);
+        return reads().page(request);
     }
 
     /** Polls the authority copy, whose store owns the watches (closing this store ends them). */
     @Override
     public Watch watch(KeyPrefix prefix, WatchListener listener) {
         checkOpen();
-        return reads.watch(prefix, listener);
+        return reads().watch(prefix, listener);
     }
 
     @Override
     public void close() {
         closed.set(true);
-        reads.close();
+        legacyStore.close();
+        v2Store.close();
     }
 
     private void checkOpen() {
@@ -157,11 +194,12 @@ final class DynamoDualStore implements MetaStore {
     }
 
     DualAuthority authority() {
-        return authority;
+        return legacyRetired.get() ? DualAuthority.V2 : form.authority;
     }
 
     @Override
     public String toString() {
+        DualAuthority authority = authority();
         return "DynamoMetaStore[mode=DUAL, authority=" + authority + (legacyRetired.get() ? " (legacy table retired)" : "")
                 + ", legacyTable=" + legacyTable + ", table=" + table
                 + ", layout=" + (authority == DualAuthority.V1 ? V1Layout.DESCRIPTOR : V2Layout.descriptor(layout.shards())) + "]";

@@ -223,7 +223,7 @@ public final class DynamoMetaStore {
                     tableActiveTimeout == null ? Duration.ofMinutes(5) : tableActiveTimeout,
                     pollInterval == null ? DEFAULT_POLL_INTERVAL : pollInterval, ticker == null ? Ticker.system() : ticker);
             return switch (chosen) {
-                case V1 -> opener.openV1(legacyTableName);
+                case V1 -> opener.openV1(legacyTableName, tableName);
                 case DUAL -> opener.openDual(legacyTableName, tableName, shardCount);
                 case V2 -> opener.openV2(tableName, shardCount);
             };

@@ -84,7 +84,6 @@ public final class DynamoMigration {
      * table, then the cursor stored. After the end of the table, answers done without reading.
      *
      * @throws InvalidArgumentException if {@code pageSize} is outside 1..{@value #MAX_PAGE_SIZE}; nothing read
-     * @throws CopiesDivergedException if a key's v2 copy holds other bytes than its legacy copy; the cursor did not move
      * @throws io.lake.meta.StoreUnavailableException if DynamoDB refused or did not answer, or items kept
      *     changing; the cursor did not move, so the page is replayed by the next call
      */
@@ -119,6 +118,7 @@ public final class DynamoMigration {
             ParityReport report = parity.run(pageSize);
             if (!report.clean()) {
                 released = state.releaseBarrier(barrier);
+                state.resetCursor(); // nothing is finalized, the v2 copy is derived: backfilling again repairs it
                 return new FinalizeResult(FinalizeResult.Outcome.VERIFICATION_FAILED, Optional.of(report));
             }
             hooks.reached(VERIFIED);

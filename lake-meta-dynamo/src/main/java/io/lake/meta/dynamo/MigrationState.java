@@ -26,15 +26,24 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  */
 final class MigrationState {
 
-    /** The durable cursor: where the next page starts (empty: at the beginning), its totals, and its revision. */
-    record Cursor(Optional<String> position, BackfillPage.BackfillTotals totals, long revision) {
+    /**
+     * The durable cursor: where the next page starts (empty: at the beginning), its totals, and its
+     * revision. The backfill scans the legacy table ({@code position}: a legacy hash key), then
+     * sweeps the v2 table for copies the legacy table no longer has ({@code sweeping}, from
+     * {@code sweepFrom}: a v2 key).
+     */
+    record Cursor(Optional<String> position, boolean sweeping, Optional<Map<String, AttributeValue>> sweepFrom,
+            BackfillPage.BackfillTotals totals, long revision) {
 
-        static final Cursor START = new Cursor(Optional.empty(), BackfillPage.BackfillTotals.NONE, 0);
+        static final Cursor START = new Cursor(Optional.empty(), false, Optional.empty(), BackfillPage.BackfillTotals.NONE, 0);
     }
 
     private static final String POSITION = "position";
     private static final String DONE = "done";
     private static final String REVISION = "revision";
+    private static final String SWEEPING = "sweeping";
+    private static final String SWEEP_HASH = "sweep_pk";
+    private static final String SWEEP_RANGE = "sweep_sk";
     private static final String HOLDER = "holder";
     private static final String INSTALLED_AT = "installed_at";
     private static final String ITEMS = "items";
@@ -69,7 +78,11 @@ final class MigrationState {
                 n(item, "copied"), n(item, "equal"), n(item, "reloaded"),
                 item.get(DONE) != null && Boolean.TRUE.equals(item.get(DONE).bool()));
         AttributeValue position = item.get(POSITION);
-        return new Cursor(position == null ? Optional.empty() : Optional.of(position.s()), totals, n(item, REVISION));
+        boolean sweeping = item.get(SWEEPING) != null && Boolean.TRUE.equals(item.get(SWEEPING).bool());
+        Optional<Map<String, AttributeValue>> sweepFrom = item.get(SWEEP_HASH) == null ? Optional.empty()
+                : Optional.of(V2Layout.keyOf(item.get(SWEEP_HASH).s(), item.get(SWEEP_RANGE).s()));
+        return new Cursor(position == null ? Optional.empty() : Optional.of(position.s()), sweeping, sweepFrom, totals,
+                n(item, REVISION));
     }
 
     /**
@@ -87,6 +100,11 @@ final class MigrationState {
         item.put(DONE, AttributeValue.fromBool(t.done()));
         item.put(REVISION, num(to.revision()));
         to.position().ifPresent(p -> item.put(POSITION, AttributeValue.fromS(p)));
+        item.put(SWEEPING, AttributeValue.fromBool(to.sweeping()));
+        to.sweepFrom().ifPresent(k -> {
+            item.put(SWEEP_HASH, k.get(V2Layout.HASH));
+            item.put(SWEEP_RANGE, k.get(V2Layout.RANGE));
+        });
         AttemptLog log = new AttemptLog();
         try {
             if (from.revision() == 0) {
@@ -128,6 +146,20 @@ final class MigrationState {
         } catch (SdkException e) {
             throw Failures.onWrite("recording that '" + table + "' is the target of a migration from '" + legacyTable + "'",
                     e, log, table);
+        }
+    }
+
+    /**
+     * Sends the backfill back to the start (removes the cursor): after a failed verification, so
+     * that backfilling again repairs what differs (the v2 copy is derived data until finalized).
+     */
+    void resetCursor() {
+        AttemptLog log = new AttemptLog();
+        try {
+            client.deleteItem(r -> r.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.CURSOR))
+                    .overrideConfiguration(log.attachToSingleItemWrite(client)));
+        } catch (SdkException e) {
+            throw Failures.onWrite("resetting the backfill cursor", e, log, table);
         }
     }
 
@@ -174,7 +206,10 @@ final class MigrationState {
                         .conditionExpression("attribute_exists(#k) AND NOT #z = :t")
                         .expressionAttributeNames(Map.of("#k", V2Layout.RANGE, "#z", HORIZON))
                         .expressionAttributeValues(Map.of(":t", AttributeValue.fromBool(true)))).build(),
-                TransactWriteItem.builder().delete(d -> d.tableName(legacyTable).key(MigrationRecords.v1CompleteKey())).build());
+                TransactWriteItem.builder().delete(d -> d.tableName(legacyTable).key(MigrationRecords.v1CompleteKey())).build(),
+                // the legacy table is the authority again and will change alone (V1 writers): the next
+                // backfill starts over, so that a later finalize can succeed
+                TransactWriteItem.builder().delete(d -> d.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.CURSOR))).build());
         List<CancellationReason> refused = transactRecords("withdrawing the completion marker", actions);
         if (refused.isEmpty()) {
             return Withdrawal.WITHDRAWN;

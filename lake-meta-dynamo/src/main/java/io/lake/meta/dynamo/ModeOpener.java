@@ -39,23 +39,47 @@ final class ModeOpener {
         this.pollInterval = pollInterval;
     }
 
-    MetaStore openV1(String legacyTable) {
+    MetaStore openV1(String legacyTable, String table) {
+        if (table != null && hasCompletionMarker(table)) {
+            throw finalizedRefusal(legacyTable); // before the legacy table is opened: it may have been deleted after the horizon
+        }
         if (new LegacyTableSetup(client, legacyTable).open(createIfMissing, activeTimeout)) {
-            throw new ModeRefusedException(DynamoLayoutMode.V1, ModeRefusedException.Reason.MIGRATION_FINALIZED,
-                    "legacy table '" + legacyTable + "' holds the completion marker of a finalized"
-                    + " migration to the v2 layout, so a store in mode V1 will not open it: a writer that changes only the"
-                    + " legacy table after finalization would make the two copies differ. Open the store in mode DUAL (it"
-                    + " reads the v2 table and keeps both copies) or V2; to return to V1, roll the migration back first"
-                    + " (see the DynamoDB migration guide)");
+            throw finalizedRefusal(legacyTable);
         }
         return new DynamoV1Store(client, legacyTable, pollInterval, ticker);
     }
 
+    private static ModeRefusedException finalizedRefusal(String legacyTable) {
+        return new ModeRefusedException(DynamoLayoutMode.V1, ModeRefusedException.Reason.MIGRATION_FINALIZED,
+                "legacy table '" + legacyTable + "' was migrated to the v2 layout and the migration is finalized"
+                + " (the completion marker exists), so a store in mode V1 will not open it: a writer that changes only the"
+                + " legacy table after finalization would make the two copies differ. Open the store in mode DUAL (it"
+                + " reads the v2 table and keeps both copies) or V2; to return to V1, roll the migration back first"
+                + " (see the DynamoDB migration guide)");
+    }
+
+    /** Whether the v2 table exists and holds the completion marker (one consistent GetItem). */
+    private boolean hasCompletionMarker(String table) {
+        try {
+            var response = client.getItem(r -> r.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.COMPLETE))
+                    .consistentRead(true));
+            return response.hasItem() && !response.item().isEmpty();
+        } catch (software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException e) {
+            return false; // no v2 table: never migrated to
+        } catch (SdkException e) {
+            throw Failures.onRead("reading the migration's completion marker", e, table);
+        }
+    }
+
     MetaStore openDual(String legacyTable, String table, Integer shardCount) {
-        boolean legacyMarker = new LegacyTableSetup(client, legacyTable).open(createIfMissing, activeTimeout);
         V2Layout layout = new TableSetup(client, table).open(shardCount, createIfMissing, activeTimeout);
         List<Map<String, AttributeValue>> records = migrationRecords(table);
         Map<String, AttributeValue> markerItem = record(records, MigrationRecords.COMPLETE);
+        if (markerItem != null && MigrationState.completionOf(markerItem).rollbackHorizonPassed()) {
+            // The legacy table is no longer kept and may be deleted: neither read nor (re-)created.
+            return new DynamoDualStore(client, legacyTable, table, layout, DualAuthority.V2, true, pollInterval, ticker);
+        }
+        boolean legacyMarker = new LegacyTableSetup(client, legacyTable).open(createIfMissing, activeTimeout);
         boolean marker = markerItem != null;
         if (marker != legacyMarker) {
             throw new DynamoStoreException("the migration's completion marker is " + (marker ? "present" : "absent")
@@ -63,13 +87,12 @@ final class ModeOpener {
                     + " in the legacy table '" + legacyTable + "': they are written and removed together, so one was"
                     + " changed by hand. Check both tables (lake-meta dynamo-migrate --status) before opening a store");
         }
-        MigrationState state = new MigrationState(client, legacyTable, table, ticker);
         if (record(records, MigrationRecords.STARTED) == null) {
-            state.markStarted(); // from now on mode V2 refuses the v2 table, before any backfill page
+            // from now on mode V2 refuses the v2 table, before any backfill page
+            new MigrationState(client, legacyTable, table, ticker).markStarted();
         }
         DualAuthority authority = marker ? DualAuthority.V2 : DualAuthority.V1;
-        boolean legacyRetired = marker && MigrationState.completionOf(markerItem).rollbackHorizonPassed();
-        return new DynamoDualStore(client, legacyTable, table, layout, authority, legacyRetired, pollInterval, ticker);
+        return new DynamoDualStore(client, legacyTable, table, layout, authority, false, pollInterval, ticker);
     }
 
     /**

@@ -60,6 +60,16 @@ final class TransactActions {
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build();
     }
 
+    /** {@code mutation} written without a condition: a derived copy, rewritten from its authority. */
+    static TransactWriteItem overwrite(String table, ItemLayout layout, Mutation mutation) {
+        if (mutation instanceof Mutation.Delete) {
+            return TransactWriteItem.builder().delete(Delete.builder().tableName(table).key(layout.keyOf(mutation.key())).build())
+                    .build();
+        }
+        return TransactWriteItem.builder().put(Put.builder().tableName(table)
+                .item(layout.itemOf(mutation.key(), mutation.newValue().orElseThrow())).build()).build();
+    }
+
     /**
      * The cancellation's reasons, one per action, once they are known to be failed conditions
      * (and held actions) only.

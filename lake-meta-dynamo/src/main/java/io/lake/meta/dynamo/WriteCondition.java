@@ -37,21 +37,13 @@ record WriteCondition(String expression, Map<String, String> names, Map<String, 
                 : absent(layout);
     }
 
-    /**
-     * The condition on the second copy of a dual write: absent, or holding exactly what the
-     * mutation expects the authority copy to hold (a create expects it absent).
-     */
-    static WriteCondition absentOrAsExpected(Mutation mutation, ItemLayout layout) {
-        if (mutation instanceof Mutation.Create) {
-            return absent(layout);
-        }
-        return new WriteCondition("attribute_not_exists(" + K + ") OR " + V + " = " + EXPECTED,
-                Map.of(K, layout.keyAttribute(), V, ItemLayout.VALUE),
-                Map.of(EXPECTED, V2Layout.b(expectedOf(mutation))), false, layout);
-    }
-
     static WriteCondition absent(ItemLayout layout) {
         return new WriteCondition("attribute_not_exists(" + K + ")", Map.of(K, layout.keyAttribute()), null, true, layout);
+    }
+
+    /** The item exists, whatever it holds (a check on an internal record). */
+    static WriteCondition present(ItemLayout layout) {
+        return new WriteCondition("attribute_exists(" + K + ")", Map.of(K, layout.keyAttribute()), null, false, layout);
     }
 
     static WriteCondition holds(MetaValue expected, ItemLayout layout) {

@@ -63,6 +63,11 @@ class DynamoRollbackTest extends DynamoTestSupport {
         assertThat(copies.legacyCopy(K)).contains(C);
         assertThat(migration.rollback(100).outcome()).isEqualTo(RollbackResult.Outcome.NOT_FINALIZED);
         v1.close();
+        assertThat(migration.finalizeMigration(100).outcome()).as("the rollback sent the backfill back to the start")
+                .isEqualTo(FinalizeResult.Outcome.BACKFILL_INCOMPLETE);
+        while (!migration.backfillPage(100).done()) {
+            // next page
+        }
         assertThat(migration.finalizeMigration(100).outcome()).as("finalize again").isEqualTo(FinalizeResult.Outcome.FINALIZED);
     }
 
