@@ -845,7 +845,12 @@ final class MigrationLifecycleExplorer {
                     backfillDone = false;
                     break;
                 case VERIFICATION_FAILED:
-                    if (!v1WriteDuringBackfill && !oneTableWritten && !verificationFailureReported) {
+                    // a failed verification resets the cursor (the v2 copy is derived data): backfill and finalize again
+                    roundPages = 0;
+                    backfillDone = Boolean.FALSE;
+                    boolean explained = v1WriteDuringBackfill || oneTableWritten;
+                    v1WriteDuringBackfill = false;
+                    if (!explained && !verificationFailureReported) {
                         verificationFailureReported = true;
                         violation("finalize failed its verification although no store wrote one table alone during the backfill"
                                 + " (issue 22 item 4 after a rollback): " + result.parity().map(ParityReport::toString).orElse(""));
