@@ -310,8 +310,10 @@ final class DynamoMigrateCommand implements Callable<Integer> {
                 case VERIFICATION_FAILED -> {
                     long n = result.parity().orElseThrow().differenceCount();
                     return fail(summary, "verification-failed", "the verification found " + n + " differing key(s) (listed"
-                            + " in the summary); nothing was published and the barrier was released: repair them (see"
-                            + " docs/guides/dynamodb-migration.md), then finalize again", VERIFICATION_FAILED);
+                            + " in the summary, most likely written by a store still in mode V1); nothing was published,"
+                            + " the barrier was released and the backfill was sent back to the start: stop every V1 writer,"
+                            + " then run this command again (the backfill repairs the v2 copies, then it finalizes)",
+                            VERIFICATION_FAILED);
                 }
                 default -> {
                     return fail(summary, "backfill-incomplete", "the backfill has not reached the end of the legacy table",
