@@ -156,6 +156,8 @@ final class MigrationLifecycleExplorer {
         final List<MetaKey> keys = new ArrayList<>();
         final List<OpenStore> stores = new ArrayList<>();
         final Set<MetaKey> divergedKeys = new java.util.HashSet<>();
+        final List<MetaKey> recentKeys = new ArrayList<>();
+        boolean rolledBack;
         final CopyReader copies;
         int step;
         int nextStoreId;
@@ -276,7 +278,7 @@ final class MigrationLifecycleExplorer {
             boolean rollout = !marker && roundPages == 0;
             boolean backfilled = !marker && Boolean.TRUE.equals(backfillDone);
             add(actions, weights, 3, () -> open(DynamoLayoutMode.DUAL));
-            add(actions, weights, rollout ? 3 : 1, () -> open(DynamoLayoutMode.V1));
+            add(actions, weights, rollout ? (rolledBack ? 5 : 3) : 1, () -> open(DynamoLayoutMode.V1));
             if (v2TableExists) {
                 add(actions, weights, 1, () -> open(DynamoLayoutMode.V2));
             }
@@ -457,8 +459,8 @@ final class MigrationLifecycleExplorer {
 
         /** A transaction of two keys' compare-and-set mutations, on what the model knows (or a stale guess). */
         void transactThrough(OpenStore s) {
-            MetaKey a = keys.get(random.nextInt(keys.size()));
-            MetaKey b = keys.get(random.nextInt(keys.size()));
+            MetaKey a = pickKey();
+            MetaKey b = pickKey();
             if (a.equals(b)) {
                 writeThrough(s, "");
                 return;
@@ -559,8 +561,20 @@ final class MigrationLifecycleExplorer {
             writeThrough(s, "[first attempt applies, answer lost, retry 11 minutes later] ");
         }
 
+        /** Half the time a key another step touched lately: stores meet on the same keys more often. */
+        MetaKey pickKey() {
+            MetaKey key = !recentKeys.isEmpty() && random.nextBoolean() ? recentKeys.get(random.nextInt(recentKeys.size()))
+                    : keys.get(random.nextInt(keys.size()));
+            recentKeys.remove(key);
+            recentKeys.add(key);
+            if (recentKeys.size() > 3) {
+                recentKeys.remove(0);
+            }
+            return key;
+        }
+
         void writeThrough(OpenStore s, String prefix) {
-            MetaKey key = keys.get(random.nextInt(keys.size()));
+            MetaKey key = pickKey();
             Set<Optional<MetaValue>> now = possible.get(key);
             List<Optional<MetaValue>> choices = new ArrayList<>(now);
             Optional<MetaValue> expected = choices.get(random.nextInt(choices.size()));
@@ -658,7 +672,7 @@ final class MigrationLifecycleExplorer {
 
         void read() {
             OpenStore s = stores.get(random.nextInt(stores.size()));
-            MetaKey key = keys.get(random.nextInt(keys.size()));
+            MetaKey key = pickKey();
             readThrough(s, key);
         }
 
@@ -731,6 +745,10 @@ final class MigrationLifecycleExplorer {
             record("backfill page of " + size + " in " + phase() + " => scanned " + page.scanned() + ", copied "
                     + page.copied() + ", equal " + page.alreadyEqual() + ", reloaded " + page.reloaded() + (page.done() ? ", done" : ""));
             count("backfill page");
+            if (marker && (page.scanned() > 0 || !page.done())) {
+                violation("a backfill page after finalization read or copied (" + page.scanned() + " scanned); the documented"
+                        + " answer is done, reading nothing");
+            }
             if (page.scanned() > 0 || !page.done()) {
                 roundPages++;
             }
@@ -887,8 +905,9 @@ final class MigrationLifecycleExplorer {
             } catch (WriteBarrierException e) {
                 record(what + " => WriteBarrierException: " + firstLine(e));
                 count("rollback refused: barrier");
-                if (!barrierHeld) {
-                    violation("rollback refused with a barrier, but none is held");
+                if (!barrierHeld || !marker || horizon) {
+                    violation("rollback refused with a barrier in " + phase() + "; the documented answer there is "
+                            + (!marker ? "NOT_FINALIZED" : horizon ? "HORIZON_PASSED" : "ROLLED_BACK"));
                 }
                 return;
             } catch (RuntimeException e) {
@@ -909,6 +928,7 @@ final class MigrationLifecycleExplorer {
             }
             if (result.outcome() == RollbackResult.Outcome.ROLLED_BACK) {
                 marker = false;
+                rolledBack = true;
                 roundPages = 0;
                 backfillDone = null;
                 v1WriteDuringBackfill = false;
