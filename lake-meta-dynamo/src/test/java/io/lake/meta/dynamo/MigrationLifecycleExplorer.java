@@ -295,6 +295,10 @@ final class MigrationLifecycleExplorer {
                 add(actions, weights, backfilled ? 3 : 1, this::killFinalize);
                 add(actions, weights, barrierHeld ? 4 : 1, this::releaseBarrier);
                 add(actions, weights, marker && !horizon ? 5 : 1, this::rollback);
+                add(actions, weights, 1, this::rollbackWhileTheBarrierIsReleased);
+                if (server != null) {
+                    add(actions, weights, backfilled ? 2 : 1, this::finalizeMeetingAConflictOnPublishing);
+                }
                 add(actions, weights, marker && !horizon ? 2 : 1, this::declareHorizon);
             }
             if (horizon && !legacyDeleted) {
@@ -791,6 +795,15 @@ final class MigrationLifecycleExplorer {
             runFinalize(new MigrationHooksCrash(points.get(random.nextInt(points.size())), 1));
         }
 
+        /** A finalize whose marker publication meets a TransactionConflict (nothing applied; issue 22 item 9). */
+        void finalizeMeetingAConflictOnPublishing() {
+            closeV1Stores();
+            server.faults().arm(Fault.transactionConflict().onOperation("TransactWriteItems").onTable(table));
+            faultArmed = true;
+            record("[fault: the finalize's first transaction meets a TransactionConflict]");
+            runFinalize(null);
+        }
+
         void runFinalize(MigrationHooksCrash crash) {
             int size = 1 + random.nextInt(40);
             String what = "finalize (pages of " + size + (crash == null ? "" : ", killed at " + crash.point) + ") in " + phase();
@@ -818,9 +831,18 @@ final class MigrationLifecycleExplorer {
                             + " (the marker names it; issue 22 item 5)");
                 }
                 return;
+            } catch (StoreUnavailableException e) {
+                record(what + " => StoreUnavailableException: " + firstLine(e));
+                count("finalize unavailable");
+                if (!faultArmed) {
+                    violation("finalize answered unavailable without any fault: " + e);
+                }
+                barrierHeld = false; // a store failure lifts the finalizer's own barrier; nothing was published (checked next)
+                return;
             } catch (RuntimeException e) {
                 record(what + " => " + e);
-                violation("finalize failed with an undocumented error in " + phase() + ": " + e);
+                violation("finalize failed with an undocumented error in " + phase()
+                        + (faultArmed ? " (issue 22 item 9: a TransactionConflict while publishing is retryable)" : "") + ": " + e);
                 return;
             }
             record(what + " => " + result.outcome() + result.parity().map(p -> " (" + p.legacyItems() + " items, "
@@ -897,11 +919,33 @@ final class MigrationLifecycleExplorer {
         }
 
         void rollback() {
+            runRollback(false);
+        }
+
+        /** A rollback while a second operator runs --release-barrier after its verification (issue 22 item 8). */
+        void rollbackWhileTheBarrierIsReleased() {
+            runRollback(true);
+        }
+
+        void runRollback(boolean releasedUnderIt) {
             int size = 1 + random.nextInt(40);
-            String what = "rollback (pages of " + size + ") in " + phase();
+            String what = "rollback (pages of " + size + (releasedUnderIt ? ", its barrier released after its verification" : "")
+                    + ") in " + phase();
+            boolean[] released = new boolean[1];
+            DynamoMigration other = migration(null);
+            io.lake.meta.spi.RaceHooks hooks = point -> {
+                if (releasedUnderIt && point.equals(DynamoMigration.ROLLBACK_VERIFIED)) {
+                    released[0] = other.releaseBarrier().isPresent();
+                }
+            };
             RollbackResult result;
             try {
-                result = migration(null).rollback(size);
+                DynamoMigration.Builder b = DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table)
+                        .shardCount(SHARDS).raceHooks(hooks);
+                if (clock != null) {
+                    b.ticker(ticker());
+                }
+                result = b.build().rollback(size);
             } catch (WriteBarrierException e) {
                 record(what + " => WriteBarrierException: " + firstLine(e));
                 count("rollback refused: barrier");
@@ -919,7 +963,7 @@ final class MigrationLifecycleExplorer {
             count("rollback " + result.outcome());
             RollbackResult.Outcome expected = !marker ? RollbackResult.Outcome.NOT_FINALIZED
                     : horizon ? RollbackResult.Outcome.HORIZON_PASSED
-                    : barrierHeld ? null : RollbackResult.Outcome.ROLLED_BACK;
+                    : barrierHeld ? null : released[0] ? RollbackResult.Outcome.BARRIER_LOST : RollbackResult.Outcome.ROLLED_BACK;
             if (expected == null) {
                 // a marker left by a finalizer killed before its release, barrier still held: only the barrier refusal is documented
                 violation("rollback answered " + result.outcome() + " while a barrier is held; the documented answer is WriteBarrierException");

@@ -132,7 +132,7 @@ class MigrationLifecycleExplorerTest {
                 boolean keys = System.getenv("AWS_ACCESS_KEY_ID") != null;
                 client = DynamoDbClient.builder().endpointOverride(URI.create(endpoint))
                         .region(Region.of(System.getenv().getOrDefault("AWS_REGION", "us-east-1")))
-                        .credentialsProvider(keys ? DefaultCredentialsProvider.create()
+                        .credentialsProvider(keys ? DefaultCredentialsProvider.builder().build()
                                 : StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
                         .httpClient(UrlConnectionHttpClient.create()).build();
                 explorer = new MigrationLifecycleExplorer(client, null, null, null, steps, LEGACY_KEYS);
