@@ -67,6 +67,10 @@ class MigrationLifecycleExplorerTest {
                 try (Worker worker = new Worker(endpoint, steps)) {
                     for (int i = next.getAndIncrement(); i < seeds.size(); i = next.getAndIncrement()) {
                         outcomes.add(worker.explorer.run(seeds.get(i)));
+                        if ((i + 1) % 1000 == 0) {
+                            System.out.printf("[explorer] %d of %d sequences drawn, %.0f s%n", i + 1, seeds.size(),
+                                    (System.nanoTime() - started) / 1e9);
+                        }
                     }
                 }
                 return null;
