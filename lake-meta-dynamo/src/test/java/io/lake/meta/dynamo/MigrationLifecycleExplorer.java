@@ -1,6 +1,9 @@
 package io.lake.meta.dynamo;
 
+import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
+import io.lake.meta.Page;
+import io.lake.meta.PageRequest;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.OutcomeUnknownException;
@@ -676,8 +679,45 @@ final class MigrationLifecycleExplorer {
 
         void read() {
             OpenStore s = stores.get(random.nextInt(stores.size()));
+            if (random.nextInt(4) == 0) {
+                listThrough(s, FAMILIES.get(random.nextInt(FAMILIES.size())));
+                return;
+            }
             MetaKey key = pickKey();
             readThrough(s, key);
+        }
+
+        /** Lists a whole family through the store (pages of 5, tokens followed) and checks every key of it. */
+        void listThrough(OpenStore s, String family) {
+            Map<MetaKey, MetaValue> listed = new TreeMap<>((x, y) -> x.toString().compareTo(y.toString()));
+            int pages = 0;
+            try {
+                Optional<PageRequest> request = Optional.of(PageRequest.first(KeyPrefix.family(family), 5));
+                while (request.isPresent() && pages < 100) {
+                    Page page = s.store.page(request.get());
+                    page.entries().forEach(e -> listed.put(e.key(), e.value()));
+                    request = request.get().next(page);
+                    pages++;
+                }
+            } catch (RuntimeException e) {
+                record(s + " list " + family + " => " + e);
+                violation(s + " failed a listing in " + phase() + ": " + e);
+                return;
+            }
+            record(s + " list " + family + " => " + listed.size() + " entries in " + pages + " page(s)");
+            count("list " + s.mode);
+            for (Map.Entry<MetaKey, Set<Optional<MetaValue>>> e : possible.entrySet()) {
+                if (!KeyPrefix.family(family).contains(e.getKey())) {
+                    continue;
+                }
+                Optional<MetaValue> got = Optional.ofNullable(listed.get(e.getKey()));
+                if (!e.getValue().contains(got)) {
+                    violation(s + " listed " + e.getKey() + " as " + text(got) + ", but acknowledged writes leave one of "
+                            + texts(e.getValue()) + ": a listing older than an acknowledged write");
+                } else {
+                    e.setValue(Set.of(got));
+                }
+            }
         }
 
         /** Reads through the store and checks the answer; true when it is one the model allows. */
