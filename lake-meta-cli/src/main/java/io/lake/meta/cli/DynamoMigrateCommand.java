@@ -111,7 +111,9 @@ final class DynamoMigrateCommand implements Callable<Integer> {
     Integer maxPages;
 
     @Option(names = "--status", defaultValue = "${env:LAKE_META_MIGRATE_STATUS:-false}",
-            description = "Print where the migration stands (cursor, barrier, completion marker) and change nothing.")
+            description = "Print where the migration stands (cursor, barrier, completion marker) and change nothing"
+                    + " (but the record, written once by every action, that the pair is a migration's: mode V2 then"
+                    + " refuses the v2 table until the rollback horizon).")
     boolean status;
 
     @Option(names = "--finalize", defaultValue = "${env:LAKE_META_MIGRATE_FINALIZE:-false}",

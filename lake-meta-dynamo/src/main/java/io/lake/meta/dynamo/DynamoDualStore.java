@@ -7,6 +7,7 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.Page;
+import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
 import io.lake.meta.StoreUnavailableException;
@@ -56,17 +57,24 @@ final class DynamoDualStore implements MetaStore {
     private final DualTransactWrite writes;
     private final MigrationState migration;
     private volatile DualTransactWrite.Form form;
+    /** The marker this store's reads of the v2 authority are valid under (see {@link #read}). */
+    private volatile String markerIdentity;
     private final AtomicBoolean legacyRetired;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    DynamoDualStore(DynamoDbClient client, String legacyTable, String table, V2Layout layout, DualAuthority authority,
-            boolean legacyRetired, Duration pollInterval, Ticker ticker) {
+    /**
+     * @param marker the completion marker as the store opened (null: none, the legacy authority);
+     *     with the horizon passed, the legacy table is retired from the start
+     */
+    DynamoDualStore(DynamoDbClient client, String legacyTable, String table, V2Layout layout, MigrationState.MarkerSeen marker,
+            Duration pollInterval, Ticker ticker) {
         this.legacyTable = legacyTable;
         this.table = table;
         this.layout = layout;
         this.migration = new MigrationState(client, legacyTable, table, ticker);
-        this.legacyRetired = new AtomicBoolean(legacyRetired);
-        this.form = authority == DualAuthority.V1 ? DualTransactWrite.Form.V1_DERIVED : DualTransactWrite.Form.V2_KEPT;
+        this.legacyRetired = new AtomicBoolean(marker != null && marker.horizonPassed());
+        this.form = marker == null ? DualTransactWrite.Form.V1_DERIVED : DualTransactWrite.Form.V2_KEPT;
+        this.markerIdentity = marker == null ? null : marker.identity();
         this.legacyStore = new DynamoV1Store(client, legacyTable, pollInterval, ticker);
         this.v2Store = new DynamoV2Store(client, table, layout, pollInterval, ticker);
         this.writes = new DualTransactWrite(client, new DualTransactWrite.Copy(legacyTable, V1Layout.INSTANCE),
@@ -78,16 +86,50 @@ final class DynamoDualStore implements MetaStore {
         return authority() == DualAuthority.V1 ? legacyStore : v2Store;
     }
 
+    /**
+     * One read of the authority copy. On the v2 authority before the horizon, the read is followed
+     * by one consistent {@code GetItem} of the completion marker: the same marker (its identity)
+     * as before the read proves it was never withdrawn in between, so the v2 copy was the authority
+     * when it was read. A marker gone means a rollback: V1 writers may have changed the legacy copy
+     * alone since, so the store switches to the legacy authority and reads again; a new marker (a
+     * rollback and a finalize since) is read under again. After the horizon no rollback can happen,
+     * so the check stops.
+     */
+    private <T> T read(java.util.function.Function<MetaStore, T> operation, java.util.function.UnaryOperator<T> addMarkerCost) {
+        for (int changes = 0; changes <= MAX_FORM_CHANGES; changes++) {
+            if (legacyRetired.get() || form.authority == DualAuthority.V1) {
+                return operation.apply(reads());
+            }
+            String before = markerIdentity;
+            T result = operation.apply(v2Store);
+            Optional<MigrationState.MarkerSeen> now = migration.markerSeen();
+            if (now.isEmpty()) {
+                if (form == DualTransactWrite.Form.V2_KEPT) {
+                    form = DualTransactWrite.Form.V1_DERIVED; // rolled back: the legacy table is the authority again
+                }
+            } else if (now.get().identity().equals(before)) {
+                if (now.get().horizonPassed()) {
+                    legacyRetired.set(true); // no rollback is possible any more: no further check needed
+                }
+                return addMarkerCost.apply(result);
+            } else {
+                markerIdentity = now.get().identity(); // finalized again since: read again under the new marker
+            }
+        }
+        throw new StoreUnavailableException("a read of '" + table + "' met a changing completion marker "
+                + (MAX_FORM_CHANGES + 1) + " times (rollbacks and finalizes meanwhile); retry with backoff");
+    }
+
     @Override
     public Optional<MetaValue> get(MetaKey key) {
         checkOpen();
-        return reads().get(key);
+        return read(store -> store.get(key), r -> r);
     }
 
     @Override
     public Map<MetaKey, MetaValue> getAll(Collection<MetaKey> keys) {
         checkOpen();
-        return reads().getAll(keys);
+        return read(store -> store.getAll(keys), r -> r);
     }
 
     @Override
@@ -164,7 +206,8 @@ final class DynamoDualStore implements MetaStore {
     @Override
     public Page page(PageRequest request) {
         checkOpen();
-        return reads().page(request);
+        return read(store -> store.page(request), page -> new Page(page.entries(), page.nextToken(),
+                new PageCost(page.cost().itemsEvaluated(), page.cost().capacityUnits() + 1.0, page.cost().requests() + 1)));
     }
 
     /** Polls the authority copy, whose store owns the watches (closing this store ends them). */

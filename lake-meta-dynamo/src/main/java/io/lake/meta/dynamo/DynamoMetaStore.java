@@ -197,9 +197,11 @@ public final class DynamoMetaStore {
          *     (or, in modes V1 and DUAL, the legacy table and the v2 table are the same)
          * @throws DynamoStoreException if the table is missing (and creation is off), has another
          *     key schema, holds a foreign or newer layout record, or holds items but no layout
-         *     record (the message says what record to write back); in V1, if the legacy table holds
-         *     the migration's completion marker; in DUAL, if only one table holds it; in V2, if the
-         *     table is a migration's target whose rollback horizon was not declared; nothing was written
+         *     record (the message says what record to write back); in DUAL, if only one table holds
+         *     the migration's completion marker; nothing was written
+         * @throws ModeRefusedException (a {@code DynamoStoreException}) if the mode could write around
+         *     the migration of its tables: V1 once the migration is finalized, V2 on a migration's
+         *     target before its rollback horizon was declared passed; nothing was written
          * @throws io.lake.meta.StoreUnavailableException if DynamoDB could not be reached or the
          *     table did not become ACTIVE in time (retryable)
          */

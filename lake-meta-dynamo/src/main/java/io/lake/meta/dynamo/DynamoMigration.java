@@ -318,7 +318,9 @@ public final class DynamoMigration {
         }
 
         /**
-         * Checks both tables (key schemas, the v2 layout record) and returns the migration.
+         * Checks both tables (key schemas, the v2 layout record), records once in the v2 table that
+         * the pair is a migration's (from then on a store in mode V2 refuses the v2 table until the
+         * rollback horizon is declared passed) and returns the migration.
          *
          * @throws IllegalStateException if the client or a table name is missing
          * @throws InvalidArgumentException if both names are the same table

@@ -185,6 +185,25 @@ final class MigrationState {
         return item == null || item.get(PUBLISHER) == null ? Optional.empty() : Optional.of(item.get(PUBLISHER).s());
     }
 
+    /** Which completion marker exists, as a v2-authority read checks it: its identity, and whether the horizon passed. */
+    record MarkerSeen(String identity, boolean horizonPassed) {
+    }
+
+    /** The completion marker now (one consistent GetItem); empty when none exists. */
+    Optional<MarkerSeen> markerSeen() {
+        Map<String, AttributeValue> item = read(table, MigrationRecords.v2Key(MigrationRecords.COMPLETE), "the completion marker");
+        return item == null ? Optional.empty() : Optional.of(markerSeenIn(item));
+    }
+
+    /**
+     * A marker's identity: the barrier it was published under (a random id per finalize), so that a
+     * marker withdrawn by a rollback and published again by a later finalize is a different one.
+     */
+    static MarkerSeen markerSeenIn(Map<String, AttributeValue> item) {
+        String identity = item.get(PUBLISHER) != null ? item.get(PUBLISHER).s() : s(item, FINALIZED_AT);
+        return new MarkerSeen(identity, completionOf(item).rollbackHorizonPassed());
+    }
+
     static MigrationStatus.Completion completionOf(Map<String, AttributeValue> item) {
         AttributeValue horizon = item.get(HORIZON);
         return new MigrationStatus.Completion(n(item, ITEMS), s(item, DIGEST), instant(item, FINALIZED_AT),

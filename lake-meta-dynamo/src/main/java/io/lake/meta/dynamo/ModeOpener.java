@@ -77,7 +77,8 @@ final class ModeOpener {
         Map<String, AttributeValue> markerItem = record(records, MigrationRecords.COMPLETE);
         if (markerItem != null && MigrationState.completionOf(markerItem).rollbackHorizonPassed()) {
             // The legacy table is no longer kept and may be deleted: neither read nor (re-)created.
-            return new DynamoDualStore(client, legacyTable, table, layout, DualAuthority.V2, true, pollInterval, ticker);
+            return new DynamoDualStore(client, legacyTable, table, layout, MigrationState.markerSeenIn(markerItem), pollInterval,
+                    ticker);
         }
         boolean legacyMarker = new LegacyTableSetup(client, legacyTable).open(createIfMissing, activeTimeout);
         boolean marker = markerItem != null;
@@ -91,8 +92,8 @@ final class ModeOpener {
             // from now on mode V2 refuses the v2 table, before any backfill page
             new MigrationState(client, legacyTable, table, ticker).markStarted();
         }
-        DualAuthority authority = marker ? DualAuthority.V2 : DualAuthority.V1;
-        return new DynamoDualStore(client, legacyTable, table, layout, authority, false, pollInterval, ticker);
+        return new DynamoDualStore(client, legacyTable, table, layout,
+                marker ? MigrationState.markerSeenIn(markerItem) : null, pollInterval, ticker);
     }
 
     /**

@@ -255,4 +255,27 @@ class DynamoMigrationStepsTest extends DynamoTestSupport {
         assertThatThrownBy(() -> open(DynamoLayoutMode.V1)).isInstanceOf(ModeRefusedException.class);
         assertThat(client.listTables().tableNames()).doesNotContain(legacy);
     }
+
+    /**
+     * Defect 2, the reads: after a rollback a DUAL store still on the v2 authority that has not
+     * written yet must not serve the v2 copy of a key a V1 writer changed since: every read on the
+     * v2 authority checks the marker it read under is still the same one.
+     */
+    @Test
+    void afterARollback_aDualStoreStillOnTheV2Authority_readsWhatV1WritersWrote() {
+        open(DynamoLayoutMode.DUAL).create(K, A);
+        open(DynamoLayoutMode.DUAL).create(K2, A);
+        MigrationFixtures.finalizeNow(client, legacy, table);
+        MetaStore running = open(DynamoLayoutMode.DUAL);
+        assertThat(running.get(K)).contains(A);
+        assertThat(migration().rollback(100).outcome()).isEqualTo(RollbackResult.Outcome.ROLLED_BACK);
+        MetaStore v1 = open(DynamoLayoutMode.V1);
+        assertThat(v1.update(K, A, B).isApplied()).isTrue();
+        assertThat(v1.delete(K2, A).isApplied()).isTrue();
+
+        assertThat(running.get(K)).contains(B);
+        assertThat(running.getAll(java.util.List.of(K, K2))).containsOnlyKeys(K);
+        assertThat(running.page(io.lake.meta.KeyPrefix.of("tbl/"), 10).entries()).extracting(e -> e.key()).containsExactly(K);
+        assertThat(running.toString()).contains("authority=V1");
+    }
 }
