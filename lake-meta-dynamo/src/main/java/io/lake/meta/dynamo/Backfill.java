@@ -164,7 +164,7 @@ final class Backfill {
         String what = "backfill's removal of " + pending.size() + " v2 copies from '" + pending.get(0).key() + "'";
         List<CancellationReason> reasons = send(what, actions);
         if (reasons == null) {
-            return List.of(); // applied, or may have: a removal is idempotent, and the next backfill checks again
+            return List.of();
         }
         List<TableScan.Item> next = new ArrayList<>();
         for (int i = 0; i < pending.size(); i++) {
@@ -180,8 +180,9 @@ final class Backfill {
     }
 
     /**
-     * Sends one backfill transaction: null when it applied (or may have: every one of them is
-     * idempotent, and the caller reads afresh), else the cancellation's reasons.
+     * Sends one backfill transaction: null when it applied, else the cancellation's reasons. When
+     * it may or may not have applied, every reason is "None": the caller sends every item again,
+     * and a copy or removal that did apply then fails its condition and is read as converged.
      *
      * @throws StoreUnavailableException if the migration was finalized meanwhile (the marker check failed)
      */
@@ -194,8 +195,7 @@ final class Backfill {
             return null;
         } catch (TransactionCanceledException e) {
             if (log.earlierAttemptMayHaveApplied(e)) {
-                // this call's own write may be what failed the conditions: send them all again, read afresh
-                return java.util.Collections.nCopies(actions.size(), CancellationReason.builder().code(TransactActions.NONE).build());
+                return sendAllAgain(actions); // this call's own write may be what failed the conditions
             }
             List<CancellationReason> reasons = TransactActions.conditionFailures(what, actions.size(), e);
             if (TransactActions.failed(reasons.get(actions.size() - 1))) {
@@ -206,10 +206,14 @@ final class Backfill {
         } catch (SdkException e) {
             MetaStoreException failure = Failures.onWrite(what, e, log, table);
             if (failure instanceof OutcomeUnknownException) {
-                return null;
+                return sendAllAgain(actions);
             }
             throw failure;
         }
+    }
+
+    private static List<CancellationReason> sendAllAgain(List<TransactWriteItem> actions) {
+        return java.util.Collections.nCopies(actions.size(), CancellationReason.builder().code(TransactActions.NONE).build());
     }
 
     private static List<List<TableScan.Item>> groups(List<TableScan.Item> items) {
@@ -260,7 +264,7 @@ final class Backfill {
         String what = "backfill of " + pending.size() + " item(s) from '" + pending.get(0).key() + "'";
         List<CancellationReason> reasons = send(what, actions);
         if (reasons == null) {
-            counts.copied += pending.size(); // or may have been: the next round, or a replay, finds it equal
+            counts.copied += pending.size();
             return List.of();
         }
         return afterCancellation(pending, reasons, counts);

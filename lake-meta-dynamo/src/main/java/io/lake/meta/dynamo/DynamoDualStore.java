@@ -191,7 +191,7 @@ final class DynamoDualStore implements MetaStore {
         return false;
     }
 
-    /** Each mutated key is two items (one per copy) and the barrier check one more: 2 × 49 + 1 = 99. */
+    /** Each mutated key is two items (one per copy), the marker and the barrier checks two more: 2 × 49 + 2 = 100. */
     @Override
     public int maxTransactionKeys() {
         return DualTransactWrite.MAX_KEYS;
