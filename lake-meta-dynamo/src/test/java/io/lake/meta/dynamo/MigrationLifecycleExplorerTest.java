@@ -29,7 +29,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * replayed alone with {@code -Dlake.meta.dynamo.explorer.seed=N}.
  *
  * <p>Properties: {@value #SEQUENCES_PROPERTY} (30 by default, 10 000 under {@code -Ptorture}), {@value #STEPS_PROPERTY} (30),
- * {@value #WORKERS_PROPERTY} (sequences run in parallel, each worker on a server of its own; 1, 4 under {@code -Ptorture}),
+ * {@value #WORKERS_PROPERTY} (sequences run in parallel, each worker on a server of its own; 2 in the default build, 4 under
+ * {@code -Ptorture}; 1 when run outside Maven),
  * {@value #FIRST_SEED_PROPERTY} (the first seed; 1), {@value #SEED_PROPERTY} (one seed only),
  * {@value #ENDPOINT_PROPERTY} (an explicit DynamoDB endpoint URL instead of an in-process server
  * of its own; faults and the token window are then skipped, with the reason printed; region from
