@@ -33,7 +33,12 @@ final class TableSetup {
     private TableSetup() {
     }
 
-    static void prepare(DataSource dataSource, TableName table, boolean createIfMissing) {
+    /**
+     * Checks (and creates, if asked) the table and returns it as the server resolved it (schema and
+     * name from the catalog): the store's statements and its keys' advisory lock ids use that, so
+     * two stores given {@code lake_meta} and {@code public.lake_meta} lock the same keys alike.
+     */
+    static TableName prepare(DataSource dataSource, TableName table, boolean createIfMissing) {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(true);
             if (!exists(connection, table)) {
@@ -44,6 +49,7 @@ final class TableSetup {
                 create(connection, table);
             }
             verify(connection, table);
+            return resolve(connection, table);
         } catch (SQLException e) {
             throw new StoreUnavailableException("could not check PostgreSQL table " + table + ": " + e.getMessage(), e);
         }
@@ -101,6 +107,19 @@ final class TableSetup {
         if (!columns.equals(COLUMNS)) {
             throw new InvalidArgumentException("table " + table + " says it is lake-meta format " + found
                     + " but its columns are " + columns + ", not " + COLUMNS + "; nothing was written");
+        }
+    }
+
+    private static TableName resolve(Connection connection, TableName table) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("SELECT n.nspname, c.relname FROM pg_class c"
+                + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass(?)")) {
+            query.setString(1, table.sql());
+            try (ResultSet rows = query.executeQuery()) {
+                if (!rows.next()) {
+                    throw new SQLException("table " + table + " disappeared while it was being checked");
+                }
+                return TableName.resolved(rows.getString(1), rows.getString(2));
+            }
         }
     }
 
