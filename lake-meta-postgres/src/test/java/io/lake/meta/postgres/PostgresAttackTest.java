@@ -100,8 +100,13 @@ class PostgresAttackTest {
                     .hasMessageContaining("nothing was applied");
             proxy.awaitCut();
 
+            // pg_terminate_backend signals; the session ends a moment later: ask the server (bounded)
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (sessionsHoldingAdvisoryLocks() > 0 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
             assertThat(sessionsHoldingAdvisoryLocks())
-                    .as("sessions still holding an advisory lock after the call answered 'nothing was applied'")
+                    .as("sessions still holding an advisory lock 10 s after the call answered 'nothing was applied'")
                     .isZero();
             CompletableFuture<WriteResult> next = CompletableFuture.supplyAsync(() -> truth.update(K, v("1"), v("3")));
             assertThat(next.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
