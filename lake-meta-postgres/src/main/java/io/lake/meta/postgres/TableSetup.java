@@ -108,6 +108,26 @@ final class TableSetup {
             throw new InvalidArgumentException("table " + table + " says it is lake-meta format " + found
                     + " but its columns are " + columns + ", not " + COLUMNS + "; nothing was written");
         }
+        if (!hasKeyIndex(connection, table)) {
+            throw new InvalidArgumentException("table " + table + " says it is lake-meta format " + found
+                    + " but has no primary key (nor an immediate unique index) on k alone: every write needs it"
+                    + " (ON CONFLICT (k)) and without it one key could have two rows; add it with ALTER TABLE "
+                    + table + " ADD PRIMARY KEY (k). Nothing was written");
+        }
+    }
+
+    /** Whether a unique, immediate, whole-table index on exactly column k exists: what ON CONFLICT (k) needs. */
+    private static boolean hasKeyIndex(Connection connection, TableName table) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("SELECT EXISTS (SELECT 1 FROM pg_index i"
+                + " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attname = 'k'"
+                + " WHERE i.indrelid = to_regclass(?) AND i.indisunique AND i.indimmediate AND i.indisvalid"
+                + " AND i.indpred IS NULL AND i.indexprs IS NULL AND i.indnatts = 1 AND i.indkey[0] = a.attnum)")) {
+            query.setString(1, table.sql());
+            try (ResultSet rows = query.executeQuery()) {
+                rows.next();
+                return rows.getBoolean(1);
+            }
+        }
     }
 
     private static TableName resolve(Connection connection, TableName table) throws SQLException {
