@@ -114,6 +114,43 @@ class PostgresAttackTest {
     }
 
     /**
+     * A partition that begins while the server answers the keys' lock-and-read: the server took the
+     * advisory locks and its session lives on idle in the transaction; the client never learned
+     * anything from it (no transaction id, no pid from a statement). The store must still end that
+     * session, or the key stays locked for every writer until the server notices the dead peer.
+     */
+    @Test
+    void aPartitionWhileTheLocksAreAnswered_leavesNoSessionHoldingTheKeysLock() throws Exception {
+        PostgresTestTarget target = DB.database().target();
+        String table = DB.database().newTableName();
+        try (CuttingProxy proxy = new CuttingProxy(target.host(), target.port());
+                MetaStore truth = PostgresMetaStore.builder().dataSource(DB.database().pool()).table(table)
+                        .createTableIfMissing(true).build();
+                MetaStore store = PostgresMetaStore.builder()
+                        .dataSource(target.direct(DB.database().name(), "127.0.0.1", proxy.port()))
+                        .table(table).resolutionTimeout(Duration.ofSeconds(10)).build()) {
+            truth.create(K, v("1"));
+            proxy.cutWhenClientSends("pg_advisory_xact_lock", CuttingProxy.Cut.PARTITION_AFTER_SERVER_ANSWERED);
+
+            assertThatThrownBy(() -> store.update(K, v("1"), v("2")))
+                    .isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining("nothing was applied");
+            proxy.awaitCut();
+
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (sessionsHoldingAdvisoryLocks() > 0 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(sessionsHoldingAdvisoryLocks())
+                    .as("sessions still holding an advisory lock 10 s after the call answered 'nothing was applied'")
+                    .isZero();
+            assertThat(truth.get(K)).contains(v("1"));
+            CompletableFuture<WriteResult> next = CompletableFuture.supplyAsync(() -> truth.update(K, v("1"), v("3")));
+            assertThat(next.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
+        }
+    }
+
+    /**
      * A table with the lake-meta comment and the right columns but no primary key (a DBA's
      * hand-made copy, a restore without its indexes): every write would fail on ON CONFLICT (k), and
      * nothing would stop two rows of one key. It must be refused at build(), naming what is missing.
