@@ -167,6 +167,32 @@ class PostgresAttackTest {
                 .hasMessageContaining("primary key");
     }
 
+    /** A comment claiming format 0 (no such format ever existed): another program's table, refused. */
+    @Test
+    void aTableOfFormatZero_isRefusedAtBuild() throws Exception {
+        String table = DB.database().newTableName();
+        try (Connection c = DB.database().pool().getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + table + " (k bytea PRIMARY KEY, v bytea NOT NULL)");
+            s.execute("COMMENT ON TABLE " + table + " IS 'lake-meta store, format 0'");
+        }
+        assertThatThrownBy(() -> open(table, RaceHooks.NONE).close())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("format 0");
+    }
+
+    /**
+     * {@code createTableIfMissing(true)} in a schema that does not exist: a configuration error that
+     * no retry cures, so a typed {@link InvalidArgumentException} naming the schema, not a retryable
+     * {@link StoreUnavailableException}.
+     */
+    @Test
+    void creatingATableInASchemaThatDoesNotExist_isABadArgument_notUnavailable() {
+        assertThatThrownBy(() -> PostgresMetaStore.builder().dataSource(DB.database().pool())
+                .table("no_such_schema." + DB.database().newTableName()).createTableIfMissing(true).build().close())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("no_such_schema");
+    }
+
     /** Waits (bounded, by asking the server) until a session of this database waits for a lock, or {@code call} ended. */
     private static void awaitLockWaiterOrDone(CompletableFuture<?> call) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
