@@ -84,6 +84,11 @@ final class TableSetup {
             connection.commit();
         } catch (SQLException | RuntimeException e) {
             connection.rollback();
+            if (e instanceof SQLException sql && "3F000".equals(sql.getSQLState())) { // invalid_schema_name
+                throw new InvalidArgumentException("cannot create table " + table + ": " + sql.getMessage()
+                        + "; create the schema first (CREATE SCHEMA) or name a table in an existing one. Nothing"
+                        + " was written");
+            }
             throw e;
         } finally {
             connection.setAutoCommit(true);
@@ -100,6 +105,11 @@ final class TableSetup {
                     + COMMENT_PREFIX + FORMAT + "') and its columns are " + columns + "; nothing was written");
         }
         int found = Integer.parseInt(format.group(1));
+        if (found < 1) {
+            throw new InvalidArgumentException("table " + table + " is not a lake-meta table: its comment names format "
+                    + found + ", which no lake-meta build ever wrote (this build reads format " + FORMAT
+                    + "); nothing was written");
+        }
         if (found > FORMAT) {
             throw new InvalidArgumentException("table " + table + " is of lake-meta format " + found
                     + ", newer than format " + FORMAT + " that this build reads; upgrade lake-meta. Nothing was written");
