@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import javax.sql.DataSource;
+import org.postgresql.PGConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -132,6 +133,53 @@ final class CommitResolver {
                             description, backendPid, xid);
                 }
             }
+        }
+    }
+
+    /**
+     * The server pid of {@code connection}'s session as the driver learned it at connect time (no
+     * round trip), or 0 when the data source is not PostgreSQL's driver (or a pool that cannot
+     * unwrap it).
+     */
+    static int backendPidOf(Connection connection) {
+        try {
+            return connection.isWrapperFor(PGConnection.class) ? connection.unwrap(PGConnection.class).getBackendPID() : 0;
+        } catch (SQLException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * Ends, once and best effort, the session {@code pid} whose connection failed before
+     * {@code COMMIT} was sent, if it still holds the advisory lock of this commit's first key
+     * (a pid can be reused; a session holding that lock is this commit's, or another writer of
+     * the key that would itself answer "not applied" or resolve its own commit). Nothing will
+     * commit that transaction: ending it only releases its locks sooner than the server's own
+     * detection of the dead peer would. A failure here is logged and changes the answer in nothing.
+     */
+    void endAbandonedSession(int pid, long[] lockIds, String what) {
+        if (pid == 0 || lockIds.length == 0) {
+            return;
+        }
+        long first = lockIds[0];
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement terminate = connection.prepareStatement("SELECT pg_terminate_backend(l.pid)"
+                        + " FROM pg_locks l WHERE l.pid = ? AND l.pid <> pg_backend_pid() AND l.locktype = 'advisory'"
+                        + " AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                        + " AND l.classid::bigint = ? AND l.objid::bigint = ? AND l.objsubid = 1")) {
+            connection.setAutoCommit(true);
+            terminate.setInt(1, pid);
+            terminate.setLong(2, first >>> 32);
+            terminate.setLong(3, first & 0xFFFF_FFFFL);
+            try (ResultSet rows = terminate.executeQuery()) {
+                if (rows.next()) {
+                    LOG.info("{}: ended session {} left holding the locks of {} after its connection failed", description,
+                            pid, what);
+                }
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("{}: could not end session {} after its connection failed ({}); the server ends it when it"
+                    + " notices", description, pid, e.toString());
         }
     }
 

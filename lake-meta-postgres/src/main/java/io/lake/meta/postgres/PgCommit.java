@@ -119,6 +119,7 @@ final class PgCommit {
         }
         String xid;
         int backendPid;
+        int sessionPid = CommitResolver.backendPidOf(connection); // known without a round trip
         try {
             connection.setAutoCommit(false);
             Map<MetaKey, MetaValue> current = lockAndRead(connection, keys, lockIds);
@@ -155,6 +156,13 @@ final class PgCommit {
             abandon(connection);
             if (isRefusal(e)) {
                 throw new Refused(e);
+            }
+            if (isConnectionFailure(e)) {
+                // In a partition the server's session may live on, idle in this transaction and
+                // holding the keys' advisory locks, until it notices the dead peer (TCP keepalive:
+                // hours by default). Nothing will ever COMMIT it: end it, so other writers of the
+                // keys do not wait for it.
+                resolver.endAbandonedSession(sessionPid, lockIds, what);
             }
             throw new StoreUnavailableException(description + ": " + what + " failed before COMMIT was sent ("
                     + e.getMessage() + "); nothing was applied", e);
@@ -212,6 +220,12 @@ final class PgCommit {
     private static boolean isRefusal(SQLException e) {
         String state = e.getSQLState();
         return "40001".equals(state) || "40P01".equals(state);
+    }
+
+    /** The connection itself failed (SQL state class 08): the server may not know yet. */
+    private static boolean isConnectionFailure(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && state.startsWith("08");
     }
 
     /** Rolls back what the connection may hold and returns it; a failure here changes nothing (the server rolls back a dead session). */

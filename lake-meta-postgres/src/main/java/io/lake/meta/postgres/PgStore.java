@@ -74,15 +74,22 @@ final class PgStore implements MetaStore {
     private final String firstPageSql;
     private final String nextPageSql;
 
-    PgStore(DataSource dataSource, TableName table, Duration pollInterval, Duration resolutionTimeout, RaceHooks hooks) {
+    /**
+     * @param table the table as configured, for messages
+     * @param resolved the table as the server resolved it ({@link TableSetup#prepare}): every
+     *     statement and every advisory lock id uses this, so stores that spell one table differently
+     *     still serialize their writers of a key
+     */
+    PgStore(DataSource dataSource, TableName table, TableName resolved, Duration pollInterval, Duration resolutionTimeout,
+            RaceHooks hooks) {
         this.dataSource = dataSource;
-        this.table = table;
+        this.table = resolved;
         this.description = "PostgreSQL store [table=" + table + "]";
-        this.commits = new PgCommit(dataSource, table, hooks,
+        this.commits = new PgCommit(dataSource, resolved, hooks,
                 new CommitResolver(dataSource, resolutionTimeout, description), description);
         this.pollInterval = pollInterval;
         this.watches = new PollingWatcher(this, pollInterval, description);
-        String t = table.sql();
+        String t = resolved.sql();
         this.getSql = "SELECT v FROM " + t + " WHERE k = ?";
         this.getAllSql = "SELECT k, v FROM " + t + " WHERE k = ANY(?)";
         // Keyset pagination on the primary key; rows past the byte budget come without their value.

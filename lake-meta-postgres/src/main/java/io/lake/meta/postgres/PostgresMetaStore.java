@@ -207,8 +207,8 @@ public final class PostgresMetaStore {
                 throw new IllegalStateException("no data source set: call dataSource(ds) before build()");
             }
             TableName name = TableName.parse(table == null ? DEFAULT_TABLE : table);
-            TableSetup.prepare(dataSource, name, createTableIfMissing != null && createTableIfMissing);
-            return new PgStore(dataSource, name,
+            TableName resolved = TableSetup.prepare(dataSource, name, createTableIfMissing != null && createTableIfMissing);
+            return new PgStore(dataSource, name, resolved,
                     pollInterval == null ? DEFAULT_POLL_INTERVAL : pollInterval,
                     resolutionTimeout == null ? DEFAULT_RESOLUTION_TIMEOUT : resolutionTimeout,
                     raceHooks == null ? RaceHooks.NONE : raceHooks);

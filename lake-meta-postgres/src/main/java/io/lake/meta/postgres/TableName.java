@@ -30,9 +30,22 @@ final class TableName {
         return parts.length == 2 ? new TableName(Optional.of(parts[0]), parts[1]) : new TableName(Optional.empty(), parts[0]);
     }
 
+    /**
+     * The table as the server resolved it: its schema and name from the catalog, whatever spelling
+     * (qualified or not, through which search_path) the store was given. Catalog names may hold any
+     * character; {@link #sql()} quotes them.
+     */
+    static TableName resolved(String schema, String table) {
+        return new TableName(Optional.of(schema), table);
+    }
+
     /** The name as SQL text, each part quoted. */
     String sql() {
-        return schema.map(s -> "\"" + s + "\".").orElse("") + "\"" + table + "\"";
+        return schema.map(s -> quoted(s) + ".").orElse("") + quoted(table);
+    }
+
+    private static String quoted(String identifier) {
+        return "\"" + identifier.replace("\"", "\"\"") + "\"";
     }
 
     @Override

@@ -33,7 +33,12 @@ final class TableSetup {
     private TableSetup() {
     }
 
-    static void prepare(DataSource dataSource, TableName table, boolean createIfMissing) {
+    /**
+     * Checks (and creates, if asked) the table and returns it as the server resolved it (schema and
+     * name from the catalog): the store's statements and its keys' advisory lock ids use that, so
+     * two stores given {@code lake_meta} and {@code public.lake_meta} lock the same keys alike.
+     */
+    static TableName prepare(DataSource dataSource, TableName table, boolean createIfMissing) {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(true);
             if (!exists(connection, table)) {
@@ -44,6 +49,7 @@ final class TableSetup {
                 create(connection, table);
             }
             verify(connection, table);
+            return resolve(connection, table);
         } catch (SQLException e) {
             throw new StoreUnavailableException("could not check PostgreSQL table " + table + ": " + e.getMessage(), e);
         }
@@ -78,6 +84,11 @@ final class TableSetup {
             connection.commit();
         } catch (SQLException | RuntimeException e) {
             connection.rollback();
+            if (e instanceof SQLException sql && "3F000".equals(sql.getSQLState())) { // invalid_schema_name
+                throw new InvalidArgumentException("cannot create table " + table + ": " + sql.getMessage()
+                        + "; create the schema first (CREATE SCHEMA) or name a table in an existing one. Nothing"
+                        + " was written");
+            }
             throw e;
         } finally {
             connection.setAutoCommit(true);
@@ -94,6 +105,11 @@ final class TableSetup {
                     + COMMENT_PREFIX + FORMAT + "') and its columns are " + columns + "; nothing was written");
         }
         int found = Integer.parseInt(format.group(1));
+        if (found < 1) {
+            throw new InvalidArgumentException("table " + table + " is not a lake-meta table: its comment names format "
+                    + found + ", which no lake-meta build ever wrote (this build reads format " + FORMAT
+                    + "); nothing was written");
+        }
         if (found > FORMAT) {
             throw new InvalidArgumentException("table " + table + " is of lake-meta format " + found
                     + ", newer than format " + FORMAT + " that this build reads; upgrade lake-meta. Nothing was written");
@@ -101,6 +117,39 @@ final class TableSetup {
         if (!columns.equals(COLUMNS)) {
             throw new InvalidArgumentException("table " + table + " says it is lake-meta format " + found
                     + " but its columns are " + columns + ", not " + COLUMNS + "; nothing was written");
+        }
+        if (!hasKeyIndex(connection, table)) {
+            throw new InvalidArgumentException("table " + table + " says it is lake-meta format " + found
+                    + " but has no primary key (nor an immediate unique index) on k alone: every write needs it"
+                    + " (ON CONFLICT (k)) and without it one key could have two rows; add it with ALTER TABLE "
+                    + table + " ADD PRIMARY KEY (k). Nothing was written");
+        }
+    }
+
+    /** Whether a unique, immediate, whole-table index on exactly column k exists: what ON CONFLICT (k) needs. */
+    private static boolean hasKeyIndex(Connection connection, TableName table) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("SELECT EXISTS (SELECT 1 FROM pg_index i"
+                + " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attname = 'k'"
+                + " WHERE i.indrelid = to_regclass(?) AND i.indisunique AND i.indimmediate AND i.indisvalid"
+                + " AND i.indpred IS NULL AND i.indexprs IS NULL AND i.indnatts = 1 AND i.indkey[0] = a.attnum)")) {
+            query.setString(1, table.sql());
+            try (ResultSet rows = query.executeQuery()) {
+                rows.next();
+                return rows.getBoolean(1);
+            }
+        }
+    }
+
+    private static TableName resolve(Connection connection, TableName table) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("SELECT n.nspname, c.relname FROM pg_class c"
+                + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass(?)")) {
+            query.setString(1, table.sql());
+            try (ResultSet rows = query.executeQuery()) {
+                if (!rows.next()) {
+                    throw new SQLException("table " + table + " disappeared while it was being checked");
+                }
+                return TableName.resolved(rows.getString(1), rows.getString(2));
+            }
         }
     }
 

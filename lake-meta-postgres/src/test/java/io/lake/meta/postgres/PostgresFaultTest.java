@@ -218,7 +218,7 @@ class PostgresFaultTest {
             // the other session now wants K's advisory lock: a cycle, which the server breaks by
             // ending the commit's transaction (its deadlock timer started first)
             try (PreparedStatement advisory = other.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-                advisory.setLong(1, KeyLocks.lockId(TableName.parse(table), K.toString()));
+                advisory.setLong(1, KeyLocks.lockId(TableName.resolved("public", table), K.toString()));
                 advisory.executeQuery().close();
             }
             other.commit(); // releases both; the retried commit goes through

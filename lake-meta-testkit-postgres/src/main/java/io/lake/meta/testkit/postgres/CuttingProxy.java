@@ -44,7 +44,16 @@ public final class CuttingProxy implements AutoCloseable {
          * server's side stays open and silent, as in a network partition: the server's session
          * lives on, idle in its transaction, until something ends it.
          */
-        PARTITION_BEFORE_SERVER
+        PARTITION_BEFORE_SERVER,
+        /**
+         * The client's message reaches the server, which executes it and answers; the answer is
+         * dropped and the client's side closed, while the server's side stays open and silent, as
+         * in a network partition that begins mid-statement: the server's session lives on with
+         * whatever the statement left it holding (locks of an open transaction, say).
+         *
+         * @since 0.1.0
+         */
+        PARTITION_AFTER_SERVER_ANSWERED
     }
 
     private final ServerSocket listener;
@@ -149,6 +158,7 @@ public final class CuttingProxy implements AutoCloseable {
         private final Socket server;
         private volatile boolean withholding;
         private volatile boolean partitioned;
+        private volatile boolean partitionOnAnswer;
         private volatile boolean serverSpokeLast = true; // the first message of a connection opens a round trip
 
         Connection(Socket client, Socket server) {
@@ -181,6 +191,9 @@ public final class CuttingProxy implements AutoCloseable {
                             quietly(client); // the server's socket stays open until close()
                             return;
                         }
+                        if (cut == Cut.PARTITION_AFTER_SERVER_ANSWERED) {
+                            partitionOnAnswer = true; // the down pump closes the client's side once the server answers
+                        }
                         withholding = true; // the down pump closes both once the server answers
                     }
                     out.write(buffer, 0, n);
@@ -189,7 +202,7 @@ public final class CuttingProxy implements AutoCloseable {
             } catch (IOException e) {
                 // the connection ended
             } finally {
-                if (!withholding && !partitioned) {
+                if (!withholding && !partitioned && !partitionOnAnswer) {
                     closeBoth();
                 }
             }
@@ -204,6 +217,12 @@ public final class CuttingProxy implements AutoCloseable {
                 while ((n = in.read(buffer)) >= 0) {
                     if (partitioned) {
                         return; // the server's session stays open, unheard
+                    }
+                    if (withholding && partitionOnAnswer) { // answered; the client's side dies, the server's lives on
+                        partitioned = true;
+                        cutHappened();
+                        quietly(client);
+                        return;
                     }
                     if (withholding) { // the server answered the cut statement: the client never hears it
                         cutHappened();
