@@ -95,6 +95,7 @@ class LeaderTaskRunnerTest {
                 .candidateId("node-a").leaseDuration(Duration.ofSeconds(10)).clock(wall).ticker(ticker)
                 .listenerExecutor(Runnable::run).build();
         LeadershipEvents events = new LeadershipEvents();
+        CountDownLatch lostOne = new CountDownLatch(1);
         CountDownLatch settled = new CountDownLatch(1);
         a.addListener(events);
         a.addListener(new io.lake.meta.lease.LeadershipListener() {
@@ -104,25 +105,29 @@ class LeaderTaskRunnerTest {
 
             @Override
             public void lost(long epoch, String reason) {
-                if (epoch == 2) {
-                    settled.countDown(); // term 2 resigned
-                }
+                (epoch == 1 ? lostOne : settled).countDown(); // lost 2: term 2 resigned
             }
         });
+        Runnable termChange = () -> {
+            ticker.advance(Duration.ofSeconds(10)); // term 1's deadline passes...
+            a.campaignOnce(); // ...and the next round ends it and starts term 2 (lost 1, gained 2)
+        };
         try (LeaderTaskRunner runner = LeaderTaskRunner.over(a, guard -> {
             if (guard.epoch() == 1) {
-                // returns; between the runner's check and its resignation, term 1 ends and term 2 starts
-                // (on another thread, as a worker's rejected write and the next round would be)
-                ticker.onNextReadOn(Thread.currentThread(), () -> java.util.concurrent.CompletableFuture.runAsync(() -> {
-                    ticker.advance(Duration.ofSeconds(10)); // term 1's deadline passes...
-                    a.campaignOnce(); // ...and the next round ends it and starts term 2 (lost 1, gained 2)
-                }).join());
+                // returns; the term changes (on another thread, as the next round would) at the
+                // runner's first ticker reading taken outside the election's round lock
+                ticker.onNextUnlockedReadOn(Thread.currentThread(),
+                        () -> java.util.concurrent.CompletableFuture.runAsync(termChange).join());
                 return;
             }
             settled.countDown(); // term 2's task runs
             new CountDownLatch(1).await();
         })) {
             a.campaignOnce();
+            assertThat(lostOne.await(SAFETY.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            if (!ticker.fired()) { // no window between check and resignation: term 1 resigned, term 2 now
+                termChange.run();
+            }
 
             assertThat(settled.await(SAFETY.toSeconds(), TimeUnit.SECONDS)).as("heard %s", events.events()).isTrue();
             assertThat(events.events()).as("term 1's task must not resign term 2").containsExactly("gained 1",
@@ -133,15 +138,24 @@ class LeaderTaskRunnerTest {
         }
     }
 
-    /** A {@link ManualTicker} that runs a hook once, on the next reading a given thread takes. */
+    /**
+     * A {@link ManualTicker} that runs a hook once, on the next reading a given thread takes
+     * outside the election's round lock (where another thread's round may interleave).
+     */
     private static final class HookedTicker implements io.lake.meta.lease.Ticker {
         private final ManualTicker ticker = new ManualTicker();
         private volatile Thread hookThread;
         private volatile Runnable hook;
 
-        void onNextReadOn(Thread thread, Runnable action) {
+        private volatile boolean fired;
+
+        void onNextUnlockedReadOn(Thread thread, Runnable action) {
             hook = action;
             hookThread = thread;
+        }
+
+        boolean fired() {
+            return fired;
         }
 
         void advance(Duration d) {
@@ -152,13 +166,19 @@ class LeaderTaskRunnerTest {
         @Override
         public long read() {
             long now = ticker.read();
-            if (hookThread == Thread.currentThread()) {
+            if (hookThread == Thread.currentThread() && !underRoundLock()) {
+                fired = true;
                 Runnable action = hook;
                 hookThread = null;
                 hook = null;
                 action.run();
             }
             return now;
+        }
+
+        private static boolean underRoundLock() {
+            return StackWalker.getInstance().walk(frames -> frames.anyMatch(
+                    f -> f.getClassName().equals("io.lake.meta.lease.CampaignDriver") && f.getMethodName().equals("run")));
         }
     }
 }
