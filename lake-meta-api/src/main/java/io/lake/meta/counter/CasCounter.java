@@ -3,6 +3,7 @@ package io.lake.meta.counter;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
+import io.lake.meta.MetaStoreException;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.OutcomeUnknownException;
@@ -40,7 +41,7 @@ final class CasCounter implements MonotonicCounter {
         if (count < 1) {
             throw new InvalidArgumentException("count must be at least 1, got " + count);
         }
-        return new CounterRange(claim(count), count);
+        return new CounterRange(claim(count, false), count);
     }
 
     @Override
@@ -54,13 +55,23 @@ final class CasCounter implements MonotonicCounter {
         if (delta < 1) {
             throw new InvalidArgumentException("delta must be at least 1 (the counter only moves forward), got " + delta);
         }
-        return claim(delta) + delta;
+        return claim(delta, true) + delta;
     }
 
-    /** Claims {@code count} consecutive values with one write; the first of them. */
-    private long claim(long count) {
+    /**
+     * Claims {@code count} consecutive values with one write; the first of them.
+     *
+     * @param exactlyOnce for {@code add}: the counter must move once. After a lost answer, the same
+     *     bytes are re-sent while the record still holds what they were written over, and anything
+     *     else (another writer moved it: ours may have applied before) is an
+     *     {@link OutcomeUnknownException}. Without it a new claim is made: the lost one's values
+     *     are skipped at worst, never handed out twice.
+     */
+    private long claim(long count, boolean exactlyOnce) {
         Optional<MetaValue> current = store.get(key);
         Claim previous = null;
+        Optional<MetaValue> previousOver = Optional.empty();
+        OutcomeUnknownException lost = null;
         for (int attempts = 0; ; attempts++) {
             // Claims are decided only by exact bytes, which are unique per write: if the record
             // holds the previous claim's bytes, that write applied and nobody has moved past it
@@ -70,28 +81,51 @@ final class CasCounter implements MonotonicCounter {
                 return previous.first();
             }
             if (attempts == maxAttempts) {
+                if (exactlyOnce && lost != null) {
+                    throw lost;
+                }
                 throw new CounterContentionException(key, attempts);
             }
-            long next = current.isPresent() ? CounterRecord.decode(key, current.get()).next() : firstValue;
-            if (next > Long.MAX_VALUE - count) {
-                throw new CounterExhaustedException(key, next, count);
+            boolean resend = lost != null && current.equals(previousOver);
+            if (exactlyOnce && lost != null && !resend) {
+                throw lost; // another writer moved the counter since our lost write: it may have applied
             }
-            Claim claim = new Claim(next, new CounterRecord(next + count, UUID.randomUUID().toString()).encode());
+            Claim claim;
+            if (resend && exactlyOnce) {
+                claim = previous; // the same bytes: if the lost write lands first, this one meets it as its own
+            } else {
+                long next = current.isPresent() ? CounterRecord.decode(key, current.get()).next() : firstValue;
+                if (next > Long.MAX_VALUE - count) {
+                    throw new CounterExhaustedException(key, next, count);
+                }
+                claim = new Claim(next, new CounterRecord(next + count, UUID.randomUUID().toString()).encode());
+            }
             Mutation write = current.isPresent()
                     ? Mutation.update(key, current.get(), claim.bytes())
                     : Mutation.create(key, claim.bytes());
             previous = claim;
+            previousOver = current;
             WriteResult result;
             try {
                 result = store.apply(write);
             } catch (OutcomeUnknownException e) {
-                current = store.get(key); // re-read and decide
+                lost = e;
+                current = exactlyOnce ? reread(e) : store.get(key); // re-read and decide
                 continue;
             }
             if (result.isApplied()) {
                 return claim.first();
             }
             current = result.isCurrentKnown() ? result.currentValue() : store.get(key);
+        }
+    }
+
+    private Optional<MetaValue> reread(OutcomeUnknownException lost) {
+        try {
+            return store.get(key);
+        } catch (MetaStoreException readFailure) {
+            lost.addSuppressed(readFailure);
+            throw lost; // the write may have applied: never "unavailable, nothing changed"
         }
     }
 

@@ -82,7 +82,7 @@ public interface MonotonicCounter {
     /**
      * Moves the counter forward by {@code delta} with one write (like etcd's or Curator's atomic
      * add, forward only): the {@code delta} values skipped are never handed out. A lost answer is
-     * resolved as in {@link #nextRange(int)}.
+     * resolved by re-reading: the counter moves once or the caller is told it may have moved.
      *
      * @param delta at least 1
      * @return the counter's value after the move: what {@link #get()} answers right after it
@@ -90,6 +90,9 @@ public interface MonotonicCounter {
      * @throws CounterContentionException if every attempt lost to another writer; nothing moved
      * @throws CounterExhaustedException if the counter cannot move that far; nothing written
      * @throws CorruptCounterRecordException if the key holds no counter record; nothing written
+     * @throws io.lake.meta.OutcomeUnknownException if a write's answer was lost and the re-read cannot
+     *     prove whether it applied (another writer moved the counter since): it moved by {@code delta}
+     *     or not at all; never twice
      * @since 0.1.0
      */
     long add(long delta);

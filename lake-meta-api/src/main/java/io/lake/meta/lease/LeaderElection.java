@@ -249,6 +249,19 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     }
 
     /**
+     * Resigns only if this election still leads in term {@code epoch}, checked under the round
+     * lock, so a later term of this node is never resigned by work of an earlier one (the
+     * {@link LeaderTaskRunner}'s task that returns as its term ends).
+     *
+     * @return whether a record of that term was replaced by a vacant one
+     */
+    boolean resignTerm(long epoch) {
+        return driver.run(() -> state != State.CLOSED
+                && campaign.validGuard().filter(g -> g.epoch() == epoch).isPresent()
+                && campaign.resign("the leader task of epoch " + epoch + " returned"));
+    }
+
+    /**
      * Starts campaigning in the background: a round now, then one every renew interval (fixed
      * delay), on the scheduler supplied to the builder or on a single daemon thread this election
      * owns. Round failures are logged and the rounds go on.

@@ -120,12 +120,12 @@ public final class LeaderTaskRunner implements AutoCloseable {
 
     /** The task is done with this term: let another candidate lead, unless the term already ended. */
     private void resignIfStillLeading(LeaseGuard guard) {
-        if (Thread.currentThread().isInterrupted()
-                || election.currentGuard().filter(g -> g.epoch() == guard.epoch()).isEmpty()) {
+        if (Thread.currentThread().isInterrupted()) {
             return;
         }
         try {
-            election.resign();
+            // checked and resigned in one step: the node may have moved on to a later term meanwhile
+            election.resignTerm(guard.epoch());
         } catch (RuntimeException e) {
             LOG.warn("leader task of {} returned in epoch {} but could not resign; the lease expires on its own: {}",
                     election.candidateId(), guard.epoch(), e.toString());

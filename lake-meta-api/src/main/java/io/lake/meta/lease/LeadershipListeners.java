@@ -11,7 +11,8 @@ import org.slf4j.Logger;
  * they are queued in that order and delivered on the listener executor once the owner
  * {@link #flush() flushes} after releasing the lock, so a listener may call back into the
  * election (resign, a fenced write, {@code guardRejected}) without deadlock. A listener that
- * throws is logged and skipped.
+ * throws (an exception, or an error short of a {@link VirtualMachineError}) is logged and skipped:
+ * the other listeners still hear the event, and the rounds go on.
  */
 final class LeadershipListeners {
 
@@ -36,7 +37,8 @@ final class LeadershipListeners {
             for (LeadershipListener l : now) {
                 try {
                     l.gained(guard);
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) {
+                    rethrowIfFatal(e); // an assert or a linkage error in one listener is that listener's failure
                     log.warn("leadership listener {} failed on gained: {}", l, e.toString());
                 }
             }
@@ -50,11 +52,19 @@ final class LeadershipListeners {
             for (LeadershipListener l : now) {
                 try {
                     l.lost(epoch, reason);
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) {
+                    rethrowIfFatal(e); // an assert or a linkage error in one listener is that listener's failure
                     log.warn("leadership listener {} failed on lost: {}", l, e.toString());
                 }
             }
         });
+    }
+
+    /** Rethrows what no listener can cause alone (the JVM is failing); anything else is logged and skipped. */
+    static void rethrowIfFatal(Throwable t) {
+        if (t instanceof VirtualMachineError fatal) {
+            throw fatal;
+        }
     }
 
     /** Delivers what was queued; call holding none of the owner's locks. */

@@ -20,7 +20,10 @@ final class LockListeners {
         for (LockListener l : listeners) {
             try {
                 l.lost(hold, reason);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                if (e instanceof VirtualMachineError fatal) {
+                    throw fatal;
+                }
                 LOG.warn("lock listener {} failed on lost: {}", l, e.toString());
             }
         }
