@@ -55,7 +55,7 @@ public final class DocsCheck {
             "io.lake.meta.fenced.*", "io.lake.meta.lock.*", "io.lake.meta.counter.*",
             "io.lake.meta.registry.*", "io.lake.meta.maintenance.*", "io.lake.meta.ops.*",
             "io.lake.meta.metrics.*", "io.lake.meta.rocks.*", "io.lake.meta.dynamo.*",
-            "io.lake.meta.dynamo.metrics.*", "io.lake.meta.testkit.*", "io.lake.meta.testkit.lease.*",
+            "io.lake.meta.dynamo.metrics.*", "io.lake.meta.postgres.*", "io.lake.meta.testkit.*", "io.lake.meta.testkit.lease.*",
             "io.lake.meta.testkit.dynamo.*",
             "java.nio.file.*", "java.time.*", "java.util.*", "java.util.concurrent.*",
             "org.junit.jupiter.api.*", "org.junit.jupiter.api.extension.RegisterExtension",

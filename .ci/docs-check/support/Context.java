@@ -24,6 +24,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  */
 public abstract class Context {
     protected MetaStore store;
+    protected javax.sql.DataSource dataSource;
     protected Path dir;
     protected DynamoDbClient client;
     protected LeaderElection election;
@@ -71,6 +72,8 @@ public abstract class Context {
     protected abstract void assign(long id);
 
     protected abstract void compact(String location);
+
+    protected abstract void decideAndWrite(MetaStore store);
 
     protected abstract String now();
 
