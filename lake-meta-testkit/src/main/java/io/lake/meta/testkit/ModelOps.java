@@ -213,10 +213,6 @@ final class ModelOps {
     record TxStep(int kind, int key, int expected) {
         static final int KINDS = 5;
 
-        boolean isMutation() {
-            return kind >= 2;
-        }
-
         MetaValue next() {
             return valueAt((Math.max(expected, 0) + 1) % VALUES.size());
         }

@@ -110,8 +110,4 @@ public final class Errors {
         return new DynamoException(AVAILABILITY + "ServiceUnavailableException",
                 "Service unavailable", "message", 503);
     }
-
-    public static DynamoException limitExceeded(String message) {
-        return new DynamoException(DYNAMO + "LimitExceededException", message, "message", 400);
-    }
 }
