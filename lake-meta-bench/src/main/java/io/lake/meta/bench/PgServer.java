@@ -24,6 +24,11 @@ record PgServer(String jdbcUrl, String user) {
         if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
             throw new IllegalArgumentException("not a PostgreSQL JDBC URL (jdbc:postgresql://host:port/database): " + jdbcUrl);
         }
+        String lower = jdbcUrl.toLowerCase(java.util.Locale.ROOT);
+        if (lower.contains("password=") || lower.contains("user=")) { // JMH's log prints the URL with every result
+            throw new IllegalArgumentException("the PostgreSQL URL must not carry credentials: set " + USER_VARIABLE
+                    + " and " + PASSWORD_VARIABLE + " in the environment instead");
+        }
         return new PgServer(jdbcUrl, "");
     }
 

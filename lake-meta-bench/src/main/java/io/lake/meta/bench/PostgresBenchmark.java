@@ -123,7 +123,7 @@ public class PostgresBenchmark {
 
     @Benchmark
     @Threads(1)
-    public int page1(Worker worker) {
+    public int page1() {
         int entries = store.firstPage("page/", pageSize);
         if (entries != Math.min(pageSize, familyKeys)) {
             throw new IllegalStateException("a page held " + entries + " entries, not " + pageSize);

@@ -91,9 +91,13 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (postgres != null && !postgres.startsWith("jdbc:postgresql:")) {
-            throw new UsageException("--postgres takes a JDBC URL (jdbc:postgresql://host:port/database), not '"
-                    + postgres + "'; credentials come from PGUSER and PGPASSWORD");
+        if (postgres != null) {
+            try {
+                PostgresStoreSpec.parse(postgres); // the postgres: stores' rules: a JDBC URL, no credentials in it
+            } catch (TypeConversionException e) {
+                throw new UsageException("--postgres takes a JDBC URL (jdbc:postgresql://host:port/database) with the"
+                        + " credentials in PGUSER and PGPASSWORD: " + e.getMessage());
+            }
         }
         if (!harnessPresent()) {
             return inBenchJar(spec.commandLine().getParseResult().originalArgs());
