@@ -23,7 +23,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs a {@link BenchPlan}: each group of JMH benchmarks with its raw baselines in the same run,
- * lake-meta and raw RocksDB alternating trial by trial, then the DynamoDB cost model, and turns
+ * lake-meta and raw RocksDB (for PostgreSQL: plain JDBC) alternating trial by trial, the DynamoDB
+ * cost model, and PostgreSQL's round trips per call after its timed cases; and turns
  * the results into a {@link BenchReport} (each figure the median of its rounds). The machine's
  * load average is recorded before and after each group, since a shared machine moves the
  * absolute figures (the ratios, measured side by side, move much less).
