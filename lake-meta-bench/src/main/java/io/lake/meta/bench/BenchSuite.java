@@ -23,7 +23,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs a {@link BenchPlan}: each group of JMH benchmarks with its raw baselines in the same run,
- * lake-meta and raw RocksDB alternating trial by trial, then the DynamoDB cost model, and turns
+ * lake-meta and raw RocksDB (for PostgreSQL: plain JDBC) alternating trial by trial, the DynamoDB
+ * cost model, and PostgreSQL's round trips per call after its timed cases; and turns
  * the results into a {@link BenchReport} (each figure the median of its rounds). The machine's
  * load average is recorded before and after each group, since a shared machine moves the
  * absolute figures (the ratios, measured side by side, move much less).
@@ -33,21 +34,34 @@ public final class BenchSuite {
     private final BenchPlan plan;
     private final Path jmhLog;
     private final PrintWriter progress;
+    private final Optional<String> postgresUrl;
+    private PgServer postgres;
 
     /**
      * @param jmhLog where JMH's own output goes (every iteration of every benchmark)
      * @param progress one line per group as it starts
      */
     public BenchSuite(BenchPlan plan, Path jmhLog, PrintWriter progress) {
+        this(plan, jmhLog, progress, Optional.empty());
+    }
+
+    /**
+     * @param postgresUrl the PostgreSQL server of the {@code postgres} group (credentials from
+     *     {@code PGUSER} and {@code PGPASSWORD}); empty: the group starts one from the binaries Maven
+     *     downloaded, for this run only
+     */
+    public BenchSuite(BenchPlan plan, Path jmhLog, PrintWriter progress, Optional<String> postgresUrl) {
         this.plan = plan;
         this.jmhLog = jmhLog;
         this.progress = progress;
+        this.postgresUrl = postgresUrl.map(url -> PgServer.at(url).jdbcUrl());
     }
 
     public BenchReport run() throws RunnerException {
         Map<Group, Measurements> measurements = new EnumMap<>(Group.class);
         List<MachineLoad> loads = new ArrayList<>();
         List<BenchRow> dynamoRows = List.of();
+        List<BenchRow> postgresRoundTrips = List.of();
         for (Group group : Group.values()) {
             if (!plan.groups().contains(group)) {
                 continue;
@@ -58,6 +72,9 @@ public final class BenchSuite {
             if (group == Group.DYNAMO) {
                 dynamoRows = DynamoCostModel.rows(plan.dynamoKeys());
             } else {
+                if (group == Group.POSTGRES) {
+                    postgres = postgresUrl.map(PgServer::at).orElseGet(PgServer::embedded);
+                }
                 for (int round = 0; round < plan.rounds(); round++) { // rounds outermost: every case sees each phase of the load
                     for (Case c : cases(group)) {
                         for (String backend : inTurn(c.backends(), round)) {
@@ -66,11 +83,17 @@ public final class BenchSuite {
                         }
                     }
                 }
+                if (group == Group.POSTGRES) {
+                    postgresRoundTrips = PgCostModel.rows(postgres);
+                }
             }
             loads.add(new MachineLoad(group.name().toLowerCase(Locale.ROOT), before, MachineLoad.now()));
         }
         List<BenchRow> rows = new ArrayList<>(RocksRows.of(measurements, plan));
         rows.addAll(dynamoRows);
+        if (measurements.containsKey(Group.POSTGRES)) {
+            rows.addAll(PostgresRows.of(measurements.get(Group.POSTGRES), plan, postgresRoundTrips));
+        }
         return new BenchReport(plan.name(), rows, loads, jmhLog);
     }
 
@@ -113,6 +136,12 @@ public final class BenchSuite {
             }
             case LISTING -> cases.add(new Case("ListingBenchmark.listFamily", Optional.empty(), both));
             case BULK -> durabilities.forEach(d -> cases.add(new Case("BulkLoadBenchmark.load", d, both)));
+            case POSTGRES -> {
+                List<String> sides = List.of(PgBackend.LAKE_META.name(), PgBackend.RAW_JDBC.name());
+                for (String method : List.of("cas1", "cas16", "page1", "getAll1")) {
+                    cases.add(new Case("PostgresBenchmark." + method, Optional.empty(), sides));
+                }
+            }
             default -> throw new IllegalArgumentException("not a JMH group: " + group);
         }
         return cases;
@@ -143,6 +172,10 @@ public final class BenchSuite {
                 .param("listedKeys", Integer.toString(plan.listedKeys()))
                 .param("loadedKeys", Integer.toString(plan.loadedKeys()));
         c.durability().ifPresent(d -> options.param("durability", d));
+        if (group == Group.POSTGRES) {
+            options.param("jdbcUrl", postgres.jdbcUrl()).param("jdbcUser", postgres.user())
+                    .param("familyKeys", Integer.toString(plan.postgresKeys()));
+        }
         if (!backend.isEmpty()) {
             options.param("backend", backend);
         }

@@ -41,6 +41,36 @@ class BenchSmokeTest {
         assertThat(progress.toString()).contains("running reads").contains("running dynamo");
     }
 
+    /**
+     * The PostgreSQL rows on the server the bench starts (the tests' launcher, binaries from Maven):
+     * each benchmark once, briefly, in this JVM. Only that the figures are sane, never how fast:
+     * rates are positive, and the round trips are counted (CAS takes more than one, a plain
+     * {@code UPDATE} exactly one, a page and {@code getAll} one statement each).
+     */
+    @Test
+    void postgresGroup_measuresEachOperationAgainstPlainJdbc_andCountsRoundTrips() throws Exception {
+        StringWriter progress = new StringWriter();
+        Path log = dir.resolve("jmh-postgres.log");
+        BenchReport report = new BenchSuite(BenchPlan.smoke().only(java.util.Set.of(BenchPlan.Group.POSTGRES)), log,
+                new PrintWriter(progress)).run();
+
+        for (String name : java.util.List.of("PostgreSQL CAS, 1 thread", "PostgreSQL CAS, 16 threads",
+                "PostgreSQL first page of 100 of a 200-key family", "PostgreSQL getAll of 16 keys")) {
+            BenchRow row = row(report, name);
+            assertThat(row.value()).as(name).isPositive();
+            assertThat(row.baseline()).as(name).isPositive();
+            assertThat(row.unit()).isEqualTo("ops/s");
+        }
+        BenchRow cas = row(report, "PostgreSQL CAS (update): round trips");
+        assertThat(cas.baseline()).isEqualTo(1.0);
+        assertThat(cas.value()).isGreaterThan(1.0).isEqualTo(Math.rint(cas.value())); // whole round trips per call
+        assertThat(row(report, "PostgreSQL first page of 100: round trips").baseline()).isEqualTo(1.0);
+        assertThat(row(report, "PostgreSQL getAll of 16 keys: round trips").value()).isEqualTo(1.0);
+        assertThat(Files.readString(log)).contains("PostgresBenchmark.cas16").contains("RAW_JDBC");
+        assertThat(report.toText()).contains("| PostgreSQL CAS, 16 threads |").contains("postgres: ");
+        assertThat(progress.toString()).contains("running postgres");
+    }
+
     @Test
     void hotKeyCounters_areRatesLikeThePrimaryScore_soSuccessesCompareWithPutsPerSecond() throws Exception {
         RunResult result = new Runner(new OptionsBuilder()

@@ -54,4 +54,29 @@ class BenchCommandTest {
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.err()).contains("everything");
     }
+
+    @Test
+    void postgresThatIsNotAJdbcUrl_isAUsageError_beforeAnythingRuns() {
+        Cli.Run run = Cli.run("bench", "--only", "postgres", "--postgres", "db.internal:5432");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).contains("jdbc:postgresql://host:port/database").contains("PGUSER")
+                .doesNotContain("running postgres");
+    }
+
+    @Test
+    void postgresUrlCarryingAPassword_isAUsageError_thatDoesNotPrintIt() {
+        Cli.Run run = Cli.run("bench", "--only", "postgres", "--postgres",
+                "jdbc:postgresql://127.0.0.1:5432/bench?user=bench&password=s3cret");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).contains("PGPASSWORD").doesNotContain("s3cret").doesNotContain("running postgres");
+    }
+
+    /** The everyday jar leaves JMH out: there, the command runs the bench jar beside it; in the tests JMH is on the class path. */
+    @Test
+    void harness_isOnTheTestClassPath_soTheCommandRunsInProcess() {
+        assertThat(BenchCommand.harnessPresent()).isTrue();
+        assertThat(BenchCommand.benchJarBesideThisJar()).isEmpty(); // target/classes, not a -all.jar
+    }
 }
