@@ -318,7 +318,7 @@ final class LeaseLock implements FencedLock {
             }
             a.lastSeen = "the last round failed: " + e.getMessage();
             status = null;
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // an Error or a checked exception too: the caller must be answered, the lock freed
             giveUp(a);
             a.answer.completeExceptionally(e);
             return;
@@ -355,9 +355,12 @@ final class LeaseLock implements FencedLock {
         mutex.lock();
         try {
             round(a);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // an Error or a checked exception too: the waiting caller must be answered
             giveUp(a);
             a.answer.completeExceptionally(e);
+            if (e instanceof VirtualMachineError failing) {
+                throw failing;
+            }
         } finally {
             unlock();
         }

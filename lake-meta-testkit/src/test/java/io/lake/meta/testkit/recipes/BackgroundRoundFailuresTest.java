@@ -96,6 +96,55 @@ class BackgroundRoundFailuresTest {
         lock.close();
     }
 
+    /** Not periodic, but the same catch: an Error left the acquisition open, and the lock object stuck. */
+    @Test
+    void acquisitionRound_failingWithAnError_answersTheCaller_andTheLockCanAcquireAgain() {
+        FencedLock lock = FencedLock.builder().store(store).key(MetaKey.of("lock/acquire")).holderId("node-a")
+                .leaseDuration(LEASE).renewInterval(RENEW).clock(wall).ticker(ticker).scheduler(scheduler)
+                .listenerExecutor(Runnable::run).build();
+        lock.start();
+        store.failNext(new AssertionError("injected into the acquisition round"));
+
+        Throwable first = org.assertj.core.api.Assertions.catchThrowable(lock::tryAcquire);
+
+        assertThat(first).as("the round's error reaches the caller").isInstanceOf(AssertionError.class);
+        assertThat(lock.tryAcquire()).as("the next acquisition of the same lock object").isPresent();
+        lock.close();
+    }
+
+    @Test
+    void scheduledAcquisitionRound_failingWithACheckedException_answersTheWaitingCaller() throws Exception {
+        FencedLock other = FencedLock.builder().store(memory).key(MetaKey.of("lock/wait")).holderId("node-b")
+                .leaseDuration(LEASE).renewInterval(RENEW).clock(wall).ticker(ticker).scheduler(scheduler)
+                .listenerExecutor(Runnable::run).build();
+        FencedLock lock = FencedLock.builder().store(store).key(MetaKey.of("lock/wait")).holderId("node-a")
+                .leaseDuration(LEASE).renewInterval(RENEW).retryInterval(Duration.ofSeconds(1)).clock(wall)
+                .ticker(ticker).scheduler(scheduler).listenerExecutor(Runnable::run).build();
+        other.start();
+        lock.start();
+        other.tryAcquire().orElseThrow();
+        java.util.concurrent.CompletableFuture<LockHold> waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return lock.acquire(Duration.ofSeconds(60));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        scheduler.awaitPendingOneShots(1); // its first round found the lock held and scheduled the next
+        store.failNext(new IOException("injected into a scheduled acquisition round"));
+
+        ticker.advance(Duration.ofSeconds(1));
+        wall.advance(Duration.ofSeconds(1));
+        scheduler.runDue(); // the scheduled round throws
+
+        Throwable answer = org.assertj.core.api.Assertions.catchThrowable(
+                () -> waiting.get(30, java.util.concurrent.TimeUnit.SECONDS)); // a safety net: the answer is already given
+        assertThat(answer).as("the waiting caller was answered with the round's failure")
+                .isInstanceOf(java.util.concurrent.ExecutionException.class).cause().hasRootCauseInstanceOf(IOException.class);
+        lock.close();
+        other.close();
+    }
+
     @Test
     void sweeperTick_failingWithAnError_isRetried_atTheNextInterval() {
         Duration interval = Duration.ofSeconds(30);
