@@ -339,10 +339,13 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     private void backgroundRound() {
         try {
             driver.run(() -> state != State.CLOSED ? campaign.round() : null);
-        } catch (RuntimeException e) {
-            // Never let an exception escape: it would cancel the periodic task for good.
+        } catch (VirtualMachineError e) {
+            LOG.error("campaign round for '{}' (candidate {}) failed with {}; the rounds stop",
+                    leaseKey, candidateId, e.toString(), e);
+            throw e; // the JVM is failing
+        } catch (Throwable e) { // an Error or a checked exception too: escaping cancels the periodic task for good
             LOG.warn("campaign round for '{}' (candidate {}) failed; retrying next round: {}",
-                    leaseKey, candidateId, e.toString());
+                    leaseKey, candidateId, e.toString(), e);
         } finally {
             signalLeadershipChange();
         }

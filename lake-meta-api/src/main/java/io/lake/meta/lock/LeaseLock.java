@@ -318,7 +318,7 @@ final class LeaseLock implements FencedLock {
             }
             a.lastSeen = "the last round failed: " + e.getMessage();
             status = null;
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // an Error or a checked exception too: the caller must be answered, the lock freed
             giveUp(a);
             a.answer.completeExceptionally(e);
             return;
@@ -355,9 +355,12 @@ final class LeaseLock implements FencedLock {
         mutex.lock();
         try {
             round(a);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // an Error or a checked exception too: the waiting caller must be answered
             giveUp(a);
             a.answer.completeExceptionally(e);
+            if (e instanceof VirtualMachineError failing) {
+                throw failing;
+            }
         } finally {
             unlock();
         }
@@ -433,10 +436,12 @@ final class LeaseLock implements FencedLock {
             if (state == State.STARTED && h != null && !h.ended()) {
                 candidate.renewOnce();
             }
-        } catch (RuntimeException e) {
-            // Never let an exception escape: it would cancel the periodic task for good.
+        } catch (VirtualMachineError e) {
+            LOG.error("renewal of lock '{}' (holder {}) failed with {}; renewals stop", key, holderId, e.toString(), e);
+            throw e; // the JVM is failing
+        } catch (Throwable e) { // an Error or a checked exception too: escaping cancels the periodic task for good
             LOG.warn("renewal of lock '{}' (holder {}) failed; the hold stays valid until its deadline: {}",
-                    key, holderId, e.toString());
+                    key, holderId, e.toString(), e);
         } finally {
             unlock();
         }

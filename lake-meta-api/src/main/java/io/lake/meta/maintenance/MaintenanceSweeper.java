@@ -112,7 +112,10 @@ public final class MaintenanceSweeper {
         return scheduler.scheduleWithFixedDelay(() -> {
             try {
                 tick();
-            } catch (RuntimeException e) {
+            } catch (VirtualMachineError e) {
+                LOG.error("maintenance tick failed; the ticks stop", e);
+                throw e; // the JVM is failing
+            } catch (Throwable e) { // an Error or a checked exception too: escaping cancels the periodic task for good
                 LOG.warn("maintenance tick failed; the next tick resumes at the same page", e);
             }
         }, nanos, nanos, TimeUnit.NANOSECONDS);

@@ -1,15 +1,9 @@
 package io.lake.meta.dynamo;
 
-import java.util.function.Predicate;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
-import software.amazon.awssdk.retries.api.AcquireInitialTokenRequest;
-import software.amazon.awssdk.retries.api.AcquireInitialTokenResponse;
-import software.amazon.awssdk.retries.api.BackoffStrategy;
-import software.amazon.awssdk.retries.api.RecordSuccessRequest;
-import software.amazon.awssdk.retries.api.RecordSuccessResponse;
 import software.amazon.awssdk.retries.api.RefreshRetryTokenRequest;
 import software.amazon.awssdk.retries.api.RefreshRetryTokenResponse;
 import software.amazon.awssdk.retries.api.RetryStrategy;
@@ -33,7 +27,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionInProgressExcep
  * built, and its use for anything else, is left as it is. Transactions keep the client's strategy
  * unchanged: their {@code ClientRequestToken} makes a re-send of a committed one a success.
  */
-final class RetriesAfterRefusalsOnly implements RetryStrategy {
+final class RetriesAfterRefusalsOnly extends ForwardingRetryStrategy {
 
     /** Replaces the request's retry strategy with the client's, wrapped. */
     static final SdkPlugin PLUGIN = config -> {
@@ -48,10 +42,8 @@ final class RetriesAfterRefusalsOnly implements RetryStrategy {
         config.overrideConfiguration(current.toBuilder().retryStrategy(restricted).build());
     };
 
-    private final RetryStrategy clients;
-
     RetriesAfterRefusalsOnly(RetryStrategy clients) {
-        this.clients = clients;
+        super(clients);
     }
 
     /**
@@ -67,8 +59,8 @@ final class RetriesAfterRefusalsOnly implements RetryStrategy {
     }
 
     @Override
-    public AcquireInitialTokenResponse acquireInitialToken(AcquireInitialTokenRequest request) {
-        return clients.acquireInitialToken(request);
+    RetriesAfterRefusalsOnly around(RetryStrategy rebuilt) {
+        return new RetriesAfterRefusalsOnly(rebuilt);
     }
 
     @Override
@@ -77,77 +69,6 @@ final class RetriesAfterRefusalsOnly implements RetryStrategy {
             throw new TokenAcquisitionFailedException("a conditional single-item write is not sent again after an"
                     + " attempt that may have applied", request.failure());
         }
-        return clients.refreshRetryToken(request);
-    }
-
-    @Override
-    public RecordSuccessResponse recordSuccess(RecordSuccessRequest request) {
-        return clients.recordSuccess(request);
-    }
-
-    @Override
-    public int maxAttempts() {
-        return clients.maxAttempts();
-    }
-
-    @Override
-    public boolean useClientDefaults() {
-        return clients.useClientDefaults();
-    }
-
-    @Override
-    public Builder toBuilder() {
-        return new Builder(clients.toBuilder());
-    }
-
-    /** The client's builder; what it builds is wrapped again, so a rebuilt strategy keeps the restriction. */
-    static final class Builder implements RetryStrategy.Builder<Builder, RetriesAfterRefusalsOnly> {
-
-        private final RetryStrategy.Builder<?, ?> clients;
-
-        Builder(RetryStrategy.Builder<?, ?> clients) {
-            this.clients = clients;
-        }
-
-        @Override
-        public Builder retryOnException(Predicate<Throwable> shouldRetry) {
-            clients.retryOnException(shouldRetry);
-            return this;
-        }
-
-        @Override
-        public Builder maxAttempts(int maxAttempts) {
-            clients.maxAttempts(maxAttempts);
-            return this;
-        }
-
-        @Override
-        public Builder backoffStrategy(BackoffStrategy backoffStrategy) {
-            clients.backoffStrategy(backoffStrategy);
-            return this;
-        }
-
-        @Override
-        public Builder throttlingBackoffStrategy(BackoffStrategy backoffStrategy) {
-            clients.throttlingBackoffStrategy(backoffStrategy);
-            return this;
-        }
-
-        @Override
-        public Builder treatAsThrottling(Predicate<Throwable> treatAsThrottling) {
-            clients.treatAsThrottling(treatAsThrottling);
-            return this;
-        }
-
-        @Override
-        public Builder useClientDefaults(boolean useClientDefaults) {
-            clients.useClientDefaults(useClientDefaults);
-            return this;
-        }
-
-        @Override
-        public RetriesAfterRefusalsOnly build() {
-            return new RetriesAfterRefusalsOnly(clients.build());
-        }
+        return clients().refreshRetryToken(request);
     }
 }

@@ -5,10 +5,6 @@ import java.time.Duration;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
-import software.amazon.awssdk.retries.api.AcquireInitialTokenRequest;
-import software.amazon.awssdk.retries.api.AcquireInitialTokenResponse;
-import software.amazon.awssdk.retries.api.RecordSuccessRequest;
-import software.amazon.awssdk.retries.api.RecordSuccessResponse;
 import software.amazon.awssdk.retries.api.RefreshRetryTokenRequest;
 import software.amazon.awssdk.retries.api.RefreshRetryTokenResponse;
 import software.amazon.awssdk.retries.api.RetryStrategy;
@@ -28,19 +24,18 @@ import software.amazon.awssdk.retries.api.TokenAcquisitionFailedException;
  * difference between clocks), the call ends with the last attempt's failure, which the store
  * reports as {@link io.lake.meta.OutcomeUnknownException} when any attempt may have applied.
  */
-final class TransactionResendWindow implements RetryStrategy {
+final class TransactionResendWindow extends ForwardingRetryStrategy {
 
     static final long WINDOW_MINUTES = 5;
 
     /** How long after its first attempt a transaction may still be sent again. */
     static final Duration WINDOW = Duration.ofMinutes(WINDOW_MINUTES);
 
-    private final RetryStrategy clients;
     private final Ticker ticker;
     private final long started;
 
     private TransactionResendWindow(RetryStrategy clients, Ticker ticker, long started) {
-        this.clients = clients;
+        super(clients);
         this.ticker = ticker;
         this.started = started;
     }
@@ -61,14 +56,14 @@ final class TransactionResendWindow implements RetryStrategy {
     }
 
     @Override
-    public AcquireInitialTokenResponse acquireInitialToken(AcquireInitialTokenRequest request) {
-        return clients.acquireInitialToken(request);
+    TransactionResendWindow around(RetryStrategy rebuilt) {
+        return new TransactionResendWindow(rebuilt, ticker, started); // the window still runs from the first attempt
     }
 
     @Override
     public RefreshRetryTokenResponse refreshRetryToken(RefreshRetryTokenRequest request) {
         requireWithinWindow(request, Duration.ZERO);
-        RefreshRetryTokenResponse response = clients.refreshRetryToken(request);
+        RefreshRetryTokenResponse response = clients().refreshRetryToken(request);
         requireWithinWindow(request, response.delay()); // the resend goes out after the backoff
         return response;
     }
@@ -78,81 +73,6 @@ final class TransactionResendWindow implements RetryStrategy {
         if (age > WINDOW.toNanos()) {
             throw new TokenAcquisitionFailedException("a transaction is not sent again " + Duration.ofNanos(age).toSeconds()
                     + " s after its first attempt: DynamoDB may have forgotten its ClientRequestToken", request.failure());
-        }
-    }
-
-    @Override
-    public RecordSuccessResponse recordSuccess(RecordSuccessRequest request) {
-        return clients.recordSuccess(request);
-    }
-
-    @Override
-    public int maxAttempts() {
-        return clients.maxAttempts();
-    }
-
-    @Override
-    public boolean useClientDefaults() {
-        return clients.useClientDefaults();
-    }
-
-    @Override
-    public Builder toBuilder() {
-        return new Builder(clients.toBuilder(), ticker, started);
-    }
-
-    /** The client's builder; what it builds is wrapped again, so a rebuilt strategy keeps the window. */
-    static final class Builder implements RetryStrategy.Builder<Builder, TransactionResendWindow> {
-
-        private final RetryStrategy.Builder<?, ?> clients;
-        private final Ticker ticker;
-        private final long started;
-
-        Builder(RetryStrategy.Builder<?, ?> clients, Ticker ticker, long started) {
-            this.clients = clients;
-            this.ticker = ticker;
-            this.started = started;
-        }
-
-        @Override
-        public Builder retryOnException(java.util.function.Predicate<Throwable> shouldRetry) {
-            clients.retryOnException(shouldRetry);
-            return this;
-        }
-
-        @Override
-        public Builder maxAttempts(int maxAttempts) {
-            clients.maxAttempts(maxAttempts);
-            return this;
-        }
-
-        @Override
-        public Builder backoffStrategy(software.amazon.awssdk.retries.api.BackoffStrategy backoffStrategy) {
-            clients.backoffStrategy(backoffStrategy);
-            return this;
-        }
-
-        @Override
-        public Builder throttlingBackoffStrategy(software.amazon.awssdk.retries.api.BackoffStrategy backoffStrategy) {
-            clients.throttlingBackoffStrategy(backoffStrategy);
-            return this;
-        }
-
-        @Override
-        public Builder treatAsThrottling(java.util.function.Predicate<Throwable> treatAsThrottling) {
-            clients.treatAsThrottling(treatAsThrottling);
-            return this;
-        }
-
-        @Override
-        public Builder useClientDefaults(boolean useClientDefaults) {
-            clients.useClientDefaults(useClientDefaults);
-            return this;
-        }
-
-        @Override
-        public TransactionResendWindow build() {
-            return new TransactionResendWindow(clients.build(), ticker, started);
         }
     }
 }

@@ -29,11 +29,14 @@ import org.slf4j.LoggerFactory;
  * of its guard and its target). Three round trips on one connection:
  *
  * <ol>
- *   <li>{@code SET TRANSACTION ISOLATION LEVEL READ COMMITTED}, the keys' advisory locks, then
- *       the keys' rows: three statements sent together. The rows are read by a statement that
- *       starts after the locks are held, so under READ COMMITTED it sees every commit of a previous
- *       holder. (Under REPEATABLE READ the snapshot would predate the locks: the isolation level is
- *       set here whatever the pool's default.)</li>
+ *   <li>{@code SET TRANSACTION ISOLATION LEVEL READ COMMITTED}, {@code SET LOCAL
+ *       synchronous_commit TO on}, the keys' advisory locks, then the keys' rows: four statements
+ *       sent together. The rows are read by a statement that starts after the locks are held, so
+ *       under READ COMMITTED it sees every commit of a previous holder. (Under REPEATABLE READ the
+ *       snapshot would predate the locks: the isolation level is set here whatever the pool's
+ *       default.) {@code synchronous_commit} is set for the same reason: a role, database or pool
+ *       may have turned it off, and then COMMIT answers before its WAL is flushed, so an "applied"
+ *       answer could vanish in a server crash.</li>
  *   <li>the preconditions are checked here; if one fails, the transaction is rolled back and the
  *       answer names every failure with the value found. Otherwise {@link RaceHooks#COMMIT_CHECKED}
  *       is reached, then one statement deletes and upserts every key and returns the transaction id
@@ -70,6 +73,7 @@ final class PgCommit {
         this.description = description;
         this.locks = new KeyLocks(table);
         this.lockAndReadSql = "SET TRANSACTION ISOLATION LEVEL READ COMMITTED;"
+                + " SET LOCAL synchronous_commit TO on;" // a role or pool may have turned it off: no lost "applied"
                 + " SELECT count(pg_advisory_xact_lock(id)) FROM unnest(?::bigint[]) AS id;"
                 + " SELECT k, v FROM " + table.sql() + " WHERE k = ANY(?)";
         this.writeSql = "WITH removed AS (DELETE FROM " + table.sql() + " WHERE k = ANY(?)),"
