@@ -53,6 +53,31 @@ class ReadOnlyViewAttackTest {
     }
 
     @Test
+    void theViewReadingOnlyAfterTheHolderReopenedTwice_seesTheLatest_notTheLogItMissed() {
+        Path dir = temp.resolve("store");
+        MetaKey key = MetaKey.of("tbl/ns/k");
+        try (MetaStore store = RocksDbMetaStore.builder().directory(dir).build()) {
+            store.create(key, MetaValue.utf8("0"));
+        }
+        try (MetaStore view = RocksDbMetaStore.builder().directory(dir).buildReadOnly()) {
+            assertThat(view.get(key)).contains(MetaValue.utf8("0"));
+            try (MetaStore store = RocksDbMetaStore.builder().directory(dir)
+                    .durability(Durability.UNSYNCED_WAL).build()) {
+                store.update(key, MetaValue.utf8("0"), MetaValue.utf8("1"));
+                store.create(MetaKey.of("tbl/ns/gone"), MetaValue.utf8("g"));
+            }
+            try (MetaStore store = RocksDbMetaStore.builder().directory(dir).build()) {
+                store.update(key, MetaValue.utf8("1"), MetaValue.utf8("2"));
+                store.delete(MetaKey.of("tbl/ns/gone"), MetaValue.utf8("g"));
+                assertThat(view.getAll(List.of(key, MetaKey.of("tbl/ns/gone"))))
+                        .containsExactly(java.util.Map.entry(key, MetaValue.utf8("2")));
+            }
+            assertThat(view.get(key)).contains(MetaValue.utf8("2"));
+            assertThat(view.get(MetaKey.of("tbl/ns/gone"))).isEmpty();
+        }
+    }
+
+    @Test
     void theStoreDirectoryDeletedUnderTheView_readsFailTyped() throws IOException {
         Path dir = temp.resolve("store");
         MetaKey key = MetaKey.of("tbl/ns/k");
@@ -104,6 +129,39 @@ class ReadOnlyViewAttackTest {
             }
         }
         assertThat(scratchDirectories()).containsExactlyInAnyOrderElementsOf(before);
+    }
+
+    @Test
+    void badDirectories_areRefused_andNothingOnDiskChanges() throws Exception {
+        org.rocksdb.RocksDB.loadLibrary();
+        Path emptyDatabase = temp.resolve("empty-db");
+        try (org.rocksdb.Options options = new org.rocksdb.Options().setCreateIfMissing(true);
+                org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(options, emptyDatabase.toString())) {
+            // nothing written: what the opener adopts as a new store
+        }
+        Path foreignWithLog = temp.resolve("foreign-log");
+        try (org.rocksdb.Options options = new org.rocksdb.Options().setCreateIfMissing(true);
+                org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(options, foreignWithLog.toString())) {
+            db.put("k".getBytes(java.nio.charset.StandardCharsets.UTF_8), "v".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        Path noIdentity = temp.resolve("no-identity");
+        try (MetaStore store = RocksDbMetaStore.builder().directory(noIdentity).build()) {
+            store.create(MetaKey.of("tbl/ns/k"), MetaValue.utf8("v"));
+        }
+        Files.delete(noIdentity.resolve("IDENTITY"));
+        refusedAndUnchanged(foreignWithLog);
+        refusedAndUnchanged(noIdentity);
+        // no lake-meta store either: build() would adopt it, but a view cannot, and must not call it an empty store
+        refusedAndUnchanged(emptyDatabase);
+    }
+
+    private static void refusedAndUnchanged(Path dir) {
+        DirectorySnapshot before = DirectorySnapshot.of(dir);
+        Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(
+                () -> RocksDbMetaStore.builder().directory(dir).buildReadOnly().close());
+        assertThat(thrown).as("opening a view on " + dir.getFileName())
+                .isInstanceOf(io.lake.meta.InvalidArgumentException.class);
+        assertThat(DirectorySnapshot.of(dir)).as(dir.getFileName().toString()).isEqualTo(before);
     }
 
     private static List<Path> scratchDirectories() throws IOException {
