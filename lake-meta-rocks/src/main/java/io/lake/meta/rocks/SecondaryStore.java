@@ -106,7 +106,11 @@ final class SecondaryStore implements MetaStore {
             StoreFormat.checkColumnFamilies(RocksDB.listColumnFamilies(options.options(), directory.toString()), directory);
             byte[] identity = identityOf(directory);
             db = RocksDB.openAsSecondary(options.options(), directory.toString(), scratch.toString());
-            StoreFormat.markerPresent(db, directory);
+            if (!StoreFormat.markerPresent(db, directory)) {
+                // build() adopts an empty database as a new store and writes its marker; a view cannot
+                throw StoreFormat.notOurs(directory, "it holds an empty RocksDB database without a lake-meta"
+                        + " format marker (a store that build() is creating has one once build() returns)");
+            }
             requireSameDatabase(directory, identity);
             SecondaryStore store = new SecondaryStore(directory, scratch, options, db, identity, pollInterval);
             LOG.debug("opened {}", store);
