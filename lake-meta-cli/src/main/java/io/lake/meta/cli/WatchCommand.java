@@ -5,9 +5,11 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchEvent;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -41,6 +43,9 @@ import picocli.CommandLine.Option;
         })
 final class WatchCommand extends StoreCommand {
 
+    /** How long a stop signal waits for the watch to close its store before the JVM halts anyway. */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
     @Option(names = "--prefix", required = true, paramLabel = "P",
             description = "Starts with a whole family: tbl/, tbl/sales/ or tbl/sales/o.")
     String prefix;
@@ -61,7 +66,17 @@ final class WatchCommand extends StoreCommand {
         ValueEncoding encoding = format.encoding();
         BlockingQueue<WatchEvent> events = new LinkedBlockingQueue<>();
         AtomicBoolean stopped = new AtomicBoolean();
-        Thread stopOnSignal = new Thread(() -> stopped.set(true), "lake-meta-watch-stop");
+        CountDownLatch storeClosed = new CountDownLatch(1);
+        // The JVM halts once its shutdown hooks return: this one waits until the loop has seen the
+        // flag and closed the store (a read-only view deletes its scratch directory on close).
+        Thread stopOnSignal = new Thread(() -> {
+            stopped.set(true);
+            try {
+                storeClosed.await(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "lake-meta-watch-stop");
         Runtime.getRuntime().addShutdownHook(stopOnSignal);
         try (MetaStore store = storeOptions.openReadOnly(); Watch watch = store.watch(keyPrefix, events::add)) {
             PrintWriter out = spec.commandLine().getOut();
@@ -80,6 +95,7 @@ final class WatchCommand extends StoreCommand {
             Thread.currentThread().interrupt();
             return ExitCodes.OK;
         } finally {
+            storeClosed.countDown(); // try-with-resources closed the watch and the store before this
             try {
                 Runtime.getRuntime().removeShutdownHook(stopOnSignal);
             } catch (IllegalStateException shuttingDown) {

@@ -25,9 +25,11 @@ import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
@@ -58,19 +60,25 @@ final class SecondaryStore implements MetaStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(SecondaryStore.class);
 
+    private static final String IDENTITY = "IDENTITY";
+
     private final Path directory;
     private final Path scratch;
     private final String description;
     private final DatabaseOptions options;
     private final RocksDB db;
+    /** The IDENTITY file RocksDB wrote when the database was created: another database has another. */
+    private final byte[] identity;
     private final PageTokenCodec tokens = new PageTokenCodec(RocksStore.TOKEN_LAYOUT, 1);
     private final PollingWatcher watches;
     /** Reads share it; close takes it alone, so the database is never closed under a read. */
     private final ReadWriteLock open = new ReentrantReadWriteLock();
     private boolean closed; // guarded by open
 
-    private SecondaryStore(Path directory, Path scratch, DatabaseOptions options, RocksDB db, Duration pollInterval) {
+    private SecondaryStore(Path directory, Path scratch, DatabaseOptions options, RocksDB db, byte[] identity,
+            Duration pollInterval) {
         this.directory = directory;
+        this.identity = identity;
         this.scratch = scratch;
         this.options = options;
         this.db = db;
@@ -96,15 +104,22 @@ final class SecondaryStore implements MetaStore {
             // A secondary instance writes nothing into the directory, so it opens first and the
             // format is checked on what it reads (a writable open inspects read-only first instead).
             StoreFormat.checkColumnFamilies(RocksDB.listColumnFamilies(options.options(), directory.toString()), directory);
+            byte[] identity = identityOf(directory);
             db = RocksDB.openAsSecondary(options.options(), directory.toString(), scratch.toString());
-            StoreFormat.markerPresent(db, directory);
-            SecondaryStore store = new SecondaryStore(directory, scratch, options, db, pollInterval);
+            if (!StoreFormat.markerPresent(db, directory)) {
+                // build() adopts an empty database as a new store and writes its marker; a view cannot
+                throw StoreFormat.notOurs(directory, "it holds an empty RocksDB database without a lake-meta"
+                        + " format marker (a store that build() is creating has one once build() returns)");
+            }
+            requireSameDatabase(directory, identity);
+            SecondaryStore store = new SecondaryStore(directory, scratch, options, db, identity, pollInterval);
             LOG.debug("opened {}", store);
             return store;
         } catch (IOException e) {
+            closeQuietly(db);
             options.close();
-            throw new StoreUnavailableException("could not create a scratch directory for the read-only view of "
-                    + directory + ": " + e, e);
+            deleteQuietly(scratch);
+            throw new StoreUnavailableException("could not open the read-only view of " + directory + ": " + e, e);
         } catch (RocksDBException e) {
             closeQuietly(db);
             deleteQuietly(scratch);
@@ -272,12 +287,44 @@ final class SecondaryStore implements MetaStore {
                 throw new StoreClosedException(description);
             }
             db.tryCatchUpWithPrimary();
+            requireSameDatabase(directory, identity);
             return read.run();
         } catch (RocksDBException e) {
             throw new StoreUnavailableException(description + ": " + what + ": " + e.getMessage(), e);
         } finally {
             open.readLock().unlock();
         }
+    }
+
+    /**
+     * A secondary instance keeps the files it opened: when the directory is deleted, or replaced by
+     * another database (a restore from a backup), catching up finds nothing new and the view would
+     * go on answering from the database that is gone.
+     */
+    private static byte[] identityOf(Path directory) throws IOException {
+        try {
+            return Files.readAllBytes(directory.resolve(IDENTITY));
+        } catch (NoSuchFileException e) {
+            throw new InvalidArgumentException(directory + " does not hold a readable lake-meta store: it has no"
+                    + " RocksDB IDENTITY file; point the view at the store's own directory");
+        }
+    }
+
+    private static void requireSameDatabase(Path directory, byte[] identity) {
+        byte[] now;
+        try {
+            now = Files.readAllBytes(directory.resolve(IDENTITY));
+        } catch (IOException e) {
+            throw replaced(directory, e.toString(), e);
+        }
+        if (!Arrays.equals(now, identity)) {
+            throw replaced(directory, "its RocksDB IDENTITY changed", null);
+        }
+    }
+
+    private static StoreUnavailableException replaced(Path directory, String why, Throwable cause) {
+        return new StoreUnavailableException("the store this read-only view opened in " + directory
+                + " is gone or was replaced (" + why + "): close the view and open it again", cause);
     }
 
     private void checkOpen() {
