@@ -4,101 +4,130 @@ import io.lake.meta.Entry;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
+import io.lake.meta.MetaValue;
+import io.lake.meta.Page;
+import io.lake.meta.PageRequest;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
+import java.util.Map;
+import java.util.Optional;
 
-/** The two-way comparison behind {@link Verification}: a merge of both stores' ordered pages. */
+/**
+ * The two-way comparison behind {@link Verification}. Backends page in different orders (DynamoDB
+ * shard by shard), so it does not merge two ordered streams: it reads each side page by page and
+ * looks the page's keys up in the other side with one {@code getAll}, so memory holds one page.
+ */
 final class ContentComparison {
+
+    private static final BigInteger MODULUS = BigInteger.ONE.shiftLeft(256);
 
     private ContentComparison() {
     }
 
     static Verification compare(MetaStore source, MetaStore target, List<KeyPrefix> prefixes, int pageSize) {
-        MessageDigest sourceDigest = sha256();
-        MessageDigest targetDigest = sha256();
-        long sourceKeys = 0;
-        long targetKeys = 0;
-        long missing = 0;
-        long extra = 0;
-        long differs = 0;
         List<Verification.Difference> sample = new ArrayList<>();
+        Digest sourceDigest = new Digest();
+        long missing = 0;
+        long differs = 0;
         for (KeyPrefix prefix : prefixes) {
-            PrefixCursor sourceCursor = new PrefixCursor(source, prefix, pageSize);
-            PrefixCursor targetCursor = new PrefixCursor(target, prefix, pageSize);
-            Entry fromSource = sourceCursor.next();
-            Entry fromTarget = targetCursor.next();
-            while (fromSource != null || fromTarget != null) {
-                int order = fromSource == null ? 1 : fromTarget == null ? -1 : fromSource.key().compareTo(fromTarget.key());
-                Verification.Kind kind = null;
-                MetaKey key;
-                if (order <= 0) {
-                    digest(sourceDigest, fromSource);
-                    sourceKeys++;
-                }
-                if (order >= 0) {
-                    digest(targetDigest, fromTarget);
-                    targetKeys++;
-                }
-                if (order < 0) {
-                    key = fromSource.key();
-                    kind = Verification.Kind.MISSING_IN_TARGET;
-                    missing++;
-                } else if (order > 0) {
-                    key = fromTarget.key();
-                    kind = Verification.Kind.EXTRA_IN_TARGET;
-                    extra++;
-                } else {
-                    key = fromSource.key();
-                    if (!fromSource.value().equals(fromTarget.value())) {
-                        kind = Verification.Kind.VALUE_DIFFERS;
+            for (Optional<PageRequest> request = Optional.of(PageRequest.first(prefix, pageSize)); request.isPresent(); ) {
+                Page page = source.page(request.get());
+                Map<MetaKey, MetaValue> held = lookUp(target, page);
+                for (Entry entry : page.entries()) {
+                    sourceDigest.add(entry);
+                    MetaValue other = held.get(entry.key());
+                    if (other == null) {
+                        missing++;
+                        note(sample, entry.key(), Verification.Kind.MISSING_IN_TARGET);
+                    } else if (!other.equals(entry.value())) {
                         differs++;
+                        note(sample, entry.key(), Verification.Kind.VALUE_DIFFERS);
                     }
                 }
-                if (kind != null && sample.size() < Verification.SAMPLE_LIMIT) {
-                    sample.add(new Verification.Difference(key, kind));
-                }
-                if (order <= 0) {
-                    fromSource = sourceCursor.next();
-                }
-                if (order >= 0) {
-                    fromTarget = targetCursor.next();
-                }
+                request = request.get().next(page);
             }
         }
-        String sourceHex = hex(sourceDigest);
+        Digest targetDigest = new Digest();
+        long extra = 0;
+        for (KeyPrefix prefix : prefixes) {
+            for (Optional<PageRequest> request = Optional.of(PageRequest.first(prefix, pageSize)); request.isPresent(); ) {
+                Page page = target.page(request.get());
+                Map<MetaKey, MetaValue> held = lookUp(source, page);
+                for (Entry entry : page.entries()) {
+                    targetDigest.add(entry);
+                    if (!held.containsKey(entry.key())) {
+                        extra++;
+                        note(sample, entry.key(), Verification.Kind.EXTRA_IN_TARGET);
+                    }
+                }
+                request = request.get().next(page);
+            }
+        }
+        String sourceHex = sourceDigest.hex();
         // A second read of the source: a writer that changed it during the comparison shows here.
-        boolean stable = sourceHex.equals(digestOf(source, prefixes, pageSize));
-        return new Verification(sourceKeys, targetKeys, sourceHex, hex(targetDigest), missing, extra, differs, stable,
-                sample);
+        boolean stable = sourceHex.equals(digestOf(source, prefixes, pageSize).hex());
+        return new Verification(sourceDigest.count, targetDigest.count, sourceHex, targetDigest.hex(), missing, extra,
+                differs, stable, sample);
     }
 
-    static String digestOf(MetaStore store, List<KeyPrefix> prefixes, int pageSize) {
-        MessageDigest digest = sha256();
+    private static Digest digestOf(MetaStore store, List<KeyPrefix> prefixes, int pageSize) {
+        Digest digest = new Digest();
         for (KeyPrefix prefix : prefixes) {
             PrefixCursor cursor = new PrefixCursor(store, prefix, pageSize);
             for (Entry entry = cursor.next(); entry != null; entry = cursor.next()) {
-                digest(digest, entry);
+                digest.add(entry);
             }
         }
-        return hex(digest);
+        return digest;
     }
 
-    private static void digest(MessageDigest digest, @Nullable Entry entry) {
-        byte[] key = entry.key().utf8();
-        byte[] value = entry.value().toByteArray();
-        digest.update(ByteBuffer.allocate(4).putInt(key.length).array());
-        digest.update(key);
-        digest.update(ByteBuffer.allocate(4).putInt(value.length).array());
-        digest.update(value);
+    private static Map<MetaKey, MetaValue> lookUp(MetaStore store, Page page) {
+        return page.entries().isEmpty() ? Map.of() : store.getAll(page.entries().stream().map(Entry::key).toList());
     }
 
-    private static String hex(MessageDigest digest) {
-        return HexFormat.of().formatHex(digest.digest());
+    private static void note(List<Verification.Difference> sample, MetaKey key, Verification.Kind kind) {
+        if (sample.size() < Verification.SAMPLE_LIMIT) {
+            sample.add(new Verification.Difference(key, kind));
+        }
+    }
+
+    /**
+     * The content digest, independent of the order entries arrive in: the SHA-256 of each entry
+     * (key length, key, value length, value) summed modulo 2^256, then SHA-256 of the entry count
+     * and that sum. Keys are unique within a store, so equal contents give equal digests on every
+     * backend.
+     */
+    static final class Digest {
+        private final MessageDigest entryHash = sha256();
+        private BigInteger sum = BigInteger.ZERO;
+        long count;
+
+        void add(Entry entry) {
+            byte[] key = entry.key().utf8();
+            byte[] value = entry.value().toByteArray();
+            entryHash.update(ByteBuffer.allocate(4).putInt(key.length).array());
+            entryHash.update(key);
+            entryHash.update(ByteBuffer.allocate(4).putInt(value.length).array());
+            entryHash.update(value);
+            sum = sum.add(new BigInteger(1, entryHash.digest())).mod(MODULUS);
+            count++;
+        }
+
+        String hex() {
+            MessageDigest total = sha256();
+            total.update(ByteBuffer.allocate(8).putLong(count).array());
+            byte[] sumBytes = sum.toByteArray();
+            byte[] fixed = new byte[32];
+            int length = Math.min(sumBytes.length, 32);
+            System.arraycopy(sumBytes, sumBytes.length - length, fixed, 32 - length, length);
+            total.update(fixed);
+            return HexFormat.of().formatHex(total.digest());
+        }
     }
 
     private static MessageDigest sha256() {

@@ -5,10 +5,13 @@ import java.util.List;
 
 /**
  * The exact comparison of the copied prefixes in the source and the target, both ways: every key
- * of one must be in the other with the same bytes. Each side's content digest is SHA-256 over its
- * ordered stream of entries (per entry: the key's UTF-8 length as 4 bytes big-endian, the key, the
- * value's length, the value; the prefixes in unsigned-byte order), so two stores hold the same
- * content exactly when their digests are equal. The copy's resume record is never part of it.
+ * of one must be in the other with the same bytes, checked by reading each side page by page and
+ * looking the page's keys up in the other. Each side's content digest is the SHA-256 of the entry
+ * count and the sum modulo 2^256 of every entry's SHA-256 (per entry: the key's UTF-8 length as 4
+ * bytes big-endian, the key, the value's length, the value): independent of the order a backend
+ * pages in (DynamoDB pages shard by shard), so equal stores give equal digests on any backends and
+ * a digest printed on one day can be compared with one printed later. The keys and values are
+ * compared exactly; the digest is the short form to record. The copy's resume record is never part of it.
  *
  * <p>The source is read twice, during the comparison and once more after it; a source whose
  * digest changed between the two reads had a writer ({@link #sourceStable()} is false), and the
