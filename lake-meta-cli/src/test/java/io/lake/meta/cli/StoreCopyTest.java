@@ -42,13 +42,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * {@link StoreCopy} from RocksDB to PostgreSQL and to DynamoDB (the in-process test server):
- * several families, kills at chosen points and resumes, refusals, differences both ways. The store
- * size is {@code -Dlake.meta.copy.keys} (default 2 000; the issue's 100 000 with
- * {@code -Dlake.meta.copy.keys=100000}).
+ * several families, kills at chosen points and resumes, refusals, differences both ways.
+ * {@link StoreCopyScaleTest} copies the issue's 100 000 keys.
  */
 class StoreCopyTest {
 
-    static final int KEYS = Integer.getInteger("lake.meta.copy.keys", 2_000);
+    static final int KEYS = 2_000;
     static final List<KeyPrefix> FAMILIES = List.of(KeyPrefix.family("tbl"), KeyPrefix.family("lease"),
             KeyPrefix.family("ops"), KeyPrefix.family("cnt"));
 
@@ -107,7 +106,7 @@ class StoreCopyTest {
     }
 
     /** {@code count} keys spread over the four families, values of 0 to 3 000 bytes, written in transactions. */
-    private static void fill(MetaStore store, int count) {
+    static void fill(MetaStore store, int count) {
         Random random = new Random(25);
         Transaction.Builder batch = Transaction.builder();
         int inBatch = 0;
