@@ -17,7 +17,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -276,7 +275,10 @@ public final class StoreCopy {
         private CopyListener listener = progress -> { };
 
         private Builder(MetaStore source) {
-            this.source = Objects.requireNonNull(source, "source");
+            if (source == null) {
+                throw new InvalidArgumentException("source store is null");
+            }
+            this.source = source;
         }
 
         /** The store to copy into; not the source itself. */
