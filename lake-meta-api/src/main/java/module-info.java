@@ -13,6 +13,7 @@ module io.lake.meta {
     requires static transitive micrometer.core; // io.lake.meta.metrics takes a MeterRegistry: its callers bring Micrometer
 
     exports io.lake.meta;
+    exports io.lake.meta.copy;
     exports io.lake.meta.counter;
     exports io.lake.meta.fenced;
     exports io.lake.meta.lease;

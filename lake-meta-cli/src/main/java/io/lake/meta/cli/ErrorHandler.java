@@ -2,6 +2,7 @@ package io.lake.meta.cli;
 
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaStoreException;
+import io.lake.meta.copy.CopyRefusedException;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -53,6 +54,9 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
         if (ex instanceof UsageException || ex instanceof InvalidArgumentException) {
             return ExitCodes.USAGE;
         }
+        if (ex instanceof CopyRefusedException) {
+            return ExitCodes.CONFLICT; // the target's state refuses the copy, as a conflict refuses a write
+        }
         if (ex instanceof StoreOpenException || ex instanceof ServerStartException || ex instanceof MetaStoreException) {
             return ExitCodes.STORE_ERROR;
         }
@@ -79,6 +83,7 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     private static String kind(int exitCode) {
         return switch (exitCode) {
             case ExitCodes.USAGE -> "bad-input";
+            case ExitCodes.CONFLICT -> "conflict";
             case ExitCodes.STORE_ERROR -> "store-error";
             case ExitCodes.INTERNAL_ERROR -> "internal-error";
             default -> "exit-" + exitCode;

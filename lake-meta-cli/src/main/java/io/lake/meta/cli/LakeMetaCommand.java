@@ -53,6 +53,7 @@ public final class LakeMetaCommand implements Callable<Integer> {
             PutCommand.class,
             DeleteCommand.class,
             ScanCommand.class,
+            CopyCommand.class,
             TxnCommand.class,
             WatchCommand.class,
             TablesCommand.class,

@@ -60,32 +60,4 @@ final class MigrationProgress implements AutoCloseable {
     public void close() {
         bar.close();
     }
-
-    /** Redraws the bar in place on a terminal: a carriage return, then the line. */
-    private static final class RedrawingConsumer implements ProgressBarConsumer {
-
-        private final PrintWriter err;
-
-        RedrawingConsumer(PrintWriter err) {
-            this.err = err;
-        }
-
-        @Override
-        public int getMaxRenderedLength() {
-            return 120;
-        }
-
-        @Override
-        public void accept(String rendered) {
-            err.print('\r');
-            err.print(rendered);
-            err.flush();
-        }
-
-        @Override
-        public void close() {
-            err.println();
-            err.flush();
-        }
-    }
 }

@@ -1,0 +1,361 @@
+package io.lake.meta.copy;
+
+import io.lake.meta.Entry;
+import io.lake.meta.InvalidArgumentException;
+import io.lake.meta.KeyPrefix;
+import io.lake.meta.Limits;
+import io.lake.meta.MetaKey;
+import io.lake.meta.MetaStore;
+import io.lake.meta.MetaValue;
+import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.Page;
+import io.lake.meta.PageRequest;
+import io.lake.meta.Transaction;
+import io.lake.meta.TransactionResult;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Copies the keys under chosen prefixes from one store to another of any backend, then verifies
+ * both ways that the two hold the same keys and values.
+ *
+ * <pre>{@code
+ * CopyReport report = StoreCopy.from(rocks).to(postgres)
+ *         .prefix(KeyPrefix.family("tbl")).prefix(KeyPrefix.family("lease"))
+ *         .build()
+ *         .run();
+ * if (!report.verification().equal()) { ... }
+ * }</pre>
+ *
+ * <ul>
+ *   <li><b>Which keys.</b> The contract lists keys by prefix, and a prefix starts with a family, so
+ *       a copy names its prefixes: every family the service uses (the recipes' families included).
+ *       Keys of a family not named are neither copied nor verified. Overlapping prefixes and the
+ *       reserved family {@value ResumeRecord#FAMILY} are refused.</li>
+ *   <li><b>Bounded.</b> The source is read one page of {@code pageSize} entries at a time; each
+ *       page is written in transactions of at most the target's transaction limits.</li>
+ *   <li><b>Resumable, nothing copied twice.</b> The target holds a resume record
+ *       ({@code lake-meta-copy/resume}) that each transaction moves forward together with the keys it
+ *       creates: a copy killed at any point and run again with the same prefixes goes on after the last
+ *       keys written. The record is never copied, counted or verified, and is deleted when the copy
+ *       is done.</li>
+ *   <li><b>Nothing overwritten.</b> Keys are created with create-if-absent. A target holding keys
+ *       under the prefixes is refused with {@link CopyRefusedException} unless {@code intoNonEmpty};
+ *       then a key the target already holds with the same bytes is counted as equal, one with
+ *       other bytes is left as it is and reported as differing.</li>
+ *   <li><b>Writers must be stopped.</b> A copy is exact only when nothing writes the source
+ *       meanwhile. The verification that ends every copy detects a source that changed: a key changed
+ *       or deleted after it was copied, or added behind the copy, differs; a change during the
+ *       verification changes the source's second digest.</li>
+ * </ul>
+ *
+ * <p>A {@code StoreCopy} does not close the stores. One copy into a target at a time: a second one
+ * finds the resume record moved under it and stops with {@link CopyRefusedException}.
+ *
+ * @since 0.1.0
+ */
+public final class StoreCopy {
+
+    /** The default number of source entries read per page. */
+    public static final int DEFAULT_PAGE_SIZE = 500;
+
+    /** Bytes of a transaction left for the resume record and per-item overhead. */
+    private static final int RECORD_ALLOWANCE = 64 * 1024;
+
+    private final MetaStore source;
+    private final MetaStore target;
+    private final List<KeyPrefix> prefixes;
+    private final int pageSize;
+    private final boolean intoNonEmpty;
+    private final CopyListener listener;
+
+    private StoreCopy(Builder builder) {
+        this.source = builder.source;
+        this.target = builder.target;
+        this.prefixes = builder.prefixes.stream()
+                .sorted(Comparator.comparing(KeyPrefix::utf8, Arrays::compareUnsigned))
+                .toList();
+        this.pageSize = builder.pageSize;
+        this.intoNonEmpty = builder.intoNonEmpty;
+        this.listener = builder.listener;
+    }
+
+    /** Starts a copy from {@code source}. */
+    public static Builder from(MetaStore source) {
+        return new Builder(source);
+    }
+
+    /** The prefixes, in the order they are copied and digested. */
+    public List<KeyPrefix> prefixes() {
+        return prefixes;
+    }
+
+    /**
+     * Copies (or resumes an earlier run's copy), deletes the resume record and verifies.
+     *
+     * @throws CopyRefusedException before writing anything, when the target is not empty and
+     *     {@code intoNonEmpty} was not given, or holds the resume record of a copy of other prefixes
+     */
+    public CopyReport run() {
+        Optional<MetaValue> stored = target.get(ResumeRecord.KEY);
+        boolean resumed = stored.isPresent();
+        ResumeRecord record;
+        MetaValue recordValue;
+        if (resumed) {
+            record = ResumeRecord.decode(stored.get());
+            if (!record.prefixes().equals(prefixes)) {
+                throw new CopyRefusedException("the target holds the resume record of an unfinished copy of "
+                        + record.prefixes() + ", not of " + prefixes + ": run that copy again to finish it, or delete "
+                        + ResumeRecord.KEY + " from the target to give it up");
+            }
+            recordValue = stored.get();
+        } else {
+            if (!intoNonEmpty) {
+                refuseNonEmptyTarget();
+            }
+            record = ResumeRecord.start(prefixes, pageSize);
+            recordValue = record.encode();
+            if (!target.create(ResumeRecord.KEY, recordValue).isApplied()) {
+                throw concurrentCopy();
+            }
+        }
+        while (!record.finished()) {
+            ResumeRecord before = record;
+            record = copyPage(record, recordValue);
+            recordValue = record.encode();
+            if (record.pages() > before.pages()) {
+                listener.pageWritten(new CopyProgress(before.prefix(), record.pages(), record.copied(),
+                        record.alreadyEqual(), record.differing()));
+            }
+        }
+        if (!target.delete(ResumeRecord.KEY, recordValue).isApplied()) {
+            throw concurrentCopy();
+        }
+        return new CopyReport(prefixes, record.pages(), record.copied(), record.alreadyEqual(), record.differing(),
+                record.differingSample(), resumed, verify());
+    }
+
+    /** Compares source and target under the prefixes, both ways, writing nothing. */
+    public Verification verify() {
+        return ContentComparison.compare(source, target, prefixes, pageSize);
+    }
+
+    private void refuseNonEmptyTarget() {
+        for (KeyPrefix prefix : prefixes) {
+            Entry first = new PrefixCursor(target, prefix, 1).next();
+            if (first != null) {
+                throw new CopyRefusedException("the target is not empty: it holds " + first.key() + " under " + prefix
+                        + "; copy into an empty target, or allow a non-empty one (keys it holds are then left as they"
+                        + " are, and those that differ are reported)");
+            }
+        }
+    }
+
+    /** Reads the page the record points at and writes its remaining entries; answers the record after it. */
+    private ResumeRecord copyPage(ResumeRecord record, MetaValue recordValue) {
+        KeyPrefix prefix = record.prefix();
+        PageRequest request = record.token() == null
+                ? PageRequest.first(prefix, record.pageSize())
+                : PageRequest.after(prefix, record.token(), record.pageSize());
+        Page page = source.page(request);
+        List<Entry> remaining = page.entries().subList(Math.min(record.doneInPage(), page.entries().size()),
+                page.entries().size());
+        String next = page.nextToken().orElse(null);
+        if (remaining.isEmpty()) {
+            // An empty page (DynamoDB may answer one) or a page written up to its end: move on.
+            return write(record, recordValue, List.of(), true, next);
+        }
+        ResumeRecord current = record;
+        MetaValue currentValue = recordValue;
+        for (List<Entry> chunk : chunks(remaining)) {
+            boolean last = chunk.get(chunk.size() - 1) == remaining.get(remaining.size() - 1);
+            current = write(current, currentValue, chunk, last, next);
+            currentValue = current.encode();
+        }
+        return current;
+    }
+
+    /** Splits entries into runs that fit one transaction of the target next to the resume record. */
+    private List<List<Entry>> chunks(List<Entry> entries) {
+        int maxKeys = target.maxTransactionKeys() - 1;
+        long maxBytes = (long) target.maxTransactionBytes() - RECORD_ALLOWANCE;
+        List<List<Entry>> chunks = new ArrayList<>();
+        List<Entry> chunk = new ArrayList<>();
+        long bytes = 0;
+        for (Entry entry : entries) {
+            long size = entry.key().utf8Length() + (long) entry.value().size();
+            if (!chunk.isEmpty() && (chunk.size() == maxKeys || bytes + size > maxBytes)) {
+                chunks.add(chunk);
+                chunk = new ArrayList<>();
+                bytes = 0;
+            }
+            chunk.add(entry);
+            bytes += size;
+        }
+        chunks.add(chunk);
+        return chunks;
+    }
+
+    /**
+     * Creates the chunk's keys the target lacks and moves the resume record past the chunk, in one
+     * transaction; keys that appear in the target meanwhile are looked at again.
+     */
+    private ResumeRecord write(ResumeRecord record, MetaValue recordValue, List<Entry> chunk, boolean endsPage,
+            String next) {
+        while (true) {
+            List<MetaKey> keys = chunk.stream().map(Entry::key).toList();
+            Map<MetaKey, MetaValue> present = keys.isEmpty() ? Map.of() : target.getAll(keys);
+            ResumeRecord.Tally tally = new ResumeRecord.Tally();
+            Transaction.Builder transaction = Transaction.builder();
+            for (Entry entry : chunk) {
+                MetaValue held = present.get(entry.key());
+                if (held == null) {
+                    transaction.create(entry.key(), entry.value());
+                    tally.copied++;
+                } else if (held.equals(entry.value())) {
+                    tally.alreadyEqual++;
+                } else {
+                    tally.differing++;
+                    tally.differingKeys.add(entry.key());
+                }
+            }
+            ResumeRecord after = endsPage
+                    ? record.advancedPastPage(next, tally)
+                    : record.advancedWithinPage(chunk.size(), tally);
+            MetaValue afterValue = after.encode();
+            transaction.update(ResumeRecord.KEY, recordValue, afterValue);
+            TransactionResult result;
+            try {
+                result = target.transact(transaction.build());
+            } catch (OutcomeUnknownException unknown) {
+                // The record says whether the transaction landed: it moves only with the keys.
+                Optional<MetaValue> now = target.get(ResumeRecord.KEY);
+                if (now.isPresent() && now.get().equals(afterValue)) {
+                    return after;
+                }
+                if (now.isPresent() && now.get().equals(recordValue)) {
+                    continue;
+                }
+                throw concurrentCopy();
+            }
+            if (result.isApplied()) {
+                return after;
+            }
+            if (result.failureOf(ResumeRecord.KEY).isPresent()) {
+                throw concurrentCopy();
+            }
+            if (!intoNonEmpty) {
+                throw new CopyRefusedException("a writer created " + result.failures().get(0).key() + " in the target"
+                        + " during the copy; stop every writer of the target and the source, then run the copy again");
+            }
+            // With intoNonEmpty, a key a writer created meanwhile is counted against what it now holds.
+        }
+    }
+
+    private static CopyRefusedException concurrentCopy() {
+        return new CopyRefusedException("the resume record " + ResumeRecord.KEY + " changed under this copy: another"
+                + " copy into the same target is running; run one copy at a time");
+    }
+
+    /**
+     * Chooses the target, the prefixes and how to copy.
+     *
+     * @since 0.1.0
+     */
+    public static final class Builder {
+        private final MetaStore source;
+        private MetaStore target;
+        private final List<KeyPrefix> prefixes = new ArrayList<>();
+        private int pageSize = DEFAULT_PAGE_SIZE;
+        private boolean intoNonEmpty;
+        private CopyListener listener = progress -> { };
+
+        private Builder(MetaStore source) {
+            if (source == null) {
+                throw new InvalidArgumentException("source store is null");
+            }
+            this.source = source;
+        }
+
+        /** The store to copy into; not the source itself. */
+        public Builder to(MetaStore target) {
+            if (target == null) {
+                throw new InvalidArgumentException("target store is null");
+            }
+            if (target == source) {
+                throw new InvalidArgumentException("the target is the source store: copy into another store");
+            }
+            this.target = target;
+            return this;
+        }
+
+        /** A prefix to copy: {@code KeyPrefix.family("tbl")} copies the whole family. */
+        public Builder prefix(KeyPrefix prefix) {
+            if (prefix == null) {
+                throw new InvalidArgumentException("prefix is null");
+            }
+            if (prefix.family().equals(ResumeRecord.FAMILY)) {
+                throw new InvalidArgumentException("prefix " + prefix + " lies in the family " + ResumeRecord.FAMILY
+                        + ", which a copy reserves for its resume record");
+            }
+            for (KeyPrefix other : prefixes) {
+                if (other.toString().startsWith(prefix.toString()) || prefix.toString().startsWith(other.toString())) {
+                    throw new InvalidArgumentException("prefixes " + other + " and " + prefix + " overlap: name the"
+                            + " shorter one only");
+                }
+            }
+            prefixes.add(prefix);
+            return this;
+        }
+
+        /** Every prefix of {@code prefixes}, as {@link #prefix} each. */
+        public Builder prefixes(List<KeyPrefix> prefixes) {
+            if (prefixes == null) {
+                throw new InvalidArgumentException("prefixes are null");
+            }
+            prefixes.forEach(this::prefix);
+            return this;
+        }
+
+        /** Source entries read per page, 1 to {@value Limits#MAX_PAGE_LIMIT}; default {@value #DEFAULT_PAGE_SIZE}. */
+        public Builder pageSize(int pageSize) {
+            if (pageSize < 1 || pageSize > Limits.MAX_PAGE_LIMIT) {
+                throw new InvalidArgumentException("page size " + pageSize + " is not between 1 and "
+                        + Limits.MAX_PAGE_LIMIT);
+            }
+            this.pageSize = pageSize;
+            return this;
+        }
+
+        /** Allows a target that already holds keys under the prefixes; they are never overwritten. */
+        public Builder intoNonEmpty(boolean intoNonEmpty) {
+            this.intoNonEmpty = intoNonEmpty;
+            return this;
+        }
+
+        /** Told after every page written (a progress bar); default: nothing. */
+        public Builder listener(CopyListener listener) {
+            if (listener == null) {
+                throw new InvalidArgumentException("listener is null");
+            }
+            this.listener = listener;
+            return this;
+        }
+
+        /** The copy; nothing is read or written until {@link StoreCopy#run()} or {@link StoreCopy#verify()}. */
+        public StoreCopy build() {
+            if (target == null) {
+                throw new InvalidArgumentException("no target store: call to(store)");
+            }
+            if (prefixes.isEmpty()) {
+                throw new InvalidArgumentException("no prefix to copy: name every family the service uses, such as"
+                        + " prefix(KeyPrefix.family(\"tbl\"))");
+            }
+            return new StoreCopy(this);
+        }
+    }
+}
