@@ -53,7 +53,7 @@ class LakeMetaCommandTest {
         Cli.Run run = Cli.run();
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).startsWith("lake-meta: missing command: choose one of demo, get, put, delete, scan, txn, watch");
+        assertThat(run.err()).startsWith("lake-meta: missing command: choose one of demo, get, put, delete, scan, copy, txn, watch");
     }
 
     @Test
