@@ -343,6 +343,28 @@ public final class StoreCopy {
             return this;
         }
 
+        /**
+         * Copies every family the source lists, as when no prefix is named, but checks now that the
+         * source can list them: call it before opening a target that opening would create.
+         *
+         * @throws CopyRefusedException if the source cannot list its families ({@link KeyFamilies})
+         * @throws InvalidArgumentException if prefixes were named
+         */
+        public Builder everyFamily() {
+            if (!prefixes.isEmpty()) {
+                throw new InvalidArgumentException("prefixes " + prefixes + " were named: a copy of every family names"
+                        + " none");
+            }
+            sourceFamilies();
+            return this;
+        }
+
+        private KeyFamilies sourceFamilies() {
+            return KeyFamilies.of(source).orElseThrow(() -> new CopyRefusedException("the source " + source
+                    + " cannot list its key families, so a copy of every key cannot know them: name every family the"
+                    + " service uses, such as prefix(KeyPrefix.family(\"tbl\")) (--prefix tbl/)"));
+        }
+
         /** Every prefix of {@code prefixes}, as {@link #prefix} each. */
         public Builder prefixes(List<KeyPrefix> prefixes) {
             if (prefixes == null) {
@@ -392,10 +414,7 @@ public final class StoreCopy {
             if (!prefixes.isEmpty()) {
                 return new StoreCopy(this, prefixes);
             }
-            KeyFamilies families = KeyFamilies.of(source).orElseThrow(() -> new CopyRefusedException("the source "
-                    + source + " cannot list its key families, so a copy of every key cannot know them: name every"
-                    + " family the service uses, such as prefix(KeyPrefix.family(\"tbl\")) (--prefix tbl/)"));
-            return new StoreCopy(this, familyPrefixes(families.families()));
+            return new StoreCopy(this, familyPrefixes(sourceFamilies().families()));
         }
     }
 }

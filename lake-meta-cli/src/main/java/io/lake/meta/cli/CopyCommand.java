@@ -105,6 +105,9 @@ final class CopyCommand implements Callable<Integer> {
             // the prefixes and page size are checked before the target is opened, which may create it
             StoreCopy.Builder builder = StoreCopy.from(source).prefixes(keyPrefixes).pageSize(pageSize)
                     .intoNonEmpty(intoNonEmpty);
+            if (keyPrefixes.isEmpty()) {
+                builder.everyFamily(); // a source that cannot list its families is refused before the target exists
+            }
             try (MetaStore target = to.withConnection(toEndpoint, toRegion).open(!verifyOnly)) {
                 return copyOrVerify(builder.to(target));
             }

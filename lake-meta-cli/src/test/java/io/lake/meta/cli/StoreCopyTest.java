@@ -341,6 +341,10 @@ class StoreCopyTest {
         dynamoSource.create(MetaKey.of("tbl/a"), MetaValue.of(new byte[] {1}));
         assertThatThrownBy(() -> StoreCopy.from(dynamoSource).to(target).build())
                 .isInstanceOf(CopyRefusedException.class).hasMessageContaining("cannot list its key families");
+        assertThatThrownBy(() -> StoreCopy.from(dynamoSource).everyFamily())
+                .isInstanceOf(CopyRefusedException.class).hasMessageContaining("--prefix tbl/");
+        assertThatThrownBy(() -> StoreCopy.from(source).prefix(KeyPrefix.family("tbl")).everyFamily())
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("names none");
         assertThat(target.get(MetaKey.of("tbl/a"))).isEmpty();
         assertThat(target.get(MetaKey.of("lake-meta-copy/resume"))).isEmpty();
 
