@@ -18,7 +18,9 @@ import java.util.Optional;
  *
  * <p>Find the capability with {@link #of(MetaStore)}, which also looks through a
  * {@link ForwardingMetaStore} to its delegate: a decorator forwards it exactly when the store it
- * wraps has it. Internal keys a backend keeps for itself are never reported.
+ * wraps has it. A decorator that changes which keys its callers see implements this interface
+ * itself, and {@code of} then answers it rather than its delegate. Internal keys a backend keeps
+ * for itself are never reported.
  *
  * @since 0.1.0
  */
