@@ -75,7 +75,7 @@ final class PgStore implements MetaStore, KeyFamilies {
     private final String getAllSql;
     private final String firstPageSql;
     private final String nextPageSql;
-    private final String familiesSql;
+    final String familiesSql; // package-private: PostgresFamiliesPlanTest explains it
 
     /**
      * @param table the table as configured, for messages
