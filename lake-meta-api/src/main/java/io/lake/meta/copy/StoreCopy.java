@@ -12,12 +12,14 @@ import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
+import io.lake.meta.spi.KeyFamilies;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * Copies the keys under chosen prefixes from one store to another of any backend, then verifies
@@ -32,10 +34,14 @@ import java.util.Optional;
  * }</pre>
  *
  * <ul>
- *   <li><b>Which keys.</b> The contract lists keys by prefix, and a prefix starts with a family, so
- *       a copy names its prefixes: every family the service uses (the recipes' families included).
- *       Keys of a family not named are neither copied nor verified. Overlapping prefixes and the
- *       reserved family {@value ResumeRecord#FAMILY} are refused.</li>
+ *   <li><b>Which keys.</b> Every key, when no prefix is named: the source must then list its
+ *       families ({@link KeyFamilies}: RocksDB, PostgreSQL and the in-memory store do), and the
+ *       plan holds one prefix per family, {@code KeyPrefix.family(name)}; a source that cannot list
+ *       them is refused with {@link CopyRefusedException} when the copy is built. The verification
+ *       of such a copy also compares every family the target lists, so a family only the target
+ *       holds differs. Or only the prefixes named: keys of a family not named are neither copied
+ *       nor verified. Overlapping prefixes and the reserved family {@value ResumeRecord#FAMILY}
+ *       are refused.</li>
  *   <li><b>Bounded.</b> The source is read one page of {@code pageSize} entries at a time; each
  *       page is written in transactions of at most the target's transaction limits.</li>
  *   <li><b>Resumable, nothing copied twice.</b> The target holds a resume record
@@ -72,11 +78,14 @@ public final class StoreCopy {
     private final int pageSize;
     private final boolean intoNonEmpty;
     private final CopyListener listener;
+    /** No prefix was named: the plan is the source's families, and verification looks at the target's too. */
+    private final boolean everyFamily;
 
-    private StoreCopy(Builder builder) {
+    private StoreCopy(Builder builder, List<KeyPrefix> plan) {
         this.source = builder.source;
         this.target = builder.target;
-        this.prefixes = builder.prefixes.stream()
+        this.everyFamily = builder.prefixes.isEmpty();
+        this.prefixes = plan.stream()
                 .sorted(Comparator.comparing(KeyPrefix::utf8, Arrays::compareUnsigned))
                 .toList();
         this.pageSize = builder.pageSize;
@@ -139,13 +148,32 @@ public final class StoreCopy {
                 record.differingSample(), resumed, verify());
     }
 
-    /** Compares source and target under the prefixes, both ways, writing nothing. */
+    /**
+     * Compares source and target under the prefixes, both ways, writing nothing. A copy of every
+     * family also compares the families only the target lists.
+     */
     public Verification verify() {
-        return ContentComparison.compare(source, target, prefixes, pageSize);
+        return ContentComparison.compare(source, target, everyFamily ? withTargetFamilies() : prefixes, pageSize);
+    }
+
+    private List<KeyPrefix> withTargetFamilies() {
+        Optional<KeyFamilies> targetFamilies = KeyFamilies.of(target);
+        if (targetFamilies.isEmpty()) {
+            return prefixes;
+        }
+        TreeSet<KeyPrefix> all = new TreeSet<>(Comparator.comparing(KeyPrefix::utf8, Arrays::compareUnsigned));
+        all.addAll(prefixes);
+        all.addAll(familyPrefixes(targetFamilies.get().families()));
+        return List.copyOf(all);
+    }
+
+    /** One prefix per family, the reserved family of the resume record left out. */
+    private static List<KeyPrefix> familyPrefixes(List<String> families) {
+        return families.stream().filter(family -> !family.equals(ResumeRecord.FAMILY)).map(KeyPrefix::family).toList();
     }
 
     private void refuseNonEmptyTarget() {
-        for (KeyPrefix prefix : prefixes) {
+        for (KeyPrefix prefix : everyFamily ? withTargetFamilies() : prefixes) {
             Entry first = new PrefixCursor(target, prefix, 1).next();
             if (first != null) {
                 throw new CopyRefusedException("the target is not empty: it holds " + first.key() + " under " + prefix
@@ -293,7 +321,10 @@ public final class StoreCopy {
             return this;
         }
 
-        /** A prefix to copy: {@code KeyPrefix.family("tbl")} copies the whole family. */
+        /**
+         * A prefix to copy: {@code KeyPrefix.family("tbl")} copies the whole family. Name none to
+         * copy every family the source lists.
+         */
         public Builder prefix(KeyPrefix prefix) {
             if (prefix == null) {
                 throw new InvalidArgumentException("prefix is null");
@@ -310,6 +341,28 @@ public final class StoreCopy {
             }
             prefixes.add(prefix);
             return this;
+        }
+
+        /**
+         * Copies every family the source lists, as when no prefix is named, but checks now that the
+         * source can list them: call it before opening a target that opening would create.
+         *
+         * @throws CopyRefusedException if the source cannot list its families ({@link KeyFamilies})
+         * @throws InvalidArgumentException if prefixes were named
+         */
+        public Builder everyFamily() {
+            if (!prefixes.isEmpty()) {
+                throw new InvalidArgumentException("prefixes " + prefixes + " were named: a copy of every family names"
+                        + " none");
+            }
+            sourceFamilies();
+            return this;
+        }
+
+        private KeyFamilies sourceFamilies() {
+            return KeyFamilies.of(source).orElseThrow(() -> new CopyRefusedException("the source " + source
+                    + " cannot list its key families, so a copy of every key cannot know them: name every family the"
+                    + " service uses, such as prefix(KeyPrefix.family(\"tbl\")) (--prefix tbl/)"));
         }
 
         /** Every prefix of {@code prefixes}, as {@link #prefix} each. */
@@ -346,16 +399,22 @@ public final class StoreCopy {
             return this;
         }
 
-        /** The copy; nothing is read or written until {@link StoreCopy#run()} or {@link StoreCopy#verify()}. */
+        /**
+         * The copy. With prefixes named, nothing is read or written until {@link StoreCopy#run()} or
+         * {@link StoreCopy#verify()}; with none, this lists the source's families (one read) to make
+         * the plan.
+         *
+         * @throws CopyRefusedException if no prefix was named and the source cannot list its
+         *     families ({@link KeyFamilies}); nothing was read or written
+         */
         public StoreCopy build() {
             if (target == null) {
                 throw new InvalidArgumentException("no target store: call to(store)");
             }
-            if (prefixes.isEmpty()) {
-                throw new InvalidArgumentException("no prefix to copy: name every family the service uses, such as"
-                        + " prefix(KeyPrefix.family(\"tbl\"))");
+            if (!prefixes.isEmpty()) {
+                return new StoreCopy(this, prefixes);
             }
-            return new StoreCopy(this);
+            return new StoreCopy(this, familyPrefixes(sourceFamilies().families()));
         }
     }
 }

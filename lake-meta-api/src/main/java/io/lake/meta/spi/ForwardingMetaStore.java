@@ -36,6 +36,9 @@ import java.util.Optional;
  * made through the decorator; a decorator that overrides {@code close()} and must end its watches
  * with it keeps and closes them itself. A watch sees every write that reaches the delegate,
  * including writes made around the decorator.
+ *
+ * <p>Optional capabilities such as {@link KeyFamilies} are not forwarded by implementing them here:
+ * {@link KeyFamilies#of(MetaStore)} looks through a forwarding store to its delegate.
  */
 public abstract class ForwardingMetaStore implements MetaStore {
 

@@ -17,23 +17,26 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code copy --from SPEC --to SPEC --prefix P... [--page-size N] [--verify-only] [--into-non-empty] [--json]}:
+ * {@code copy --from SPEC --to SPEC [--prefix P...] [--page-size N] [--verify-only] [--into-non-empty] [--json]}:
  * {@link StoreCopy} from the command line, with its progress bar on stderr.
  */
 @Command(name = "copy", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {
-            "Copy the keys under the given prefixes from one store to another (any backends), then verify both ways"
-                    + " that the two hold the same keys and values, and print each side's content digest.",
+            "Copy every key (or only the keys under the given prefixes) from one store to another (any backends),"
+                    + " then verify both ways that the two hold the same keys and values, and print each side's"
+                    + " content digest.",
             "Stop every writer of the source first: a copy is exact only of a store nobody writes; the"
                     + " verification reports a source that changed meanwhile.",
-            "Name every family the service uses (--prefix tbl/ --prefix lease/ ...): the contract lists keys by"
-                    + " prefix, so keys of a family not named are neither copied nor verified.",
+            "Without --prefix, every family the source lists is copied (RocksDB and PostgreSQL list their"
+                    + " families; a DynamoDB source cannot, so name its families: --prefix tbl/ --prefix lease/ ...)."
+                    + " With --prefix, keys of a family not named are neither copied nor verified.",
             "Killed, the copy resumes where it stopped when run again with the same prefixes: its resume record"
                     + " (lake-meta-copy/resume in the target) moves in the same transaction as the keys it covers,"
                     + " and is deleted at the end. Keys are created only where absent; nothing is overwritten."
         },
         footerHeading = "%nExamples:%n",
         footer = {
+            "  lake-meta copy --from rocks:/srv/meta --to postgres:jdbc:postgresql://db/m",
             "  lake-meta copy --from rocks:/srv/meta --to postgres:jdbc:postgresql://db/m \\",
             "      --prefix tbl/ --prefix lease/",
             "  lake-meta copy --from rocks:/srv/meta --to dynamo:meta --prefix tbl/ \\",
@@ -44,7 +47,8 @@ import picocli.CommandLine.Spec;
             "0:copied (or, with --verify-only, compared) and the verification is equal",
             ExitCodeHelp.BAD_INPUT,
             "3:the stores differ after the copy (or a key of the target differed and was left), or the copy was refused:"
-                    + " a non-empty target without --into-non-empty, another copy's resume record",
+                    + " a non-empty target without --into-non-empty, another copy's resume record, no --prefix for a"
+                    + " source that cannot list its families",
             ExitCodeHelp.STORE_ERROR,
             ExitCodeHelp.INTERNAL_ERROR
         })
@@ -62,8 +66,9 @@ final class CopyCommand implements Callable<Integer> {
             description = "The target store, created if missing (a RocksDB directory, a DynamoDB or PostgreSQL table).")
     StoreSpec to;
 
-    @Option(names = "--prefix", required = true, paramLabel = "P",
-            description = "A prefix to copy, repeated for each: tbl/ (a whole family) or tbl/sales/.")
+    @Option(names = "--prefix", paramLabel = "P",
+            description = "A prefix to copy, repeated for each: tbl/ (a whole family) or tbl/sales/. Default: every"
+                    + " family the source lists.")
     List<String> prefixes = new ArrayList<>();
 
     @Option(names = "--page-size", paramLabel = "N", defaultValue = "" + StoreCopy.DEFAULT_PAGE_SIZE,
@@ -100,6 +105,9 @@ final class CopyCommand implements Callable<Integer> {
             // the prefixes and page size are checked before the target is opened, which may create it
             StoreCopy.Builder builder = StoreCopy.from(source).prefixes(keyPrefixes).pageSize(pageSize)
                     .intoNonEmpty(intoNonEmpty);
+            if (keyPrefixes.isEmpty()) {
+                builder.everyFamily(); // a source that cannot list its families is refused before the target exists
+            }
             try (MetaStore target = to.withConnection(toEndpoint, toRegion).open(!verifyOnly)) {
                 return copyOrVerify(builder.to(target));
             }
@@ -108,23 +116,24 @@ final class CopyCommand implements Callable<Integer> {
 
     private int copyOrVerify(StoreCopy.Builder builder) {
         if (verifyOnly) {
-            Verification verification = builder.build().verify();
-            print(null, verification);
+            StoreCopy copy = builder.build();
+            Verification verification = copy.verify();
+            print(copy.prefixes(), null, verification);
             return verification.equal() ? ExitCodes.OK : ExitCodes.CONFLICT;
         }
         CopyReport report;
         try (CopyProgressBar bar = new CopyProgressBar(spec.commandLine().getErr(), System.console() != null && !json)) {
             report = builder.listener(bar::advance).build().run();
         }
-        print(report, report.verification());
+        print(report.prefixes(), report, report.verification());
         return report.verification().equal() && report.differing() == 0 ? ExitCodes.OK : ExitCodes.CONFLICT;
     }
 
-    private void print(CopyReport report, Verification verification) {
+    private void print(List<KeyPrefix> plan, CopyReport report, Verification verification) {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> all = new LinkedHashMap<>();
-            all.put("prefixes", prefixes);
+            all.put("prefixes", plan.stream().map(KeyPrefix::toString).toList());
             if (report != null) {
                 Map<String, Object> copy = new LinkedHashMap<>();
                 copy.put("resumed", report.resumed());
@@ -153,6 +162,10 @@ final class CopyCommand implements Callable<Integer> {
             all.put("verification", verify);
             out.println(Json.write(all));
         } else {
+            if (prefixes.isEmpty()) {
+                out.println("every family of the source: " + plan.stream().map(KeyPrefix::toString)
+                        .collect(java.util.stream.Collectors.joining(" ")));
+            }
             if (report != null) {
                 out.println((report.resumed() ? "resumed and copied " : "copied ") + report.copied() + " keys in "
                         + report.pages() + " pages" + (report.alreadyEqual() > 0 ? ", " + report.alreadyEqual()

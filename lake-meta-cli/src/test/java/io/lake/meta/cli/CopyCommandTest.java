@@ -72,6 +72,21 @@ class CopyCommandTest {
     }
 
     @Test
+    void noPrefix_copiesEveryFamilyTheSourceLists_andVerifyOnlyNamesThem() {
+        Path source = sourceWith(30);
+        String target = "postgres:" + url + "#copy_every_family";
+        Cli.Run copy = Cli.run("copy", "--from", "rocks:" + source, "--to", target, "--page-size", "7");
+        assertThat(copy.exitCode()).as(copy.toString()).isZero();
+        assertThat(copy.out()).startsWith("every family of the source: lease/ tbl/" + NL + "copied 30 keys in ");
+        assertThat(copy.out()).contains("verified: equal both ways" + NL);
+
+        Cli.Run verify = Cli.run("copy", "--from", "rocks:" + source, "--to", target, "--verify-only", "--json");
+        assertThat(verify.exitCode()).as(verify.toString()).isZero();
+        assertThat(verify.out()).contains("\"prefixes\":[\"lease/\",\"tbl/\"]").contains("\"equal\":true")
+                .contains("\"sourceKeys\":30").contains("\"targetKeys\":30");
+    }
+
+    @Test
     void nonEmptyTarget_isRefusedWithExit3_andADifferenceIsReportedWithIntoNonEmpty() {
         Path source = sourceWith(10);
         String target = "postgres:" + url + "#copy_nonempty";

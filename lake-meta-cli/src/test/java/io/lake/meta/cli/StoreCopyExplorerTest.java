@@ -55,6 +55,8 @@ class StoreCopyExplorerTest {
                 prefixes.add(KeyPrefix.family(family));
             }
         }
+        // a third of the seeds name no prefix: the copy then takes every family the source lists
+        boolean everyFamily = random.nextInt(3) == 0;
         try (InMemoryMetaStore source = InMemoryMetaStore.create(); InMemoryMetaStore target = InMemoryMetaStore.create()) {
             Map<MetaKey, MetaValue> sourceModel = new HashMap<>();
             int keys = random.nextInt(300);
@@ -64,6 +66,12 @@ class StoreCopyExplorerTest {
                 if (sourceModel.putIfAbsent(key, value) == null) {
                     source.create(key, value);
                 }
+            }
+            if (everyFamily) {
+                prefixes.clear();
+                sourceModel.keySet().stream().map(MetaKey::family).distinct().sorted()
+                        .forEach(family -> prefixes.add(KeyPrefix.family(family)));
+                context += " (every family: " + prefixes + ")";
             }
             boolean intoNonEmpty = random.nextInt(3) == 0;
             Map<MetaKey, MetaValue> preexisting = new HashMap<>();
@@ -85,7 +93,8 @@ class StoreCopyExplorerTest {
                 int killAfterPages = random.nextInt(4) == 0 ? 1 + random.nextInt(5) : Integer.MAX_VALUE;
                 int[] pages = {0};
                 try {
-                    report = StoreCopy.from(source).to(new FaultyTarget(target, fault, failAt)).prefixes(prefixes)
+                    report = StoreCopy.from(source).to(new FaultyTarget(target, fault, failAt))
+                            .prefixes(everyFamily ? List.of() : prefixes)
                             .pageSize(pageSize).intoNonEmpty(intoNonEmpty).listener(progress -> {
                                 if (++pages[0] == killAfterPages) {
                                     throw new IllegalStateException("killed");

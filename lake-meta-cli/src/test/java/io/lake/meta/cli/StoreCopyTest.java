@@ -20,6 +20,7 @@ import io.lake.meta.dynamo.DynamoMetaStore;
 import io.lake.meta.postgres.PostgresMetaStore;
 import io.lake.meta.rocks.RocksDbMetaStore;
 import io.lake.meta.spi.ForwardingMetaStore;
+import io.lake.meta.spi.KeyFamilies;
 import io.lake.meta.testkit.postgres.PostgresTestTarget;
 import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
 import java.nio.charset.StandardCharsets;
@@ -157,6 +158,55 @@ class StoreCopyTest {
         assertThat(target.get(MetaKey.of("lake-meta-copy/resume"))).isEmpty();
     }
 
+    /** Families whose names are prefixes of one another, and keys whose rest is not ASCII. */
+    static final List<String> AWKWARD_KEYS = List.of("a/1", "a/ünïcødé/名前", "ab/1", "ab0/1", "a-b/1", "a_b/ü", "0/z");
+
+    private void fillAwkward(MetaStore store) {
+        AWKWARD_KEYS.forEach(text -> assertThat(store.create(MetaKey.of(text),
+                MetaValue.of(text.getBytes(StandardCharsets.UTF_8))).isApplied()).isTrue());
+    }
+
+    @Test
+    void noPrefix_copiesEveryFamily_rocksToPostgres() {
+        fill(source, KEYS);
+        fillAwkward(source);
+        MetaStore target = postgres();
+
+        StoreCopy copy = StoreCopy.from(source).to(target).pageSize(250).build();
+        assertThat(copy.prefixes()).extracting(KeyPrefix::toString).containsExactly(
+                "0/", "a-b/", "a/", "a_b/", "ab/", "ab0/", "cnt/", "lease/", "ops/", "tbl/");
+        CopyReport report = copy.run();
+
+        assertCopiedExactly(report, KEYS + AWKWARD_KEYS.size());
+        assertThat(report.prefixes()).isEqualTo(copy.prefixes());
+        assertThat(KeyFamilies.of(target).orElseThrow().families())
+                .isEqualTo(KeyFamilies.of(source).orElseThrow().families());
+        assertThat(target.get(MetaKey.of("a/ünïcødé/名前")).orElseThrow().toByteArray())
+                .isEqualTo("a/ünïcødé/名前".getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void noPrefix_copiesEveryFamily_postgresToRocks_andSeesAFamilyOnlyTheTargetHolds() {
+        MetaStore postgresSource = postgres();
+        fill(postgresSource, 600);
+        fillAwkward(postgresSource);
+        CopyReport report = StoreCopy.from(postgresSource).to(source).pageSize(100).build().run();
+        assertCopiedExactly(report, 600 + AWKWARD_KEYS.size());
+
+        // a family only the target holds differs when every family is verified, and is invisible to named prefixes
+        source.create(MetaKey.of("extra/1"), MetaValue.of(new byte[] {7}));
+        Verification everyFamily = StoreCopy.from(postgresSource).to(source).build().verify();
+        assertThat(everyFamily.equal()).isFalse();
+        assertThat(everyFamily.extraInTarget()).isEqualTo(1);
+        assertThat(StoreCopy.from(postgresSource).to(source).prefixes(FAMILIES).build().verify().equal()).isTrue();
+
+        // and a new copy of every family into it is refused: the target is not empty
+        MetaStore second = postgres();
+        second.create(MetaKey.of("other/1"), MetaValue.of(new byte[] {1}));
+        assertThatThrownBy(() -> StoreCopy.from(postgresSource).to(second).build().run())
+                .isInstanceOf(CopyRefusedException.class).hasMessageContaining("other/1");
+    }
+
     @Test
     void killedAfterThreePages_resumes_withoutCopyingTwice() {
         fill(source, KEYS);
@@ -286,8 +336,17 @@ class StoreCopyTest {
         assertThatThrownBy(() -> StoreCopy.from(source).to(target).pageSize(0))
                 .isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> StoreCopy.from(source).to(source)).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> StoreCopy.from(source).to(target).build())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("no prefix");
+        // no prefix, from a source that cannot list its families (DynamoDB): refused, nothing written
+        MetaStore dynamoSource = dynamo();
+        dynamoSource.create(MetaKey.of("tbl/a"), MetaValue.of(new byte[] {1}));
+        assertThatThrownBy(() -> StoreCopy.from(dynamoSource).to(target).build())
+                .isInstanceOf(CopyRefusedException.class).hasMessageContaining("cannot list its key families");
+        assertThatThrownBy(() -> StoreCopy.from(dynamoSource).everyFamily())
+                .isInstanceOf(CopyRefusedException.class).hasMessageContaining("--prefix tbl/");
+        assertThatThrownBy(() -> StoreCopy.from(source).prefix(KeyPrefix.family("tbl")).everyFamily())
+                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("names none");
+        assertThat(target.get(MetaKey.of("tbl/a"))).isEmpty();
+        assertThat(target.get(MetaKey.of("lake-meta-copy/resume"))).isEmpty();
 
         // a resume record of another plan: refused, the record and the target untouched
         fill(source, 200);

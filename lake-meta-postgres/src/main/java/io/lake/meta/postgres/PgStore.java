@@ -16,10 +16,12 @@ import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.BatchKeys;
+import io.lake.meta.spi.KeyFamilies;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
 import io.lake.meta.spi.PollingWatcher;
 import io.lake.meta.spi.RaceHooks;
+import io.lake.meta.spi.TooManyFamiliesException;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +51,7 @@ import javax.sql.DataSource;
  * processes land in the same table, so watches cannot hear every commit: a {@link PollingWatcher}
  * lists each watched prefix through {@link #page} once per poll interval.
  */
-final class PgStore implements MetaStore {
+final class PgStore implements MetaStore, KeyFamilies {
 
     /** Layout of page tokens; change the format number whenever a position's meaning changes. */
     static final String TOKEN_LAYOUT = "postgres/format=" + TableSetup.FORMAT;
@@ -73,6 +75,7 @@ final class PgStore implements MetaStore {
     private final String getAllSql;
     private final String firstPageSql;
     private final String nextPageSql;
+    final String familiesSql; // package-private: PostgresFamiliesPlanTest explains it
 
     /**
      * @param table the table as configured, for messages
@@ -99,6 +102,13 @@ final class PgStore implements MetaStore {
                 + " ORDER BY k LIMIT ?) AS p ORDER BY k";
         this.firstPageSql = String.format(page, ">=");
         this.nextPageSql = String.format(page, ">");
+        // A skip scan on the primary key: each step is one index probe for the first key past the
+        // family before it ('0' is the byte after '/'), so the cost is one probe per family.
+        String family = "substring(k FROM 1 FOR position(decode('2f', 'hex') IN k) - 1)";
+        this.familiesSql = "WITH RECURSIVE families(f) AS ((SELECT " + family + " FROM " + t + " ORDER BY k LIMIT 1)"
+                + " UNION ALL SELECT (SELECT " + family + " FROM " + t + " WHERE k >= families.f || decode('30', 'hex')"
+                + " ORDER BY k LIMIT 1) FROM families WHERE families.f IS NOT NULL)"
+                + " SELECT f FROM families WHERE f IS NOT NULL LIMIT ?";
     }
 
     @Override
@@ -192,6 +202,38 @@ final class PgStore implements MetaStore {
                 ? Optional.of(tokens.encode(prefix, PageCursor.after(0, prefix, entries.get(entries.size() - 1).key())))
                 : Optional.empty();
         return new Page(entries, next, PageCost.items(itemsRead));
+    }
+
+    /**
+     * The families by a recursive skip scan over the primary key: one index probe per family, in
+     * one statement, never a scan of the table.
+     */
+    @Override
+    public List<String> families() {
+        checkOpen();
+        List<String> families = new ArrayList<>();
+        try (Connection connection = readConnection(); PreparedStatement query = connection.prepareStatement(familiesSql)) {
+            query.setInt(1, MAX_FAMILIES + 1);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    byte[] family = rows.getBytes(1);
+                    String name = new String(family, StandardCharsets.UTF_8);
+                    try {
+                        KeyPrefix.family(name);
+                    } catch (InvalidArgumentException e) {
+                        throw new StoreUnavailableException(description + " holds a row whose key has no valid family ('"
+                                + name + "'); the table was written by another program", e);
+                    }
+                    if (families.size() == MAX_FAMILIES) {
+                        throw new TooManyFamiliesException(description);
+                    }
+                    families.add(name);
+                }
+            }
+        } catch (SQLException e) {
+            throw unavailable("could not list the key families", e);
+        }
+        return List.copyOf(families);
     }
 
     /** The first byte string after every key that starts with {@code prefix}. */

@@ -16,6 +16,7 @@ import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.BatchKeys;
+import io.lake.meta.spi.KeyFamilies;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
 import io.lake.meta.spi.RaceHooks;
@@ -53,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * refuses new calls, then waits for the calls in flight, and frees the handles only when nothing
  * can touch them any more.
  */
-final class RocksStore implements MetaStore {
+final class RocksStore implements MetaStore, KeyFamilies {
 
     private static final Logger LOG = LoggerFactory.getLogger(RocksStore.class);
 
@@ -241,6 +242,18 @@ final class RocksStore implements MetaStore {
             throw new StoreUnavailableException(description + " holds an entry that is not a valid lake-meta entry ("
                     + e.getMessage() + "); the store is corrupt or was written by another program", e);
         }
+    }
+
+    /** The families by skip scan: one seek per family ({@link FamilyScan}). */
+    @Override
+    public List<String> families() {
+        return whileOpen(() -> {
+            try {
+                return FamilyScan.families(db, description);
+            } catch (RocksDBException e) {
+                throw unavailable("could not list the key families", e);
+            }
+        });
     }
 
     /**

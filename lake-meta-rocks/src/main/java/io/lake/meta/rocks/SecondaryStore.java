@@ -17,6 +17,7 @@ import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.BatchKeys;
+import io.lake.meta.spi.KeyFamilies;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
 import io.lake.meta.spi.PollingWatcher;
@@ -56,7 +57,7 @@ import org.slf4j.LoggerFactory;
  * write the primary committed before the read began. Watches poll: each poll catches up and
  * lists the prefix. Writes fail with {@link ReadOnlyStoreException}.
  */
-final class SecondaryStore implements MetaStore {
+final class SecondaryStore implements MetaStore, KeyFamilies {
 
     private static final Logger LOG = LoggerFactory.getLogger(SecondaryStore.class);
 
@@ -186,6 +187,12 @@ final class SecondaryStore implements MetaStore {
         PageCursor cursor = request.token().map(t -> tokens.decode(prefix, t)).orElse(PageCursor.startOf(0));
         byte[] start = cursor.afterKey(prefix).map(k -> Keys.justAfter(k.utf8())).orElse(prefix.utf8());
         return reading("could not read a page of " + prefix, () -> readPage(prefix, start, request.limit()));
+    }
+
+    /** The families by skip scan, after catching up with the primary ({@link FamilyScan}). */
+    @Override
+    public List<String> families() {
+        return reading("could not list the key families", () -> FamilyScan.families(db, description));
     }
 
     private Page readPage(KeyPrefix prefix, byte[] start, int limit) throws RocksDBException {

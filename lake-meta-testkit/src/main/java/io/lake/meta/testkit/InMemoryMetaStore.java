@@ -17,9 +17,11 @@ import io.lake.meta.TransactionFailure;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.BatchKeys;
+import io.lake.meta.spi.KeyFamilies;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
 import io.lake.meta.spi.RaceHooks;
+import io.lake.meta.spi.TooManyFamiliesException;
 import io.lake.meta.spi.WatchRegistry;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
@@ -65,7 +67,7 @@ import java.util.TreeMap;
  * <p>Thread-safe. {@link #close()} is idempotent; afterwards every call throws
  * {@link StoreClosedException}.
  */
-public final class InMemoryMetaStore implements MetaStore {
+public final class InMemoryMetaStore implements MetaStore, KeyFamilies {
 
     /** The layout descriptor of this store's page tokens. */
     public static final String LAYOUT = "memory";
@@ -185,6 +187,32 @@ public final class InMemoryMetaStore implements MetaStore {
                     : Optional.empty();
             return new Page(page, next, PageCost.items(page.size() + (more ? 1 : 0)));
         }
+    }
+
+    /** The family of each first key past the family before it: the model of a skip scan. */
+    @Override
+    public List<String> families() {
+        synchronized (lock) {
+            requireOpen();
+            List<String> families = new ArrayList<>();
+            for (Entry entry = first(entries.firstEntry()); entry != null;
+                    entry = first(entries.ceilingEntry(familySuccessor(entry.key().family())))) {
+                if (families.size() == MAX_FAMILIES) {
+                    throw new TooManyFamiliesException(toString());
+                }
+                families.add(entry.key().family());
+            }
+            return List.copyOf(families);
+        }
+    }
+
+    private static Entry first(Map.Entry<byte[], Entry> found) {
+        return found == null ? null : found.getValue();
+    }
+
+    /** The first key after every key of {@code family}: its name followed by the byte after '/'. */
+    private static byte[] familySuccessor(String family) {
+        return (family + "0").getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Reads the prefix through {@link #page} as the initial events, then reports every commit; see {@link MetaStore#watch}. */

@@ -50,7 +50,9 @@ package io.lake.meta.testkit;
  *   <li>{@link ModelEquivalenceContract}: random operation sequences against
  *       {@link InMemoryMetaStore};</li>
  *   <li>{@link ConcurrentWriteContract}: writers started together, unordered, whose answers
- *       must agree with one serial order (on every backend, race hooks or not).</li>
+ *       must agree with one serial order (on every backend, race hooks or not);</li>
+ *   <li>{@link KeyFamiliesContract}: the optional {@link io.lake.meta.spi.KeyFamilies} capability
+ *       (reported as skipped, with the reason, on a store without it).</li>
  * </ul>
  *
  * <p>A backend that lacks a capability the suite expects by default (conflicts that carry the
@@ -75,5 +77,5 @@ package io.lake.meta.testkit;
  *       backend that polls is opened with a short poll interval.</li>
  * </ul>
  */
-public abstract class MetaStoreContract extends ConcurrentWriteContract {
+public abstract class MetaStoreContract extends KeyFamiliesContract {
 }

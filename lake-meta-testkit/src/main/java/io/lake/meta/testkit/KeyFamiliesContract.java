@@ -1,0 +1,116 @@
+package io.lake.meta.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lake.meta.KeyPrefix;
+import io.lake.meta.MetaKey;
+import io.lake.meta.StoreClosedException;
+import io.lake.meta.Transaction;
+import io.lake.meta.spi.KeyFamilies;
+import io.lake.meta.spi.TooManyFamiliesException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Part of {@link MetaStoreContract}: the optional {@link KeyFamilies} capability. A store that has
+ * it (found through {@link KeyFamilies#of}) lists exactly the families holding keys, in page
+ * order, internal keys never among them; a store without it has these tests reported as skipped
+ * with the reason, never passed.
+ */
+@ContractGroup("key families")
+public abstract class KeyFamiliesContract extends ConcurrentWriteContract {
+
+    private KeyFamilies families() {
+        var capability = KeyFamilies.of(store);
+        Assumptions.assumeTrue(capability.isPresent(), () -> store + " does not implement KeyFamilies: it cannot"
+                + " list its families, so a copy of every key refuses it; these tests do not apply");
+        return capability.get();
+    }
+
+    @Test
+    void anEmptyStore_holdsNoFamily() {
+        assertThat(families().families()).isEmpty();
+    }
+
+    @Test
+    void familiesThatArePrefixesOfOneAnother_areEachListedOnce_inPageOrder() {
+        KeyFamilies families = families();
+        List<String> keys = List.of("a/1", "a/2/deep", "ab/1", "a-b/x", "a_b/x", "ab0/x", "0/zero", "z9/last",
+                "a/ünïcødé/名前", "ab/ünïcødé", "tbl/" + "x".repeat(200));
+        keys.forEach(text -> assertThat(store.create(key(text), value(text)).isApplied()).isTrue());
+
+        assertThat(families.families()).containsExactlyElementsOf(familiesOf(keys));
+        assertThat(families.families()).startsWith("0", "a-b", "a", "a_b", "ab", "ab0");
+    }
+
+    @Test
+    void aFamilyWithManyKeys_isListedOnce_andTheFamiliesAroundItToo() {
+        KeyFamilies families = families();
+        List<String> keys = new ArrayList<>(List.of("aa/first", "zz/last"));
+        for (int i = 0; i < 250; i++) {
+            keys.add("big/" + i);
+        }
+        writeAll(keys);
+
+        assertThat(families.families()).containsExactly("aa", "big", "zz");
+    }
+
+    @Test
+    void aFamilyWhoseLastKeyIsDeleted_isNoLongerListed() {
+        KeyFamilies families = families();
+        writeAll(List.of("keep/1", "gone/1", "gone/2"));
+        assertThat(families.families()).containsExactly("gone", "keep");
+
+        store.delete(key("gone/1"), value("gone/1"));
+        assertThat(families.families()).containsExactly("gone", "keep");
+        store.delete(key("gone/2"), value("gone/2"));
+        assertThat(families.families()).containsExactly("keep");
+    }
+
+    @Test
+    void moreFamiliesThanTheCap_areRefused_notListedInPart() {
+        KeyFamilies families = families();
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < KeyFamilies.MAX_FAMILIES; i++) {
+            keys.add("f" + i + "/k");
+        }
+        writeAll(keys);
+        assertThat(families.families()).hasSize(KeyFamilies.MAX_FAMILIES);
+
+        store.create(key("one-more/k"), value("one-more/k"));
+        assertThatThrownBy(families::families).isInstanceOf(TooManyFamiliesException.class)
+                .hasMessageContaining(String.valueOf(KeyFamilies.MAX_FAMILIES));
+    }
+
+    @Test
+    void afterClose_familiesAreRefused() {
+        KeyFamilies families = families();
+        store.close();
+        assertThatThrownBy(families::families).isInstanceOf(StoreClosedException.class);
+    }
+
+    /** Writes {@code keys} (each valued with its own text) in transactions the store accepts. */
+    private void writeAll(List<String> keys) {
+        int batch = Math.min(store.maxTransactionKeys(), 100);
+        for (int from = 0; from < keys.size(); from += batch) {
+            Transaction.Builder transaction = Transaction.builder();
+            keys.subList(from, Math.min(keys.size(), from + batch))
+                    .forEach(text -> transaction.create(key(text), value(text)));
+            assertThat(store.transact(transaction.build()).isApplied()).isTrue();
+        }
+    }
+
+    /** The model: each key's family, distinct, in the unsigned-byte order of {@code family + "/"}. */
+    private static List<String> familiesOf(List<String> keys) {
+        TreeSet<String> families = new TreeSet<>(Comparator.comparing(
+                (String family) -> KeyPrefix.family(family).utf8(), Arrays::compareUnsigned));
+        keys.forEach(text -> families.add(MetaKey.of(text).family()));
+        return List.copyOf(families);
+    }
+}
