@@ -36,7 +36,8 @@ class ContractShapeTest {
     private static final List<Class<?>> STORE_GROUPS = List.of(ConditionalWriteContract.class,
             GuardedMutationContract.class, TransactionContract.class, BatchReadContract.class, WatchContract.class,
             PageContract.class, PageTokenContract.class, KeyAndValueRulesContract.class, ClosedStoreContract.class,
-            RaceContract.class, ModelEquivalenceContract.class, ConcurrentWriteContract.class);
+            RaceContract.class, ModelEquivalenceContract.class, ConcurrentWriteContract.class,
+            KeyFamiliesContract.class);
 
     private static final List<Class<?>> LEASE_GROUPS = List.of(LeaseEpochContract.class, LeaseGuardContract.class,
             LostLeaseAnswerContract.class, FencedWriteContract.class, PausedLeaderContract.class,
