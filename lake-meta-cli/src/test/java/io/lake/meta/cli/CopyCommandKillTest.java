@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CopyCommandKillTest {
 
+    private static PostgresCliDatabase postgres;
     private static PostgresTestTarget.TestDatabase database;
     private static String url;
 
@@ -36,16 +37,14 @@ class CopyCommandKillTest {
 
     @BeforeAll
     static void openDatabase() {
-        database = PostgresTestTarget.shared().newDatabase("copykill");
-        url = "jdbc:postgresql://" + database.target().host() + ":" + database.target().port() + "/" + database.name();
-        Map<String, String> env = Map.of(PostgresStoreSpec.USER_VARIABLE, "postgres");
-        PostgresStoreSpec.environment = env::get;
+        postgres = PostgresCliDatabase.open("copykill", Map.of(PostgresStoreSpec.USER_VARIABLE, "postgres"));
+        database = postgres.database;
+        url = postgres.url;
     }
 
     @AfterAll
     static void closeDatabase() {
-        PostgresStoreSpec.environment = System::getenv;
-        database.close();
+        postgres.close();
     }
 
     @Test

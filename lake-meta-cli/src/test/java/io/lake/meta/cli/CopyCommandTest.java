@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CopyCommandTest {
 
     private static final String NL = System.lineSeparator();
+    private static PostgresCliDatabase postgres;
     private static PostgresTestTarget.TestDatabase database;
     private static String url;
 
@@ -28,16 +29,14 @@ class CopyCommandTest {
 
     @BeforeAll
     static void openDatabase() {
-        database = PostgresTestTarget.shared().newDatabase("copycli");
-        url = "jdbc:postgresql://" + database.target().host() + ":" + database.target().port() + "/" + database.name();
-        Map<String, String> env = Map.of(PostgresStoreSpec.USER_VARIABLE, "postgres");
-        PostgresStoreSpec.environment = env::get;
+        postgres = PostgresCliDatabase.open("copycli", Map.of(PostgresStoreSpec.USER_VARIABLE, "postgres"));
+        database = postgres.database;
+        url = postgres.url;
     }
 
     @AfterAll
     static void closeDatabase() {
-        PostgresStoreSpec.environment = System::getenv;
-        database.close();
+        postgres.close();
     }
 
     private Path sourceWith(int keys) {

@@ -22,22 +22,21 @@ class PostgresInspectionCommandsTest {
     private static final String NL = System.lineSeparator();
     private static final String PASSWORD = "s3cret-never-printed";
 
+    private static PostgresCliDatabase postgres;
     private static PostgresTestTarget.TestDatabase database;
     private static String url;
     private final List<Cli.Run> runs = new ArrayList<>();
 
     @BeforeAll
     static void openDatabase() {
-        database = PostgresTestTarget.shared().newDatabase("cli");
-        url = "jdbc:postgresql://" + database.target().host() + ":" + database.target().port() + "/" + database.name();
-        Map<String, String> env = Map.of(PostgresStoreSpec.USER_VARIABLE, "postgres", PostgresStoreSpec.PASSWORD_VARIABLE, PASSWORD);
-        PostgresStoreSpec.environment = env::get;
+        postgres = PostgresCliDatabase.open("cli", Map.of(PostgresStoreSpec.USER_VARIABLE, "postgres", PostgresStoreSpec.PASSWORD_VARIABLE, PASSWORD));
+        database = postgres.database;
+        url = postgres.url;
     }
 
     @AfterAll
     static void closeDatabase() {
-        PostgresStoreSpec.environment = System::getenv;
-        database.close();
+        postgres.close();
     }
 
     @AfterEach
