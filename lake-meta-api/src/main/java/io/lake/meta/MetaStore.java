@@ -1,6 +1,5 @@
 package io.lake.meta;
 
-import io.lake.meta.spi.BatchKeys;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchEvent;
 import io.lake.meta.watch.WatchListener;

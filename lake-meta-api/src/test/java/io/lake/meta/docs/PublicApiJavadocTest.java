@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 class PublicApiJavadocTest {
 
     /** The library modules, as directories next to this one. */
-    private static final List<String> MODULES = List.of("lake-meta-api", "lake-meta-rocks", "lake-meta-dynamo",
+    private static final List<String> MODULES = List.of("lake-meta-api", "lake-meta-recipes", "lake-meta-metrics", "lake-meta-rocks", "lake-meta-dynamo",
             "lake-meta-testkit", "lake-meta-testkit-dynamo", "lake-meta-testkit-localstack", "lake-meta-dynamo-testserver",
             "lake-meta-postgres", "lake-meta-testkit-postgres");
 

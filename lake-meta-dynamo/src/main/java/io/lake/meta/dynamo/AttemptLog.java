@@ -1,6 +1,6 @@
 package io.lake.meta.dynamo;
 
-import io.lake.meta.lease.Ticker;
+import io.lake.meta.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;

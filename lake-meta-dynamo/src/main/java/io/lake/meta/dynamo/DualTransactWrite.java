@@ -8,7 +8,7 @@ import io.lake.meta.Transaction;
 import io.lake.meta.TransactionFailure;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteBarrierException;
-import io.lake.meta.lease.Ticker;
+import io.lake.meta.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -16,7 +16,7 @@ import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
-import io.lake.meta.lease.Ticker;
+import io.lake.meta.Ticker;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.lake.meta.dynamo;
 
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaStore;
-import io.lake.meta.lease.Ticker;
+import io.lake.meta.Ticker;
 import java.time.Duration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 

@@ -3,7 +3,7 @@ package io.lake.meta.dynamo;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.WriteBarrierException;
-import io.lake.meta.lease.Ticker;
+import io.lake.meta.Ticker;
 import io.lake.meta.spi.RaceHooks;
 import java.time.Duration;
 import java.util.Optional;

@@ -4,7 +4,7 @@ import io.lake.meta.MetaStoreException;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.WriteBarrierException;
-import io.lake.meta.lease.Ticker;
+import io.lake.meta.Ticker;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.lake.meta.dynamo;
 
 import io.lake.meta.MetaStore;
-import io.lake.meta.lease.Ticker;
+import io.lake.meta.Ticker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.lake.meta.dynamo;
 
-import io.lake.meta.lease.Ticker;
+import io.lake.meta.Ticker;
 import java.time.Duration;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkPlugin;

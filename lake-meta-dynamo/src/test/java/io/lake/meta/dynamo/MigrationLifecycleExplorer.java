@@ -256,7 +256,7 @@ final class MigrationLifecycleExplorer {
         }
 
         /** The stores' and the migration's own time: the server's manual clock, so the token window passes for both. */
-        io.lake.meta.lease.Ticker ticker() {
+        io.lake.meta.Ticker ticker() {
             return () -> clock.millis() * 1_000_000L;
         }
 

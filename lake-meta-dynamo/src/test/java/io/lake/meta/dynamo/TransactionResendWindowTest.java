@@ -10,7 +10,7 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.OutcomeUnknownException;
-import io.lake.meta.lease.Ticker;
+import io.lake.meta.Ticker;
 import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
 import io.lake.meta.testserver.dynamodb.fault.Fault;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.lake.meta.cli.demo;
 
-import io.lake.meta.lease.Ticker;
+import io.lake.meta.Ticker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

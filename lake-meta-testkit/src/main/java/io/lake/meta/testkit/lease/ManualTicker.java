@@ -1,6 +1,6 @@
 package io.lake.meta.testkit.lease;
 
-import io.lake.meta.lease.Ticker;
+import io.lake.meta.Ticker;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 

@@ -142,7 +142,7 @@ class LeaderTaskRunnerTest {
      * A {@link ManualTicker} that runs a hook once, on the next reading a given thread takes
      * outside the election's round lock (where another thread's round may interleave).
      */
-    private static final class HookedTicker implements io.lake.meta.lease.Ticker {
+    private static final class HookedTicker implements io.lake.meta.Ticker {
         private final ManualTicker ticker = new ManualTicker();
         private volatile Thread hookThread;
         private volatile Runnable hook;

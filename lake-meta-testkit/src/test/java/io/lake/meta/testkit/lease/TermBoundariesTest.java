@@ -7,7 +7,7 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.lease.LeaderElection;
 import io.lake.meta.lease.LeadershipStatus;
-import io.lake.meta.lease.Ticker;
+import io.lake.meta.Ticker;
 import io.lake.meta.spi.ForwardingMetaStore;
 import io.lake.meta.testkit.InMemoryMetaStore;
 import java.time.Clock;
