@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Measures the cost of each call on the in-process server (requests, items evaluated, read and
- * write capacity) and prints the table recorded in verification/dynamo-backend.md. Each row is
+ * write capacity) and prints the table recorded in verification/dynamo-v2-layout.md. Each row is
  * also asserted, so a change in cost fails here first.
  */
 class DynamoCostTableTest extends DynamoTestSupport {
