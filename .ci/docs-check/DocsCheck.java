@@ -68,9 +68,8 @@ public final class DocsCheck {
     /** What the guides name in prose only; versions as the parent pom builds with them. */
     private static final String EXTRA_DEPENDENCIES = """
                 <dependency>
-                  <groupId>io.micrometer</groupId>
-                  <artifactId>micrometer-core</artifactId>
-                  <version>1.17.2</version>
+                  <groupId>io.lake</groupId>
+                  <artifactId>lake-meta-metrics</artifactId>
                 </dependency>
                 <dependency>
                   <groupId>software.amazon.awssdk</groupId>
