@@ -53,7 +53,7 @@ public final class DocsCheck {
     private static final List<String> IMPLIED_IMPORTS = List.of(
             "io.lake.meta.*", "io.lake.meta.watch.*", "io.lake.meta.spi.*", "io.lake.meta.lease.*",
             "io.lake.meta.fenced.*", "io.lake.meta.lock.*", "io.lake.meta.counter.*", "io.lake.meta.copy.*",
-            "io.lake.meta.registry.*", "io.lake.meta.maintenance.*", "io.lake.meta.ops.*",
+            "io.lake.meta.registry.*", "io.lake.meta.maintenance.*", "io.lake.meta.ops.*", "io.lake.meta.recipes.*",
             "io.lake.meta.metrics.*", "io.lake.meta.rocks.*", "io.lake.meta.dynamo.*",
             "io.lake.meta.dynamo.metrics.*", "io.lake.meta.postgres.*", "io.lake.meta.testkit.*", "io.lake.meta.testkit.lease.*",
             "io.lake.meta.testkit.dynamo.*",

@@ -1,7 +1,7 @@
 package io.lake.meta.cli;
 
-import io.lake.meta.registry.TablePage;
-import io.lake.meta.registry.TablePageRequest;
+import io.lake.meta.recipes.TypedPage;
+import io.lake.meta.recipes.TypedPageRequest;
 import io.lake.meta.registry.TableRegistration;
 import io.lake.meta.registry.TableRegistry;
 import java.io.PrintWriter;
@@ -49,22 +49,22 @@ final class TablesListCommand extends RecipeStoreCommand {
 
     @Override
     public Integer call() {
-        TablePageRequest first = namespace == null
-                ? TablePageRequest.allNamespaces(limit)
-                : TablePageRequest.inNamespace(namespace, limit);
-        TablePageRequest request = token == null ? first : first.after(token);
-        TablePage page = withStore(store -> TableRegistry.over(store).scanTablesPage(request));
+        TypedPageRequest<TableRegistration> first = namespace == null
+                ? TableRegistry.allNamespaces(limit)
+                : TableRegistry.inNamespace(namespace, limit);
+        TypedPageRequest<TableRegistration> request = token == null ? first : first.after(token);
+        TypedPage<TableRegistration> page = withStore(store -> TableRegistry.over(store).scanTablesPage(request));
         PrintWriter out = out();
         if (json) {
             List<Map<String, Object>> tables = new ArrayList<>();
-            page.registrations().forEach(r -> tables.add(RegistrationView.json(r)));
+            page.items().forEach(r -> tables.add(RegistrationView.json(r)));
             Map<String, Object> answer = new LinkedHashMap<>();
             answer.put("namespace", namespace);
             answer.put("tables", tables);
             answer.put("nextToken", page.nextToken().orElse(null));
             out.println(Json.write(answer));
         } else {
-            for (TableRegistration r : page.registrations()) {
+            for (TableRegistration r : page.items()) {
                 out.println(RegistrationView.row(r));
             }
             page.nextToken().ifPresent(next -> out.println("next-token: " + next));

@@ -12,6 +12,7 @@ import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
+import io.lake.meta.internal.Checks;
 import io.lake.meta.spi.KeyFamilies;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -303,18 +304,12 @@ public final class StoreCopy {
         private CopyListener listener = progress -> { };
 
         private Builder(MetaStore source) {
-            if (source == null) {
-                throw new InvalidArgumentException("source store is null");
-            }
-            this.source = source;
+            this.source = Checks.notNull(source, "source store");
         }
 
         /** The store to copy into; not the source itself. */
         public Builder to(MetaStore target) {
-            if (target == null) {
-                throw new InvalidArgumentException("target store is null");
-            }
-            if (target == source) {
+            if (Checks.notNull(target, "target store") == source) {
                 throw new InvalidArgumentException("the target is the source store: copy into another store");
             }
             this.target = target;
@@ -326,10 +321,7 @@ public final class StoreCopy {
          * copy every family the source lists.
          */
         public Builder prefix(KeyPrefix prefix) {
-            if (prefix == null) {
-                throw new InvalidArgumentException("prefix is null");
-            }
-            if (prefix.family().equals(ResumeRecord.FAMILY)) {
+            if (Checks.notNull(prefix, "prefix").family().equals(ResumeRecord.FAMILY)) {
                 throw new InvalidArgumentException("prefix " + prefix + " lies in the family " + ResumeRecord.FAMILY
                         + ", which a copy reserves for its resume record");
             }
@@ -367,10 +359,7 @@ public final class StoreCopy {
 
         /** Every prefix of {@code prefixes}, as {@link #prefix} each. */
         public Builder prefixes(List<KeyPrefix> prefixes) {
-            if (prefixes == null) {
-                throw new InvalidArgumentException("prefixes are null");
-            }
-            prefixes.forEach(this::prefix);
+            Checks.notNull(prefixes, "prefixes").forEach(this::prefix);
             return this;
         }
 
@@ -392,10 +381,7 @@ public final class StoreCopy {
 
         /** Told after every page written (a progress bar); default: nothing. */
         public Builder listener(CopyListener listener) {
-            if (listener == null) {
-                throw new InvalidArgumentException("listener is null");
-            }
-            this.listener = listener;
+            this.listener = Checks.notNull(listener, "listener");
             return this;
         }
 

@@ -7,6 +7,8 @@ import io.lake.meta.MetaStoreException;
  * The counter key holds bytes that are not a counter record (not JSON, no integral {@code next}
  * from 0 up, duplicate fields...). The counter fails closed: it neither hands out values nor
  * overwrites the record, until an operator repairs it. Not retryable.
+ *
+ * @since 0.1.0
  */
 public final class CorruptCounterRecordException extends MetaStoreException {
 

@@ -8,6 +8,8 @@ import io.lake.meta.MetaStoreException;
  * the call handed out nothing. The counter itself is fine: each lost race is another caller's
  * progress. Retryable: call again (later), take larger ranges with
  * {@link MonotonicCounter#nextRange(int)} so fewer writes compete, or allow more attempts.
+ *
+ * @since 0.1.0
  */
 public final class CounterContentionException extends MetaStoreException {
 

@@ -7,6 +7,8 @@ import io.lake.meta.MetaStoreException;
  * The counter cannot hand out the values asked for without passing {@link Long#MAX_VALUE}. It
  * fails closed: nothing is written and nothing handed out. A smaller range may still fit. Not
  * retryable.
+ *
+ * @since 0.1.0
  */
 public final class CounterExhaustedException extends MetaStoreException {
 

@@ -9,6 +9,7 @@ import java.util.stream.LongStream;
  *
  * @param first the lowest value, at least 0
  * @param count how many values, at least 1
+ * @since 0.1.0
  */
 public record CounterRange(long first, int count) {
 

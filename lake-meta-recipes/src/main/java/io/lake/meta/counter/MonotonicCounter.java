@@ -5,6 +5,7 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.internal.Options;
 
 /**
  * A counter under one key that hands out increasing values, each one at most once, to every
@@ -33,6 +34,8 @@ import io.lake.meta.StoreUnavailableException;
  * }</pre>
  *
  * <p>No lifecycle: a counter holds nothing open and runs nothing between calls. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public interface MonotonicCounter {
 
@@ -101,6 +104,8 @@ public interface MonotonicCounter {
      * Builds a {@link MonotonicCounter}. Required: store, key. A null or bad value raises
      * {@link InvalidArgumentException}; setting an option twice or building without a required
      * one {@link IllegalStateException}. Building does no I/O.
+     *
+     * @since 0.1.0
      */
     final class Builder {
         /** Default attempts per call: enough for a handful of writers on one key. */
@@ -117,13 +122,13 @@ public interface MonotonicCounter {
 
         /** The store holding the counter record (a fenced view works too); never closed by the counter. */
         public Builder store(MetaStore store) {
-            this.store = notTwice(this.store, store, "store");
+            this.store = Options.setOnce(this.store, store, "store");
             return this;
         }
 
         /** The key of the counter record, such as {@code seq/table-ids}. */
         public Builder key(MetaKey key) {
-            this.key = notTwice(this.key, key, "key");
+            this.key = Options.setOnce(this.key, key, "key");
             return this;
         }
 
@@ -136,7 +141,7 @@ public interface MonotonicCounter {
                 throw new InvalidArgumentException("firstValue must be from 0 to " + (Long.MAX_VALUE - 1)
                         + ", got " + firstValue);
             }
-            this.firstValue = notTwice(this.firstValue, firstValue, "firstValue");
+            this.firstValue = Options.setOnce(this.firstValue, firstValue, "firstValue");
             return this;
         }
 
@@ -146,30 +151,16 @@ public interface MonotonicCounter {
                 throw new InvalidArgumentException("maxAttempts must be from 1 to " + MAX_MAX_ATTEMPTS
                         + ", got " + maxAttempts);
             }
-            this.maxAttempts = notTwice(this.maxAttempts, maxAttempts, "maxAttempts");
+            this.maxAttempts = Options.setOnce(this.maxAttempts, maxAttempts, "maxAttempts");
             return this;
         }
 
         /** @throws IllegalStateException if the store or the key is missing */
         public MonotonicCounter build() {
-            if (store == null) {
-                throw new IllegalStateException("store is required: call store(...) before build()");
-            }
-            if (key == null) {
-                throw new IllegalStateException("key is required: call key(...) before build()");
-            }
+            Options.required(store, "store");
+            Options.required(key, "key");
             return new CasCounter(store, key, firstValue != null ? firstValue : 1,
                     maxAttempts != null ? maxAttempts : DEFAULT_MAX_ATTEMPTS);
-        }
-
-        private static <T> T notTwice(T current, T value, String name) {
-            if (current != null) {
-                throw new IllegalStateException(name + " was already set");
-            }
-            if (value == null) {
-                throw new InvalidArgumentException(name + " must not be null");
-            }
-            return value;
         }
     }
 }

@@ -16,6 +16,7 @@ import io.lake.meta.StoreClosedException;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import io.lake.meta.internal.Checks;
 import io.lake.meta.lease.LeaseAuthority;
 import io.lake.meta.lease.LeaseGuard;
 import io.lake.meta.watch.Watch;
@@ -58,6 +59,8 @@ import java.util.function.Function;
  * <p>Closing this store does not close the delegate or the authority (it owns neither); it ends
  * the watches made through it, and later calls raise {@link StoreClosedException}. Thread-safe if
  * the delegate is.
+ *
+ * @since 0.1.0
  */
 public final class FencedMetaStore implements MetaStore {
 
@@ -73,9 +76,9 @@ public final class FencedMetaStore implements MetaStore {
     private volatile boolean closed;
 
     private FencedMetaStore(MetaStore delegate, LeaseAuthority authority, OptionalLong pinnedEpoch) {
-        this.delegate = notNull(delegate, "delegate store");
-        this.authority = notNull(authority, "lease authority");
-        this.leaseKey = notNull(authority.leaseKey(), "the authority's lease key");
+        this.delegate = Checks.notNull(delegate, "delegate store");
+        this.authority = Checks.notNull(authority, "lease authority");
+        this.leaseKey = Checks.notNull(authority.leaseKey(), "the authority's lease key");
         this.pinnedEpoch = pinnedEpoch;
     }
 
@@ -105,9 +108,7 @@ public final class FencedMetaStore implements MetaStore {
      */
     public FencedMetaStore pinnedTo(long epoch) {
         requireOpen();
-        if (epoch < 0) {
-            throw new InvalidArgumentException("epoch must be >= 0, got " + epoch);
-        }
+        Checks.notNegative(epoch, "epoch");
         if (pinnedEpoch.isPresent() && pinnedEpoch.getAsLong() != epoch) {
             throw new InvalidArgumentException("this view is pinned to epoch " + pinnedEpoch.getAsLong()
                     + "; it cannot write in epoch " + epoch);
@@ -179,10 +180,7 @@ public final class FencedMetaStore implements MetaStore {
     @Override
     public WriteResult apply(Mutation mutation) {
         requireOpen();
-        if (mutation == null) {
-            throw new InvalidArgumentException("mutation must not be null");
-        }
-        Transaction single = Transaction.of(List.of(), List.of(mutation));
+        Transaction single = Transaction.of(List.of(), List.of(Checks.notNull(mutation, "mutation")));
         requireLeaseUntouched(single);
         return fenced(describe(single), guard -> {
             GuardedResult result = delegate.applyGuarded(new GuardedMutation(leaseKey, guard.leaseBytes(), mutation));
@@ -207,10 +205,7 @@ public final class FencedMetaStore implements MetaStore {
     @Override
     public TransactionResult transact(Transaction transaction) {
         requireOpen();
-        if (transaction == null) {
-            throw new InvalidArgumentException("transaction must not be null");
-        }
-        requireLeaseUntouched(transaction);
+        requireLeaseUntouched(Checks.notNull(transaction, "transaction"));
         transaction.requireAtMostKeys(maxTransactionKeys(), toString());
         return fenced(describe(transaction), guard -> {
             TransactionResult result = delegate.transact(fencedBy(guard, transaction));
@@ -341,13 +336,6 @@ public final class FencedMetaStore implements MetaStore {
         public String toString() {
             return inner.toString();
         }
-    }
-
-    private static <T> T notNull(T value, String name) {
-        if (value == null) {
-            throw new InvalidArgumentException(name + " must not be null");
-        }
-        return value;
     }
 
     private void requireOpen() {

@@ -1,64 +1,134 @@
 package io.lake.meta.internal;
 
 import io.lake.meta.InvalidArgumentException;
+import io.lake.meta.Ticker;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The lease settings every lease-based builder takes ({@code LeaderElection}, {@code LeaseCandidate},
- * {@code FencedLock}, {@code FencedTableLocks}), validated once, here, the same way for all: every
- * duration is at most {@link #MAX_DURATION} (365 days), so a local deadline (a ticker reading plus
- * a duration in nanoseconds) and a schedule never overflow; a bad value is an
- * {@link InvalidArgumentException} naming the setting.
+ * The lease options of one lease-based builder ({@code LeaderElection}, {@code LeaseCandidate},
+ * {@code FencedLock}, {@code FencedTableLocks}), each set once ({@link Options#setOnce}) and
+ * validated when set, here, with one rule set for all: every duration is at most
+ * {@link #MAX_DURATION} (365 days), so a local deadline (a ticker reading plus a duration in
+ * nanoseconds) and a schedule never overflow; a bad value is an {@link InvalidArgumentException}
+ * naming the option. The combination is checked when the builder builds, and the getters answer
+ * the defaults for options left unset. Not thread-safe: it is one builder's.
  */
 public final class LeaseSettings {
 
     /** The longest lease, margin, renew or retry interval: 365 days. */
     public static final Duration MAX_DURATION = Duration.ofDays(365);
 
-    private LeaseSettings() {
+    /** The longest candidate or holder id written into a lease record. */
+    public static final int MAX_ID_LENGTH = 256;
+
+    private @Nullable Duration leaseDuration;
+    private @Nullable Duration safetyMargin;
+    private @Nullable Duration renewInterval;
+    private @Nullable Duration retryInterval;
+    private @Nullable Clock clock;
+    private @Nullable Ticker ticker;
+    private @Nullable ScheduledExecutorService scheduler;
+    private @Nullable Executor listenerExecutor;
+
+    /**
+     * Checks an id written into the lease record ({@code name}: candidateId, holderId): 1 to
+     * {@value #MAX_ID_LENGTH} characters, not blank.
+     *
+     * @return {@code id}
+     */
+    public static String id(@Nullable String id, String name) {
+        Checks.notNull(id, name);
+        if (id.isBlank() || id.length() > MAX_ID_LENGTH) {
+            throw new InvalidArgumentException(name + " must be 1 to " + MAX_ID_LENGTH
+                    + " characters and not blank, got '" + id + "'");
+        }
+        return id;
     }
 
     /** How long an installed or renewed lease lasts: at least 1 ms, at most 365 days. */
-    public static Duration leaseDuration(Duration leaseDuration) {
-        notNull(leaseDuration, "leaseDuration");
-        if (leaseDuration.compareTo(Duration.ofMillis(1)) < 0) {
-            throw new InvalidArgumentException("leaseDuration must be at least 1 ms, got " + leaseDuration);
+    public void leaseDuration(@Nullable Duration value) {
+        Duration d = Options.setOnce(leaseDuration, value, "leaseDuration");
+        if (d.compareTo(Duration.ofMillis(1)) < 0) {
+            throw new InvalidArgumentException("leaseDuration must be at least 1 ms, got " + d);
         }
-        return atMostMax(leaseDuration, "leaseDuration");
+        leaseDuration = atMostMax(d, "leaseDuration");
     }
 
     /** How much earlier than the lease the holder's view ends: zero to 365 days. */
-    public static Duration safetyMargin(Duration safetyMargin) {
-        notNull(safetyMargin, "safetyMargin");
-        if (safetyMargin.isNegative()) {
-            throw new InvalidArgumentException("safetyMargin must not be negative, got " + safetyMargin);
+    public void safetyMargin(@Nullable Duration value) {
+        Duration m = Options.setOnce(safetyMargin, value, "safetyMargin");
+        if (m.isNegative()) {
+            throw new InvalidArgumentException("safetyMargin must not be negative, got " + m);
         }
-        return atMostMax(safetyMargin, "safetyMargin");
+        safetyMargin = atMostMax(m, "safetyMargin");
     }
 
-    /** A delay between rounds ({@code name}: renewInterval, retryInterval...): positive, at most 365 days. */
-    public static Duration interval(Duration interval, String name) {
-        notNull(interval, name);
-        if (interval.isNegative() || interval.isZero()) {
-            throw new InvalidArgumentException(name + " must be positive, got " + interval);
-        }
-        return atMostMax(interval, name);
+    /** The delay between renewals: positive, at most 365 days. */
+    public void renewInterval(@Nullable Duration value) {
+        renewInterval = interval(Options.setOnce(renewInterval, value, "renewInterval"), "renewInterval");
+    }
+
+    /** The delay between acquisition rounds while another holds the lease: positive, at most 365 days. */
+    public void retryInterval(@Nullable Duration value) {
+        retryInterval = interval(Options.setOnce(retryInterval, value, "retryInterval"), "retryInterval");
+    }
+
+    /** The wall clock of the record's expiry and of judging others' records. */
+    public void clock(@Nullable Clock value) {
+        clock = Options.setOnce(clock, value, "clock");
+    }
+
+    /** The monotonic ticker of the local deadline. */
+    public void ticker(@Nullable Ticker value) {
+        ticker = Options.setOnce(ticker, value, "ticker");
+    }
+
+    /** The caller's scheduler of the background rounds, never shut down by the recipe. */
+    public void scheduler(@Nullable ScheduledExecutorService value) {
+        scheduler = Options.setOnce(scheduler, value, "scheduler");
+    }
+
+    /** Where the listeners are called. */
+    public void listenerExecutor(@Nullable Executor value) {
+        listenerExecutor = Options.setOnce(listenerExecutor, value, "listenerExecutor");
+    }
+
+    /** @throws IllegalStateException if the lease duration (always required) was not set */
+    public Duration leaseDuration() {
+        return Options.required(leaseDuration, "leaseDuration");
     }
 
     /**
-     * Checks the combination and returns the renew interval to use.
+     * The safety margin (default zero), checked shorter than the lease.
      *
-     * @param safetyMargin null for the default, zero
-     * @param renewInterval null for the default, a third of the lease duration
+     * @param holder who trusts the lease, for the message ("a leader", "a hold")
+     * @throws InvalidArgumentException otherwise: {@code holder} would never trust its own lease
+     */
+    public Duration marginFor(String holder) {
+        Duration lease = leaseDuration();
+        Duration margin = safetyMargin != null ? safetyMargin : Duration.ZERO;
+        if (margin.compareTo(lease) >= 0) {
+            throw new InvalidArgumentException("safetyMargin " + margin + " must be shorter than leaseDuration "
+                    + lease + ": otherwise " + holder + " would never trust its own lease");
+        }
+        return margin;
+    }
+
+    /**
+     * The renew interval (default a third of the lease), checked with the margin.
+     *
      * @param holder who trusts the lease, for the message ("a leader", "a hold")
      * @throws InvalidArgumentException if the margin is not shorter than the lease, or the renew
      *     interval not shorter than lease minus margin
      */
-    public static Duration renewInterval(Duration leaseDuration, Duration safetyMargin, Duration renewInterval,
-            String holder) {
-        Duration margin = marginShorterThanLease(leaseDuration, safetyMargin, holder);
-        Duration valid = leaseDuration.minus(margin);
-        Duration renew = renewInterval != null ? renewInterval : leaseDuration.dividedBy(3);
+    public Duration renewIntervalFor(String holder) {
+        Duration lease = leaseDuration();
+        Duration valid = lease.minus(marginFor(holder));
+        Duration renew = renewInterval != null ? renewInterval : lease.dividedBy(3);
         if (renew.isZero() || renew.compareTo(valid) >= 0) {
             throw new InvalidArgumentException("renewInterval " + renew + " must be shorter than leaseDuration"
                     + " minus safetyMargin (" + valid + "): otherwise " + holder + "'s lease expires before it is renewed");
@@ -66,18 +136,36 @@ public final class LeaseSettings {
         return renew;
     }
 
-    /**
-     * Checks that the margin (null: zero) is shorter than the lease and returns it.
-     *
-     * @throws InvalidArgumentException otherwise: {@code holder} would never trust its own lease
-     */
-    public static Duration marginShorterThanLease(Duration leaseDuration, Duration safetyMargin, String holder) {
-        Duration margin = safetyMargin != null ? safetyMargin : Duration.ZERO;
-        if (margin.compareTo(leaseDuration) >= 0) {
-            throw new InvalidArgumentException("safetyMargin " + margin + " must be shorter than leaseDuration "
-                    + leaseDuration + ": otherwise " + holder + " would never trust its own lease");
+    /** The retry interval; default {@code renewInterval}. */
+    public Duration retryIntervalOr(Duration renewInterval) {
+        return retryInterval != null ? retryInterval : renewInterval;
+    }
+
+    /** The wall clock; default UTC system time. */
+    public Clock clock() {
+        return clock != null ? clock : Clock.systemUTC();
+    }
+
+    /** The monotonic ticker; default {@link Ticker#system()}. */
+    public Ticker ticker() {
+        return ticker != null ? ticker : Ticker.system();
+    }
+
+    /** The supplied scheduler, or null: the recipe runs its rounds on a thread of its own. */
+    public @Nullable ScheduledExecutorService scheduler() {
+        return scheduler;
+    }
+
+    /** The supplied listener executor, or one daemon thread named {@code threadName} ({@link Listeners#oneThread}). */
+    public Executor listenerExecutor(String threadName) {
+        return listenerExecutor != null ? listenerExecutor : Listeners.oneThread(threadName);
+    }
+
+    private static Duration interval(Duration interval, String name) {
+        if (interval.isNegative() || interval.isZero()) {
+            throw new InvalidArgumentException(name + " must be positive, got " + interval);
         }
-        return margin;
+        return atMostMax(interval, name);
     }
 
     private static Duration atMostMax(Duration d, String name) {
@@ -85,11 +173,5 @@ public final class LeaseSettings {
             throw new InvalidArgumentException(name + " must be at most 365 days, got " + d);
         }
         return d;
-    }
-
-    private static void notNull(Object value, String name) {
-        if (value == null) {
-            throw new InvalidArgumentException(name + " must not be null");
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.lake.meta.lease;
 
+import io.lake.meta.internal.Listeners;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
@@ -21,10 +22,10 @@ final class CampaignDriver {
     private final ReentrantLock roundLock = new ReentrantLock();
     private final Queue<LeaseGuard> rejected = new ConcurrentLinkedQueue<>();
     private final LeaseCampaign campaign;
-    private final LeadershipListeners listeners;
+    private final Listeners<LeadershipListener> listeners;
     private final Logger log;
 
-    CampaignDriver(LeaseCampaign campaign, LeadershipListeners listeners, Logger log) {
+    CampaignDriver(LeaseCampaign campaign, Listeners<LeadershipListener> listeners, Logger log) {
         this.campaign = campaign;
         this.listeners = listeners;
         this.log = log;

@@ -7,6 +7,8 @@ import io.lake.meta.MetaStoreException;
  * The lease key holds bytes that are not a lease record (not JSON, a negative or non-integral
  * epoch, a holder without an expiry...). The election fails closed: it neither acquires nor
  * overwrites the record, so nobody leads until an operator repairs or replaces it. Not retryable.
+ *
+ * @since 0.1.0
  */
 public final class CorruptLeaseRecordException extends MetaStoreException {
 

@@ -7,16 +7,16 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.internal.BackgroundRounds;
+import io.lake.meta.internal.Checks;
 import io.lake.meta.internal.LeaseSettings;
-import io.lake.meta.internal.ListenerQueue;
+import io.lake.meta.internal.Listeners;
+import io.lake.meta.internal.Options;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -54,12 +54,18 @@ import org.slf4j.LoggerFactory;
  * serialized; a guard rejection never waits for a round. Listeners run on the listener executor
  * ({@link Builder#listenerExecutor}), one event at a time, in order, and never under the
  * election's locks, so a listener may call back into the election.
+ *
+ * @since 0.1.0
  */
 public final class LeaderElection implements LeaseAuthority, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
 
-    /** Where the election is in its one-way lifecycle. */
+    /**
+     * Where the election is in its one-way lifecycle.
+     *
+     * @since 0.1.0
+     */
     public enum State {
         LATENT, STARTED, CLOSED
     }
@@ -69,8 +75,8 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     private final Duration leaseDuration;
     private final Duration renewInterval;
     private final Duration safetyMargin;
-    private final ScheduledExecutorService suppliedScheduler;
-    private final LeadershipListeners listeners;
+    private final Listeners<LeadershipListener> listeners;
+    private final BackgroundRounds rounds;
 
     /** Wakes {@link #awaitLeadership} callers when leadership may have changed or the election closed. */
     private final ReentrantLock leadershipLock = new ReentrantLock();
@@ -82,21 +88,17 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
 
     /** Guarded by this: lifecycle. */
     private volatile State state = State.LATENT;
-    private ScheduledExecutorService ownedScheduler;
-    private ScheduledFuture<?> rounds;
 
-    private LeaderElection(Builder b) {
+    private LeaderElection(Builder b, Duration renewInterval) {
         this.leaseKey = b.leaseKey;
         this.candidateId = b.candidateId;
-        this.leaseDuration = b.leaseDuration;
-        this.renewInterval = b.renewInterval != null ? b.renewInterval : b.leaseDuration.dividedBy(3);
-        this.safetyMargin = b.safetyMargin != null ? b.safetyMargin : Duration.ZERO;
-        Clock clock = b.clock != null ? b.clock : Clock.systemUTC();
-        Ticker ticker = b.ticker != null ? b.ticker : Ticker.system();
-        this.suppliedScheduler = b.scheduler;
-        this.listeners = new LeadershipListeners(b.listenerExecutor != null ? b.listenerExecutor
-                : ListenerQueue.oneThread("lake-meta-election-listener-" + candidateId), LOG);
-        this.campaign = new LeaseCampaign(b.store, b.leaseKey, b.candidateId, clock, ticker,
+        this.leaseDuration = b.lease.leaseDuration();
+        this.renewInterval = renewInterval;
+        this.safetyMargin = b.lease.marginFor("a leader");
+        this.listeners = LeaseCampaign.listeners(b.lease.listenerExecutor("lake-meta-election-listener-" + candidateId),
+                LOG);
+        this.rounds = BackgroundRounds.of(b.lease.scheduler(), "lake-meta-election-" + candidateId, LOG);
+        this.campaign = new LeaseCampaign(b.store, b.leaseKey, b.candidateId, b.lease.clock(), b.lease.ticker(),
                 leaseDuration, safetyMargin, listeners, LOG);
         this.driver = new CampaignDriver(campaign, listeners, LOG);
         if (b.listener != null) {
@@ -130,7 +132,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
      * @throws InvalidArgumentException if {@code listener} is null
      */
     public void addListener(LeadershipListener listener) {
-        listeners.add(LeaseArguments.notNull(listener, "listener"));
+        listeners.add(listener);
     }
 
     /**
@@ -161,7 +163,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
      *     left as it was
      */
     public boolean awaitLeadership(Duration timeout) throws InterruptedException {
-        LeaseArguments.notNull(timeout, "timeout");
+        Checks.notNull(timeout, "timeout");
         if (timeout.isNegative()) {
             throw new InvalidArgumentException("timeout must be zero or positive, got " + timeout);
         }
@@ -276,16 +278,8 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
                     + ") cannot start: it is " + state.name().toLowerCase() + "; an election starts once");
         }
         state = State.STARTED;
-        ScheduledExecutorService scheduler = suppliedScheduler;
-        if (scheduler == null) {
-            ownedScheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "lake-meta-election-" + candidateId);
-                t.setDaemon(true);
-                return t;
-            });
-            scheduler = ownedScheduler;
-        }
-        rounds = scheduler.scheduleWithFixedDelay(this::backgroundRound, 0, renewInterval.toNanos(), TimeUnit.NANOSECONDS);
+        rounds.every(Duration.ZERO, renewInterval, "campaign round for '" + leaseKey + "' (candidate " + candidateId + ")",
+                "retrying next round", this::backgroundRound);
     }
 
     /**
@@ -300,12 +294,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
                 return;
             }
             state = State.CLOSED;
-            if (rounds != null) {
-                rounds.cancel(false);
-            }
-            if (ownedScheduler != null) {
-                ownedScheduler.shutdown();
-            }
+            rounds.close();
         }
         try {
             driver.run(() -> campaign.resign("election closed"));
@@ -327,7 +316,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
      */
     @Override
     public void guardRejected(LeaseGuard rejected) {
-        driver.guardRejected(LeaseArguments.notNull(rejected, "rejected guard"));
+        driver.guardRejected(Checks.notNull(rejected, "rejected guard"));
     }
 
     @Override
@@ -338,16 +327,10 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
 
     // ---- rounds -------------------------------------------------------------------------------
 
+    /** One background round; a failure is logged by the rounds, which go on. */
     private void backgroundRound() {
         try {
             driver.run(() -> state != State.CLOSED ? campaign.round() : null);
-        } catch (VirtualMachineError e) {
-            LOG.error("campaign round for '{}' (candidate {}) failed with {}; the rounds stop",
-                    leaseKey, candidateId, e.toString(), e);
-            throw e; // the JVM is failing
-        } catch (Throwable e) { // an Error or a checked exception too: escaping cancels the periodic task for good
-            LOG.warn("campaign round for '{}' (candidate {}) failed; retrying next round: {}",
-                    leaseKey, candidateId, e.toString(), e);
         } finally {
             signalLeadershipChange();
         }
@@ -360,53 +343,41 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
      * A null or bad value raises {@link InvalidArgumentException} (as in every lake-meta builder),
      * setting an option twice or building without a required one {@link IllegalStateException}.
      * Nothing is built or written when a call throws.
+     *
+     * @since 0.1.0
      */
     public static final class Builder {
         private MetaStore store;
         private MetaKey leaseKey;
         private String candidateId;
-        private Duration leaseDuration;
-        private Duration renewInterval;
-        private Duration safetyMargin;
-        private Clock clock;
-        private Ticker ticker;
-        private ScheduledExecutorService scheduler;
+        private final LeaseSettings lease = new LeaseSettings();
         private LeadershipListener listener;
-        private Executor listenerExecutor;
 
         private Builder() {
         }
 
         /** The raw store holding the lease (never a fenced store: the election writes the lease itself). The election does not close it. */
         public Builder store(MetaStore store) {
-            requireUnset(this.store, "store");
-            this.store = LeaseArguments.notNull(store, "store");
+            this.store = Options.setOnce(this.store, store, "store");
             return this;
         }
 
         /** The key of the lease record. */
         public Builder leaseKey(MetaKey leaseKey) {
-            requireUnset(this.leaseKey, "leaseKey");
-            this.leaseKey = LeaseArguments.notNull(leaseKey, "leaseKey");
+            this.leaseKey = Options.setOnce(this.leaseKey, leaseKey, "leaseKey");
             return this;
         }
 
         /** This candidate's id: unique among live candidates, 1 to 256 characters, not blank. */
         public Builder candidateId(String candidateId) {
-            requireUnset(this.candidateId, "candidateId");
-            LeaseArguments.notNull(candidateId, "candidateId");
-            if (candidateId.isBlank() || candidateId.length() > 256) {
-                throw new InvalidArgumentException("candidateId must be 1 to 256 characters and not blank, got '"
-                        + candidateId + "'");
-            }
-            this.candidateId = candidateId;
+            this.candidateId = LeaseSettings.id(Options.setOnce(this.candidateId, candidateId, "candidateId"),
+                    "candidateId");
             return this;
         }
 
         /** How long an installed or renewed lease lasts; at least 1 ms, at most 365 days. */
         public Builder leaseDuration(Duration leaseDuration) {
-            requireUnset(this.leaseDuration, "leaseDuration");
-            this.leaseDuration = LeaseSettings.leaseDuration(leaseDuration);
+            lease.leaseDuration(leaseDuration);
             return this;
         }
 
@@ -415,8 +386,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
          * at most 365 days. Default: a third of the lease duration.
          */
         public Builder renewInterval(Duration renewInterval) {
-            requireUnset(this.renewInterval, "renewInterval");
-            this.renewInterval = LeaseSettings.interval(renewInterval, "renewInterval");
+            lease.renewInterval(renewInterval);
             return this;
         }
 
@@ -426,36 +396,31 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
          * Default: zero.
          */
         public Builder safetyMargin(Duration safetyMargin) {
-            requireUnset(this.safetyMargin, "safetyMargin");
-            this.safetyMargin = LeaseSettings.safetyMargin(safetyMargin);
+            lease.safetyMargin(safetyMargin);
             return this;
         }
 
         /** Wall clock for the record's expiry and for judging others' records. Default: UTC system clock. */
         public Builder clock(Clock clock) {
-            requireUnset(this.clock, "clock");
-            this.clock = LeaseArguments.notNull(clock, "clock");
+            lease.clock(clock);
             return this;
         }
 
         /** Monotonic ticker for the local deadline. Default: {@link System#nanoTime()}. */
         public Builder ticker(Ticker ticker) {
-            requireUnset(this.ticker, "ticker");
-            this.ticker = LeaseArguments.notNull(ticker, "ticker");
+            lease.ticker(ticker);
             return this;
         }
 
         /** Runs background rounds on this scheduler, which the election never shuts down. */
         public Builder scheduler(ScheduledExecutorService scheduler) {
-            requireUnset(this.scheduler, "scheduler");
-            this.scheduler = LeaseArguments.notNull(scheduler, "scheduler");
+            lease.scheduler(scheduler);
             return this;
         }
 
         /** A listener registered before any round runs; more can be added later. */
         public Builder listener(LeadershipListener listener) {
-            requireUnset(this.listener, "listener");
-            this.listener = LeaseArguments.notNull(listener, "listener");
+            this.listener = Options.setOnce(this.listener, listener, "listener");
             return this;
         }
 
@@ -468,8 +433,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
          * @since 0.1.0
          */
         public Builder listenerExecutor(Executor listenerExecutor) {
-            requireUnset(this.listenerExecutor, "listenerExecutor");
-            this.listenerExecutor = LeaseArguments.notNull(listenerExecutor, "listenerExecutor");
+            lease.listenerExecutor(listenerExecutor);
             return this;
         }
 
@@ -479,24 +443,10 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
          *     duration, or the renew interval not shorter than duration minus margin
          */
         public LeaderElection build() {
-            requireSet(store, "store");
-            requireSet(leaseKey, "leaseKey");
-            requireSet(candidateId, "candidateId");
-            requireSet(leaseDuration, "leaseDuration");
-            LeaseSettings.renewInterval(leaseDuration, safetyMargin, renewInterval, "a leader");
-            return new LeaderElection(this);
-        }
-
-        private static void requireUnset(Object current, String name) {
-            if (current != null) {
-                throw new IllegalStateException(name + " was already set");
-            }
-        }
-
-        private static void requireSet(Object value, String name) {
-            if (value == null) {
-                throw new IllegalStateException(name + " is required: call " + name + "(...) before build()");
-            }
+            Options.required(store, "store");
+            Options.required(leaseKey, "leaseKey");
+            Options.required(candidateId, "candidateId");
+            return new LeaderElection(this, lease.renewIntervalFor("a leader"));
         }
     }
 }

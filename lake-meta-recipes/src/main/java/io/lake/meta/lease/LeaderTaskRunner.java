@@ -1,5 +1,7 @@
 package io.lake.meta.lease;
 
+import io.lake.meta.internal.Checks;
+import io.lake.meta.internal.Threads;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -49,11 +51,7 @@ public final class LeaderTaskRunner implements AutoCloseable {
     private LeaderTaskRunner(LeaderElection election, LeaderTask task) {
         this.election = election;
         this.task = task;
-        this.thread = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "lake-meta-leader-task-" + election.candidateId());
-            t.setDaemon(true);
-            return t;
-        });
+        this.thread = Executors.newSingleThreadExecutor(Threads.daemon("lake-meta-leader-task-" + election.candidateId()));
     }
 
     /**
@@ -63,8 +61,8 @@ public final class LeaderTaskRunner implements AutoCloseable {
      * @throws io.lake.meta.InvalidArgumentException if an argument is null
      */
     public static LeaderTaskRunner over(LeaderElection election, LeaderTask task) {
-        LeaseArguments.notNull(election, "election");
-        LeaseArguments.notNull(task, "task");
+        Checks.notNull(election, "election");
+        Checks.notNull(task, "task");
         LeaderTaskRunner runner = new LeaderTaskRunner(election, task);
         election.addListener(new LeadershipListener() {
             @Override

@@ -10,6 +10,8 @@ package io.lake.meta.lease;
  *
  * <p>Events are informational: the guard ({@link LeaderElection#currentGuard()}) is authoritative,
  * and it stops being valid at its deadline even if the "lost" event is delivered later.
+ *
+ * @since 0.1.0
  */
 public interface LeadershipListener {
 

@@ -6,6 +6,8 @@ import java.util.Optional;
 /**
  * Where a fenced store gets its authority to write: the lease key and the freshest valid guard.
  * {@link LeaderElection} is the implementation; tests may supply their own.
+ *
+ * @since 0.1.0
  */
 public interface LeaseAuthority {
 

@@ -9,17 +9,19 @@ import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.WriteResult;
+import io.lake.meta.internal.Listeners;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 
 /**
  * What a candidate does to the lease record: the campaign round (renew, acquire or follow), the
  * renewal-only round, the reaction to a fenced rejection, and resignation; it publishes the guard
- * and tells the listeners. The terms it may lead in come from {@link LeaseTerms}. Both
+ * and tells the listeners. The terms it may lead in come from its {@link TermMemory}. Both
  * {@link LeaderElection} and {@link LeaseCandidate} (which the fenced lock runs) drive one.
  *
  * <p>Not thread-safe except {@link #validGuard()} and {@link #status()}: the owner's round lock
@@ -36,8 +38,8 @@ final class LeaseCampaign {
     private final Ticker ticker;
     private final long recordDurationMillis;
     private final long localValidityNanos;
-    private final LeadershipListeners listeners;
-    private final LeaseTerms terms;
+    private final Listeners<LeadershipListener> listeners;
+    private final TermMemory terms;
 
     /** The published guard; null when this candidate does not consider itself leader. */
     private volatile LeaseGuard guard;
@@ -48,7 +50,7 @@ final class LeaseCampaign {
      * @param safetyMargin how much earlier than {@code leaseDuration} the local deadline falls
      */
     LeaseCampaign(MetaStore store, MetaKey leaseKey, String candidateId, Clock clock, Ticker ticker,
-            Duration leaseDuration, Duration safetyMargin, LeadershipListeners listeners, Logger log) {
+            Duration leaseDuration, Duration safetyMargin, Listeners<LeadershipListener> listeners, Logger log) {
         this.store = store;
         this.leaseKey = leaseKey;
         this.candidateId = candidateId;
@@ -59,7 +61,15 @@ final class LeaseCampaign {
         this.localValidityNanos = leaseDuration.minus(safetyMargin).toNanos();
         this.listeners = listeners;
         this.log = log;
-        this.terms = new LeaseTerms(leaseKey);
+        this.terms = new TermMemory(leaseKey);
+    }
+
+    /**
+     * The listener list of one candidate: the campaign posts its transitions under the owner's
+     * round lock, and the owner's {@link CampaignDriver} flushes them once it released that lock.
+     */
+    static Listeners<LeadershipListener> listeners(Executor executor, Logger log) {
+        return new Listeners<>("leadership listener", executor, log);
     }
 
     /** The published guard while its local deadline has not passed. No I/O. */
@@ -245,7 +255,7 @@ final class LeaseCampaign {
             guard = fresh;
             if (!wasLeading) {
                 log.info("candidate {} leads '{}' in epoch {}", candidateId, leaseKey, epoch);
-                listeners.gained(fresh);
+                listeners.post("gained", l -> l.gained(fresh));
             }
             return new LeadershipStatus.Leader(epoch);
         }
@@ -280,7 +290,7 @@ final class LeaseCampaign {
         if (g != null) {
             terms.ended(g.epoch());
             log.info("candidate {} no longer leads '{}' (epoch {}): {}", candidateId, leaseKey, g.epoch(), reason);
-            listeners.lost(g.epoch(), reason);
+            listeners.post("lost", l -> l.lost(g.epoch(), reason));
         }
     }
 

@@ -7,8 +7,10 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.internal.Checks;
 import io.lake.meta.internal.LeaseSettings;
-import io.lake.meta.internal.ListenerQueue;
+import io.lake.meta.internal.Listeners;
+import io.lake.meta.internal.Options;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -33,6 +35,8 @@ import org.slf4j.LoggerFactory;
  * round (see {@link LeaderElection#guardRejected}). Listeners run on the listener executor, never
  * under the candidate's lock. Building does no I/O;
  * the store is the caller's and is never closed.
+ *
+ * @since 0.1.0
  */
 public final class LeaseCandidate implements LeaseAuthority {
 
@@ -40,7 +44,7 @@ public final class LeaseCandidate implements LeaseAuthority {
 
     private final MetaKey leaseKey;
     private final String candidateId;
-    private final LeadershipListeners listeners;
+    private final Listeners<LeadershipListener> listeners;
     /** Guarded by the driver's round lock, except its guard reads. */
     private final LeaseCampaign campaign;
     private final CampaignDriver driver;
@@ -48,11 +52,10 @@ public final class LeaseCandidate implements LeaseAuthority {
     private LeaseCandidate(Builder b) {
         this.leaseKey = b.leaseKey;
         this.candidateId = b.candidateId;
-        this.listeners = new LeadershipListeners(b.listenerExecutor != null ? b.listenerExecutor
-                : ListenerQueue.oneThread("lake-meta-candidate-listener-" + b.candidateId), LOG);
-        this.campaign = new LeaseCampaign(b.store, b.leaseKey, b.candidateId,
-                b.clock != null ? b.clock : Clock.systemUTC(), b.ticker != null ? b.ticker : Ticker.system(),
-                b.leaseDuration, b.safetyMargin != null ? b.safetyMargin : Duration.ZERO, listeners, LOG);
+        this.listeners = LeaseCampaign.listeners(b.lease.listenerExecutor("lake-meta-candidate-listener-" + b.candidateId),
+                LOG);
+        this.campaign = new LeaseCampaign(b.store, b.leaseKey, b.candidateId, b.lease.clock(), b.lease.ticker(),
+                b.lease.leaseDuration(), b.lease.marginFor("a holder"), listeners, LOG);
         this.driver = new CampaignDriver(campaign, listeners, LOG);
         if (b.listener != null) {
             listeners.add(b.listener);
@@ -74,11 +77,12 @@ public final class LeaseCandidate implements LeaseAuthority {
         return candidateId;
     }
 
-    /** Adds a listener; it hears events from the next transition on. */
+    /**
+     * Adds a listener; it hears events from the next transition on.
+     *
+     * @throws InvalidArgumentException if {@code listener} is null
+     */
     public void addListener(LeadershipListener listener) {
-        if (listener == null) {
-            throw new InvalidArgumentException("listener must not be null");
-        }
         listeners.add(listener);
     }
 
@@ -128,7 +132,7 @@ public final class LeaseCandidate implements LeaseAuthority {
     /** See {@link LeaderElection#guardRejected(LeaseGuard)}. */
     @Override
     public void guardRejected(LeaseGuard rejected) {
-        driver.guardRejected(LeaseArguments.notNull(rejected, "rejected guard"));
+        driver.guardRejected(Checks.notNull(rejected, "rejected guard"));
     }
 
     /** See {@link LeaderElection#status()}. */
@@ -145,71 +149,65 @@ public final class LeaseCandidate implements LeaseAuthority {
      * Builds a {@link LeaseCandidate}. Required: store, lease key, candidate id, lease duration.
      * A null or bad value raises {@link InvalidArgumentException}; setting an option twice or
      * building without a required one {@link IllegalStateException}.
+     *
+     * @since 0.1.0
      */
     public static final class Builder {
         private MetaStore store;
         private MetaKey leaseKey;
         private String candidateId;
-        private Duration leaseDuration;
-        private Duration safetyMargin;
-        private Clock clock;
-        private Ticker ticker;
+        private final LeaseSettings lease = new LeaseSettings();
         private LeadershipListener listener;
-        private Executor listenerExecutor;
 
         private Builder() {
         }
 
         /** The raw store holding the lease; never closed by the candidate. */
         public Builder store(MetaStore store) {
-            this.store = set(this.store, store, "store");
+            this.store = Options.setOnce(this.store, store, "store");
             return this;
         }
 
         /** The key of the lease record. */
         public Builder leaseKey(MetaKey leaseKey) {
-            this.leaseKey = set(this.leaseKey, leaseKey, "leaseKey");
+            this.leaseKey = Options.setOnce(this.leaseKey, leaseKey, "leaseKey");
             return this;
         }
 
         /** This candidate's id, written into the record: 1 to 256 characters, not blank. */
         public Builder candidateId(String candidateId) {
-            String id = set(this.candidateId, candidateId, "candidateId");
-            if (id.isBlank() || id.length() > 256) {
-                throw new InvalidArgumentException("candidateId must be 1 to 256 characters and not blank, got '"
-                        + id + "'");
-            }
-            this.candidateId = id;
+            this.candidateId = LeaseSettings.id(Options.setOnce(this.candidateId, candidateId, "candidateId"),
+                    "candidateId");
             return this;
         }
 
         /** How long an installed or renewed lease lasts; at least 1 ms, at most 365 days. */
         public Builder leaseDuration(Duration leaseDuration) {
-            this.leaseDuration = LeaseSettings.leaseDuration(set(this.leaseDuration, leaseDuration, "leaseDuration"));
+            lease.leaseDuration(leaseDuration);
             return this;
         }
 
         /** How much earlier than the lease duration the local deadline falls; zero to 365 days. Default: zero. */
         public Builder safetyMargin(Duration safetyMargin) {
-            this.safetyMargin = LeaseSettings.safetyMargin(set(this.safetyMargin, safetyMargin, "safetyMargin"));
+            lease.safetyMargin(safetyMargin);
             return this;
         }
 
         /** Wall clock for the record's expiry and for judging others' records. Default: UTC system clock. */
         public Builder clock(Clock clock) {
-            this.clock = set(this.clock, clock, "clock");
+            lease.clock(clock);
             return this;
         }
 
         /** Monotonic ticker for the local deadline. Default: {@link System#nanoTime()}. */
         public Builder ticker(Ticker ticker) {
-            this.ticker = set(this.ticker, ticker, "ticker");
+            lease.ticker(ticker);
             return this;
         }
 
         /** A listener registered before any round runs; more can be added later. */
         public Builder listener(LeadershipListener listener) {
-            this.listener = set(this.listener, listener, "listener");
+            this.listener = Options.setOnce(this.listener, listener, "listener");
             return this;
         }
 
@@ -220,7 +218,7 @@ public final class LeaseCandidate implements LeaseAuthority {
          * @since 0.1.0
          */
         public Builder listenerExecutor(Executor listenerExecutor) {
-            this.listenerExecutor = set(this.listenerExecutor, listenerExecutor, "listenerExecutor");
+            lease.listenerExecutor(listenerExecutor);
             return this;
         }
 
@@ -229,28 +227,11 @@ public final class LeaseCandidate implements LeaseAuthority {
          * @throws InvalidArgumentException if the safety margin is not shorter than the lease duration
          */
         public LeaseCandidate build() {
-            requireSet(store, "store");
-            requireSet(leaseKey, "leaseKey");
-            requireSet(candidateId, "candidateId");
-            requireSet(leaseDuration, "leaseDuration");
-            LeaseSettings.marginShorterThanLease(leaseDuration, safetyMargin, "a holder"); // renewing is the caller's
+            Options.required(store, "store");
+            Options.required(leaseKey, "leaseKey");
+            Options.required(candidateId, "candidateId");
+            lease.marginFor("a holder"); // renewing is the caller's
             return new LeaseCandidate(this);
-        }
-
-        private static <T> T set(T current, T value, String name) {
-            if (current != null) {
-                throw new IllegalStateException(name + " was already set");
-            }
-            if (value == null) {
-                throw new InvalidArgumentException(name + " must not be null");
-            }
-            return value;
-        }
-
-        private static void requireSet(Object value, String name) {
-            if (value == null) {
-                throw new IllegalStateException(name + " is required: call " + name + "(...) before build()");
-            }
         }
     }
 }

@@ -7,6 +7,8 @@ import io.lake.meta.MetaStoreException;
  * The lease record is at the largest epoch ({@link Long#MAX_VALUE}), so no candidate may acquire
  * it: a new term would need an epoch that cannot be written. The election fails closed: the
  * record is left unchanged and nobody leads through this key again. Not retryable.
+ *
+ * @since 0.1.0
  */
 public final class LeaseEpochExhaustedException extends MetaStoreException {
 

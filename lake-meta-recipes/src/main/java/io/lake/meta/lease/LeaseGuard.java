@@ -4,6 +4,7 @@ import io.lake.meta.Ticker;
 
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
+import io.lake.meta.internal.Checks;
 
 /**
  * Proof of leadership for one lease installation: the exact lease bytes the leader installed,
@@ -12,6 +13,8 @@ import io.lake.meta.MetaValue;
  * it as soon as anyone else has changed the lease record, whatever the clocks say.
  *
  * <p>Immutable. Each renewal or takeover publishes a new guard; the old one is not updated.
+ *
+ * @since 0.1.0
  */
 public final class LeaseGuard {
 
@@ -28,9 +31,9 @@ public final class LeaseGuard {
      * @throws io.lake.meta.InvalidArgumentException if the key or bytes are null or the epoch is negative
      */
     public LeaseGuard(MetaKey leaseKey, MetaValue leaseBytes, long epoch, long localDeadlineNanos) {
-        this.leaseKey = LeaseArguments.notNull(leaseKey, "lease key");
-        this.leaseBytes = LeaseArguments.notNull(leaseBytes, "lease bytes");
-        this.epoch = LeaseArguments.epoch(epoch);
+        this.leaseKey = Checks.notNull(leaseKey, "lease key");
+        this.leaseBytes = Checks.notNull(leaseBytes, "lease bytes");
+        this.epoch = Checks.notNegative(epoch, "epoch");
         this.localDeadlineNanos = localDeadlineNanos;
     }
 

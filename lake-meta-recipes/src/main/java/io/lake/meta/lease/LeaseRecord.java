@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
+import io.lake.meta.internal.Checks;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.Optional;
@@ -34,6 +35,8 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>Unknown fields are ignored, so later versions may add fields. Immutable and thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class LeaseRecord {
 
@@ -50,7 +53,7 @@ public final class LeaseRecord {
 
     private LeaseRecord(String holder, long epoch, long expiresAtMillis, String nonce) {
         this.holder = holder;
-        this.epoch = LeaseArguments.epoch(epoch);
+        this.epoch = Checks.notNegative(epoch, "epoch");
         this.expiresAtMillis = expiresAtMillis;
         this.nonce = nonce;
     }
@@ -62,7 +65,7 @@ public final class LeaseRecord {
      *     is empty (such a record would read back as corrupt) or {@code epoch} is negative
      */
     public static LeaseRecord held(String holder, long epoch, long expiresAtMillis, String nonce) {
-        return new LeaseRecord(LeaseArguments.holder(holder), epoch, expiresAtMillis, notNull(nonce, "nonce"));
+        return new LeaseRecord(requireHolder(holder), epoch, expiresAtMillis, Checks.notNull(nonce, "nonce"));
     }
 
     /**
@@ -71,7 +74,7 @@ public final class LeaseRecord {
      * @throws InvalidArgumentException if {@code nonce} is null or {@code epoch} is negative
      */
     public static LeaseRecord vacant(long epoch, long atMillis, String nonce) {
-        return new LeaseRecord(null, epoch, atMillis, notNull(nonce, "nonce"));
+        return new LeaseRecord(null, epoch, atMillis, Checks.notNull(nonce, "nonce"));
     }
 
     /**
@@ -81,8 +84,8 @@ public final class LeaseRecord {
      * @throws InvalidArgumentException if an argument is null
      */
     public static LeaseRecord decode(MetaKey leaseKey, MetaValue value) {
-        notNull(leaseKey, "lease key");
-        notNull(value, "lease record value");
+        Checks.notNull(leaseKey, "lease key");
+        Checks.notNull(value, "lease record value");
         JsonNode root;
         try {
             root = JSON.readTree(value.toByteArray());
@@ -127,8 +130,12 @@ public final class LeaseRecord {
         return new LeaseRecord(holder, epoch, expiresAt, nonce);
     }
 
-    private static <T> T notNull(T value, String name) {
-        return LeaseArguments.notNull(value, name);
+    /** A holder written into a record: not null, not empty (such a record would read back as corrupt). */
+    static String requireHolder(String holder) {
+        if (Checks.notNull(holder, "holder").isEmpty()) {
+            throw new InvalidArgumentException("holder must not be empty: it is the candidate id holding the lease");
+        }
+        return holder;
     }
 
     /** The record's JSON bytes, fields in a fixed order. */

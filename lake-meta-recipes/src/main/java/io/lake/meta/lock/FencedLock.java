@@ -5,7 +5,7 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.internal.LeaseSettings;
-import io.lake.meta.internal.ListenerQueue;
+import io.lake.meta.internal.Options;
 import io.lake.meta.lease.CorruptLeaseRecordException;
 import io.lake.meta.lease.LeaseCandidate;
 import io.lake.meta.lease.LeaseEpochExhaustedException;
@@ -43,10 +43,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * started ({@link #start()}: renewals every renew interval on a scheduler) → closed
  * ({@link #close()}: stops renewals and releases the hold). Acquiring needs a started lock, so a
  * hold is always renewed. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public interface FencedLock extends AutoCloseable {
 
-    /** Where the lock is in its one-way lifecycle. */
+    /**
+     * Where the lock is in its one-way lifecycle.
+     *
+     * @since 0.1.0
+     */
     enum State {
         LATENT, STARTED, CLOSED
     }
@@ -116,56 +122,40 @@ public interface FencedLock extends AutoCloseable {
      * Builds a {@link FencedLock}. Required: store, key, holder id, lease duration. A null or bad
      * value raises {@link InvalidArgumentException}; setting an option twice or building without
      * a required one {@link IllegalStateException}. Building does no I/O.
+     *
+     * @since 0.1.0
      */
     final class Builder {
-        private final LeaseCandidate.Builder lease = LeaseCandidate.builder();
         private MetaStore store;
         private MetaKey key;
         private String holderId;
-        private Duration leaseDuration;
-        private Duration safetyMargin;
-        private Clock clock;
-        private Duration renewInterval;
-        private Duration retryInterval;
-        private Ticker ticker;
-        private ScheduledExecutorService scheduler;
+        private final LeaseSettings lease = new LeaseSettings();
         private LockListener listener;
-        private Executor listenerExecutor;
 
         private Builder() {
         }
 
         /** The raw store holding the lock record and the data (never a fenced view); never closed by the lock. */
         public Builder store(MetaStore store) {
-            this.store = notTwice(this.store, store, "store");
-            lease.store(store);
+            this.store = Options.setOnce(this.store, store, "store");
             return this;
         }
 
         /** The key of the lock's record: one per resource, such as {@code lock/tables/orders}. */
         public Builder key(MetaKey key) {
-            this.key = notTwice(this.key, key, "key");
-            lease.leaseKey(key);
+            this.key = Options.setOnce(this.key, key, "key");
             return this;
         }
 
         /** Who holds the lock, for operators reading the record: 1 to 256 characters, not blank. */
         public Builder holderId(String holderId) {
-            String id = notTwice(this.holderId, holderId, "holderId");
-            try {
-                lease.candidateId(id); // the record's holder: the candidate's id rule
-            } catch (InvalidArgumentException e) {
-                throw new InvalidArgumentException("holderId must be 1 to 256 characters and not blank, got '" + id + "'");
-            }
-            this.holderId = id;
+            this.holderId = LeaseSettings.id(Options.setOnce(this.holderId, holderId, "holderId"), "holderId");
             return this;
         }
 
         /** How long an acquired or renewed hold lasts without a renewal; at least 1 ms, at most 365 days. */
         public Builder leaseDuration(Duration leaseDuration) {
-            Duration d = notTwice(this.leaseDuration, leaseDuration, "leaseDuration");
-            lease.leaseDuration(d);
-            this.leaseDuration = d;
+            lease.leaseDuration(leaseDuration);
             return this;
         }
 
@@ -174,36 +164,30 @@ public interface FencedLock extends AutoCloseable {
          * disagreement between holders (see the leases guide). Default: zero.
          */
         public Builder safetyMargin(Duration safetyMargin) {
-            Duration m = notTwice(this.safetyMargin, safetyMargin, "safetyMargin");
-            lease.safetyMargin(m);
-            this.safetyMargin = m;
+            lease.safetyMargin(safetyMargin);
             return this;
         }
 
         /** Delay between background renewals; shorter than lease duration minus safety margin. Default: a third of the lease duration. */
         public Builder renewInterval(Duration renewInterval) {
-            this.renewInterval = LeaseSettings.interval(notTwice(this.renewInterval, renewInterval, "renewInterval"),
-                    "renewInterval");
+            lease.renewInterval(renewInterval);
             return this;
         }
 
         /** Delay between acquisition rounds while someone else holds the lock. Default: the renew interval. */
         public Builder retryInterval(Duration retryInterval) {
-            this.retryInterval = LeaseSettings.interval(notTwice(this.retryInterval, retryInterval, "retryInterval"),
-                    "retryInterval");
+            lease.retryInterval(retryInterval);
             return this;
         }
 
         /** Wall clock for the record's expiry and for judging others' records. Default: UTC system clock. */
         public Builder clock(Clock clock) {
-            this.clock = notTwice(this.clock, clock, "clock");
             lease.clock(clock);
             return this;
         }
 
         /** Monotonic ticker for the local deadline and the acquisition timeout. Default: {@link System#nanoTime()}. */
         public Builder ticker(Ticker ticker) {
-            this.ticker = notTwice(this.ticker, ticker, "ticker");
             lease.ticker(ticker);
             return this;
         }
@@ -213,13 +197,13 @@ public interface FencedLock extends AutoCloseable {
          * share one among many locks.
          */
         public Builder scheduler(ScheduledExecutorService scheduler) {
-            this.scheduler = notTwice(this.scheduler, scheduler, "scheduler");
+            lease.scheduler(scheduler);
             return this;
         }
 
         /** A listener registered before any hold; more can be added later. */
         public Builder listener(LockListener listener) {
-            this.listener = notTwice(this.listener, listener, "listener");
+            this.listener = Options.setOnce(this.listener, listener, "listener");
             return this;
         }
 
@@ -232,7 +216,7 @@ public interface FencedLock extends AutoCloseable {
          * @since 0.1.0
          */
         public Builder listenerExecutor(Executor listenerExecutor) {
-            this.listenerExecutor = notTwice(this.listenerExecutor, listenerExecutor, "listenerExecutor");
+            lease.listenerExecutor(listenerExecutor);
             return this;
         }
 
@@ -242,34 +226,19 @@ public interface FencedLock extends AutoCloseable {
          *     duration, or the renew interval not shorter than duration minus margin
          */
         public FencedLock build() {
-            requireSet(store, "store");
-            requireSet(key, "key");
-            requireSet(holderId, "holderId");
-            requireSet(leaseDuration, "leaseDuration");
+            Options.required(store, "store");
+            Options.required(key, "key");
+            Options.required(holderId, "holderId");
+            Duration renew = lease.renewIntervalFor("a hold");
             ReentrantLock mutex = new ReentrantLock();
-            MutexAwareDelivery delivery = new MutexAwareDelivery(listenerExecutor != null ? listenerExecutor
-                    : ListenerQueue.oneThread("lake-meta-lock-listener-" + key), mutex);
-            LeaseCandidate candidate = lease.listenerExecutor(delivery).build();
-            Duration renew = LeaseSettings.renewInterval(leaseDuration, safetyMargin, renewInterval, "a hold");
-            return new LeaseLock(store, key, holderId, candidate, ticker != null ? ticker : Ticker.system(),
-                    renew, retryInterval != null ? retryInterval : renew, scheduler, listener, mutex, delivery);
-        }
-
-        private static void requireSet(Object value, String name) {
-            if (value == null) {
-                throw new IllegalStateException(name + " is required: call " + name + "(...) before build()");
-            }
-        }
-
-
-        private static <T> T notTwice(T current, T value, String name) {
-            if (current != null) {
-                throw new IllegalStateException(name + " was already set");
-            }
-            if (value == null) {
-                throw new InvalidArgumentException(name + " must not be null");
-            }
-            return value;
+            MutexAwareDelivery delivery = new MutexAwareDelivery(lease.listenerExecutor("lake-meta-lock-listener-" + key),
+                    mutex);
+            // the lock's holder is a candidate for the lock's record, with the same lease settings
+            LeaseCandidate candidate = LeaseCandidate.builder().store(store).leaseKey(key).candidateId(holderId)
+                    .leaseDuration(lease.leaseDuration()).safetyMargin(lease.marginFor("a hold")).clock(lease.clock())
+                    .ticker(lease.ticker()).listenerExecutor(delivery).build();
+            return new LeaseLock(store, key, holderId, candidate, lease.ticker(), renew, lease.retryIntervalOr(renew),
+                    lease.scheduler(), listener, mutex, delivery);
         }
     }
 }

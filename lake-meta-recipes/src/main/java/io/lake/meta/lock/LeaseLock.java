@@ -5,6 +5,8 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.internal.BackgroundRounds;
+import io.lake.meta.internal.Listeners;
 import io.lake.meta.lease.LeaseCandidate;
 import io.lake.meta.lease.LeaseGuard;
 import io.lake.meta.lease.LeadershipListener;
@@ -16,10 +18,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -41,8 +41,9 @@ final class LeaseLock implements FencedLock {
     private final Ticker ticker;
     private final Duration renewInterval;
     private final Duration retryInterval;
-    private final ScheduledExecutorService suppliedScheduler;
-    private final LockListeners listeners = new LockListeners();
+    private final BackgroundRounds rounds;
+    /** Told on the candidate's listener executor (termEnded), so directly there: already off every lock. */
+    private final Listeners<LockListener> listeners = new Listeners<>("lock listener", Runnable::run, LOG);
     /**
      * Serializes acquisition rounds, renewals, releases and the lifecycle. Always taken before the
      * candidate's own lock. Guard rejections take neither (the candidate settles them without
@@ -59,9 +60,6 @@ final class LeaseLock implements FencedLock {
     private volatile LeaseHold hold;
     /** Guarded by mutex. */
     private Acquisition acquiring;
-    private ScheduledExecutorService scheduler;
-    private ScheduledExecutorService ownedScheduler;
-    private ScheduledFuture<?> renewals;
 
     LeaseLock(MetaStore store, MetaKey key, String holderId, LeaseCandidate candidate, Ticker ticker,
             Duration renewInterval, Duration retryInterval, ScheduledExecutorService scheduler, LockListener listener,
@@ -75,7 +73,7 @@ final class LeaseLock implements FencedLock {
         this.ticker = ticker;
         this.renewInterval = renewInterval;
         this.retryInterval = retryInterval;
-        this.suppliedScheduler = scheduler;
+        this.rounds = BackgroundRounds.of(scheduler, "lake-meta-lock-" + key, LOG);
         if (listener != null) {
             listeners.add(listener);
         }
@@ -109,9 +107,6 @@ final class LeaseLock implements FencedLock {
 
     @Override
     public void addListener(LockListener listener) {
-        if (listener == null) {
-            throw new InvalidArgumentException("listener must not be null");
-        }
         listeners.add(listener);
     }
 
@@ -130,17 +125,8 @@ final class LeaseLock implements FencedLock {
                         + state.name().toLowerCase() + "; a lock starts once");
             }
             state = State.STARTED;
-            scheduler = suppliedScheduler;
-            if (scheduler == null) {
-                ownedScheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-                    Thread t = new Thread(r, "lake-meta-lock-" + key);
-                    t.setDaemon(true);
-                    return t;
-                });
-                scheduler = ownedScheduler;
-            }
-            long every = renewInterval.toNanos();
-            renewals = scheduler.scheduleWithFixedDelay(this::renewalTick, every, every, TimeUnit.NANOSECONDS);
+            rounds.every(renewInterval, renewInterval, "renewal of lock '" + key + "' (holder " + holderId + ")",
+                    "the hold stays valid until its deadline", this::renewalTick);
         } finally {
             unlock();
         }
@@ -180,12 +166,7 @@ final class LeaseLock implements FencedLock {
                 return;
             }
             state = State.CLOSED;
-            if (renewals != null) {
-                renewals.cancel(false);
-            }
-            if (ownedScheduler != null) {
-                ownedScheduler.shutdown();
-            }
+            rounds.close();
             Acquisition a = acquiring;
             if (a != null) {
                 giveUp(a);
@@ -342,7 +323,7 @@ final class LeaseLock implements FencedLock {
             return;
         }
         try {
-            a.nextRound = scheduler.schedule(() -> scheduledRound(a), Math.min(retryInterval.toNanos(), remaining),
+            a.nextRound = rounds.scheduler().schedule(() -> scheduledRound(a), Math.min(retryInterval.toNanos(), remaining),
                     TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             giveUp(a);
@@ -429,6 +410,7 @@ final class LeaseLock implements FencedLock {
 
     // ---- renewals and loss ----------------------------------------------------------------------
 
+    /** One background renewal; a failure is logged by the rounds, which go on. */
     private void renewalTick() {
         mutex.lock();
         try {
@@ -436,12 +418,6 @@ final class LeaseLock implements FencedLock {
             if (state == State.STARTED && h != null && !h.ended()) {
                 candidate.renewOnce();
             }
-        } catch (VirtualMachineError e) {
-            LOG.error("renewal of lock '{}' (holder {}) failed with {}; renewals stop", key, holderId, e.toString(), e);
-            throw e; // the JVM is failing
-        } catch (Throwable e) { // an Error or a checked exception too: escaping cancels the periodic task for good
-            LOG.warn("renewal of lock '{}' (holder {}) failed; the hold stays valid until its deadline: {}",
-                    key, holderId, e.toString(), e);
         } finally {
             unlock();
         }
@@ -452,7 +428,8 @@ final class LeaseLock implements FencedLock {
         LeaseHold h = unended.remove(epoch);
         if (h != null && h.markLost()) {
             LOG.info("holder {} lost lock '{}' (epoch {}): {}", holderId, key, epoch, reason);
-            listeners.lost(h, reason);
+            listeners.post("lost", l -> l.lost(h, reason));
+            listeners.flush();
         }
     }
 }

@@ -18,6 +18,8 @@ import io.lake.meta.MetaStoreException;
  * }</pre>
  *
  * <p>Thread-safe.
+ *
+ * @since 0.1.0
  */
 public interface LockHold extends AutoCloseable {
 

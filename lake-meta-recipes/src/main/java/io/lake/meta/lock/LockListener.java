@@ -10,6 +10,8 @@ package io.lake.meta.lock;
  *
  * <p>Informational: {@link LockHold#isHeld()} is authoritative, and the hold's view refuses writes
  * from the deadline on even if this event is delivered later.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface LockListener {

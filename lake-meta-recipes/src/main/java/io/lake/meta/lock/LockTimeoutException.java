@@ -8,6 +8,8 @@ import java.time.Duration;
  * {@link FencedLock#acquire(Duration)} did not get the lock before its timeout: someone else held
  * it the whole time (or the store kept failing). Nothing of this caller's is left in the store.
  * Retryable: try again later.
+ *
+ * @since 0.1.0
  */
 public final class LockTimeoutException extends MetaStoreException {
 

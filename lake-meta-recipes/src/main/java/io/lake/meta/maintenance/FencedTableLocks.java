@@ -4,6 +4,10 @@ import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.Ticker;
+import io.lake.meta.internal.BackgroundRounds;
+import io.lake.meta.internal.Checks;
+import io.lake.meta.internal.LeaseSettings;
+import io.lake.meta.internal.Options;
 import io.lake.meta.lock.FencedLock;
 import io.lake.meta.lock.LockHold;
 import io.lake.meta.registry.TableId;
@@ -13,8 +17,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link TableLockProvider} for sweepers in many processes: a {@link FencedLock} per table,
@@ -48,28 +53,27 @@ import java.util.concurrent.ScheduledExecutorService;
  *
  * <p>Lifecycle: usable once built; {@link #close()} releases every lock still held and shuts down
  * the scheduler if the provider created it (a supplied one is left running). Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class FencedTableLocks implements TableLockProvider, AutoCloseable {
 
     /** The key family of every lock record. */
     public static final String LOCK_FAMILY = "lock";
 
+    private static final Logger LOG = LoggerFactory.getLogger(FencedTableLocks.class);
+
     private final MetaStore store;
     private final Settings settings;
-    private final ScheduledExecutorService scheduler;
-    private final boolean ownsScheduler;
+    /** Every held lock's renewals run on its scheduler (the supplied one, or the provider's own thread). */
+    private final BackgroundRounds rounds;
     private final Map<TableId, FencedLock> held = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    private FencedTableLocks(Builder b) {
+    private FencedTableLocks(Builder b, Settings settings) {
         this.store = b.store;
-        this.settings = new Settings(b);
-        this.ownsScheduler = b.scheduler == null;
-        this.scheduler = ownsScheduler ? Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lake-meta-table-locks-" + b.holderId);
-            t.setDaemon(true);
-            return t;
-        }) : b.scheduler;
+        this.settings = settings;
+        this.rounds = BackgroundRounds.of(b.lease.scheduler(), "lake-meta-table-locks-" + b.holderId, LOG);
     }
 
     /** A builder; store, holder id and lease duration are required. */
@@ -83,7 +87,7 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
      * included) and an operator finds a table's lock by its name.
      */
     public static MetaKey lockKey(TableId table) {
-        Arguments.notNull(table, "table");
+        Checks.notNull(table, "table");
         return MetaKey.of(LOCK_FAMILY + "/" + table.key());
     }
 
@@ -98,9 +102,9 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
      */
     @Override
     public Optional<TableLock> tryLock(TableId table) {
-        Arguments.notNull(table, "table");
+        Checks.notNull(table, "table");
         requireOpen();
-        FencedLock lock = settings.lockOn(store, lockKey(table), scheduler);
+        FencedLock lock = settings.lockOn(store, lockKey(table), rounds.scheduler());
         if (held.putIfAbsent(table, lock) != null) {
             lock.close(); // never started: no I/O
             return Optional.empty();
@@ -123,7 +127,7 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
 
     /** Whether this provider holds {@code table}'s lock now (no I/O). */
     public boolean isHeld(TableId table) {
-        Arguments.notNull(table, "table");
+        Checks.notNull(table, "table");
         FencedLock lock = held.get(table);
         return lock != null && lock.currentHold().isPresent();
     }
@@ -136,9 +140,7 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
     public void close() {
         closed = true;
         held.forEach(this::forget);
-        if (ownsScheduler) {
-            scheduler.shutdown();
-        }
+        rounds.close();
     }
 
     private void forget(TableId table, FencedLock lock) {
@@ -191,7 +193,7 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
         }
     }
 
-    /** The lock settings every table's lock is built with. */
+    /** The lock settings every table's lock is built with: validated once, when the provider is built. */
     private static final class Settings {
         final String holderId;
         final Duration leaseDuration;
@@ -200,35 +202,21 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
         final Clock clock;
         final Ticker ticker;
 
-        Settings(Builder b) {
-            this.holderId = b.holderId;
-            this.leaseDuration = b.leaseDuration;
-            this.safetyMargin = b.safetyMargin;
-            this.renewInterval = b.renewInterval;
-            this.clock = b.clock;
-            this.ticker = b.ticker;
+        /** @throws InvalidArgumentException if the margin or the renew interval does not fit the lease */
+        Settings(String holderId, LeaseSettings lease) {
+            this.holderId = holderId;
+            this.renewInterval = lease.renewIntervalFor("a hold");
+            this.leaseDuration = lease.leaseDuration();
+            this.safetyMargin = lease.marginFor("a hold");
+            this.clock = lease.clock();
+            this.ticker = lease.ticker();
         }
 
         /** A latent lock on {@code key}; building does no I/O. */
         FencedLock lockOn(MetaStore store, MetaKey key, ScheduledExecutorService scheduler) {
-            FencedLock.Builder lock = FencedLock.builder().store(store).key(key).holderId(holderId)
-                    .leaseDuration(leaseDuration);
-            if (scheduler != null) {
-                lock.scheduler(scheduler);
-            }
-            if (safetyMargin != null) {
-                lock.safetyMargin(safetyMargin);
-            }
-            if (renewInterval != null) {
-                lock.renewInterval(renewInterval);
-            }
-            if (clock != null) {
-                lock.clock(clock);
-            }
-            if (ticker != null) {
-                lock.ticker(ticker);
-            }
-            return lock.build();
+            return FencedLock.builder().store(store).key(key).holderId(holderId).leaseDuration(leaseDuration)
+                    .safetyMargin(safetyMargin).renewInterval(renewInterval).clock(clock).ticker(ticker)
+                    .scheduler(scheduler).build();
         }
     }
 
@@ -237,73 +225,56 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
      * their rules are {@link FencedLock.Builder}'s: a null or bad value raises
      * {@link InvalidArgumentException}; setting an option twice or building without a required one
      * {@link IllegalStateException}. Building does no I/O.
+     *
+     * @since 0.1.0
      */
     public static final class Builder {
         private MetaStore store;
         private String holderId;
-        private Duration leaseDuration;
-        private Duration safetyMargin;
-        private Duration renewInterval;
-        private Clock clock;
-        private Ticker ticker;
-        private ScheduledExecutorService scheduler;
+        private final LeaseSettings lease = new LeaseSettings();
 
         private Builder() {
         }
 
         /** The raw store holding the lock records and the registry (never a fenced view); never closed here. */
         public Builder store(MetaStore store) {
-            notTwice(this.store, "store");
-            FencedLock.builder().store(store);
-            this.store = store;
+            this.store = Options.setOnce(this.store, store, "store");
             return this;
         }
 
         /** Who holds the locks, for operators reading a lock record: 1 to 256 characters, not blank. */
         public Builder holderId(String holderId) {
-            notTwice(this.holderId, "holderId");
-            FencedLock.builder().holderId(holderId);
-            this.holderId = holderId;
+            this.holderId = LeaseSettings.id(Options.setOnce(this.holderId, holderId, "holderId"), "holderId");
             return this;
         }
 
-        /** How long a lock lasts without a renewal; at least 1 ms. */
+        /** How long a lock lasts without a renewal; at least 1 ms, at most 365 days. */
         public Builder leaseDuration(Duration leaseDuration) {
-            notTwice(this.leaseDuration, "leaseDuration");
-            FencedLock.builder().leaseDuration(leaseDuration);
-            this.leaseDuration = leaseDuration;
+            lease.leaseDuration(leaseDuration);
             return this;
         }
 
         /** How much earlier than the lease duration a holder's own view ends (wall-clock disagreement). Default: zero. */
         public Builder safetyMargin(Duration safetyMargin) {
-            notTwice(this.safetyMargin, "safetyMargin");
-            FencedLock.builder().safetyMargin(safetyMargin);
-            this.safetyMargin = safetyMargin;
+            lease.safetyMargin(safetyMargin);
             return this;
         }
 
         /** Delay between renewals of a held lock. Default: a third of the lease duration. */
         public Builder renewInterval(Duration renewInterval) {
-            notTwice(this.renewInterval, "renewInterval");
-            FencedLock.builder().renewInterval(renewInterval);
-            this.renewInterval = renewInterval;
+            lease.renewInterval(renewInterval);
             return this;
         }
 
         /** Wall clock of the lock records' expiry. Default: UTC system clock. */
         public Builder clock(Clock clock) {
-            notTwice(this.clock, "clock");
-            FencedLock.builder().clock(clock);
-            this.clock = clock;
+            lease.clock(clock);
             return this;
         }
 
         /** Monotonic ticker of each hold's local deadline. Default: {@link System#nanoTime()}. */
         public Builder ticker(Ticker ticker) {
-            notTwice(this.ticker, "ticker");
-            FencedLock.builder().ticker(ticker);
-            this.ticker = ticker;
+            lease.ticker(ticker);
             return this;
         }
 
@@ -312,9 +283,7 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
          * Default: one daemon thread of the provider's own, shut down by {@link #close()}.
          */
         public Builder scheduler(ScheduledExecutorService scheduler) {
-            notTwice(this.scheduler, "scheduler");
-            FencedLock.builder().scheduler(scheduler);
-            this.scheduler = scheduler;
+            lease.scheduler(scheduler);
             return this;
         }
 
@@ -324,25 +293,9 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
          *     or the renew interval not shorter than duration minus margin
          */
         public FencedTableLocks build() {
-            requireSet(store, "store");
-            requireSet(holderId, "holderId");
-            requireSet(leaseDuration, "leaseDuration");
-            // the lock builder's own checks of the combination, once, on a lock that is never
-            // started (no I/O, nothing held); no table's lock lives under this key
-            new Settings(this).lockOn(store, MetaKey.of(LOCK_FAMILY + "/settings-check"), scheduler).close();
-            return new FencedTableLocks(this);
-        }
-
-        private static void requireSet(Object value, String name) {
-            if (value == null) {
-                throw new IllegalStateException(name + " is required: call " + name + "(...) before build()");
-            }
-        }
-
-        private static void notTwice(Object current, String name) {
-            if (current != null) {
-                throw new IllegalStateException(name + " was already set");
-            }
+            Options.required(store, "store");
+            Options.required(holderId, "holderId");
+            return new FencedTableLocks(this, new Settings(holderId, lease));
         }
     }
 }

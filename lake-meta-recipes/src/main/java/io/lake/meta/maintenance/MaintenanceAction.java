@@ -1,11 +1,16 @@
 package io.lake.meta.maintenance;
 
+import io.lake.meta.internal.Checks;
 import io.lake.meta.registry.TableSpec;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
-/** What a {@link TableMaintainer} asks the sweeper to write back to a table's registration. Immutable. */
+/**
+ * What a {@link TableMaintainer} asks the sweeper to write back to a table's registration. Immutable.
+ *
+ * @since 0.1.0
+ */
 public final class MaintenanceAction {
 
     private static final MaintenanceAction NONE = new MaintenanceAction(null);
@@ -23,7 +28,7 @@ public final class MaintenanceAction {
 
     /** Replace the registration's spec (such as a property recording the last compaction): generation + 1. */
     public static MaintenanceAction updateSpec(TableSpec spec) {
-        return new MaintenanceAction(Arguments.notNull(spec, "spec"));
+        return new MaintenanceAction(Checks.notNull(spec, "spec"));
     }
 
     /** The spec to write, if any. */

@@ -2,6 +2,8 @@ package io.lake.meta.maintenance;
 
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.Limits;
+import io.lake.meta.internal.Checks;
+import io.lake.meta.internal.LeaseSettings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -14,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Defaults: interval {@value #DEFAULT_INTERVAL_TEXT}, page size {@value #DEFAULT_PAGE_SIZE}. Services
  * and the command line read them in one place, {@link #fromSettings}: an option beats the
  * environment variable, which beats the default.
+ *
+ * @since 0.1.0
  */
 public final class MaintenanceLimits {
 
@@ -36,7 +40,7 @@ public final class MaintenanceLimits {
      *
      * @since 0.1.0
      */
-    public static final Duration MAX_INTERVAL = Duration.ofDays(365);
+    public static final Duration MAX_INTERVAL = LeaseSettings.MAX_DURATION;
 
     private final Duration interval;
     private final int pageSize;
@@ -74,8 +78,8 @@ public final class MaintenanceLimits {
      *     of range or an option is unknown; nothing runs
      */
     public static MaintenanceLimits fromSettings(Map<String, String> environment, Map<String, String> options) {
-        Arguments.notNull(environment, "environment");
-        Arguments.notNull(options, "options");
+        Checks.notNull(environment, "environment");
+        Checks.notNull(options, "options");
         for (String name : options.keySet()) {
             if (!INTERVAL_OPTION.equals(name) && !PAGE_SIZE_OPTION.equals(name)) {
                 throw new InvalidArgumentException("unknown maintenance option '" + name + "': use "
@@ -104,7 +108,7 @@ public final class MaintenanceLimits {
     }
 
     private static Duration requireInterval(Duration interval, String source) {
-        Arguments.notNull(interval, source);
+        Checks.notNull(interval, source);
         if (interval.isZero() || interval.isNegative()) {
             throw new InvalidArgumentException(source + " " + interval + " must be positive (such as 30s or 5m)");
         }

@@ -2,10 +2,12 @@ package io.lake.meta.maintenance;
 
 import io.lake.meta.MetaStore;
 import io.lake.meta.fenced.FencedMetaStore;
+import io.lake.meta.internal.BackgroundRounds;
+import io.lake.meta.internal.Checks;
+import io.lake.meta.recipes.TypedPage;
+import io.lake.meta.recipes.TypedPageRequest;
 import io.lake.meta.registry.RegistryWriteResult;
 import io.lake.meta.registry.TableId;
-import io.lake.meta.registry.TablePage;
-import io.lake.meta.registry.TablePageRequest;
 import io.lake.meta.registry.TableRegistration;
 import io.lake.meta.registry.TableRegistry;
 import io.lake.meta.registry.TableSpec;
@@ -14,7 +16,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each tick returns its {@link TickStatistics} and logs one event. Ticks of one sweeper run one
  * at a time. The stores, lock provider and maintainer are the caller's.
+ *
+ * @since 0.1.0
  */
 public final class MaintenanceSweeper {
 
@@ -81,11 +84,11 @@ public final class MaintenanceSweeper {
      * @param cancelRequested asked before each lock is taken; true stops the tick there
      */
     public synchronized TickStatistics tick(BooleanSupplier cancelRequested) {
-        Arguments.notNull(cancelRequested, "cancelRequested");
-        TablePageRequest first = TablePageRequest.allNamespaces(limits.pageSize());
-        TablePage page = registry.scanTablesPage(token == null ? first : first.after(token));
-        Tally tally = new Tally(page.registrations().size());
-        for (TableRegistration candidate : page.registrations()) {
+        Checks.notNull(cancelRequested, "cancelRequested");
+        TypedPageRequest<TableRegistration> first = TableRegistry.allNamespaces(limits.pageSize());
+        TypedPage<TableRegistration> page = registry.scanTablesPage(token == null ? first : first.after(token));
+        Tally tally = new Tally(page.items().size());
+        for (TableRegistration candidate : page.items()) {
             if (cancelRequested.getAsBoolean()) {
                 return finish(tally.statistics(false, true));
             }
@@ -107,18 +110,9 @@ public final class MaintenanceSweeper {
      * one interval); a failing tick is logged and the next goes on. Cancel the returned future to stop.
      */
     public ScheduledFuture<?> scheduleOn(ScheduledExecutorService scheduler) {
-        Arguments.notNull(scheduler, "scheduler");
-        long nanos = limits.interval().toNanos();
-        return scheduler.scheduleWithFixedDelay(() -> {
-            try {
-                tick();
-            } catch (VirtualMachineError e) {
-                LOG.error("maintenance tick failed; the ticks stop", e);
-                throw e; // the JVM is failing
-            } catch (Throwable e) { // an Error or a checked exception too: escaping cancels the periodic task for good
-                LOG.warn("maintenance tick failed; the next tick resumes at the same page", e);
-            }
-        }, nanos, nanos, TimeUnit.NANOSECONDS);
+        Checks.notNull(scheduler, "scheduler");
+        return BackgroundRounds.on(scheduler, LOG).every(limits.interval(),
+                limits.interval(), "maintenance tick", "the next tick resumes at the same page", this::tick);
     }
 
     /** The limits this sweeper runs with. */
@@ -216,7 +210,11 @@ public final class MaintenanceSweeper {
         }
     }
 
-    /** Builds a sweeper; building does no I/O. Required: registry store, locks, maintainer. */
+    /**
+     * Builds a sweeper; building does no I/O. Required: registry store, locks, maintainer.
+     *
+     * @since 0.1.0
+     */
     public static final class Builder {
 
         private MetaStore registryStore;
@@ -230,31 +228,31 @@ public final class MaintenanceSweeper {
 
         /** The store the registry pages are read from (reads only; writes go through each lock's store). */
         public Builder registryStore(MetaStore store) {
-            this.registryStore = Arguments.notNull(store, "registry store");
+            this.registryStore = Checks.notNull(store, "registry store");
             return this;
         }
 
         /** The per-table locks each candidate is re-read under. */
         public Builder locks(TableLockProvider locks) {
-            this.locks = Arguments.notNull(locks, "lock provider");
+            this.locks = Checks.notNull(locks, "lock provider");
             return this;
         }
 
         /** What maintains one table. */
         public Builder maintainer(TableMaintainer maintainer) {
-            this.maintainer = Arguments.notNull(maintainer, "maintainer");
+            this.maintainer = Checks.notNull(maintainer, "maintainer");
             return this;
         }
 
         /** Page size and interval; {@link MaintenanceLimits#defaults()} unless set. */
         public Builder limits(MaintenanceLimits limits) {
-            this.limits = Arguments.notNull(limits, "limits");
+            this.limits = Checks.notNull(limits, "limits");
             return this;
         }
 
         /** The clock that stamps purge starts; UTC wall time unless set. */
         public Builder clock(Clock clock) {
-            this.clock = Arguments.notNull(clock, "clock");
+            this.clock = Checks.notNull(clock, "clock");
             return this;
         }
 

@@ -7,6 +7,8 @@ import java.util.OptionalLong;
  * A held table lock. Everything the sweeper writes for the table while holding it goes through
  * {@link #store()}, so a holder that lost the lock (paused past its lease, taken over) writes
  * nothing.
+ *
+ * @since 0.1.0
  */
 public interface TableLock extends AutoCloseable {
 

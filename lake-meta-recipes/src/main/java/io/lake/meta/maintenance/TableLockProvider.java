@@ -8,6 +8,8 @@ import java.util.Optional;
  * runs twice at once across processes. A fenced lock (its holder writes only through a view
  * fenced by the lock's epoch) is the intended implementation: {@link FencedTableLocks}. A
  * single-process service may use an in-process lock over a store fenced by its leadership.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface TableLockProvider {

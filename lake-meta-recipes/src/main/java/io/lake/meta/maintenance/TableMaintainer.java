@@ -10,6 +10,8 @@ import io.lake.meta.registry.TableRegistration;
  * to see the lock the work runs under (its fencing {@link TableLock#epoch() epoch}, its
  * store), the two-argument forms instead: the sweeper calls the two-argument forms, which by
  * default call the one-argument ones.
+ *
+ * @since 0.1.0
  */
 public interface TableMaintainer {
 

@@ -11,6 +11,7 @@ package io.lake.meta.maintenance;
  * @param wrapped whether the page was the registry's last, so the next tick starts again at the first
  * @param cancelled whether the tick stopped before taking a lock because cancellation was requested;
  *     the next tick then reads the same page again
+ * @since 0.1.0
  */
 public record TickStatistics(int scanned, int maintained, int updated, int purged, int skipped, boolean wrapped,
         boolean cancelled) {

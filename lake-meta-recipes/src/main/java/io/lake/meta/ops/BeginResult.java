@@ -1,5 +1,6 @@
 package io.lake.meta.ops;
 
+import io.lake.meta.internal.Checks;
 
 /**
  * The answer to {@link OperationJournal#begin}: this call started the operation, or the journal
@@ -7,10 +8,15 @@ package io.lake.meta.ops;
  *
  * @param kind which of the four answers
  * @param record the record: the one this call wrote, or the one the journal holds
+ * @since 0.1.0
  */
 public record BeginResult(Kind kind, OperationRecord record) {
 
-    /** The four answers of a begin. */
+    /**
+     * The four answers of a begin.
+     *
+     * @since 0.1.0
+     */
     public enum Kind {
         /** This call recorded the operation in progress: run it, then complete or abandon it. */
         STARTED,
@@ -23,8 +29,8 @@ public record BeginResult(Kind kind, OperationRecord record) {
     }
 
     public BeginResult {
-        Arguments.notNull(kind, "kind");
-        Arguments.notNull(record, "record");
+        Checks.notNull(kind, "kind");
+        Checks.notNull(record, "record");
     }
 
     static BeginResult started(OperationRecord record) {

@@ -7,6 +7,8 @@ import io.lake.meta.MetaStoreException;
  * An operation key holds bytes that are not an operation record this library reads (not JSON, a
  * missing or mistyped field, an unknown record version or state, a key outside the journal's naming
  * rules). Never skipped; nothing was written. Not retryable: repair or delete the record.
+ *
+ * @since 0.1.0
  */
 public final class CorruptOperationRecordException extends MetaStoreException {
 

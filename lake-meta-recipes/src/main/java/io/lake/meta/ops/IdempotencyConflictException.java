@@ -6,6 +6,8 @@ import io.lake.meta.MetaStoreException;
  * An operation id was reused for a different request: the journal recorded the operation with
  * another payload digest. Nothing was written. Not retryable: the client must use a new operation
  * id for a new request (or send the original payload again).
+ *
+ * @since 0.1.0
  */
 public final class IdempotencyConflictException extends MetaStoreException {
 

@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
  * applied, or a conflict because the record changed (another caller ended it, a later leader
  * recovered it, or it was collected). {@link #record()} is what the key holds as far as this call
  * knows: the record written, or on a conflict the current record (empty when absent).
+ *
+ * @since 0.1.0
  */
 public final class JournalWriteResult {
 

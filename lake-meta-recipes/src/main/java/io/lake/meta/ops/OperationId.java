@@ -3,6 +3,7 @@ package io.lake.meta.ops;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
+import io.lake.meta.internal.Checks;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -11,6 +12,8 @@ import org.jspecify.annotations.Nullable;
  * {@code [A-Za-z0-9_.-]}) and an operation id chosen by the client (1 to
  * {@value #MAX_OPERATION_ID_LENGTH} characters from {@code [A-Za-z0-9_.:-]}), each starting with a
  * letter or digit. Its record lives under {@code ops/<tenant>/<operationId>}. Immutable.
+ *
+ * @since 0.1.0
  */
 public final class OperationId {
 
@@ -44,7 +47,7 @@ public final class OperationId {
      * @throws InvalidArgumentException if {@code key} is not {@code ops/<tenant>/<operationId>} with valid parts
      */
     public static OperationId fromKey(MetaKey key) {
-        Arguments.notNull(key, "operation key");
+        Checks.notNull(key, "operation key");
         String[] parts = key.rest().split("/", -1);
         if (!FAMILY.equals(key.family()) || parts.length != 2) {
             throw new InvalidArgumentException("key '" + key + "' is not an operation key: operations live under "
@@ -71,9 +74,7 @@ public final class OperationId {
     }
 
     private static String require(String what, String text, Pattern rule, int maxLength, String characters) {
-        if (text == null) {
-            throw new InvalidArgumentException(what + " must not be null");
-        }
+        Checks.notNull(text, what);
         if (text.isEmpty() || text.length() > maxLength || !rule.matcher(text).matches()) {
             throw new InvalidArgumentException(what + " '" + text + "' is invalid: use 1 to " + maxLength
                     + " characters from " + characters + ", starting with a letter or digit");

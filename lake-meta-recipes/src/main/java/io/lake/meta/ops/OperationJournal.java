@@ -9,13 +9,17 @@ import io.lake.meta.MetaStoreException;
 import io.lake.meta.MetaValue;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.Page;
+import io.lake.meta.PageRequest;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.WriteResult;
 import io.lake.meta.fenced.FencedMetaStore;
+import io.lake.meta.internal.Checks;
 import io.lake.meta.lease.CorruptLeaseRecordException;
 import io.lake.meta.lease.LeaseAuthority;
 import io.lake.meta.lease.LeaseGuard;
 import io.lake.meta.lease.LeaseRecord;
+import io.lake.meta.recipes.TypedPage;
+import io.lake.meta.recipes.TypedPageRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,6 +52,8 @@ import java.util.regex.Pattern;
  * the record's epoch for complete and abandon): if the node's term ended meanwhile, the write is
  * refused even though the node leads again in a later term. Thread-safe; the store and
  * the authority are the caller's.
+ *
+ * @since 0.1.0
  */
 public final class OperationJournal {
 
@@ -83,6 +89,25 @@ public final class OperationJournal {
     /** A builder: the store and the lease authority are required. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * The first page of every tenant's operation records.
+     *
+     * @throws InvalidArgumentException if {@code limit} is outside 1..10 000
+     */
+    public static TypedPageRequest<OperationRecord> allTenants(int limit) {
+        return TypedPageRequest.of(PageRequest.first(OperationId.allTenants(), limit));
+    }
+
+    /**
+     * The first page of {@code tenant}'s operation records (never those of another tenant that
+     * starts with the same characters).
+     *
+     * @throws InvalidArgumentException if the tenant is invalid or {@code limit} is outside 1..10 000
+     */
+    public static TypedPageRequest<OperationRecord> inTenant(String tenant, int limit) {
+        return TypedPageRequest.of(PageRequest.first(OperationId.prefixOf(tenant), limit));
     }
 
     /**
@@ -136,7 +161,7 @@ public final class OperationJournal {
      * @throws FencedException if this node does not lead (through a fenced store: or lost its lease); nothing written
      */
     public JournalWriteResult complete(OperationRecord inProgress, String outcome) {
-        Arguments.notNull(outcome, "outcome");
+        Checks.notNull(outcome, "outcome");
         requireOwnInProgress(inProgress, "complete");
         return replace(inProgress, OperationRecordCodec.encode(inProgress.id(), inProgress.payloadDigest(),
                 OperationState.COMPLETED, inProgress.owner(), inProgress.attempt(), inProgress.startedAtMillis(),
@@ -151,7 +176,7 @@ public final class OperationJournal {
      * @throws FencedException as {@link #complete}
      */
     public JournalWriteResult abandon(OperationRecord inProgress, String reason) {
-        Arguments.notNull(reason, "reason");
+        Checks.notNull(reason, "reason");
         requireOwnInProgress(inProgress, "abandon");
         return replace(inProgress, OperationRecordCodec.encode(inProgress.id(), inProgress.payloadDigest(),
                 OperationState.ABANDONED, inProgress.owner(), inProgress.attempt(), inProgress.startedAtMillis(),
@@ -169,7 +194,7 @@ public final class OperationJournal {
      * @throws FencedException if this node does not lead; nothing written
      */
     public JournalWriteResult recover(OperationRecord inProgress) {
-        Arguments.notNull(inProgress, "record");
+        Checks.notNull(inProgress, "record");
         LeaseGuard guard = requireGuard("recover operation " + inProgress.id());
         requireInProgress(inProgress, "recover");
         if (inProgress.owner().epoch() >= guard.epoch()) {
@@ -189,16 +214,22 @@ public final class OperationJournal {
     /**
      * Reads one store page of records, decoded, keeping the store's continuation token.
      *
+     * @param request made by {@link #allTenants} or {@link #inTenant}, or resumed from one
      * @throws CorruptOperationRecordException naming the first key on the page that does not decode
+     * @throws InvalidArgumentException if the request reads outside the {@value OperationId#FAMILY} family
      */
-    public OperationPage page(JournalPageRequest request) {
-        Arguments.notNull(request, "request");
+    public TypedPage<OperationRecord> page(TypedPageRequest<OperationRecord> request) {
+        Checks.notNull(request, "request");
+        if (!request.prefix().family().equals(OperationId.FAMILY)) {
+            throw new InvalidArgumentException("page request " + request + " reads outside the family "
+                    + OperationId.FAMILY + ": make it with OperationJournal.allTenants or inTenant");
+        }
         Page page = store.page(request.pageRequest());
         List<OperationRecord> records = new ArrayList<>(page.entries().size());
         for (Entry entry : page.entries()) {
             records.add(OperationRecordCodec.decode(entry.key(), entry.value()));
         }
-        return new OperationPage(records, page.nextToken());
+        return new TypedPage<>(records, page.nextToken());
     }
 
     /**
@@ -209,16 +240,16 @@ public final class OperationJournal {
      * @throws CorruptOperationRecordException naming the first key on the page that does not decode; nothing deleted
      * @throws FencedException through a fenced store, when this node does not lead
      */
-    public CollectionPage collectGarbage(JournalPageRequest request) {
-        OperationPage page = page(request);
+    public CollectionPage collectGarbage(TypedPageRequest<OperationRecord> request) {
+        TypedPage<OperationRecord> page = page(request);
         long now = clock.millis();
         int deleted = 0;
-        for (OperationRecord record : page.records()) {
+        for (OperationRecord record : page.items()) {
             if (isExpired(record, now) && store.delete(record.id().key(), record.storedValue()).isApplied()) {
                 deleted++;
             }
         }
-        return new CollectionPage(page.records().size(), deleted, page.nextToken());
+        return new CollectionPage(page.items().size(), deleted, page.nextToken());
     }
 
     /** How long terminal records are kept. */
@@ -332,7 +363,7 @@ public final class OperationJournal {
     }
 
     private void requireOwnInProgress(OperationRecord record, String action) {
-        Arguments.notNull(record, "record");
+        Checks.notNull(record, "record");
         requireInProgress(record, action);
         LeaseGuard guard = requireGuard(action + " operation " + record.id());
         if (record.owner().epoch() != guard.epoch()) {
@@ -367,9 +398,7 @@ public final class OperationJournal {
     }
 
     private static String requireDigest(String digest) {
-        if (digest == null) {
-            throw new InvalidArgumentException("payload digest must not be null");
-        }
+        Checks.notNull(digest, "payload digest");
         if (digest.isEmpty() || digest.length() > MAX_DIGEST_LENGTH || !DIGEST.matcher(digest).matches()) {
             throw new InvalidArgumentException("payload digest '" + digest + "' is invalid: use 1 to " + MAX_DIGEST_LENGTH
                     + " characters from [A-Za-z0-9:_.+/=-], such as sha256:<hex>");
@@ -382,7 +411,11 @@ public final class OperationJournal {
         return "OperationJournal[lease=" + authority.leaseKey() + ", retention=" + retention + ", store=" + store + "]";
     }
 
-    /** Builds a journal; building does no I/O. Required: store and authority. */
+    /**
+     * Builds a journal; building does no I/O. Required: store and authority.
+     *
+     * @since 0.1.0
+     */
     public static final class Builder {
 
         private MetaStore store;
@@ -395,19 +428,19 @@ public final class OperationJournal {
 
         /** The store the records live in: a {@link io.lake.meta.fenced.FencedMetaStore} over {@link #authority}'s lease. */
         public Builder store(MetaStore store) {
-            this.store = Arguments.notNull(store, "store");
+            this.store = Checks.notNull(store, "store");
             return this;
         }
 
         /** Where the epoch (and holder) of new and recovered records come from: usually the {@code LeaderElection}. */
         public Builder authority(LeaseAuthority authority) {
-            this.authority = Arguments.notNull(authority, "authority");
+            this.authority = Checks.notNull(authority, "authority");
             return this;
         }
 
         /** The wall clock of start and end times and of the retention; UTC unless set. */
         public Builder clock(Clock clock) {
-            this.clock = Arguments.notNull(clock, "clock");
+            this.clock = Checks.notNull(clock, "clock");
             return this;
         }
 
@@ -418,7 +451,7 @@ public final class OperationJournal {
          * @throws InvalidArgumentException if zero, negative or over {@link #MAX_RETENTION}
          */
         public Builder retention(Duration retention) {
-            Arguments.notNull(retention, "retention");
+            Checks.notNull(retention, "retention");
             if (retention.isZero() || retention.isNegative() || retention.compareTo(MAX_RETENTION) > 0) {
                 throw new InvalidArgumentException("retention " + retention + " is out of range: use more than zero"
                         + " and at most " + MAX_RETENTION.toDays() + " days");

@@ -13,6 +13,8 @@ import org.jspecify.annotations.Nullable;
  * times, the outcome (completed) or reason (abandoned), and the exact bytes it was read from,
  * which every later write of it expects. Fields this library does not know survive every
  * read-modify-write. Immutable.
+ *
+ * @since 0.1.0
  */
 public final class OperationRecord {
 

@@ -1,6 +1,10 @@
 package io.lake.meta.ops;
 
-/** Where an operation is: running, or ended (terminal) one of two ways. */
+/**
+ * Where an operation is: running, or ended (terminal) one of two ways.
+ *
+ * @since 0.1.0
+ */
 public enum OperationState {
 
     /** Begun and not yet ended; the record names the leader (and its epoch) that runs it. */

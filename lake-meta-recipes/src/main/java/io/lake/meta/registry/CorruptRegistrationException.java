@@ -8,6 +8,8 @@ import io.lake.meta.MetaStoreException;
  * missing or mistyped field, a record version it does not know, a key outside the registry's
  * naming rules). Never skipped: a page that meets one fails with it, naming the key, and nothing
  * was written. Not retryable: repair or delete the record.
+ *
+ * @since 0.1.0
  */
 public final class CorruptRegistrationException extends MetaStoreException {
 

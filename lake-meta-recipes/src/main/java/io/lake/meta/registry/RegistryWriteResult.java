@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
  * write expected. Either way {@link #registration()} says what the key holds as far as this call
  * knows: the registration written (empty after a tombstone was deleted), or on a conflict the
  * current registration (empty when the key is absent).
+ *
+ * @since 0.1.0
  */
 public final class RegistryWriteResult {
 

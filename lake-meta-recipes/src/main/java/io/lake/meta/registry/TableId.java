@@ -3,6 +3,7 @@ package io.lake.meta.registry;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
+import io.lake.meta.internal.Checks;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -11,6 +12,8 @@ import org.jspecify.annotations.Nullable;
  * {@code [A-Za-z0-9_.-]}, starting with a letter or digit. Its registration lives under
  * {@code tbl/<namespace>/<name>}; a namespace is never a prefix of another's keys ({@code ns1} and
  * {@code ns10} are apart), because the key separates them with {@code /}. Immutable.
+ *
+ * @since 0.1.0
  */
 public final class TableId {
 
@@ -45,9 +48,7 @@ public final class TableId {
      * @throws InvalidArgumentException if {@code key} is not {@code tbl/<namespace>/<name>} with valid parts
      */
     public static TableId fromKey(MetaKey key) {
-        if (key == null) {
-            throw new InvalidArgumentException("registration key must not be null");
-        }
+        Checks.notNull(key, "registration key");
         String[] parts = key.rest().split("/", -1);
         if (!FAMILY.equals(key.family()) || parts.length != 2) {
             throw new InvalidArgumentException("key '" + key + "' is not a table registration key:"
@@ -77,9 +78,7 @@ public final class TableId {
     }
 
     private static String requirePart(String what, String text) {
-        if (text == null) {
-            throw new InvalidArgumentException(what + " must not be null");
-        }
+        Checks.notNull(text, what);
         if (text.isEmpty() || text.length() > MAX_PART_LENGTH || !PART.matcher(text).matches()) {
             throw new InvalidArgumentException(what + " '" + text + "' is invalid: use 1 to " + MAX_PART_LENGTH
                     + " characters from [A-Za-z0-9_.-], starting with a letter or digit");

@@ -15,6 +15,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Fields this library does not know (written by a newer version or another tool) are kept and
  * written back unchanged by every read-modify-write. Immutable.
+ *
+ * @since 0.1.0
  */
 public final class TableRegistration {
 
@@ -101,10 +103,6 @@ public final class TableRegistration {
 
     Long droppedAtMillis() {
         return droppedAtMillis;
-    }
-
-    Long purgeStartedAtMillis() {
-        return purgeStartedAtMillis;
     }
 
     /** Equal when read from equal bytes under the same key. */

@@ -6,7 +6,11 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Page;
+import io.lake.meta.PageRequest;
 import io.lake.meta.WriteResult;
+import io.lake.meta.internal.Checks;
+import io.lake.meta.recipes.TypedPage;
+import io.lake.meta.recipes.TypedPageRequest;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +33,8 @@ import java.util.Optional;
  * deletes it. A dropped name is registered again by waiting for the sweep or by {@link #supersede}.
  *
  * <p>Thread-safe; the store is the caller's and is never closed here.
+ *
+ * @since 0.1.0
  */
 public final class TableRegistry {
 
@@ -36,8 +42,8 @@ public final class TableRegistry {
     private final Clock clock;
 
     private TableRegistry(MetaStore store, Clock clock) {
-        this.store = Arguments.notNull(store, "store");
-        this.clock = Arguments.notNull(clock, "clock");
+        this.store = Checks.notNull(store, "store");
+        this.clock = Checks.notNull(clock, "clock");
     }
 
     /** A registry on {@code store} (pass a fenced store to fence every write), stamping drops with UTC wall time. */
@@ -51,12 +57,31 @@ public final class TableRegistry {
     }
 
     /**
+     * The first page of every registration, tombstones included.
+     *
+     * @throws InvalidArgumentException if {@code limit} is outside 1..10 000
+     */
+    public static TypedPageRequest<TableRegistration> allNamespaces(int limit) {
+        return TypedPageRequest.of(PageRequest.first(TableId.allTables(), limit));
+    }
+
+    /**
+     * The first page of the registrations in {@code namespace} (never those of another namespace
+     * that starts with the same characters).
+     *
+     * @throws InvalidArgumentException if the namespace is invalid or {@code limit} is outside 1..10 000
+     */
+    public static TypedPageRequest<TableRegistration> inNamespace(String namespace, int limit) {
+        return TypedPageRequest.of(PageRequest.first(TableId.prefixOf(namespace), limit));
+    }
+
+    /**
      * Reads a table's registration, tombstones included.
      *
      * @throws CorruptRegistrationException if the key holds something that is not a registration
      */
     public Optional<TableRegistration> get(TableId id) {
-        Arguments.notNull(id, "id");
+        Checks.notNull(id, "id");
         MetaKey key = id.key();
         return store.get(key).map(value -> RegistrationCodec.decode(key, value));
     }
@@ -66,8 +91,8 @@ public final class TableRegistry {
      * registration, or a tombstone (then wait for the maintenance sweep, or {@link #supersede} it).
      */
     public RegistryWriteResult register(TableId id, TableSpec spec) {
-        Arguments.notNull(id, "id");
-        Arguments.notNull(spec, "spec");
+        Checks.notNull(id, "id");
+        Checks.notNull(spec, "spec");
         TableRegistration created = RegistrationCodec.encode(id, spec, 1, TableState.ACTIVE, null, null,
                 RegistrationCodec.noUnknownFields());
         return write(id.key(), store.create(id.key(), created.storedValue()), Optional.of(created));
@@ -83,7 +108,7 @@ public final class TableRegistry {
      *     (a live table, or a purge already under way: wait for the sweep to delete it); nothing written
      */
     public RegistryWriteResult supersede(TableRegistration tombstone, TableSpec spec) {
-        Arguments.notNull(spec, "spec");
+        Checks.notNull(spec, "spec");
         requireState(tombstone, TableState.DROPPED, "supersede",
                 "a purging tombstone's cleanup has started: wait until the maintenance sweep deletes it, then register");
         return replace(tombstone, RegistrationCodec.encode(tombstone.id(), spec, next(tombstone), TableState.ACTIVE,
@@ -98,7 +123,7 @@ public final class TableRegistry {
      * @throws InvalidArgumentException if {@code read} is a tombstone; nothing written
      */
     public RegistryWriteResult update(TableRegistration read, TableSpec spec) {
-        Arguments.notNull(spec, "spec");
+        Checks.notNull(spec, "spec");
         requireState(read, TableState.ACTIVE, "update", "a dropped table cannot change: supersede its tombstone");
         return replace(read, RegistrationCodec.encode(read.id(), spec, next(read), TableState.ACTIVE, null, null,
                 read.unknownFields()));
@@ -128,7 +153,7 @@ public final class TableRegistry {
      * @throws InvalidArgumentException if {@code tombstone} is not a tombstone (a live table); nothing written
      */
     public RegistryWriteResult startPurge(TableRegistration tombstone) {
-        Arguments.notNull(tombstone, "tombstone");
+        Checks.notNull(tombstone, "tombstone");
         if (!tombstone.isDropped()) {
             requireState(tombstone, TableState.DROPPED, "start purging", "only a dropped table's tombstone is purged");
         }
@@ -152,18 +177,24 @@ public final class TableRegistry {
     /**
      * Reads one store page of registrations and decodes it, keeping the store's continuation token.
      *
+     * @param request made by {@link #allNamespaces} or {@link #inNamespace}, or resumed from one
      * @throws CorruptRegistrationException naming the first key on the page that does not decode
      *     (never skipped)
      * @throws io.lake.meta.InvalidPageTokenException if the token is not a token of this selection
+     * @throws InvalidArgumentException if the request reads outside the {@value TableId#FAMILY} family
      */
-    public TablePage scanTablesPage(TablePageRequest request) {
-        Arguments.notNull(request, "request");
+    public TypedPage<TableRegistration> scanTablesPage(TypedPageRequest<TableRegistration> request) {
+        Checks.notNull(request, "request");
+        if (!request.prefix().family().equals(TableId.FAMILY)) {
+            throw new InvalidArgumentException("page request " + request + " reads outside the family " + TableId.FAMILY
+                    + ": make it with TableRegistry.allNamespaces or inNamespace");
+        }
         Page page = store.page(request.pageRequest());
         List<TableRegistration> registrations = new ArrayList<>(page.entries().size());
         for (Entry entry : page.entries()) {
             registrations.add(RegistrationCodec.decode(entry.key(), entry.value()));
         }
-        return new TablePage(registrations, page.nextToken());
+        return new TypedPage<>(registrations, page.nextToken());
     }
 
     private RegistryWriteResult replace(TableRegistration read, TableRegistration next) {
@@ -181,7 +212,7 @@ public final class TableRegistry {
     }
 
     private static void requireState(TableRegistration registration, TableState required, String action, String hint) {
-        Arguments.notNull(registration, "registration");
+        Checks.notNull(registration, "registration");
         if (registration.state() != required) {
             throw new InvalidArgumentException("cannot " + action + " " + registration.id() + ": it is "
                     + registration.state().wireName() + " (generation " + registration.generation() + "), not "

@@ -1,6 +1,7 @@
 package io.lake.meta.registry;
 
 import io.lake.meta.InvalidArgumentException;
+import io.lake.meta.internal.Checks;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,6 +12,8 @@ import org.jspecify.annotations.Nullable;
  * What a registration says about a table: where its data lives, its format, and user properties
  * (text keys and values, kept in the order given). Immutable; {@link #withProperty} and
  * {@link #withLocation} return changed copies.
+ *
+ * @since 0.1.0
  */
 public final class TableSpec {
 
@@ -46,9 +49,7 @@ public final class TableSpec {
      * @throws InvalidArgumentException if the map, a key or a value is null, or a key is empty
      */
     public TableSpec withProperties(Map<String, String> properties) {
-        if (properties == null) {
-            throw new InvalidArgumentException("properties must not be null");
-        }
+        Checks.notNull(properties, "properties");
         Map<String, String> copy = new LinkedHashMap<>();
         properties.forEach((k, v) -> {
             if (k == null || k.isEmpty()) {

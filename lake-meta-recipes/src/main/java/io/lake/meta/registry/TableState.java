@@ -1,6 +1,10 @@
 package io.lake.meta.registry;
 
-/** Where a registration is in its life. */
+/**
+ * Where a registration is in its life.
+ *
+ * @since 0.1.0
+ */
 public enum TableState {
 
     /** Registered: the table exists. */

@@ -39,7 +39,7 @@ final class ApiEntryPoints {
 
     static final Set<String> WALKED_PACKAGES = Set.of("io.lake.meta", "io.lake.meta.spi", "io.lake.meta.lease",
             "io.lake.meta.counter", "io.lake.meta.fenced", "io.lake.meta.lock", "io.lake.meta.maintenance",
-            "io.lake.meta.ops", "io.lake.meta.registry");
+            "io.lake.meta.ops", "io.lake.meta.registry", "io.lake.meta.recipes");
 
     /**
      * Public types whose entry points are not value-object factories, each with the reason. Every

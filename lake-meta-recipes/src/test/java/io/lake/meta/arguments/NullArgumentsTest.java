@@ -63,7 +63,7 @@ class NullArgumentsTest {
                         // issue 23: every recipe package
                         "lease.LeaderElection.addListener(LeadershipListener)", "lease.LeaderElection.guardRejected(LeaseGuard)",
                         "ops.OperationJournal.complete(OperationRecord, String)", "new ops.OperationOwner(String, long)",
-                        "registry.TablePageRequest.next(TablePage)", "fenced.FencedMetaStore.over(MetaStore, LeaseAuthority)",
+                        "recipes.TypedPageRequest.next(TypedPage)", "registry.TableRegistry.inNamespace(String, int)", "fenced.FencedMetaStore.over(MetaStore, LeaseAuthority)",
                         "maintenance.MaintenanceSweeper.tick(BooleanSupplier)", "lock.FencedLock.Builder.listenerExecutor(Executor)",
                         "counter.MonotonicCounter.Builder.store(MetaStore)", "maintenance.FencedTableLocks.tryLock(TableId)");
         assertThat(ApiEntryPoints.walkedTypes().stream().map(Class::getPackageName).collect(Collectors.toSet()))

@@ -21,11 +21,9 @@ import io.lake.meta.maintenance.MaintenanceSweeper;
 import io.lake.meta.maintenance.TableLockProvider;
 import io.lake.meta.maintenance.TableMaintainer;
 import io.lake.meta.ops.BeginResult;
-import io.lake.meta.ops.JournalPageRequest;
 import io.lake.meta.ops.OperationJournal;
+import io.lake.meta.recipes.TypedPage;
 import io.lake.meta.registry.TableId;
-import io.lake.meta.registry.TablePage;
-import io.lake.meta.registry.TablePageRequest;
 import io.lake.meta.registry.TableRegistration;
 import io.lake.meta.registry.TableRegistry;
 import io.lake.meta.registry.TableSpec;
@@ -142,15 +140,17 @@ final class ValidArguments {
             Map.entry("io.lake.meta.registry.TableRegistration",
                     () -> TableRegistry.over(new AcceptingMetaStore()).register(TABLE, SPEC).registration().orElseThrow()),
             Map.entry("io.lake.meta.registry.TableRegistry", () -> TableRegistry.over(new AcceptingMetaStore())),
-            Map.entry("io.lake.meta.registry.TablePageRequest", () -> TablePageRequest.allNamespaces(10)),
-            Map.entry("io.lake.meta.registry.TablePage", () -> new TablePage(List.of(), Optional.of("t"))),
-            Map.entry("java.util.List<io.lake.meta.registry.TableRegistration>", List::of),
+            Map.entry("io.lake.meta.recipes.TypedPageRequest", () -> TableRegistry.allNamespaces(10)),
+            Map.entry("io.lake.meta.recipes.TypedPageRequest<io.lake.meta.registry.TableRegistration>",
+                    () -> TableRegistry.allNamespaces(10)),
+            Map.entry("io.lake.meta.recipes.TypedPageRequest<io.lake.meta.ops.OperationRecord>",
+                    () -> OperationJournal.allTenants(10)),
+            Map.entry("io.lake.meta.recipes.TypedPage<T>", () -> new TypedPage<>(List.of(), Optional.of("t"))),
+            Map.entry("java.util.List<T>", List::of),
             Map.entry("io.lake.meta.ops.OperationJournal", ValidArguments::journal),
             Map.entry("io.lake.meta.ops.OperationJournal$Builder", OperationJournal::builder),
             Map.entry("io.lake.meta.ops.OperationRecord", () -> journal().begin("acme", "op-1", "sha256:ab").record()),
             Map.entry("io.lake.meta.ops.BeginResult$Kind", () -> BeginResult.Kind.STARTED),
-            Map.entry("io.lake.meta.ops.JournalPageRequest", () -> JournalPageRequest.allTenants(10)),
-            Map.entry("java.util.List<io.lake.meta.ops.OperationRecord>", List::of),
             Map.entry("io.lake.meta.maintenance.MaintenanceLimits", MaintenanceLimits::defaults),
             Map.entry("io.lake.meta.maintenance.TableMaintainer", () -> new TableMaintainer() {
                 @Override
@@ -231,7 +231,7 @@ final class ValidArguments {
             Map.entry("registry.TableId.of#1", () -> "orders"),
             Map.entry("registry.TableId.requireNamespace#0", () -> "sales"),
             Map.entry("registry.TableId.fromKey#0", () -> MetaKey.of("tbl/sales/orders")),
-            Map.entry("registry.TablePageRequest.inNamespace#0", () -> "sales"),
+            Map.entry("registry.TableRegistry.inNamespace#0", () -> "sales"),
             Map.entry("registry.TableRegistry.startPurge#0", ValidArguments::dropped),
             Map.entry("registry.TableRegistry.supersede#0", ValidArguments::dropped),
             Map.entry("registry.TableRegistry.deleteTombstone#0", () -> TableRegistry.over(new AcceptingMetaStore())
@@ -239,7 +239,7 @@ final class ValidArguments {
             Map.entry("ops.OperationId.of#0", () -> "acme"),
             Map.entry("ops.OperationId.of#1", () -> "op-1"),
             Map.entry("ops.OperationId.fromKey#0", () -> MetaKey.of("ops/acme/op-1")),
-            Map.entry("ops.JournalPageRequest.tenant#0", () -> "acme"),
+            Map.entry("ops.OperationJournal.inTenant#0", () -> "acme"),
             Map.entry("ops.OperationId.requireTenant#0", () -> "acme"),
             Map.entry("ops.OperationJournal.begin#0", () -> "acme"),
             Map.entry("ops.OperationJournal.begin#1", () -> "op-1"),

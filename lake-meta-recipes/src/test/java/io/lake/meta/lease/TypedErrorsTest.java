@@ -55,6 +55,27 @@ class TypedErrorsTest {
     }
 
     @Test
+    void everyDurationOption_past365Days_isRefused_byEveryBuilderThatTakesIt_withOneMessage() {
+        NoIoMetaStore store = new NoIoMetaStore();
+        Duration over = Duration.ofDays(366);
+        Duration ten = Duration.ofSeconds(10);
+        java.util.List<org.assertj.core.api.ThrowableAssert.ThrowingCallable> calls = java.util.List.of(
+                () -> LeaderElection.builder().safetyMargin(over),
+                () -> LeaderElection.builder().renewInterval(over),
+                () -> LeaseCandidate.builder().safetyMargin(over),
+                () -> FencedLock.builder().safetyMargin(over),
+                () -> FencedLock.builder().renewInterval(over),
+                () -> FencedLock.builder().retryInterval(over),
+                () -> FencedTableLocks.builder().safetyMargin(over),
+                () -> FencedTableLocks.builder().renewInterval(over),
+                () -> FencedTableLocks.builder().store(store).holderId("a").leaseDuration(ten).renewInterval(over));
+        for (org.assertj.core.api.ThrowableAssert.ThrowingCallable call : calls) {
+            assertThatThrownBy(call).isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageEndingWith(" must be at most 365 days, got " + over);
+        }
+    }
+
+    @Test
     void maintenanceInterval_thatWouldOverflow_isInvalid() {
         assertThatThrownBy(() -> MaintenanceLimits.of(Duration.ofDays(200_000), 10))
                 .isInstanceOf(InvalidArgumentException.class);

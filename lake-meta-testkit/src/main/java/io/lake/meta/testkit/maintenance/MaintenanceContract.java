@@ -13,9 +13,9 @@ import io.lake.meta.maintenance.MaintenanceSweeper;
 import io.lake.meta.maintenance.TableLock;
 import io.lake.meta.maintenance.TableMaintainer;
 import io.lake.meta.maintenance.TickStatistics;
+import io.lake.meta.recipes.TypedPage;
+import io.lake.meta.recipes.TypedPageRequest;
 import io.lake.meta.registry.TableId;
-import io.lake.meta.registry.TablePage;
-import io.lake.meta.registry.TablePageRequest;
 import io.lake.meta.registry.TableRegistration;
 import io.lake.meta.registry.TableRegistry;
 import io.lake.meta.registry.TableSpec;
@@ -304,7 +304,7 @@ public abstract class MaintenanceContract extends RecipeSupport {
             TableRegistration survivor = registry().get(orders).orElseThrow();
             assertThat(survivor.state()).isEqualTo(TableState.PURGING);
             assertThat(survivor.isDropped()).as("pages still report it dropped").isTrue();
-            assertThat(allOf(TablePageRequest.inNamespace("sales", 10))).containsExactly(survivor);
+            assertThat(allOf(TableRegistry.inNamespace("sales", 10))).containsExactly(survivor);
 
             MaintenanceSweeper restarted = sweeper(store, new InProcessTableLocks(store), maintainer, 10);
             List<TickStatistics> pass = tickThroughOnePass(restarted);
@@ -396,12 +396,12 @@ public abstract class MaintenanceContract extends RecipeSupport {
         }
     }
 
-    private List<TableRegistration> allOf(TablePageRequest first) {
+    private List<TableRegistration> allOf(TypedPageRequest<TableRegistration> first) {
         List<TableRegistration> all = new ArrayList<>();
-        Optional<TablePageRequest> request = Optional.of(first);
+        Optional<TypedPageRequest<TableRegistration>> request = Optional.of(first);
         while (request.isPresent()) {
-            TablePage page = registry().scanTablesPage(request.get());
-            all.addAll(page.registrations());
+            TypedPage<TableRegistration> page = registry().scanTablesPage(request.get());
+            all.addAll(page.items());
             request = request.get().next(page);
         }
         return all;

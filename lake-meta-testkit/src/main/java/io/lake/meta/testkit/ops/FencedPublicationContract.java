@@ -19,7 +19,6 @@ import io.lake.meta.maintenance.MaintenanceLimits;
 import io.lake.meta.maintenance.MaintenanceSweeper;
 import io.lake.meta.maintenance.TableLock;
 import io.lake.meta.maintenance.TickStatistics;
-import io.lake.meta.ops.JournalPageRequest;
 import io.lake.meta.ops.OperationJournal;
 import io.lake.meta.ops.OperationRecord;
 import io.lake.meta.registry.TableId;
@@ -119,7 +118,7 @@ public abstract class FencedPublicationContract extends RecipeSupport {
                     new WritePath("abandon", () -> journal.abandon(ops.get("op-2"), "declined")),
                     new WritePath("journal garbage collection", () -> {
                         wall.advance(RETENTION);
-                        assertThat(OperationJournalContract.collectAll(journal, JournalPageRequest.tenant("acme", 10)))
+                        assertThat(OperationJournalContract.collectAll(journal, OperationJournal.inTenant("acme", 10)))
                                 .isEqualTo(2);
                     }));
 
@@ -213,7 +212,7 @@ public abstract class FencedPublicationContract extends RecipeSupport {
                     new WritePath("complete", () -> journal.complete(running, "late")),
                     new WritePath("abandon", () -> journal.abandon(running, "late")),
                     new WritePath("journal garbage collection",
-                            () -> OperationJournalContract.collectAll(journal, JournalPageRequest.tenant("acme", 10))));
+                            () -> OperationJournalContract.collectAll(journal, OperationJournal.inTenant("acme", 10))));
 
             for (WritePath path : paths) {
                 int sentBefore = counting.guardedWrites().size() + counting.transactions().size();

@@ -15,13 +15,13 @@ import io.lake.meta.ops.BeginResult;
 import io.lake.meta.ops.CollectionPage;
 import io.lake.meta.ops.CorruptOperationRecordException;
 import io.lake.meta.ops.IdempotencyConflictException;
-import io.lake.meta.ops.JournalPageRequest;
 import io.lake.meta.ops.JournalWriteResult;
 import io.lake.meta.ops.OperationJournal;
 import io.lake.meta.ops.OperationOwner;
-import io.lake.meta.ops.OperationPage;
 import io.lake.meta.ops.OperationRecord;
 import io.lake.meta.ops.OperationState;
+import io.lake.meta.recipes.TypedPage;
+import io.lake.meta.recipes.TypedPageRequest;
 import io.lake.meta.testkit.PausePoints;
 import io.lake.meta.testkit.lease.CountingMetaStore;
 import io.lake.meta.testkit.lease.InFlightHooks;
@@ -231,7 +231,7 @@ public abstract class OperationJournalContract extends RecipeSupport {
 
             assertThatThrownBy(() -> journal.begin(TENANT, "op-1", DIGEST))
                     .isInstanceOf(CorruptOperationRecordException.class).hasMessageContaining("ops/acme/op-1");
-            assertThatThrownBy(() -> allRecords(journal, JournalPageRequest.tenant(TENANT, 10)))
+            assertThatThrownBy(() -> allRecords(journal, OperationJournal.inTenant(TENANT, 10)))
                     .isInstanceOf(CorruptOperationRecordException.class).hasMessageContaining("ops/acme/op-1");
         }
     }
@@ -316,7 +316,7 @@ public abstract class OperationJournalContract extends RecipeSupport {
             LeaderElection b = takeOver("node-b");
             OperationJournal journalOfB = journal(store, b);
 
-            List<OperationRecord> orphans = allRecords(journalOfB, JournalPageRequest.tenant(TENANT, 10)).stream()
+            List<OperationRecord> orphans = allRecords(journalOfB, OperationJournal.inTenant(TENANT, 10)).stream()
                     .filter(r -> r.state() == OperationState.IN_PROGRESS)
                     .filter(r -> r.owner().epoch() < b.currentGuard().orElseThrow().epoch()).toList();
             assertThat(orphans).containsExactly(orphan);
@@ -500,7 +500,7 @@ public abstract class OperationJournalContract extends RecipeSupport {
 
             int deleted = 0;
             int pages = 0;
-            Optional<JournalPageRequest> request = Optional.of(JournalPageRequest.allTenants(2));
+            Optional<TypedPageRequest<OperationRecord>> request = Optional.of(OperationJournal.allTenants(2));
             while (request.isPresent()) {
                 CollectionPage page = journal.collectGarbage(request.get());
                 assertThat(page.scanned()).as("page %d is bounded", pages).isLessThanOrEqualTo(2);
@@ -523,28 +523,28 @@ public abstract class OperationJournalContract extends RecipeSupport {
             OperationJournal journal = journal(store, a);
             journal.complete(journal.begin(TENANT, "op-1", DIGEST).record(), "done");
             wall.advance(RETENTION);
-            assertThat(collectAll(journal, JournalPageRequest.tenant(TENANT, 10))).isEqualTo(1);
+            assertThat(collectAll(journal, OperationJournal.inTenant(TENANT, 10))).isEqualTo(1);
 
             assertThat(journal.begin(TENANT, "op-1", DIGEST).kind()).isEqualTo(BeginResult.Kind.STARTED);
         }
     }
 
     /** Every record of {@code first}'s selection, looping on the token. */
-    protected static List<OperationRecord> allRecords(OperationJournal journal, JournalPageRequest first) {
+    protected static List<OperationRecord> allRecords(OperationJournal journal, TypedPageRequest<OperationRecord> first) {
         List<OperationRecord> all = new ArrayList<>();
-        Optional<JournalPageRequest> request = Optional.of(first);
+        Optional<TypedPageRequest<OperationRecord>> request = Optional.of(first);
         while (request.isPresent()) {
-            OperationPage page = journal.page(request.get());
-            all.addAll(page.records());
+            TypedPage<OperationRecord> page = journal.page(request.get());
+            all.addAll(page.items());
             request = page.nextToken().map(request.get()::after);
         }
         return all;
     }
 
     /** Collects every page of {@code first}'s selection, looping on the token; how many records were deleted. */
-    protected static int collectAll(OperationJournal journal, JournalPageRequest first) {
+    protected static int collectAll(OperationJournal journal, TypedPageRequest<OperationRecord> first) {
         int deleted = 0;
-        Optional<JournalPageRequest> request = Optional.of(first);
+        Optional<TypedPageRequest<OperationRecord>> request = Optional.of(first);
         while (request.isPresent()) {
             CollectionPage page = journal.collectGarbage(request.get());
             deleted += page.deleted();

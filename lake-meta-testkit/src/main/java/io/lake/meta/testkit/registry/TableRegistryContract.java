@@ -11,11 +11,11 @@ import io.lake.meta.InvalidPageTokenException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import io.lake.meta.lease.LeaderElection;
+import io.lake.meta.recipes.TypedPage;
+import io.lake.meta.recipes.TypedPageRequest;
 import io.lake.meta.registry.CorruptRegistrationException;
 import io.lake.meta.registry.RegistryWriteResult;
 import io.lake.meta.registry.TableId;
-import io.lake.meta.registry.TablePage;
-import io.lake.meta.registry.TablePageRequest;
 import io.lake.meta.registry.TableRegistration;
 import io.lake.meta.registry.TableRegistry;
 import io.lake.meta.registry.TableSpec;
@@ -138,8 +138,8 @@ public abstract class TableRegistryContract extends RecipeSupport {
             assertThatThrownBy(() -> TableId.of("-sales", "orders")).isInstanceOf(InvalidArgumentException.class);
             assertThatThrownBy(() -> TableId.of("sales", "x".repeat(TableId.MAX_PART_LENGTH + 1)))
                     .isInstanceOf(InvalidArgumentException.class);
-            assertThatThrownBy(() -> TablePageRequest.inNamespace("ns 1", 10)).isInstanceOf(InvalidArgumentException.class);
-            assertThatThrownBy(() -> TablePageRequest.allNamespaces(0)).isInstanceOf(InvalidArgumentException.class);
+            assertThatThrownBy(() -> TableRegistry.inNamespace("ns 1", 10)).isInstanceOf(InvalidArgumentException.class);
+            assertThatThrownBy(() -> TableRegistry.allNamespaces(0)).isInstanceOf(InvalidArgumentException.class);
             assertThat(contents("tbl")).isEmpty();
         }
     }
@@ -228,7 +228,7 @@ public abstract class TableRegistryContract extends RecipeSupport {
             assertThat(tombstone.generation()).isEqualTo(2);
             assertThat(tombstone.location()).isEqualTo(ORDERS_SPEC.location());
             assertThat(tombstone.droppedAt()).contains(Instant.ofEpochMilli(wall.millis()));
-            List<TableRegistration> listed = allPages(TablePageRequest.inNamespace("sales", 10));
+            List<TableRegistration> listed = allPages(TableRegistry.inNamespace("sales", 10));
             assertThat(listed).containsExactly(tombstone);
             assertThat(listed.get(0).isDropped()).isTrue();
         }
@@ -333,11 +333,11 @@ public abstract class TableRegistryContract extends RecipeSupport {
 
             List<TableId> seen = new ArrayList<>();
             int pages = 0;
-            Optional<TablePageRequest> request = Optional.of(TablePageRequest.inNamespace("sales", 2));
+            Optional<TypedPageRequest<TableRegistration>> request = Optional.of(TableRegistry.inNamespace("sales", 2));
             while (request.isPresent()) {
-                TablePage page = registry().scanTablesPage(request.get());
-                assertThat(page.registrations().size()).as("page %d is bounded by its limit", pages).isLessThanOrEqualTo(2);
-                page.registrations().forEach(r -> seen.add(r.id()));
+                TypedPage<TableRegistration> page = registry().scanTablesPage(request.get());
+                assertThat(page.items().size()).as("page %d is bounded by its limit", pages).isLessThanOrEqualTo(2);
+                page.items().forEach(r -> seen.add(r.id()));
                 request = request.get().next(page);
                 pages++;
                 assertThat(pages).as("the pages end").isLessThan(100);
@@ -356,10 +356,10 @@ public abstract class TableRegistryContract extends RecipeSupport {
             Optional<String> token = Optional.empty();
             int pages = 0;
             do {
-                TablePageRequest request = TablePageRequest.inNamespace("sales", 1);
-                TablePage page = TableRegistry.over(store) // a new registry each time: the token is all it is given
+                TypedPageRequest<TableRegistration> request = TableRegistry.inNamespace("sales", 1);
+                TypedPage<TableRegistration> page = TableRegistry.over(store) // a new registry each time: the token is all it is given
                         .scanTablesPage(token.isPresent() ? request.after(token.get()) : request);
-                page.registrations().forEach(r -> seen.add(r.id()));
+                page.items().forEach(r -> seen.add(r.id()));
                 token = page.nextToken();
                 assertThat(++pages).isLessThan(100);
             } while (token.isPresent());
@@ -373,20 +373,20 @@ public abstract class TableRegistryContract extends RecipeSupport {
             registered(TableId.of("ns10", "t"), ORDERS_SPEC);
             registered(TableId.of("ns1", "u"), ORDERS_SPEC);
 
-            assertThat(allPages(TablePageRequest.inNamespace("ns1", 10))).extracting(TableRegistration::id)
+            assertThat(allPages(TableRegistry.inNamespace("ns1", 10))).extracting(TableRegistration::id)
                     .containsExactlyInAnyOrder(TableId.of("ns1", "t"), TableId.of("ns1", "u"));
-            assertThat(allPages(TablePageRequest.inNamespace("ns10", 10))).extracting(TableRegistration::id)
+            assertThat(allPages(TableRegistry.inNamespace("ns10", 10))).extracting(TableRegistration::id)
                     .containsExactly(TableId.of("ns10", "t"));
-            assertThat(allPages(TablePageRequest.allNamespaces(10))).hasSize(3);
+            assertThat(allPages(TableRegistry.allNamespaces(10))).hasSize(3);
         }
 
         @Test
         void aTokenOfAnotherNamespace_isRefused() {
             registered(TableId.of("ns1", "a"), ORDERS_SPEC);
             registered(TableId.of("ns1", "b"), ORDERS_SPEC);
-            String token = firstToken(TablePageRequest.inNamespace("ns1", 1));
+            String token = firstToken(TableRegistry.inNamespace("ns1", 1));
 
-            assertThatThrownBy(() -> registry().scanTablesPage(TablePageRequest.inNamespace("ns10", 1).after(token)))
+            assertThatThrownBy(() -> registry().scanTablesPage(TableRegistry.inNamespace("ns10", 1).after(token)))
                     .isInstanceOf(InvalidPageTokenException.class);
         }
 
@@ -396,7 +396,7 @@ public abstract class TableRegistryContract extends RecipeSupport {
             MetaKey broken = MetaKey.of("tbl/sales/b");
             store.create(broken, MetaValue.utf8("{\"v\":1,\"state\":\"active\",\"location\":\"s3://b\"}"));
 
-            assertThatThrownBy(() -> allPages(TablePageRequest.inNamespace("sales", 10)))
+            assertThatThrownBy(() -> allPages(TableRegistry.inNamespace("sales", 10)))
                     .isInstanceOf(CorruptRegistrationException.class).hasMessageContaining("tbl/sales/b")
                     .hasMessageContaining("generation")
                     .satisfies(e -> assertThat(((CorruptRegistrationException) e).key()).isEqualTo(broken));
@@ -411,33 +411,33 @@ public abstract class TableRegistryContract extends RecipeSupport {
             store.create(MetaKey.of("tbl/b/text"), MetaValue.utf8("not json"));
             store.create(MetaKey.of("tbl/c/deep/key"), registered(ORDERS, ORDERS_SPEC).storedValue());
 
-            assertThatThrownBy(() -> allPages(TablePageRequest.inNamespace("a", 10)))
+            assertThatThrownBy(() -> allPages(TableRegistry.inNamespace("a", 10)))
                     .isInstanceOf(CorruptRegistrationException.class).hasMessageContaining("tbl/a/newer")
                     .hasMessageContaining("record version 2");
-            assertThatThrownBy(() -> allPages(TablePageRequest.inNamespace("b", 10)))
+            assertThatThrownBy(() -> allPages(TableRegistry.inNamespace("b", 10)))
                     .isInstanceOf(CorruptRegistrationException.class).hasMessageContaining("tbl/b/text");
-            assertThatThrownBy(() -> allPages(TablePageRequest.inNamespace("c", 10)))
+            assertThatThrownBy(() -> allPages(TableRegistry.inNamespace("c", 10)))
                     .isInstanceOf(CorruptRegistrationException.class).hasMessageContaining("tbl/c/deep/key");
         }
     }
 
     /** Every registration of {@code first}'s selection, looping on the token. */
-    protected List<TableRegistration> allPages(TablePageRequest first) {
+    protected List<TableRegistration> allPages(TypedPageRequest<TableRegistration> first) {
         List<TableRegistration> all = new ArrayList<>();
-        Optional<TablePageRequest> request = Optional.of(first);
+        Optional<TypedPageRequest<TableRegistration>> request = Optional.of(first);
         while (request.isPresent()) {
-            TablePage page = registry().scanTablesPage(request.get());
-            all.addAll(page.registrations());
+            TypedPage<TableRegistration> page = registry().scanTablesPage(request.get());
+            all.addAll(page.items());
             request = request.get().next(page);
         }
         return all;
     }
 
-    private String firstToken(TablePageRequest first) {
-        Optional<TablePageRequest> request = Optional.of(first);
+    private String firstToken(TypedPageRequest<TableRegistration> first) {
+        Optional<TypedPageRequest<TableRegistration>> request = Optional.of(first);
         while (request.isPresent()) {
-            TablePage page = registry().scanTablesPage(request.get());
-            if (!page.registrations().isEmpty()) {
+            TypedPage<TableRegistration> page = registry().scanTablesPage(request.get());
+            if (!page.items().isEmpty()) {
                 return page.nextToken().orElseThrow();
             }
             request = request.get().next(page);

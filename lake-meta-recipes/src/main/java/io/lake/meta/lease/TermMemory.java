@@ -4,7 +4,10 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 
 /**
- * What one election remembers about terms, and the two rules it enforces with that memory:
+ * What one candidate remembers of its terms: the record bytes it installed, a write whose answer
+ * was lost, the highest epoch it has seen and the highest whose term ended here. (Not the terms of
+ * a lease, its duration and margin: those are the builder's settings.) With that memory it keeps
+ * two rules:
  * <ul>
  *   <li>one term per epoch: once a term has ended (its "lost" announced), the election never
  *       leads in that epoch again, not even by renewing or adopting its own record;</li>
@@ -13,7 +16,7 @@ import io.lake.meta.MetaValue;
  * </ul>
  * Not thread-safe: the election's round lock guards it.
  */
-final class LeaseTerms {
+final class TermMemory {
 
     private final MetaKey leaseKey;
     /** The last bytes known to be installed by this election; null when the record is not ours. */
@@ -24,7 +27,7 @@ final class LeaseTerms {
     /** The highest epoch whose term ended here; 0 when none has. */
     private long highestEpochEnded;
 
-    LeaseTerms(MetaKey leaseKey) {
+    TermMemory(MetaKey leaseKey) {
         this.leaseKey = leaseKey;
     }
 

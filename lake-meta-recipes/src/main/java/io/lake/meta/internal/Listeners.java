@@ -1,30 +1,40 @@
 package io.lake.meta.internal;
 
 import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 
 /**
- * Delivers one recipe's listener events one at a time, in the order they happened, on an
- * executor, and never while the recipe holds one of its locks. The recipe {@link #post posts} an
- * event while it holds its lock (so the queue's order is the order of the transitions) and
- * {@link #flush flushes} after releasing it (which hands the queue to the executor). With a
- * direct executor ({@code Runnable::run}) the flushing thread delivers, still outside the lock;
- * if another thread is already delivering, it delivers this event too, in order.
+ * The listeners of one recipe, and the delivery of its events to them: one event at a time, in
+ * the order they happened, on an executor, and never while the recipe holds one of its locks. The
+ * recipe {@link #post posts} an event while it holds its lock (so the queue's order is the order
+ * of the transitions) and {@link #flush flushes} after releasing it (which hands the queue to the
+ * executor). So a listener may call back into its recipe, and a slow one delays only later events,
+ * never the recipe. With a direct executor ({@code Runnable::run}) the flushing thread delivers,
+ * still outside the lock; if another thread is already delivering, it delivers this event too, in
+ * order.
  *
- * <p>A listener that throws a {@link RuntimeException} is logged and skipped. Thread-safe.
+ * <p>A listener that throws (an exception, or an error short of a {@link VirtualMachineError}) is
+ * logged and skipped: the other listeners still hear the event. Thread-safe.
+ *
+ * @param <L> the listener type
  */
-public final class ListenerQueue {
+public final class Listeners<L> {
 
     /** How long the default delivery thread idles before it ends (a new one starts on the next event). */
     private static final long IDLE_SECONDS = 10;
 
+    private final String kind;
     private final Executor executor;
     private final Logger log;
+    private final List<L> listeners = new CopyOnWriteArrayList<>();
     private final Object lock = new Object();
     /** Guarded by lock. */
     private final ArrayDeque<Runnable> pending = new ArrayDeque<>();
@@ -32,10 +42,12 @@ public final class ListenerQueue {
     private boolean draining;
 
     /**
+     * @param kind what the listeners are, for the log ("leadership listener")
      * @param executor where events are delivered
      * @param log the owning recipe's logger (where users configure logging)
      */
-    public ListenerQueue(Executor executor, Logger log) {
+    public Listeners(String kind, Executor executor, Logger log) {
+        this.kind = kind;
         this.executor = executor;
         this.log = log;
     }
@@ -47,19 +59,42 @@ public final class ListenerQueue {
      */
     public static Executor oneThread(String name) {
         ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, IDLE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                r -> {
-                    Thread t = new Thread(r, name);
-                    t.setDaemon(true);
-                    return t;
-                });
+                Threads.daemon(name));
         pool.allowCoreThreadTimeOut(true);
         return pool;
     }
 
-    /** Queues {@code event}; call it where the transition happened (under the recipe's lock), then {@link #flush()}. */
-    public void post(Runnable event) {
+    /**
+     * Adds a listener; it hears the events posted from now on.
+     *
+     * @throws io.lake.meta.InvalidArgumentException if {@code listener} is null
+     */
+    public void add(L listener) {
+        listeners.add(Checks.notNull(listener, "listener"));
+    }
+
+    /**
+     * Queues {@code event} for the listeners registered now; call it where the transition happened
+     * (under the recipe's lock), then {@link #flush()}.
+     *
+     * @param name the event's name, for the log ("lost")
+     */
+    public void post(String name, Consumer<? super L> event) {
+        List<L> now = List.copyOf(listeners);
+        Runnable delivery = () -> {
+            for (L listener : now) {
+                try {
+                    event.accept(listener);
+                } catch (RuntimeException | Error e) {
+                    if (e instanceof VirtualMachineError fatal) {
+                        throw fatal; // the JVM is failing; anything else is that listener's failure
+                    }
+                    log.warn("{} {} failed on {}: {}", kind, listener, name, e.toString());
+                }
+            }
+        };
         synchronized (lock) {
-            pending.add(event);
+            pending.add(delivery);
         }
     }
 
@@ -98,14 +133,10 @@ public final class ListenerQueue {
                         return;
                     }
                 }
-                try {
-                    next.run();
-                } catch (RuntimeException e) {
-                    log.warn("a listener failed: {}", e.toString());
-                }
+                next.run();
             }
         } finally {
-            if (!done) { // an Error escaped a listener: let the next flush deliver what is left
+            if (!done) { // a VirtualMachineError escaped a listener: let the next flush deliver what is left
                 synchronized (lock) {
                     draining = false;
                 }

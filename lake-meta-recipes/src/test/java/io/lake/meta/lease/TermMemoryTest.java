@@ -7,13 +7,13 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import org.junit.jupiter.api.Test;
 
-/** The two rules of {@link LeaseTerms}, without a store; the lease contract suite checks them end to end. */
-class LeaseTermsTest {
+/** The two rules of {@link TermMemory}, without a store; the lease contract suite checks them end to end. */
+class TermMemoryTest {
 
     private static final MetaKey KEY = MetaKey.of("lease/orders");
     private static final long NOW = Long.MAX_VALUE - 1_000; // near the top: comparisons must not overflow
 
-    private final LeaseTerms terms = new LeaseTerms(KEY);
+    private final TermMemory terms = new TermMemory(KEY);
 
     private static LeaseInstallation installation(String bytes, long epoch, long deadlineNanos) {
         return new LeaseInstallation(MetaValue.utf8(bytes), epoch, deadlineNanos);
