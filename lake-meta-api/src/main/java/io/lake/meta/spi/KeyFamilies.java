@@ -13,8 +13,10 @@ import java.util.Optional;
  *
  * <p>A store holds few families (each is a kind of key: tables, leases, counters), so the answer is
  * one list, capped at {@value #MAX_FAMILIES}; a store holding more answers
- * {@link TooManyFamiliesException} rather than a partial list. Backends find the families without
- * reading every key: one seek (RocksDB) or one index probe (PostgreSQL) per family.
+ * {@link TooManyFamiliesException} rather than a partial list. RocksDB and PostgreSQL find the
+ * families without reading every key: one seek or one index probe per family. DynamoDB cannot
+ * list a table's partition keys, so it reads every item: one Scan of the whole table, whose read
+ * capacity grows with the table's size (see the DynamoDB guide).
  *
  * <p>Find the capability with {@link #of(MetaStore)}, which also looks through a
  * {@link ForwardingMetaStore} to its delegate: a decorator forwards it exactly when the store it

@@ -284,6 +284,95 @@ class PageTokenCodecTest {
         });
     }
 
+    // --- scan positions ---------------------------------------------------------------------
+
+    @Test
+    void scanPosition_roundTrips_insideOrOutsideThePrefix() {
+        for (String position : List.of("tbl/ns1/orders", "lease/elsewhere", "#migration#complete", "caf\u00e9/\ud83d\ude00",
+                "x".repeat(PageTokenCodec.MAX_SCAN_POSITION_BYTES))) {
+            assertThat(codec.decodeScanPosition(prefix, codec.encodeScanPosition(prefix, position))).isEqualTo(position);
+        }
+    }
+
+    @Test
+    void scanPosition_emptyOrTooLongOrNull_isRefusedWhenEncoding() {
+        for (String position : new String[] {"", "x".repeat(PageTokenCodec.MAX_SCAN_POSITION_BYTES + 1),
+            "\u00e9".repeat(PageTokenCodec.MAX_SCAN_POSITION_BYTES / 2 + 1), null}) {
+            assertThatThrownBy(() -> codec.encodeScanPosition(prefix, position)).isInstanceOf(InvalidArgumentException.class);
+        }
+        assertThatThrownBy(() -> codec.encodeScanPosition(null, "k")).isInstanceOf(InvalidArgumentException.class);
+    }
+
+    @Test
+    void scanPositionAndKeyCursor_areEachRejectedWhereTheOtherIsExpected() {
+        String scan = codec.encodeScanPosition(prefix, "tbl/ns1/orders");
+        String cursor = codec.encode(prefix, PageCursor.after(0, prefix, MetaKey.of("tbl/ns1/orders")));
+        String start = codec.encode(prefix, PageCursor.startOf(0));
+
+        assertThatThrownBy(() -> codec.decode(prefix, scan)).isInstanceOf(InvalidPageTokenException.class)
+                .hasMessageContaining("scan position");
+        for (String token : List.of(cursor, start)) {
+            assertThatThrownBy(() -> codec.decodeScanPosition(prefix, token)).isInstanceOf(InvalidPageTokenException.class)
+                    .hasMessageContaining("no scan position");
+        }
+    }
+
+    @Test
+    void scanPosition_isBoundToItsPrefixAndLayout_andEveryFlippedBitIsRejected() {
+        String token = codec.encodeScanPosition(prefix, "other/k\u00e9");
+        assertThatThrownBy(() -> codec.decodeScanPosition(KeyPrefix.of("tbl/ns2/"), token))
+                .isInstanceOf(InvalidPageTokenException.class).hasMessageContaining("prefix");
+        assertThatThrownBy(() -> new PageTokenCodec("dynamodb-v1", 1).decodeScanPosition(prefix, token))
+                .isInstanceOf(InvalidPageTokenException.class).hasMessageContaining("layout");
+        byte[] raw = decode(token);
+        for (int i = 0; i < raw.length; i++) {
+            for (int bit = 0; bit < 8; bit++) {
+                byte[] flipped = raw.clone();
+                flipped[i] ^= (byte) (1 << bit);
+                String forged = encode(flipped);
+                assertThatThrownBy(() -> codec.decodeScanPosition(prefix, forged)).isInstanceOf(InvalidPageTokenException.class);
+            }
+        }
+    }
+
+    @Test
+    void forgedScanPositions_thatAreEmptyTooLongNotUtf8OrOfAnotherPartition_areRejected() {
+        byte[][] positions = {new byte[0], "x".repeat(PageTokenCodec.MAX_SCAN_POSITION_BYTES + 1).getBytes(StandardCharsets.UTF_8),
+            {(byte) 0xff}, {(byte) 0xed, (byte) 0xa0, (byte) 0x80}};
+        for (byte[] position : positions) {
+            assertThatThrownBy(() -> codec.decodeScanPosition(prefix, forge(bodyWithSuffix(2, position.length, position))))
+                    .isInstanceOf(InvalidPageTokenException.class);
+        }
+        byte[] otherPartition = bodyWithSuffix(2, 1, new byte[] {'a'});
+        ByteBuffer.wrap(otherPartition).putInt(1 + 4 + 8, 1);
+        assertThatThrownBy(() -> codec.decodeScanPosition(prefix, forge(otherPartition)))
+                .isInstanceOf(InvalidPageTokenException.class).hasMessageContaining("partition");
+        byte[] longer = bodyWithSuffix(2, 1, new byte[] {'a', 'b'});
+        assertThatThrownBy(() -> codec.decodeScanPosition(prefix, forge(longer)))
+                .isInstanceOf(InvalidPageTokenException.class).hasMessageContaining("trailing");
+    }
+
+    @Test
+    void decodingGarbageAsAScanPosition_eitherFailsTypedOrAnswersAWellFormedPosition() {
+        Gen<String> forgedBodies = Generate.byteArrays(integers().between(0, 60), Generate.bytes(Byte.MIN_VALUE, Byte.MAX_VALUE, (byte) 0))
+                .map(tail -> forge(concat(header(prefix), tail)));
+        Gen<String> forgedPositions = Generate.byteArrays(integers().between(0, 40), Generate.bytes(Byte.MIN_VALUE, Byte.MAX_VALUE, (byte) 0))
+                .map(position -> forge(bodyWithSuffix(2, position.length, position)));
+
+        qt().withExamples(2000).forAll(Generate.oneOf(strings().allPossible().ofLengthBetween(0, 80), forgedBodies,
+                forgedPositions)).checkAssert(token -> {
+                    String position;
+                    try {
+                        position = codec.decodeScanPosition(prefix, token);
+                    } catch (InvalidPageTokenException expected) {
+                        return;
+                    }
+                    assertThat(position).isNotEmpty();
+                    assertThat(position.getBytes(StandardCharsets.UTF_8).length)
+                            .isLessThanOrEqualTo(PageTokenCodec.MAX_SCAN_POSITION_BYTES);
+                });
+    }
+
     // --- helpers: forging tokens the way an attacker who read the codec's source could ----
 
     /**

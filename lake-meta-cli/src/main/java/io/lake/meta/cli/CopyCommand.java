@@ -27,8 +27,9 @@ import picocli.CommandLine.Spec;
                     + " content digest.",
             "Stop every writer of the source first: a copy is exact only of a store nobody writes; the"
                     + " verification reports a source that changed meanwhile.",
-            "Without --prefix, every family the source lists is copied (RocksDB and PostgreSQL list their"
-                    + " families; a DynamoDB source cannot, so name its families: --prefix tbl/ --prefix lease/ ...)."
+            "Without --prefix, every family the source lists is copied (a DynamoDB source lists them with"
+                    + " a Scan of its whole table, read capacity in proportion to its size: on a large table name its"
+                    + " families instead, --prefix tbl/ --prefix lease/ ...)."
                     + " With --prefix, keys of a family not named are neither copied nor verified.",
             "Killed, the copy resumes where it stopped when run again with the same prefixes: its resume record"
                     + " (lake-meta-copy/resume in the target) moves in the same transaction as the keys it covers,"

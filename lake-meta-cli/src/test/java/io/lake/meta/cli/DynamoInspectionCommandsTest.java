@@ -12,6 +12,7 @@ import io.lake.meta.testserver.dynamodb.fault.Fault;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -36,7 +38,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
- * {@code get}, {@code put}, {@code delete} and {@code scan} on {@code dynamo:TABLE}, driven
+ * {@code get}, {@code put}, {@code delete}, {@code scan} and {@code copy} (without {@code --prefix}) on {@code dynamo:TABLE}, driven
  * in-process against the in-process DynamoDB test server. The SDK's default credentials chain
  * finds the test's credentials in the {@code aws.accessKeyId} / {@code aws.secretAccessKey}
  * system properties (set here, restored after), and no run may print them.
@@ -131,6 +133,19 @@ class DynamoInspectionCommandsTest {
         try (MetaStore store = DynamoMetaStore.builder().client(admin).tableName(table).build()) {
             return store.get(MetaKey.of(key));
         }
+    }
+
+    @Test
+    void copy_withoutPrefix_fromDynamo_copiesEveryFamilyItLists(@TempDir Path directory) {
+        try (MetaStore store = DynamoMetaStore.builder().client(admin).tableName(table).build()) {
+            store.create(MetaKey.of("lease/leader"), MetaValue.utf8("node-1"));
+        }
+        Cli.Run copy = Cli.run("copy", "--from", "dynamo:" + table, "--from-endpoint", server.endpoint().toString(),
+                "--from-region", "us-east-1", "--to", "rocks:" + directory.resolve("target"));
+        runs.add(copy);
+        assertThat(copy.exitCode()).as(copy.toString()).isZero();
+        assertThat(copy.out()).startsWith("every family of the source: lease/ tbl/" + NL + "copied 2 keys in ")
+                .contains("verified: equal both ways" + NL);
     }
 
     @Test

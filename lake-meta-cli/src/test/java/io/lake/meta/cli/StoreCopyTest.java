@@ -23,6 +23,8 @@ import io.lake.meta.spi.ForwardingMetaStore;
 import io.lake.meta.spi.KeyFamilies;
 import io.lake.meta.testkit.postgres.PostgresTestTarget;
 import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,7 +45,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * {@link StoreCopy} from RocksDB to PostgreSQL and to DynamoDB (the in-process test server):
- * several families, kills at chosen points and resumes, refusals, differences both ways.
+ * several families (every family a RocksDB or DynamoDB source lists), kills at chosen points and
+ * resumes, refusals, differences both ways.
  * {@link StoreCopyScaleTest} copies the issue's 100 000 keys.
  */
 class StoreCopyTest {
@@ -183,6 +186,33 @@ class StoreCopyTest {
                 .isEqualTo(KeyFamilies.of(source).orElseThrow().families());
         assertThat(target.get(MetaKey.of("a/ünïcødé/名前")).orElseThrow().toByteArray())
                 .isEqualTo("a/ünïcødé/名前".getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void noPrefix_copiesEveryFamily_dynamoToPostgres() {
+        MetaStore dynamoSource = dynamo();
+        fill(dynamoSource, 600);
+        fillAwkward(dynamoSource);
+        MetaStore target = postgres();
+
+        StoreCopy copy = StoreCopy.from(dynamoSource).everyFamily().to(target).pageSize(100).build();
+        assertThat(copy.prefixes()).extracting(KeyPrefix::toString).containsExactly(
+                "0/", "a-b/", "a/", "a_b/", "ab/", "ab0/", "cnt/", "lease/", "ops/", "tbl/");
+        assertCopiedExactly(copy.run(), 600 + AWKWARD_KEYS.size());
+        assertThat(KeyFamilies.of(target).orElseThrow().families())
+                .isEqualTo(KeyFamilies.of(dynamoSource).orElseThrow().families());
+    }
+
+    /** {@code store} behind a plain MetaStore proxy: every call reaches it, but it cannot list its families. */
+    private static MetaStore withoutKeyFamilies(MetaStore store) {
+        return (MetaStore) Proxy.newProxyInstance(MetaStore.class.getClassLoader(), new Class<?>[] {MetaStore.class},
+                (proxy, method, args) -> {
+                    try {
+                        return method.invoke(store, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     @Test
@@ -336,12 +366,12 @@ class StoreCopyTest {
         assertThatThrownBy(() -> StoreCopy.from(source).to(target).pageSize(0))
                 .isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> StoreCopy.from(source).to(source)).isInstanceOf(InvalidArgumentException.class);
-        // no prefix, from a source that cannot list its families (DynamoDB): refused, nothing written
-        MetaStore dynamoSource = dynamo();
-        dynamoSource.create(MetaKey.of("tbl/a"), MetaValue.of(new byte[] {1}));
-        assertThatThrownBy(() -> StoreCopy.from(dynamoSource).to(target).build())
+        // no prefix, from a source that cannot list its families: refused, nothing written
+        MetaStore opaqueSource = withoutKeyFamilies(postgres());
+        opaqueSource.create(MetaKey.of("tbl/a"), MetaValue.of(new byte[] {1}));
+        assertThatThrownBy(() -> StoreCopy.from(opaqueSource).to(target).build())
                 .isInstanceOf(CopyRefusedException.class).hasMessageContaining("cannot list its key families");
-        assertThatThrownBy(() -> StoreCopy.from(dynamoSource).everyFamily())
+        assertThatThrownBy(() -> StoreCopy.from(opaqueSource).everyFamily())
                 .isInstanceOf(CopyRefusedException.class).hasMessageContaining("--prefix tbl/");
         assertThatThrownBy(() -> StoreCopy.from(source).prefix(KeyPrefix.family("tbl")).everyFamily())
                 .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("names none");

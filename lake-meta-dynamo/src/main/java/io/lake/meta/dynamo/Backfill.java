@@ -78,8 +78,8 @@ final class Backfill {
         this.layout = layout;
         this.state = state;
         this.hooks = hooks;
-        this.legacy = TableScan.ofLegacy(client, legacyTable);
-        this.v2 = TableScan.ofV2(client, table, layout);
+        this.legacy = new TableScan(client, legacyTable, V1Layout.INSTANCE);
+        this.v2 = new TableScan(client, table, layout);
         this.legacyReads = new BatchRead(client, legacyTable, V1Layout.INSTANCE);
     }
 

@@ -14,6 +14,7 @@ import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
+import io.lake.meta.spi.KeyFamilies;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
 import io.lake.meta.Ticker;
@@ -44,16 +45,15 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
  * finds the legacy table deleted, reads the marker again, and from then on writes the v2 table
  * alone too.
  */
-final class DynamoDualStore implements MetaStore {
+final class DynamoDualStore implements MetaStore, KeyFamilies {
 
     /** Form changes one write follows before giving up (each one is a finalize or a rollback meanwhile). */
     private static final int MAX_FORM_CHANGES = 4;
 
     private final String legacyTable;
     private final String table;
-    private final V2Layout layout;
-    private final MetaStore legacyStore;
-    private final MetaStore v2Store;
+    private final DynamoTableStore legacyStore;
+    private final DynamoTableStore v2Store;
     private final DualTransactWrite writes;
     private final MigrationState migration;
     private volatile DualTransactWrite.Form form;
@@ -70,19 +70,18 @@ final class DynamoDualStore implements MetaStore {
             Duration pollInterval, Ticker ticker) {
         this.legacyTable = legacyTable;
         this.table = table;
-        this.layout = layout;
         this.migration = new MigrationState(client, legacyTable, table, ticker);
         this.legacyRetired = new AtomicBoolean(marker != null && marker.horizonPassed());
         this.form = marker == null ? DualTransactWrite.Form.V1_DERIVED : DualTransactWrite.Form.V2_KEPT;
         this.markerIdentity = marker == null ? null : marker.identity();
-        this.legacyStore = new DynamoV1Store(client, legacyTable, pollInterval, ticker);
-        this.v2Store = new DynamoV2Store(client, table, layout, pollInterval, ticker);
+        this.legacyStore = new DynamoTableStore(client, legacyTable, V1Layout.INSTANCE, pollInterval, ticker);
+        this.v2Store = new DynamoTableStore(client, table, layout, pollInterval, ticker);
         this.writes = new DualTransactWrite(client, new DualTransactWrite.Copy(legacyTable, V1Layout.INSTANCE),
                 new DualTransactWrite.Copy(table, layout), ticker);
     }
 
     /** The store of the authority copy: reads go there. */
-    private MetaStore reads() {
+    private DynamoTableStore reads() {
         return authority() == DualAuthority.V1 ? legacyStore : v2Store;
     }
 
@@ -95,7 +94,7 @@ final class DynamoDualStore implements MetaStore {
      * rollback and a finalize since) is read under again. After the horizon no rollback can happen,
      * so the check stops.
      */
-    private <T> T read(java.util.function.Function<MetaStore, T> operation, java.util.function.UnaryOperator<T> addMarkerCost) {
+    private <T> T read(java.util.function.Function<DynamoTableStore, T> operation, java.util.function.UnaryOperator<T> addMarkerCost) {
         for (int changes = 0; changes <= MAX_FORM_CHANGES; changes++) {
             if (legacyRetired.get() || form.authority == DualAuthority.V1) {
                 return operation.apply(reads());
@@ -210,6 +209,17 @@ final class DynamoDualStore implements MetaStore {
                 new PageCost(page.cost().itemsEvaluated(), page.cost().capacityUnits() + 1.0, page.cost().requests() + 1)));
     }
 
+    /**
+     * The families of the authority copy, read as every read is (see {@link #read}): one Scan of
+     * the authority's whole table, so read capacity in proportion to its size (see
+     * {@link TableFamilies}), and on the v2 authority before the horizon one GetItem of the marker.
+     */
+    @Override
+    public List<String> families() {
+        checkOpen();
+        return read(DynamoTableStore::families, r -> r);
+    }
+
     /** Polls the authority copy, whose store owns the watches (closing this store ends them). */
     @Override
     public Watch watch(KeyPrefix prefix, WatchListener listener) {
@@ -245,6 +255,6 @@ final class DynamoDualStore implements MetaStore {
         DualAuthority authority = authority();
         return "DynamoMetaStore[mode=DUAL, authority=" + authority + (legacyRetired.get() ? " (legacy table retired)" : "")
                 + ", legacyTable=" + legacyTable + ", table=" + table
-                + ", layout=" + (authority == DualAuthority.V1 ? V1Layout.DESCRIPTOR : V2Layout.descriptor(layout.shards())) + "]";
+                + ", layout=" + (authority == DualAuthority.V1 ? legacyStore : v2Store).layout().descriptor() + "]";
     }
 }

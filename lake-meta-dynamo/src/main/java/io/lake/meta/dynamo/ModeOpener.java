@@ -46,7 +46,7 @@ final class ModeOpener {
         if (new LegacyTableSetup(client, legacyTable).open(createIfMissing, activeTimeout)) {
             throw finalizedRefusal(legacyTable);
         }
-        return new DynamoV1Store(client, legacyTable, pollInterval, ticker);
+        return new DynamoTableStore(client, legacyTable, V1Layout.INSTANCE, pollInterval, ticker);
     }
 
     private static ModeRefusedException finalizedRefusal(String legacyTable) {
@@ -119,7 +119,7 @@ final class ModeOpener {
                         + " declare it (lake-meta dynamo-migrate --declare-rollback-horizon), then open in mode V2");
             }
         }
-        return new DynamoV2Store(client, table, layout, pollInterval, ticker);
+        return new DynamoTableStore(client, table, layout, pollInterval, ticker);
     }
 
     /** The migration's records in a v2 table (one consistent Query; none on a table never migrated to). */

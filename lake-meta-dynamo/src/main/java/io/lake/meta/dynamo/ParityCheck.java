@@ -23,8 +23,8 @@ final class ParityCheck {
     private final BatchRead v2Reads;
 
     ParityCheck(DynamoDbClient client, String legacyTable, String table, V2Layout layout) {
-        this.legacy = TableScan.ofLegacy(client, legacyTable);
-        this.v2 = TableScan.ofV2(client, table, layout);
+        this.legacy = new TableScan(client, legacyTable, V1Layout.INSTANCE);
+        this.v2 = new TableScan(client, table, layout);
         this.legacyReads = new BatchRead(client, legacyTable, V1Layout.INSTANCE);
         this.v2Reads = new BatchRead(client, table, layout);
     }

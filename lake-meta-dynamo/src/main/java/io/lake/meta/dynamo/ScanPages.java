@@ -2,10 +2,10 @@ package io.lake.meta.dynamo;
 
 import io.lake.meta.Entry;
 import io.lake.meta.KeyPrefix;
-import io.lake.meta.MetaKey;
 import io.lake.meta.Page;
 import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
+import io.lake.meta.spi.PageTokenCodec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,22 +26,27 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  * return none of them while a token follows, and iterating a prefix evaluates the whole table.
  * {@link PageCost#itemsEvaluated()} is the scan's {@code ScannedCount}, the page's entries what
  * it returned.
+ *
+ * <p>The position a scan resumes after is the hash key of the last item it <em>evaluated</em>,
+ * which may lie in another family (the filter dropped it), so its token holds a scan position
+ * ({@link PageTokenCodec#encodeScanPosition}) rather than a key under the prefix.
  */
-final class ScanPages {
+final class ScanPages implements PageReader {
 
     private final DynamoDbClient client;
     private final String table;
-    private final ScanTokens tokens = new ScanTokens(V1Layout.DESCRIPTOR);
+    private final PageTokenCodec tokens = new PageTokenCodec(V1Layout.DESCRIPTOR, 1);
 
     ScanPages(DynamoDbClient client, String table) {
         this.client = client;
         this.table = table;
     }
 
-    Page page(PageRequest request) {
+    @Override
+    public Page page(PageRequest request) {
         KeyPrefix prefix = request.prefix();
         Map<String, AttributeValue> start = request.token()
-                .map(token -> V1Layout.keyOf(tokens.decode(prefix, token)))
+                .map(token -> V1Layout.keyOf(tokens.decodeScanPosition(prefix, token)))
                 .orElse(null);
         ScanResponse response;
         try {
@@ -58,7 +63,7 @@ final class ScanPages {
         }
         List<Entry> entries = new ArrayList<>(response.items().size());
         for (Map<String, AttributeValue> item : response.items()) {
-            entries.add(new Entry(keyUnder(prefix, item), V1Layout.INSTANCE.valueIn(item, table)));
+            entries.add(new Entry(V1Layout.INSTANCE.keyUnder(item, prefix, table), V1Layout.INSTANCE.valueIn(item, table)));
         }
         long evaluated = response.scannedCount() == null ? entries.size() : response.scannedCount();
         if (entries.size() > request.limit() || evaluated > request.limit()) {
@@ -72,24 +77,10 @@ final class ScanPages {
                 throw new DynamoStoreException("Scan of table '" + table + "' returned a LastEvaluatedKey without the hash key "
                         + V1Layout.HASH + " (" + response.lastEvaluatedKey() + "): the table is not in the v1 layout");
             }
-            next = Optional.of(tokens.encode(prefix, position.s()));
+            next = Optional.of(tokens.encodeScanPosition(prefix, position.s()));
         }
         double capacity = response.consumedCapacity() == null || response.consumedCapacity().capacityUnits() == null
                 ? 0 : response.consumedCapacity().capacityUnits();
         return new Page(entries, next, new PageCost(evaluated, capacity));
-    }
-
-    private MetaKey keyUnder(KeyPrefix prefix, Map<String, AttributeValue> item) {
-        String text = V1Layout.INSTANCE.keyTextOf(item);
-        try {
-            MetaKey key = MetaKey.of(text);
-            if (prefix.contains(key)) {
-                return key;
-            }
-        } catch (RuntimeException e) {
-            // reported below
-        }
-        throw new DynamoStoreException("item with hash key " + text + " in table '" + table
-                + "' is not a lake-meta key under prefix '" + prefix + "': the table holds data lake-meta did not write");
     }
 }

@@ -5,6 +5,7 @@ import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.Page;
 import io.lake.meta.PageCost;
+import io.lake.meta.PageRequest;
 import io.lake.meta.spi.PageCursor;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +26,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
  * shard or fills a page). A Query cut short by DynamoDB's 1 MB response limit ends the page there,
  * with a token into the same shard, so a page's heap stays bounded.
  */
-final class ShardedPageReader {
+final class ShardedPageReader implements PageReader {
 
     private final DynamoDbClient client;
     private final String table;
@@ -37,7 +38,16 @@ final class ShardedPageReader {
         this.layout = layout;
     }
 
-    Page read(KeyPrefix prefix, PageCursor cursor, int limit) {
+    @Override
+    public Page page(PageRequest request) {
+        KeyPrefix prefix = request.prefix();
+        PageCursor cursor = request.token()
+                .map(token -> layout.tokens().decode(prefix, token))
+                .orElse(PageCursor.startOf(0));
+        return read(prefix, cursor, request.limit());
+    }
+
+    private Page read(KeyPrefix prefix, PageCursor cursor, int limit) {
         List<Entry> entries = new ArrayList<>();
         long evaluated = 0;
         double capacity = 0;
@@ -54,14 +64,14 @@ final class ShardedPageReader {
                         + " items for a limit of " + wanted + ": the endpoint does not honour Limit");
             }
             for (Map<String, AttributeValue> item : response.items()) {
-                entries.add(new Entry(V2Layout.keyOfItem(item, prefix, table), V2Layout.valueOf(item, table)));
+                entries.add(new Entry(layout.keyUnder(item, prefix, table), layout.valueIn(item, table)));
             }
             evaluated += response.scannedCount() == null ? returned : response.scannedCount();
             capacity += capacityOf(response);
             Optional<String> next;
             if (response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()) {
                 // the page is full, or the response reached 1 MB: resume in this shard
-                MetaKey last = V2Layout.keyOfItem(response.lastEvaluatedKey(), prefix, table);
+                MetaKey last = layout.keyUnder(response.lastEvaluatedKey(), prefix, table);
                 next = Optional.of(layout.tokens().encode(prefix, PageCursor.after(shard, prefix, last)));
             } else if (shard + 1 >= layout.shards()) {
                 next = Optional.empty(); // the family's last shard is done

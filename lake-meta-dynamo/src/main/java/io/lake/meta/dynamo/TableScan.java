@@ -29,21 +29,11 @@ final class TableScan {
     private final DynamoDbClient client;
     private final String table;
     private final ItemLayout layout;
-    private final String hashAttribute;
 
-    TableScan(DynamoDbClient client, String table, ItemLayout layout, String hashAttribute) {
+    TableScan(DynamoDbClient client, String table, ItemLayout layout) {
         this.client = client;
         this.table = table;
         this.layout = layout;
-        this.hashAttribute = hashAttribute;
-    }
-
-    static TableScan ofLegacy(DynamoDbClient client, String table) {
-        return new TableScan(client, table, V1Layout.INSTANCE, V1Layout.HASH);
-    }
-
-    static TableScan ofV2(DynamoDbClient client, String table, V2Layout layout) {
-        return new TableScan(client, table, layout, V2Layout.HASH);
     }
 
     ScanPage page(int limit, Map<String, AttributeValue> start) {
@@ -55,8 +45,8 @@ final class TableScan {
         }
         List<Item> items = new ArrayList<>(response.items().size());
         for (Map<String, AttributeValue> item : response.items()) {
-            AttributeValue hash = item.get(hashAttribute);
-            if (hash != null && V1Layout.isInternal(hash.s())) {
+            AttributeValue hash = item.get(layout.hashAttribute());
+            if (hash != null && ItemLayout.isInternal(hash.s())) {
                 continue;
             }
             String text = layout.keyTextOf(item);

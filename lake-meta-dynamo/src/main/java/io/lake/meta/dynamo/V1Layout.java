@@ -3,6 +3,7 @@ package io.lake.meta.dynamo;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -29,6 +30,16 @@ final class V1Layout implements ItemLayout {
     }
 
     @Override
+    public String descriptor() {
+        return DESCRIPTOR;
+    }
+
+    @Override
+    public String hashAttribute() {
+        return HASH;
+    }
+
+    @Override
     public String keyAttribute() {
         return HASH;
     }
@@ -47,8 +58,18 @@ final class V1Layout implements ItemLayout {
         return Map.of(HASH, AttributeValue.fromS(key.toString()), VALUE, V2Layout.b(value));
     }
 
-    /** Whether an item is one of lake-meta's internal records rather than a logical key's. */
-    static boolean isInternal(String hashKey) {
-        return hashKey != null && hashKey.startsWith("#");
+    @Override
+    public PageReader pageReader(DynamoDbClient client, String table) {
+        return new ScanPages(client, table);
+    }
+
+    /** The hash key is the whole logical key: its family is the text before the first {@code /}. */
+    @Override
+    public String familyOfHashKey(String hashKey, String table) {
+        if (ItemLayout.isInternal(hashKey)) {
+            return null;
+        }
+        int slash = hashKey.indexOf('/');
+        return ItemLayout.checkedFamily(slash < 0 ? "" : hashKey.substring(0, slash), hashKey, table);
     }
 }

@@ -1,11 +1,11 @@
 package io.lake.meta.dynamo;
 
-import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import io.lake.meta.spi.PageTokenCodec;
 import java.util.Map;
 import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -63,8 +63,33 @@ final class V2Layout implements ItemLayout {
     }
 
     @Override
+    public String descriptor() {
+        return descriptor(shards);
+    }
+
+    @Override
+    public String hashAttribute() {
+        return HASH;
+    }
+
+    @Override
     public String keyAttribute() {
         return RANGE;
+    }
+
+    @Override
+    public PageReader pageReader(DynamoDbClient client, String table) {
+        return new ShardedPageReader(client, table, this);
+    }
+
+    /** The hash key is {@code family#shard}: its family is the text before the {@code #}. */
+    @Override
+    public String familyOfHashKey(String hashKey, String table) {
+        if (ItemLayout.isInternal(hashKey)) {
+            return null;
+        }
+        int hash = hashKey.indexOf('#');
+        return ItemLayout.checkedFamily(hash < 0 ? "" : hashKey.substring(0, hash), hashKey, table);
     }
 
     @Override
@@ -91,30 +116,6 @@ final class V2Layout implements ItemLayout {
                 LAYOUT_FORMAT_ATTR, s(LAYOUT_FORMAT),
                 LAYOUT_VERSION_ATTR, AttributeValue.fromN(Integer.toString(VERSION)),
                 LAYOUT_SHARDS_ATTR, AttributeValue.fromN(Integer.toString(shards)));
-    }
-
-    /** The value of an item this layout wrote; a clear error for anything else. */
-    static MetaValue valueOf(Map<String, AttributeValue> item, String table) {
-        AttributeValue v = item.get(VALUE);
-        if (v == null || v.b() == null) {
-            throw new DynamoStoreException("item " + item.get(RANGE) + " in table '" + table
-                    + "' has no binary attribute '" + VALUE + "': the table holds data lake-meta did not write");
-        }
-        return MetaValue.of(v.b().asByteArrayUnsafe());
-    }
-
-    static MetaKey keyOfItem(Map<String, AttributeValue> item, KeyPrefix prefix, String table) {
-        AttributeValue sk = item.get(RANGE);
-        try {
-            MetaKey key = MetaKey.of(sk.s());
-            if (prefix.contains(key)) {
-                return key;
-            }
-        } catch (RuntimeException e) {
-            // reported below
-        }
-        throw new DynamoStoreException("item with sort key " + sk + " in table '" + table
-                + "' is not a lake-meta key under prefix '" + prefix + "': the table holds data lake-meta did not write");
     }
 
     static AttributeValue s(String text) {

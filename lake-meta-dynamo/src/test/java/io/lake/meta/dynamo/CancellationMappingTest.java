@@ -74,7 +74,7 @@ class CancellationMappingTest {
     }
 
     private final ScriptedClient client = new ScriptedClient();
-    private final DynamoV2Store store = new DynamoV2Store(client, "t", new V2Layout(16), DynamoMetaStore.DEFAULT_POLL_INTERVAL);
+    private final DynamoTableStore store = new DynamoTableStore(client, "t", new V2Layout(16), DynamoMetaStore.DEFAULT_POLL_INTERVAL);
 
     private static TransactionCanceledException cancelled(CancellationReason... reasons) {
         return TransactionCanceledException.builder()

@@ -23,7 +23,7 @@ class DynamoBatchReadTest extends DynamoTestSupport {
 
     private DynamoDbTestServer server;
     private DynamoDbClient client;
-    private DynamoV2Store store;
+    private DynamoTableStore store;
     private String table;
     private final List<MetaKey> keys = new ArrayList<>();
 

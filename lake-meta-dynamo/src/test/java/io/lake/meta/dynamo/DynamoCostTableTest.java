@@ -33,7 +33,7 @@ class DynamoCostTableTest extends DynamoTestSupport {
     }
 
     private DynamoDbTestServer server;
-    private DynamoV2Store store;
+    private DynamoTableStore store;
     private final List<Row> rows = new ArrayList<>();
 
     private Row measure(String call, Runnable action) {

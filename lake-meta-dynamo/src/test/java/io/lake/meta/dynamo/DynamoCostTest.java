@@ -48,7 +48,7 @@ class DynamoCostTest extends DynamoTestSupport {
         client = client();
     }
 
-    private <T> Map<String, Long> requestsOf(DynamoV2Store store, Supplier<T> call) {
+    private <T> Map<String, Long> requestsOf(DynamoTableStore store, Supplier<T> call) {
         String table = tableOf(store);
         TableStatistics before = server.statistics().table(table);
         call.get();
@@ -57,7 +57,7 @@ class DynamoCostTest extends DynamoTestSupport {
 
     @Test
     void eachCall_isExactlyOneRequest() {
-        DynamoV2Store store = openNew(client, "cost-ops", null);
+        DynamoTableStore store = openNew(client, "cost-ops", null);
         store.create(GUARD, A);
 
         assertThat(requestsOf(store, () -> store.get(K))).isEqualTo(Map.of("GetItem", 1L));
@@ -73,13 +73,13 @@ class DynamoCostTest extends DynamoTestSupport {
                 .as("a guard rejection").isEqualTo(Map.of("TransactWriteItems", 1L));
         assertThat(requestsOf(store, () -> store.page(KeyPrefix.of("tbl/"), 10)))
                 .as("a page that never fills reads each shard once, in the same call")
-                .isEqualTo(Map.of("Query", (long) store.shards()));
+                .isEqualTo(Map.of("Query", (long) ((V2Layout) store.layout()).shards()));
         assertThat(requestsOf(store, () -> store.delete(K, A))).isEqualTo(Map.of("DeleteItem", 1L));
     }
 
     @Test
     void conflicts_reportTheCurrentValue_withoutASecondRead() {
-        DynamoV2Store store = openNew(client, "cost-conflict", null);
+        DynamoTableStore store = openNew(client, "cost-conflict", null);
         store.create(K, A);
         assertThat(store.create(K, B).currentValue()).contains(A);
         assertThat(store.update(K, B, A).currentValue()).contains(A);
@@ -92,8 +92,8 @@ class DynamoCostTest extends DynamoTestSupport {
     }
 
     /** Writes keys straight into the table (25 per BatchWriteItem), bypassing the store, to set up volume cheaply. */
-    private void load(DynamoV2Store store, List<MetaKey> keys) {
-        V2Layout layout = new V2Layout(store.shards());
+    private void load(DynamoTableStore store, List<MetaKey> keys) {
+        V2Layout layout = (V2Layout) store.layout();
         String table = tableOf(store);
         for (int i = 0; i < keys.size(); i += 25) {
             List<WriteRequest> batch = keys.subList(i, Math.min(keys.size(), i + 25)).stream()
@@ -110,7 +110,7 @@ class DynamoCostTest extends DynamoTestSupport {
 
     @Test
     void pages_evaluateOnlyTheirPrefix_amongThousandsOfUnrelatedKeys() {
-        DynamoV2Store store = openNew(client, "cost-isolation", null);
+        DynamoTableStore store = openNew(client, "cost-isolation", null);
         List<MetaKey> noise = new ArrayList<>();
         for (int i = 0; i < 1500; i++) {
             noise.add(MetaKey.of("ops/op-" + i));
@@ -159,8 +159,8 @@ class DynamoCostTest extends DynamoTestSupport {
 
     @Test
     void sizeOnePages_walkEveryShardOnceInOrder_andReturnEveryKeyOnce() {
-        DynamoV2Store store = openNew(client, "cost-walk", null);
-        int shards = store.shards();
+        DynamoTableStore store = openNew(client, "cost-walk", null);
+        int shards = ((V2Layout) store.layout()).shards();
         List<MetaKey> wanted = new ArrayList<>();
         for (int i = 0; i < 60; i++) {
             wanted.add(MetaKey.of("tbl/ns1/k" + i));
@@ -200,7 +200,7 @@ class DynamoCostTest extends DynamoTestSupport {
 
     @Test
     void emptyFamily_isOnePageCall_ofOneEmptyQueryPerShard() {
-        DynamoV2Store store = openNew(client, "cost-empty", 4);
+        DynamoTableStore store = openNew(client, "cost-empty", 4);
         load(store, List.of(MetaKey.of("other/a"), MetaKey.of("other/b")));
         KeyPrefix prefix = KeyPrefix.of("tbl/");
         Page page = store.page(PageRequest.first(prefix, 100));

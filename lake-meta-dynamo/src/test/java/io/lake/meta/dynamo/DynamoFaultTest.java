@@ -68,7 +68,7 @@ class DynamoFaultTest extends DynamoTestSupport {
 
     private DynamoDbTestServer server;
     private final WireLog wire = new WireLog();
-    private DynamoV2Store store;
+    private DynamoTableStore store;
     private String table;
 
     @BeforeEach

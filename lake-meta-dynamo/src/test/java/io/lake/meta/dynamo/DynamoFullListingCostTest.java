@@ -39,7 +39,7 @@ class DynamoFullListingCostTest extends DynamoTestSupport {
     @ParameterizedTest(name = "{0} keys, limit {1}, {2} shards")
     @CsvSource({"5, 1000, 16", "0, 100, 4", "60, 1, 16", "200, 7, 16", "2500, 1000, 16", "40, 10, 1"})
     void fullListing_staysWithinItsPageAndRequestBounds(int n, int limit, int shards) {
-        DynamoV2Store store = openNew(client, "listing-cost", shards);
+        DynamoTableStore store = openNew(client, "listing-cost", shards);
         load(store, "noise", 300);
         load(store, "tbl", n);
         String table = tableOf(store);
@@ -74,7 +74,7 @@ class DynamoFullListingCostTest extends DynamoTestSupport {
                 .as("items evaluated: each listed key once, never another family's").isEqualTo(n);
     }
 
-    private static void load(DynamoV2Store store, String family, int count) {
+    private static void load(DynamoTableStore store, String family, int count) {
         List<MetaKey> batch = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             batch.add(MetaKey.of(family + "/k" + i));

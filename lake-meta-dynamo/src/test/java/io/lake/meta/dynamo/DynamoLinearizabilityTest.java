@@ -98,7 +98,7 @@ class DynamoLinearizabilityTest extends DynamoTestSupport {
                     .retryStrategy(r -> r.maxAttempts(MAX_ATTEMPTS)
                             .backoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(2)))
                             .throttlingBackoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(2)))))));
-            DynamoV2Store store = openNew(client, "history", null);
+            DynamoTableStore store = openNew(client, "history", null);
             table = tableOf(store);
             Map<MetaKey, MetaValue> initial = new HashMap<>();
             initial.put(GUARD, MetaValue.utf8("g-init"));

@@ -27,7 +27,7 @@ class DynamoPagingTest extends DynamoTestSupport {
             "tbl/ns1/t\uffff", "tbl/ns1/t\ud83d\ude00",   // U+FFFF sorts after U+1F600 in UTF-16, before it in UTF-8
             "tbl/ns1/t/deeper/still", "tbl/ns1/u", "tbl/ns10/t", "tbl/ns1x/t", "tbl2/ns1/t", "tbm/x");
 
-    private static List<MetaKey> readAll(DynamoV2Store store, KeyPrefix prefix, int limit) {
+    private static List<MetaKey> readAll(DynamoTableStore store, KeyPrefix prefix, int limit) {
         List<MetaKey> all = new ArrayList<>();
         Optional<PageRequest> request = Optional.of(PageRequest.first(prefix, limit));
         int pages = 0;
@@ -49,7 +49,7 @@ class DynamoPagingTest extends DynamoTestSupport {
     @ValueSource(ints = {1, 3, 16})
     void everyKeyUnderThePrefix_exactlyOnce_forEveryLimit(int shards) {
         DynamoDbClient client = client();
-        DynamoV2Store store = openNew(client, "paging-" + shards, shards);
+        DynamoTableStore store = openNew(client, "paging-" + shards, shards);
         for (String k : KEYS) {
             assertThat(store.create(MetaKey.of(k), MetaValue.utf8(k)).isApplied()).isTrue();
         }

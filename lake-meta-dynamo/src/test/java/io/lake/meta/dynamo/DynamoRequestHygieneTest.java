@@ -29,7 +29,7 @@ class DynamoRequestHygieneTest extends DynamoTestSupport {
     @Test
     void invalidCalls_sendNoRequest() {
         DynamoDbTestServer server = TARGET.requireInProcessServer();
-        DynamoV2Store store = openNew(client(), "hygiene-invalid", null);
+        DynamoTableStore store = openNew(client(), "hygiene-invalid", null);
         KeyPrefix prefix = KeyPrefix.of("tbl/");
         store.create(K, MetaValue.utf8("v"));
         String token = store.page(prefix, 1).nextToken().orElseThrow();
@@ -64,7 +64,7 @@ class DynamoRequestHygieneTest extends DynamoTestSupport {
             }
         };
         DynamoDbClient client = track(TARGET.newClient(b -> b.overrideConfiguration(o -> o.addMetricPublisher(userPublisher))));
-        DynamoV2Store store = openNew(client, "hygiene-metrics", null);
+        DynamoTableStore store = openNew(client, "hygiene-metrics", null);
         operations.clear();
 
         store.create(K, MetaValue.utf8("a"));

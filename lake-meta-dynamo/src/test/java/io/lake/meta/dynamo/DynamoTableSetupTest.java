@@ -74,10 +74,10 @@ class DynamoTableSetupTest extends DynamoTestSupport {
         MetaStore first = open(client, table, 8, true);
         first.create(K, MetaValue.utf8("v"));
 
-        DynamoV2Store again = (DynamoV2Store) open(client, table, null, true);
-        assertThat(again.shards()).isEqualTo(8);
+        DynamoTableStore again = (DynamoTableStore) open(client, table, null, true);
+        assertThat(((V2Layout) again.layout()).shards()).isEqualTo(8);
         assertThat(again.get(K)).contains(MetaValue.utf8("v"));
-        assertThat(((DynamoV2Store) open(client, table, 8, false)).shards()).isEqualTo(8);
+        assertThat(((V2Layout) ((DynamoTableStore) open(client, table, 8, false)).layout()).shards()).isEqualTo(8);
     }
 
     @Test
@@ -218,8 +218,8 @@ class DynamoTableSetupTest extends DynamoTestSupport {
                     }
                 }))));
 
-        DynamoV2Store reopened = (DynamoV2Store) open(opener, table, null, false);
-        assertThat(reopened.shards()).isEqualTo(8);
+        DynamoTableStore reopened = (DynamoTableStore) open(opener, table, null, false);
+        assertThat(((V2Layout) reopened.layout()).shards()).isEqualTo(8);
         assertThat(reopened.get(K)).contains(MetaValue.utf8("v"));
     }
 
@@ -235,7 +235,7 @@ class DynamoTableSetupTest extends DynamoTestSupport {
                         KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build()));
         client.waiter().waitUntilTableExists(r -> r.tableName(table));
 
-        assertThat(((DynamoV2Store) open(client, table, 4, false)).shards()).isEqualTo(4);
+        assertThat(((V2Layout) ((DynamoTableStore) open(client, table, 4, false)).layout()).shards()).isEqualTo(4);
         assertThat(layoutRecord(client, table).get("shards").n()).isEqualTo("4");
     }
 

@@ -28,13 +28,13 @@ abstract class DynamoTestSupport {
         return closeable;
     }
 
-    DynamoV2Store openNew(DynamoDbClient client, String hint, Integer shards) {
+    DynamoTableStore openNew(DynamoDbClient client, String hint, Integer shards) {
         DynamoMetaStore.Builder builder = DynamoMetaStore.builder().client(client)
                 .tableName(TARGET.uniqueTableName(hint)).createTableIfMissing(true);
         if (shards != null) {
             builder.shardCount(shards);
         }
-        return (DynamoV2Store) track(builder.build());
+        return (DynamoTableStore) track(builder.build());
     }
 
     @AfterEach

@@ -45,7 +45,7 @@ class DynamoUnknownOutcomeTest extends DynamoTestSupport {
     private static final MetaValue V1 = MetaValue.utf8("v1");
 
     private DynamoDbTestServer server;
-    private DynamoV2Store store;
+    private DynamoTableStore store;
     private String table;
 
     @BeforeEach

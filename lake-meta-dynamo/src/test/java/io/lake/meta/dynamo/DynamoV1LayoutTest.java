@@ -12,7 +12,13 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -113,6 +119,41 @@ class DynamoV1LayoutTest extends DynamoTestSupport {
         assertThatThrownBy(() -> v2.page(PageRequest.after(prefix, v1Token, 1))).isInstanceOf(InvalidPageTokenException.class);
         assertThatThrownBy(() -> v1.page(PageRequest.after(prefix, v2Token, 1))).isInstanceOf(InvalidPageTokenException.class)
                 .hasMessageContaining("another store layout");
+    }
+
+    @Test
+    void aTokenOfTheEarlierV1Envelope_isRefused_neverAWrongPage() {
+        MetaStore v1 = openV1(client(), TARGET.uniqueTableName("v1-earlier-token"));
+        KeyPrefix prefix = KeyPrefix.of("tbl/");
+        for (String k : List.of("tbl/a", "tbl/b", "tbl/c")) {
+            v1.create(MetaKey.of(k), MetaValue.utf8(k));
+        }
+        for (String position : List.of("tbl/a", "lease/x", "#migration#complete", "x".repeat(2048))) {
+            String earlier = earlierV1Token(prefix, position);
+            assertThatThrownBy(() -> v1.page(PageRequest.after(prefix, earlier, 1))).as(position)
+                    .isInstanceOf(InvalidPageTokenException.class);
+        }
+    }
+
+    /**
+     * A token as mode V1 issued it before its tokens moved into the SPI's envelope:
+     * {@code version(1) | layoutDigest(4) | prefixDigest(8) | positionLength(2) | position | checksum(4)}.
+     */
+    private static String earlierV1Token(KeyPrefix prefix, String position) {
+        byte[] bytes = position.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer out = ByteBuffer.allocate(1 + 4 + 8 + 2 + bytes.length + 4);
+        out.put((byte) 1).put(sha256(V1Layout.DESCRIPTOR.getBytes(StandardCharsets.UTF_8)), 0, 4)
+                .put(sha256(prefix.utf8()), 0, 8).putShort((short) bytes.length).put(bytes);
+        out.put(sha256(Arrays.copyOf(out.array(), out.position())), 0, 4);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(out.array());
+    }
+
+    private static byte[] sha256(byte[] data) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(data);
+        } catch (NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test

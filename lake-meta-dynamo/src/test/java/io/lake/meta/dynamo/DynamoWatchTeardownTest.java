@@ -30,7 +30,7 @@ class DynamoWatchTeardownTest extends DynamoTestSupport {
     void aWatchOnADeletedTable_endsQuietly() throws Exception {
         TARGET.requireInProcessServer();
         DynamoDbClient client = client();
-        DynamoV2Store store = (DynamoV2Store) track(DynamoMetaStore.builder().client(client)
+        DynamoTableStore store = (DynamoTableStore) track(DynamoMetaStore.builder().client(client)
                 .tableName(TARGET.uniqueTableName("teardown")).createTableIfMissing(true)
                 .pollInterval(Duration.ofHours(1)).build());
         store.create(A, MetaValue.utf8("1"));

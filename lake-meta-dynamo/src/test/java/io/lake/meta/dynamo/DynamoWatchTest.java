@@ -38,18 +38,18 @@ class DynamoWatchTest extends DynamoTestSupport {
         client = client();
     }
 
-    private DynamoV2Store openPollingHourly(int shards) {
+    private DynamoTableStore openPollingHourly(int shards) {
         return openPollingHourly(client, shards);
     }
 
-    private DynamoV2Store openPollingHourly(DynamoDbClient client, int shards) {
-        return (DynamoV2Store) track(DynamoMetaStore.builder().client(client).tableName(TARGET.uniqueTableName("watch"))
+    private DynamoTableStore openPollingHourly(DynamoDbClient client, int shards) {
+        return (DynamoTableStore) track(DynamoMetaStore.builder().client(client).tableName(TARGET.uniqueTableName("watch"))
                 .createTableIfMissing(true).shardCount(shards).pollInterval(Duration.ofHours(1)).build());
     }
 
     @Test
     void theDefaultPollInterval_isOneSecond() {
-        DynamoV2Store store = (DynamoV2Store) track(DynamoMetaStore.builder().client(client)
+        DynamoTableStore store = (DynamoTableStore) track(DynamoMetaStore.builder().client(client)
                 .tableName(TARGET.uniqueTableName("watch-default")).createTableIfMissing(true).build());
 
         assertThat(store.pollInterval()).isEqualTo(Duration.ofSeconds(1)).isEqualTo(DynamoMetaStore.DEFAULT_POLL_INTERVAL);
@@ -57,7 +57,7 @@ class DynamoWatchTest extends DynamoTestSupport {
 
     @Test
     void watchAndEachPoll_listTheWholePrefix_oneConsistentQueryPerShard_andAPollReportsWhatChanged() throws Exception {
-        DynamoV2Store store = openPollingHourly(4);
+        DynamoTableStore store = openPollingHourly(4);
         String table = tableOf(store);
         store.create(A, MetaValue.utf8("1"));
         LinkedBlockingQueue<WatchEvent> heard = new LinkedBlockingQueue<>();
@@ -80,7 +80,7 @@ class DynamoWatchTest extends DynamoTestSupport {
     void aTableThatCannotBeRead_failsTheWatchCall_retryable_andNothingIsPolled() {
         // few SDK attempts, so that giving up takes milliseconds, not the default backoff's seconds
         DynamoDbClient impatient = track(TARGET.newClient(b -> b.overrideConfiguration(o -> o.retryStrategy(r -> r.maxAttempts(2)))));
-        DynamoV2Store store = openPollingHourly(impatient, 1);
+        DynamoTableStore store = openPollingHourly(impatient, 1);
         String table = tableOf(store);
         server.faults().arm(Fault.provisionedThroughputExceeded().onOperation("Query").onTable(table).times(1000));
 

@@ -1058,8 +1058,8 @@ final class MigrationLifecycleExplorer {
         void checkAfterStep() {
             Map<MetaKey, MetaValue> authority;
             try {
-                authority = marker || legacyDeleted ? scan(TableScan.ofV2(client, table, new V2Layout(SHARDS)))
-                        : scan(TableScan.ofLegacy(client, legacy));
+                authority = marker || legacyDeleted ? scan(new TableScan(client, table, new V2Layout(SHARDS)))
+                        : scan(new TableScan(client, legacy, V1Layout.INSTANCE));
             } catch (RuntimeException e) {
                 violation("the explorer could not read the authority table: " + e);
                 return;
@@ -1075,7 +1075,7 @@ final class MigrationLifecycleExplorer {
             }
             if (marker && !horizon && !legacyDeleted) {
                 // finalized, horizon not passed: every write keeps both copies, so they are equal after every step
-                Map<MetaKey, MetaValue> legacyItems = scan(TableScan.ofLegacy(client, legacy));
+                Map<MetaKey, MetaValue> legacyItems = scan(new TableScan(client, legacy, V1Layout.INSTANCE));
                 for (MetaKey k : possible.keySet()) {
                     Optional<MetaValue> v2Copy = Optional.ofNullable(authority.get(k));
                     Optional<MetaValue> legacyCopy = Optional.ofNullable(legacyItems.get(k));
@@ -1107,8 +1107,8 @@ final class MigrationLifecycleExplorer {
         }
 
         void checkParity(String when) {
-            Map<MetaKey, MetaValue> legacyItems = scan(TableScan.ofLegacy(client, legacy));
-            Map<MetaKey, MetaValue> v2Items = scan(TableScan.ofV2(client, table, new V2Layout(SHARDS)));
+            Map<MetaKey, MetaValue> legacyItems = scan(new TableScan(client, legacy, V1Layout.INSTANCE));
+            Map<MetaKey, MetaValue> v2Items = scan(new TableScan(client, table, new V2Layout(SHARDS)));
             if (!legacyItems.equals(v2Items)) {
                 List<String> differences = new ArrayList<>();
                 for (MetaKey k : possible.keySet()) {

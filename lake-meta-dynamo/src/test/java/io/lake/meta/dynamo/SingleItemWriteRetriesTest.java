@@ -54,7 +54,7 @@ class SingleItemWriteRetriesTest extends DynamoTestSupport {
     }
 
     private DynamoDbTestServer server;
-    private DynamoV2Store store;
+    private DynamoTableStore store;
     private String table;
 
     private void open(Consumer<ClientOverrideConfiguration.Builder> retries) {

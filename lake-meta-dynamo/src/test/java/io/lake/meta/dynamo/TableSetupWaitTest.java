@@ -98,9 +98,9 @@ class TableSetupWaitTest {
     void creatingTable_isAwaitedUntilActive() {
         // missing -> created -> not visible yet -> CREATING -> ACTIVE
         CreatingTableClient client = new CreatingTableClient(null, null, TableStatus.CREATING, TableStatus.ACTIVE);
-        DynamoV2Store store = (DynamoV2Store) DynamoMetaStore.builder().client(client).tableName("waiting")
+        DynamoTableStore store = (DynamoTableStore) DynamoMetaStore.builder().client(client).tableName("waiting")
                 .createTableIfMissing(true).build();
-        assertThat(store.shards()).isEqualTo(16);
+        assertThat(((V2Layout) store.layout()).shards()).isEqualTo(16);
         assertThat(client.creates.get()).isEqualTo(1);
         assertThat(client.describes.get()).isEqualTo(4);
     }

@@ -36,7 +36,7 @@ import java.util.TreeSet;
  *
  * <ul>
  *   <li><b>Which keys.</b> Every key, when no prefix is named: the source must then list its
- *       families ({@link KeyFamilies}: RocksDB, PostgreSQL and the in-memory store do), and the
+ *       families ({@link KeyFamilies}: RocksDB, PostgreSQL, DynamoDB and the in-memory store do), and the
  *       plan holds one prefix per family, {@code KeyPrefix.family(name)}; a source that cannot list
  *       them is refused with {@link CopyRefusedException} when the copy is built. The verification
  *       of such a copy also compares every family the target lists, so a family only the target

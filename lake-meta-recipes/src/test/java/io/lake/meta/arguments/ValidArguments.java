@@ -252,6 +252,7 @@ final class ValidArguments {
             Map.entry("GuardedMutation.<init>#0", () -> MetaKey.of("lease/l")),
             Map.entry("spi.PageCursor.after#0", () -> 0),
             Map.entry("spi.PageTokenCodec.decode#1", () -> CODEC.encode(PREFIX, PageCursor.startOf(0))),
+            Map.entry("spi.PageTokenCodec.decodeScanPosition#1", () -> CODEC.encodeScanPosition(PREFIX, "other/k")),
             Map.entry("lease.LeaseRecord.decode#1", () -> LeaseRecord.held("node-a", 1, 1, "n").encode()),
             Map.entry("Transaction.requireAtMostBytes#0", () -> Limits.MAX_TRANSACTION_BYTES),
             Map.entry("lease.LeaderElection.awaitLeadership#0", () -> Duration.ZERO));

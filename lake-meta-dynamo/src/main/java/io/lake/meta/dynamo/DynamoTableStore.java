@@ -13,13 +13,14 @@ import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.BatchKeys;
-import io.lake.meta.spi.PageCursor;
+import io.lake.meta.spi.KeyFamilies;
 import io.lake.meta.spi.PollingWatcher;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
 import io.lake.meta.Ticker;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -28,43 +29,48 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 
 /**
- * The MetaStore contract over a DynamoDB table in the v2 layout (see {@link V2Layout}).
+ * The MetaStore contract over one DynamoDB table in one layout: the v2 layout ({@link V2Layout},
+ * modes {@link DynamoLayoutMode#V2} and, for its v2 copy, {@code DUAL}) or the legacy v1 layout
+ * ({@link V1Layout}, mode {@link DynamoLayoutMode#V1} and the legacy copy of {@code DUAL}).
  *
  * <p>Every write and point read is one DynamoDB request (the SDK may retry it): a consistent
- * GetItem, one conditional PutItem or DeleteItem, one TransactWriteItems; a page is one consistent
- * Query per shard it reads ({@link ShardedPageReader}). The
- * preconditions are checked and the write applied inside DynamoDB, atomically; there is no
- * client-side lock. Writes from other processes land in the same table, so watches cannot hear
+ * GetItem, one conditional PutItem or DeleteItem, one TransactWriteItems (guarded mutations
+ * included), batched consistent BatchGetItem. The preconditions are checked and the write applied
+ * inside DynamoDB, atomically; there is no client-side lock. Pages are the layout's
+ * ({@link ItemLayout#pageReader}): in v2 one consistent Query per shard it reads
+ * ({@link ShardedPageReader}); in v1 a filtered Scan ({@link ScanPages}), the documented exception
+ * to bounded page cost. Writes from other processes land in the same table, so watches cannot hear
  * commits: a {@link PollingWatcher} lists each watched prefix through {@link #page} once per poll
- * interval. Thread-safe; the client is shared and never closed here.
+ * interval. {@link #families()} scans the whole table ({@link TableFamilies}). Thread-safe; the
+ * client is shared and never closed here.
  */
-final class DynamoV2Store implements MetaStore {
-
-
+final class DynamoTableStore implements MetaStore, KeyFamilies {
 
     private final DynamoDbClient client;
     private final String table;
-    private final V2Layout layout;
+    private final ItemLayout layout;
     private final SingleItemWrite singleWrites;
     private final TransactWrite transactions;
     private final BatchRead batchReads;
-    private final ShardedPageReader pages;
+    private final PageReader pages;
+    private final TableFamilies families;
     private final Duration pollInterval;
     private final PollingWatcher watches;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    DynamoV2Store(DynamoDbClient client, String table, V2Layout layout, Duration pollInterval) {
+    DynamoTableStore(DynamoDbClient client, String table, ItemLayout layout, Duration pollInterval) {
         this(client, table, layout, pollInterval, Ticker.system());
     }
 
-    DynamoV2Store(DynamoDbClient client, String table, V2Layout layout, Duration pollInterval, Ticker ticker) {
+    DynamoTableStore(DynamoDbClient client, String table, ItemLayout layout, Duration pollInterval, Ticker ticker) {
         this.client = client;
         this.table = table;
         this.layout = layout;
         this.singleWrites = new SingleItemWrite(client, table, layout);
         this.transactions = new TransactWrite(client, table, layout, ticker);
         this.batchReads = new BatchRead(client, table, layout);
-        this.pages = new ShardedPageReader(client, table, layout);
+        this.pages = layout.pageReader(client, table);
+        this.families = new TableFamilies(client, table, layout);
         this.pollInterval = pollInterval;
         this.watches = new PollingWatcher(new TableGoneEndsWatches(this, toString(), this::endWatches), pollInterval,
                 toString());
@@ -83,7 +89,7 @@ final class DynamoV2Store implements MetaStore {
         if (!response.hasItem() || response.item().isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(V2Layout.valueOf(response.item(), table));
+        return Optional.of(layout.valueIn(response.item(), table));
     }
 
     @Override
@@ -106,20 +112,28 @@ final class DynamoV2Store implements MetaStore {
         return transactions.run(transaction);
     }
 
-    /** One caller page, shard after shard of the prefix's family: see {@link ShardedPageReader}. */
+    /** One caller page, as the layout reads it: see {@link ShardedPageReader} and {@link ScanPages}. */
     @Override
     public Page page(PageRequest request) {
         checkOpen();
         notNull(request, "page request");
-        KeyPrefix prefix = request.prefix();
-        PageCursor cursor = request.token()
-                .map(token -> layout.tokens().decode(prefix, token))
-                .orElse(PageCursor.startOf(0));
-        return pages.read(prefix, cursor, request.limit());
+        return pages.page(request);
     }
 
     /**
-     * Lists the prefix before it returns (the initial events), then polls it every poll interval.
+     * The families the table holds: one strongly consistent Scan of the whole table, page after
+     * page, each item's hash key alone returned. It reads every item, so it costs read capacity in
+     * proportion to the table's size (see {@link TableFamilies}).
+     */
+    @Override
+    public List<String> families() {
+        checkOpen();
+        return families.list(toString());
+    }
+
+    /**
+     * Lists the prefix before it returns (the initial events), then polls it every poll interval
+     * (in v1, each poll scans the table).
      *
      * @throws io.lake.meta.StoreUnavailableException if the prefix could not be listed; nothing registered
      */
@@ -140,6 +154,10 @@ final class DynamoV2Store implements MetaStore {
 
     Duration pollInterval() {
         return pollInterval;
+    }
+
+    ItemLayout layout() {
+        return layout;
     }
 
     /** Its table was deleted: the watches end (the store's other calls keep reporting the missing table). */
@@ -165,13 +183,8 @@ final class DynamoV2Store implements MetaStore {
         }
     }
 
-    int shards() {
-        return layout.shards();
-    }
-
     @Override
     public String toString() {
-        return "DynamoMetaStore[table=" + table + ", layout=" + V2Layout.descriptor(layout.shards()) + "]";
+        return "DynamoMetaStore[table=" + table + ", layout=" + layout.descriptor() + "]";
     }
-
 }
