@@ -422,13 +422,15 @@ final class GroupCommitter {
         return applied;
     }
 
-    /** Refuses later commits and frees the batch; called when no writer can be leading or waiting. Idempotent. */
+    /**
+     * Refuses later commits and frees the batch; called when no writer can be leading or waiting.
+     * Idempotent. It frees the batch even when the committer already refuses commits (a batch that
+     * could not be cleared stops it): a {@link WriteBatch} has no finalizer, so one not closed here
+     * is native memory lost for good.
+     */
     void stop() {
         mutex.lock();
         try {
-            if (stopped) {
-                return;
-            }
             stopped = true;
             queue.forEach(p -> {
                 p.fail(new StoreClosedException(description));

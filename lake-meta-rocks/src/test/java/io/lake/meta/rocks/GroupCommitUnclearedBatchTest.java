@@ -98,6 +98,23 @@ class GroupCommitUnclearedBatchTest {
         assertThat(secondFailure).as("the queued writer's commit is refused").isInstanceOf(MetaStoreException.class);
     }
 
+    /**
+     * The batch that could not be cleared stops the committer; the store's close stops it again,
+     * and that stop must still free the batch's native memory (a {@link WriteBatch} has no
+     * finalizer). Before, the stop returned early because the committer was already stopped.
+     */
+    @Test
+    void aBatchThatCouldNotBeCleared_isFreedWhenTheCommitterIsStopped() throws Exception {
+        committer.start();
+        releaseFirst.countDown(); // nobody else races this commit
+        assertThat(committer.commit(Commit.plain(Mutation.create(A, V))).applies()).isTrue();
+
+        committer.stop();
+
+        assertThat(writtenBatchSizes).as("the batch was written once").containsExactly(1);
+        assertThat(failsToClearOnce.isOwningHandle()).as("the batch's native handle is still held").isFalse();
+    }
+
     private static Throwable outcome(CompletableFuture<Commit.Decision> f) throws Exception {
         try {
             assertThat(f.get(30, TimeUnit.SECONDS).applies()).isTrue();
