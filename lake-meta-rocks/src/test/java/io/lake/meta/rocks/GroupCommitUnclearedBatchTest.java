@@ -68,10 +68,11 @@ class GroupCommitUnclearedBatchTest {
         }
     };
 
-    private final GroupCommitter committer = new GroupCommitter(key -> Optional.empty(), RocksStore::stage,
+    private final WriteGroup committer = new WriteGroup(new BatchCommit(key -> Optional.empty(), RocksStore::stage,
             (WriteBatch batch) -> writtenBatchSizes.add(batch.count()), hooks,
-            GroupCommitter.ChangePublisher.of(new io.lake.meta.spi.WatchRegistry("uncleared-batch test")),
-            WaitingWriters.PARK, "uncleared-batch test", "uncleared-batch-test-committer", failsToClearOnce);
+            BatchCommit.ChangePublisher.of(new io.lake.meta.spi.WatchRegistry("uncleared-batch test")),
+            "uncleared-batch test", failsToClearOnce),
+            hooks, WaitingWriters.PARK, "uncleared-batch test", "uncleared-batch-test-committer");
 
     @AfterEach
     void stop() {
