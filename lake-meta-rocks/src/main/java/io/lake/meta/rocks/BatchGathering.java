@@ -18,7 +18,7 @@ package io.lake.meta.rocks;
  * again before they retry, and on a hot key only one of them could win the next batch anyway, so
  * waiting for them would only cost the winners' syncs.
  *
- * <p>Not thread-safe: only used under the committer's mutex.
+ * <p>Not thread-safe: only used under the {@link WriteGroup}'s mutex.
  */
 final class BatchGathering {
 

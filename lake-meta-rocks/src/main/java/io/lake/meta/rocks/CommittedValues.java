@@ -18,7 +18,7 @@ import java.util.Optional;
  * {@link #MAX_KEYS_PER_BATCH} keys (a bulk load) is not remembered, only forgotten where it
  * wrote, so it cannot push the hot keys out. Not thread-safe: only the
  * writer leading the group commit touches it, and the lead passes from writer to writer through
- * the committer's lock.
+ * the {@link WriteGroup}'s lock.
  */
 final class CommittedValues {
 

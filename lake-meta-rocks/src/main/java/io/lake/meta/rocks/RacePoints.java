@@ -10,7 +10,7 @@ final class RacePoints {
     static final String READ_STARTED = "rocks.read.started";
 
     /**
-     * A writer queued its commit for the committer thread and is about to wait for the answer. A
+     * A writer queued its commit in the write group and is about to lead its batch or wait for it. A
      * hook that throws here fails that commit only (withdrawn while still queued) and never the
      * writers behind it.
      */

@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The RocksDB {@link MetaStore}. Thread-safe.
  *
- * <p>Writes go through the {@link GroupCommitter}: the first waiting writer checks and writes the
+ * <p>Writes go through the {@link WriteGroup}: the first waiting writer checks and writes the
  * commits of all concurrent writers in a shared batch, on its own thread, and hands each written
  * batch to the watches. Reads go straight to RocksDB and never wait for a commit.
  *
@@ -76,10 +76,11 @@ final class RocksStore implements MetaStore, KeyFamilies {
     private boolean closed;
 
     private final WatchRegistry watches;
-    private final GroupCommitter committer;
+    private final BatchCommit batches;
+    private final WriteGroup writeGroup;
 
     RocksStore(Path directory, Durability durability, WaitingWriters waiting, RaceHooks hooks, DatabaseOptions options,
-            RocksDB db, UnaryOperator<GroupCommitter.BatchWriter> writerDecorator) {
+            RocksDB db, UnaryOperator<BatchCommit.BatchWriter> writerDecorator) {
         this.directory = directory;
         this.description = "RocksDB store at " + directory;
         this.durability = durability;
@@ -90,7 +91,7 @@ final class RocksStore implements MetaStore, KeyFamilies {
         this.pointReads = new ReadOptions();
         this.watches = new WatchRegistry(description);
         SpanReads spanReads = new SpanReads(db, this::readAll);
-        this.committer = new GroupCommitter(new Commit.View() {
+        this.batches = new BatchCommit(new Commit.View() {
             @Override
             public Optional<MetaValue> current(MetaKey key) throws RocksDBException {
                 return read(key);
@@ -102,8 +103,10 @@ final class RocksStore implements MetaStore, KeyFamilies {
             }
         }, RocksStore::stage,
                 writerDecorator.apply(batch -> db.write(writeOptions, batch)),
-                hooks, watches, waiting, description, "lake-meta-rocks-committer[" + directory + "]");
-        committer.start();
+                hooks, BatchCommit.ChangePublisher.of(watches), description);
+        this.writeGroup = new WriteGroup(batches, hooks, waiting, description,
+                "lake-meta-rocks-committer[" + directory + "]");
+        writeGroup.start();
     }
 
     @Override
@@ -154,7 +157,7 @@ final class RocksStore implements MetaStore, KeyFamilies {
     }
 
     private Commit.Decision commit(Commit commit) {
-        return committer.commit(commit);
+        return writeGroup.commit(commit);
     }
 
     static void stage(WriteBatch batch, Mutation mutation) throws RocksDBException {
@@ -286,7 +289,7 @@ final class RocksStore implements MetaStore, KeyFamilies {
                 hookError = e;
             }
             calls.awaitDrained();
-            committer.stop();
+            writeGroup.stop();
             watches.close();
             closeNative();
             closed = true;
@@ -348,12 +351,12 @@ final class RocksStore implements MetaStore, KeyFamilies {
 
     /** Batches the committer wrote (batches of only conflicts and rejections write nothing). */
     long batchesWritten() {
-        return committer.batchesWritten();
+        return batches.batchesWritten();
     }
 
     /** Commits the committer answered, applied or not. */
     long commitsAnswered() {
-        return committer.commitsAnswered();
+        return writeGroup.commitsAnswered();
     }
 
     /** Whether acknowledged writes were fsynced to the WAL (read from the native options). */

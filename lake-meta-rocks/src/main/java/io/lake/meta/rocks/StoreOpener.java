@@ -38,7 +38,7 @@ final class StoreOpener {
 
     /** As below, with the default {@link WaitingWriters#YIELD_THEN_PARK}; for tests. */
     static RocksStore open(Path directory, Durability durability, boolean createIfMissing, RaceHooks hooks,
-            UnaryOperator<GroupCommitter.BatchWriter> writerDecorator) {
+            UnaryOperator<BatchCommit.BatchWriter> writerDecorator) {
         return open(directory, durability, WaitingWriters.YIELD_THEN_PARK, createIfMissing, hooks, writerDecorator);
     }
 
@@ -47,7 +47,7 @@ final class StoreOpener {
      * identity in production, so tests can make writes fail).
      */
     static RocksStore open(Path directory, Durability durability, WaitingWriters waiting, boolean createIfMissing,
-            RaceHooks hooks, UnaryOperator<GroupCommitter.BatchWriter> writerDecorator) {
+            RaceHooks hooks, UnaryOperator<BatchCommit.BatchWriter> writerDecorator) {
         RocksDB.loadLibrary();
         boolean exists = prepareDirectory(directory, createIfMissing);
         DatabaseOptions options = DatabaseOptions.create(!exists);

@@ -34,9 +34,9 @@ class GroupCommitAfterWriteTest {
     private final List<Integer> writtenBatchSizes = new CopyOnWriteArrayList<>();
     private final List<WatchEvent> published = new CopyOnWriteArrayList<>();
     private final AtomicBoolean failNextPublish = new AtomicBoolean(true);
-    private final GroupCommitter committer = new GroupCommitter(key -> Optional.empty(), RocksStore::stage,
+    private final WriteGroup committer = new WriteGroup(new BatchCommit(key -> Optional.empty(), RocksStore::stage,
             (WriteBatch batch) -> writtenBatchSizes.add(batch.count()), RaceHooks.NONE,
-            new GroupCommitter.ChangePublisher() {
+            new BatchCommit.ChangePublisher() {
                 @Override
                 public boolean wanted() {
                     return true;
@@ -49,7 +49,8 @@ class GroupCommitAfterWriteTest {
                     }
                     published.addAll(changes);
                 }
-            }, WaitingWriters.YIELD_THEN_PARK, "after-write test", "after-write-test-committer");
+            }, "after-write test"), RaceHooks.NONE, WaitingWriters.YIELD_THEN_PARK, "after-write test",
+            "after-write-test-committer");
 
     @AfterEach
     void stop() {

@@ -30,7 +30,7 @@ class GroupCommitStagingTest {
     private static final MetaValue V = MetaValue.utf8("v");
 
     private final List<Integer> writtenBatchSizes = new CopyOnWriteArrayList<>();
-    private final GroupCommitter committer = new GroupCommitter(key -> Optional.empty(),
+    private final WriteGroup committer = new WriteGroup(new BatchCommit(key -> Optional.empty(),
             (batch, mutation) -> {
                 if (mutation.key().equals(B)) {
                     throw new RocksDBException("injected: staging " + B + " fails");
@@ -38,8 +38,8 @@ class GroupCommitStagingTest {
                 RocksStore.stage(batch, mutation);
             },
             (WriteBatch batch) -> writtenBatchSizes.add(batch.count()),
-            RaceHooks.NONE, new WatchRegistry("staging test"), WaitingWriters.YIELD_THEN_PARK, "staging test",
-            "staging-test-committer");
+            RaceHooks.NONE, BatchCommit.ChangePublisher.of(new WatchRegistry("staging test")), "staging test"),
+            RaceHooks.NONE, WaitingWriters.YIELD_THEN_PARK, "staging test", "staging-test-committer");
 
     @AfterEach
     void stop() {

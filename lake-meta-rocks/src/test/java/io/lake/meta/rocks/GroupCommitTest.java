@@ -131,7 +131,7 @@ class GroupCommitTest {
     @Test
     void batchWriteFailure_failsEveryCommitInItAsOutcomeUnknown_andTheStoreKeepsWorking() throws Exception {
         AtomicInteger writes = new AtomicInteger();
-        UnaryOperator<GroupCommitter.BatchWriter> failSecondWrite = real -> batch -> {
+        UnaryOperator<BatchCommit.BatchWriter> failSecondWrite = real -> batch -> {
             if (writes.incrementAndGet() == 2) {
                 throw new RocksDBException("injected write failure");
             }
@@ -167,7 +167,7 @@ class GroupCommitTest {
     @Test
     void errorThrownByTheBatchWrite_isAnUnknownOutcome_notARefusal() throws Exception {
         // The write reached RocksDB, then an Error (out of memory, say) came back instead of an answer.
-        UnaryOperator<GroupCommitter.BatchWriter> writeThenThrowError = real -> batch -> {
+        UnaryOperator<BatchCommit.BatchWriter> writeThenThrowError = real -> batch -> {
             real.write(batch);
             throw new OutOfMemoryError("injected after the write");
         };
@@ -185,7 +185,7 @@ class GroupCommitTest {
         // the second write reaches RocksDB, then fails: the committer must not trust what it
         // remembered of the key from the first
         AtomicInteger writes = new AtomicInteger();
-        UnaryOperator<GroupCommitter.BatchWriter> secondWriteAppliesThenFails = real -> batch -> {
+        UnaryOperator<BatchCommit.BatchWriter> secondWriteAppliesThenFails = real -> batch -> {
             real.write(batch);
             if (writes.incrementAndGet() == 2) {
                 throw new RocksDBException("injected after the write");

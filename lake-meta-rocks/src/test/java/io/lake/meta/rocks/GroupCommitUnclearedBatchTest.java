@@ -68,10 +68,11 @@ class GroupCommitUnclearedBatchTest {
         }
     };
 
-    private final GroupCommitter committer = new GroupCommitter(key -> Optional.empty(), RocksStore::stage,
+    private final WriteGroup committer = new WriteGroup(new BatchCommit(key -> Optional.empty(), RocksStore::stage,
             (WriteBatch batch) -> writtenBatchSizes.add(batch.count()), hooks,
-            GroupCommitter.ChangePublisher.of(new io.lake.meta.spi.WatchRegistry("uncleared-batch test")),
-            WaitingWriters.PARK, "uncleared-batch test", "uncleared-batch-test-committer", failsToClearOnce);
+            BatchCommit.ChangePublisher.of(new io.lake.meta.spi.WatchRegistry("uncleared-batch test")),
+            "uncleared-batch test", failsToClearOnce),
+            hooks, WaitingWriters.PARK, "uncleared-batch test", "uncleared-batch-test-committer");
 
     @AfterEach
     void stop() {
@@ -96,6 +97,23 @@ class GroupCommitUnclearedBatchTest {
         assertThat(writtenBatchSizes).as("batches written (the first holds one write)").containsExactly(1);
         assertThat(firstFailure).as("the first batch was written: its answer stands").isNull();
         assertThat(secondFailure).as("the queued writer's commit is refused").isInstanceOf(MetaStoreException.class);
+    }
+
+    /**
+     * The batch that could not be cleared stops the committer; the store's close stops it again,
+     * and that stop must still free the batch's native memory (a {@link WriteBatch} has no
+     * finalizer). Before, the stop returned early because the committer was already stopped.
+     */
+    @Test
+    void aBatchThatCouldNotBeCleared_isFreedWhenTheCommitterIsStopped() throws Exception {
+        committer.start();
+        releaseFirst.countDown(); // nobody else races this commit
+        assertThat(committer.commit(Commit.plain(Mutation.create(A, V))).applies()).isTrue();
+
+        committer.stop();
+
+        assertThat(writtenBatchSizes).as("the batch was written once").containsExactly(1);
+        assertThat(failsToClearOnce.isOwningHandle()).as("the batch's native handle is still held").isFalse();
     }
 
     private static Throwable outcome(CompletableFuture<Commit.Decision> f) throws Exception {

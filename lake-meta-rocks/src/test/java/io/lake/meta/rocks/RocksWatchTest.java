@@ -74,7 +74,7 @@ class RocksWatchTest {
     @Test
     void aBatchWriteThatFailedWithoutEffect_isNotReported() throws Exception {
         AtomicBoolean fail = new AtomicBoolean();
-        UnaryOperator<GroupCommitter.BatchWriter> failing = real -> batch -> {
+        UnaryOperator<BatchCommit.BatchWriter> failing = real -> batch -> {
             if (fail.get()) {
                 throw new RocksDBException("injected write failure, nothing written");
             }
@@ -99,7 +99,7 @@ class RocksWatchTest {
     @Test
     void aBatchWriteThatFailedAfterTakingEffect_isReported_withTheValueReadBack() throws Exception {
         AtomicBoolean failAfterWriting = new AtomicBoolean();
-        UnaryOperator<GroupCommitter.BatchWriter> writesThenFails = real -> batch -> {
+        UnaryOperator<BatchCommit.BatchWriter> writesThenFails = real -> batch -> {
             real.write(batch);
             if (failAfterWriting.get()) {
                 throw new RocksDBException("injected failure after the write took effect");
@@ -147,7 +147,7 @@ class RocksWatchTest {
         AtomicBoolean hold = new AtomicBoolean();
         CountDownLatch written = new CountDownLatch(1);
         CountDownLatch publish = new CountDownLatch(1);
-        UnaryOperator<GroupCommitter.BatchWriter> holdAfterWriting = real -> batch -> {
+        UnaryOperator<BatchCommit.BatchWriter> holdAfterWriting = real -> batch -> {
             real.write(batch);
             if (hold.get()) {
                 written.countDown();
