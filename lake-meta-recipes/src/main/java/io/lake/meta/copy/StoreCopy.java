@@ -180,7 +180,8 @@ public final class StoreCopy {
 
     /**
      * Compares source and target under the prefixes, both ways, writing nothing. A copy of every
-     * family also compares the families only the target lists.
+     * family compares the plan and every family either store lists now (a family the source began
+     * after the plan was made differs, it is not left out).
      */
     public Verification verify() {
         if (!everyFamily) {
