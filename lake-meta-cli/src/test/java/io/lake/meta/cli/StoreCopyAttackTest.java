@@ -128,6 +128,27 @@ class StoreCopyAttackTest {
     }
 
     @Test
+    void aSourceGrownPastTheCapDuringTheCopy_failsTheVerification_andKeepsTheRecord() {
+        List<String> families = new ArrayList<>();
+        for (int i = 0; i < KeyFamilies.MAX_FAMILIES; i++) {
+            families.add("f" + i);
+        }
+        fill(source, families, 1);
+        AtomicInteger pages = new AtomicInteger();
+        assertThatThrownBy(() -> StoreCopy.from(source).to(target).listener(progress -> {
+            if (pages.incrementAndGet() == 1) {
+                source.create(MetaKey.of("zz/one-more"), MetaValue.utf8("a writer left running"));
+            }
+        }).build().run()).isInstanceOf(TooManyFamiliesException.class).hasMessageContaining("InMemoryMetaStore");
+        // the copy is written; its record stays for a rerun once the source is back under the cap
+        assertThat(target.get(RECORD)).isPresent();
+        source.delete(MetaKey.of("zz/one-more"), MetaValue.utf8("a writer left running"));
+        CopyReport rerun = StoreCopy.from(source).to(target).build().run();
+        assertThat(rerun.resumed()).isTrue();
+        assertThat(rerun.verification().equal()).isTrue();
+    }
+
+    @Test
     void aThousandAndOneFamilies_areRefusedWhenBuilt_nothingWritten() {
         List<String> families = new ArrayList<>();
         for (int i = 0; i <= KeyFamilies.MAX_FAMILIES; i++) {
