@@ -307,7 +307,7 @@ public final class StoreCopy {
                     : record.advancedWithinPage(chunk.size(), tally);
             MetaValue afterValue = after.encode();
             if (chunk.size() > 1 && createdBytes + ResumeRecord.KEY.utf8Length() + recordValue.size() + afterValue.size()
-                    > target.maxTransactionBytes()) {
+                    > Math.min(target.maxTransactionBytes(), Limits.MAX_TRANSACTION_BYTES)) {
                 // the record (its old and new bytes) outgrew the allowance chunks() left for it: halve
                 int half = chunk.size() / 2;
                 ResumeRecord first = write(record, recordValue, chunk.subList(0, half), false, next);
