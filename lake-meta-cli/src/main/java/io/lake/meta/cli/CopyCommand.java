@@ -49,7 +49,7 @@ import picocli.CommandLine.Spec;
             ExitCodeHelp.BAD_INPUT,
             "3:the stores differ after the copy (or a key of the target differed and was left), or the copy was refused:"
                     + " a non-empty target without --into-non-empty, another copy's resume record, no --prefix for a"
-                    + " source that cannot list its families",
+                    + " source that cannot list its families (or holds lake-meta-copy/ keys: an unfinished copy's target)",
             ExitCodeHelp.STORE_ERROR,
             ExitCodeHelp.INTERNAL_ERROR
         })
@@ -107,7 +107,7 @@ final class CopyCommand implements Callable<Integer> {
             StoreCopy.Builder builder = StoreCopy.from(source).prefixes(keyPrefixes).pageSize(pageSize)
                     .intoNonEmpty(intoNonEmpty);
             if (keyPrefixes.isEmpty()) {
-                builder.everyFamily(); // a source that cannot list its families is refused before the target exists
+                builder.everyFamily(); // lists the families: a source refused (or of too many) creates no target
             }
             try (MetaStore target = to.withConnection(toEndpoint, toRegion).open(!verifyOnly)) {
                 return copyOrVerify(builder.to(target));

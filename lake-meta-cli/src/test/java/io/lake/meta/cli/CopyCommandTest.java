@@ -8,6 +8,7 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.postgres.PostgresMetaStore;
 import io.lake.meta.rocks.RocksDbMetaStore;
+import io.lake.meta.spi.KeyFamilies;
 import io.lake.meta.testkit.postgres.PostgresTestTarget;
 import java.nio.file.Path;
 import java.util.Map;
@@ -119,6 +120,32 @@ class CopyCommandTest {
                 "--prefix", "lake-meta-copy/");
         assertThat(reserved.exitCode()).as(reserved.toString()).isEqualTo(ExitCodes.USAGE);
         assertThat(reserved.err()).contains("reserves");
+        assertThat(directory.resolve("t")).doesNotExist();
+    }
+
+    @Test
+    void aSourceOfTooManyFamilies_isRefusedBeforeTheTargetIsCreated() {
+        Path source = directory.resolve("many");
+        try (MetaStore store = RocksDbMetaStore.builder().directory(source).createIfMissing(true).build()) {
+            for (int i = 0; i <= KeyFamilies.MAX_FAMILIES; i++) {
+                store.create(MetaKey.of("f" + i + "/k"), MetaValue.utf8("v"));
+            }
+        }
+        Cli.Run run = Cli.run("copy", "--from", "rocks:" + source, "--to", "rocks:" + directory.resolve("t"));
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STORE_ERROR);
+        assertThat(run.err()).contains("more than " + KeyFamilies.MAX_FAMILIES + " key families");
+        assertThat(directory.resolve("t")).doesNotExist();
+    }
+
+    @Test
+    void aSourceHoldingAnUnfinishedCopysRecord_isRefusedBeforeTheTargetIsCreated() {
+        Path source = sourceWith(4);
+        try (MetaStore store = RocksDbMetaStore.builder().directory(source).build()) {
+            store.create(MetaKey.of("lake-meta-copy/resume"), MetaValue.utf8("{\"format\":1}"));
+        }
+        Cli.Run run = Cli.run("copy", "--from", "rocks:" + source, "--to", "rocks:" + directory.resolve("t"));
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.CONFLICT);
+        assertThat(run.err()).contains("lake-meta-copy");
         assertThat(directory.resolve("t")).doesNotExist();
     }
 }

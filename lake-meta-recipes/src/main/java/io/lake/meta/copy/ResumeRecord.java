@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
+import io.lake.meta.Limits;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import java.io.IOException;
@@ -30,6 +32,22 @@ record ResumeRecord(List<KeyPrefix> prefixes, int pageSize, int prefixIndex, @Nu
     static final MetaKey KEY = MetaKey.of(FAMILY + "/resume");
     private static final int FORMAT = 1;
     private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * The most bytes the plan may take in the record: the rest of a value is left for the largest
+     * differing sample (JSON escapes a control character in 6 bytes) and a page token, so the
+     * record never outgrows a value in the middle of a copy. A thousand families take 36 000.
+     */
+    static final int MAX_PLAN_BYTES = Limits.MAX_VALUE_BYTES
+            - Verification.SAMPLE_LIMIT * (6 * Limits.MAX_KEY_BYTES + 3) - 8 * 1024;
+
+    /** The bytes {@code prefix} takes in the record's plan. */
+    static long planBytes(KeyPrefix prefix) {
+        try {
+            return JSON.writeValueAsBytes(prefix.toString()).length + 1L;
+        } catch (IOException e) {
+            throw new IllegalStateException("a prefix could not be written as JSON", e);
+        }
+    }
 
     static ResumeRecord start(List<KeyPrefix> prefixes, int pageSize) {
         return new ResumeRecord(prefixes, pageSize, 0, null, 0, 0, 0, 0, 0, List.of());
@@ -58,25 +76,66 @@ record ResumeRecord(List<KeyPrefix> prefixes, int pageSize, int prefixIndex, @Nu
     }
 
     static ResumeRecord decode(MetaValue value) {
+        JsonNode node;
         try {
-            JsonNode node = JSON.readTree(value.toByteArray());
-            if (node == null || node.path("format").asInt(-1) != FORMAT) {
-                throw new CopyRefusedException("the target's " + KEY + " is not a resume record of format " + FORMAT
-                        + " (found " + (node == null ? "nothing" : node.path("format")) + "); a newer lake-meta wrote"
-                        + " it, or something else did: remove it only if no copy into this target is under way");
-            }
-            List<KeyPrefix> prefixes = new ArrayList<>();
-            node.path("prefixes").forEach(prefix -> prefixes.add(KeyPrefix.of(prefix.asText())));
-            List<MetaKey> sample = new ArrayList<>();
-            node.path("differingSample").forEach(key -> sample.add(MetaKey.of(key.asText())));
-            JsonNode token = node.path("token");
-            return new ResumeRecord(List.copyOf(prefixes), node.path("pageSize").asInt(), node.path("prefixIndex").asInt(),
-                    token.isTextual() ? token.asText() : null, node.path("doneInPage").asInt(),
-                    node.path("pages").asLong(), node.path("copied").asLong(), node.path("alreadyEqual").asLong(),
-                    node.path("differing").asLong(), List.copyOf(sample));
+            node = JSON.readTree(value.toByteArray());
         } catch (IOException e) {
             throw new CopyRefusedException("the target's " + KEY + " is not JSON, so not a resume record: " + e.getMessage());
         }
+        if (node == null || node.path("format").asInt(-1) != FORMAT) {
+            throw new CopyRefusedException("the target's " + KEY + " is not a resume record of format " + FORMAT
+                    + " (found " + (node == null ? "nothing" : node.path("format")) + "); a newer lake-meta wrote"
+                    + " it, or something else did: remove it only if no copy into this target is under way");
+        }
+        try {
+            List<KeyPrefix> prefixes = new ArrayList<>();
+            for (JsonNode prefix : array(node, "prefixes")) {
+                prefixes.add(KeyPrefix.of(text(prefix, "prefixes")));
+            }
+            List<MetaKey> sample = new ArrayList<>();
+            for (JsonNode key : array(node, "differingSample")) {
+                sample.add(MetaKey.of(text(key, "differingSample")));
+            }
+            JsonNode token = node.path("token");
+            if (!token.isNull() && !(token.isTextual() && !token.asText().isEmpty())) {
+                throw damaged("token", token);
+            }
+            return new ResumeRecord(List.copyOf(prefixes), (int) number(node, "pageSize", 1, Limits.MAX_PAGE_LIMIT),
+                    (int) number(node, "prefixIndex", 0, prefixes.size()), token.isTextual() ? token.asText() : null,
+                    (int) number(node, "doneInPage", 0, Limits.MAX_PAGE_LIMIT), number(node, "pages", 0, Long.MAX_VALUE),
+                    number(node, "copied", 0, Long.MAX_VALUE), number(node, "alreadyEqual", 0, Long.MAX_VALUE),
+                    number(node, "differing", 0, Long.MAX_VALUE), List.copyOf(sample));
+        } catch (InvalidArgumentException e) {
+            throw new CopyRefusedException("the target's " + KEY + " is a damaged resume record (" + e.getMessage()
+                    + "): remove it only if no copy into this target is under way, then copy into an empty target");
+        }
+    }
+
+    private static JsonNode array(JsonNode node, String field) {
+        JsonNode array = node.path(field);
+        if (!array.isArray()) {
+            throw damaged(field, array);
+        }
+        return array;
+    }
+
+    private static String text(JsonNode node, String field) {
+        if (!node.isTextual()) {
+            throw damaged(field, node);
+        }
+        return node.asText();
+    }
+
+    private static long number(JsonNode node, String field, long min, long max) {
+        JsonNode number = node.path(field);
+        if (!number.canConvertToLong() || !number.isIntegralNumber() || number.asLong() < min || number.asLong() > max) {
+            throw damaged(field, number);
+        }
+        return number.asLong();
+    }
+
+    private static InvalidArgumentException damaged(String field, JsonNode found) {
+        return new InvalidArgumentException("field " + field + " is " + (found.isMissingNode() ? "missing" : found));
     }
 
     boolean finished() {

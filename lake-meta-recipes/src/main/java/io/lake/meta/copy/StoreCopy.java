@@ -14,6 +14,7 @@ import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.internal.Checks;
 import io.lake.meta.spi.KeyFamilies;
+import io.lake.meta.spi.TooManyFamiliesException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -105,7 +106,8 @@ public final class StoreCopy {
     }
 
     /**
-     * Copies (or resumes an earlier run's copy), deletes the resume record and verifies.
+     * Copies (or resumes an earlier run's copy), verifies, then deletes the resume record: a copy
+     * killed during its verification is finished by running it again.
      *
      * @throws CopyRefusedException before writing anything, when the target is not empty and
      *     {@code intoNonEmpty} was not given, or holds the resume record of a copy of other prefixes
@@ -142,29 +144,76 @@ public final class StoreCopy {
                         record.alreadyEqual(), record.differing()));
             }
         }
-        if (!target.delete(ResumeRecord.KEY, recordValue).isApplied()) {
-            throw concurrentCopy();
+        Verification verification;
+        try {
+            verification = verify();
+        } catch (TooManyFamiliesException tooMany) {
+            // the record's own family can make a target of 1 000 families one too many to list:
+            // verify without it (a run killed during this verification then finds no record)
+            withSourceFamilies(List.of()); // unless the source is the one of too many: the record stays
+            deleteRecord(recordValue);
+            return new CopyReport(prefixes, record.pages(), record.copied(), record.alreadyEqual(), record.differing(),
+                    record.differingSample(), resumed, verify());
         }
+        deleteRecord(recordValue);
         return new CopyReport(prefixes, record.pages(), record.copied(), record.alreadyEqual(), record.differing(),
-                record.differingSample(), resumed, verify());
+                record.differingSample(), resumed, verification);
+    }
+
+    /** Deletes the finished copy's record; a lost answer is resolved by reading it, as a transaction's is. */
+    private void deleteRecord(MetaValue recordValue) {
+        while (true) {
+            try {
+                if (target.delete(ResumeRecord.KEY, recordValue).isApplied()) {
+                    return;
+                }
+            } catch (OutcomeUnknownException unknown) {
+                // read below: gone means deleted, the same bytes mean not deleted (again)
+            }
+            Optional<MetaValue> now = target.get(ResumeRecord.KEY);
+            if (now.isEmpty()) {
+                return; // the copy is finished, whoever deleted the record
+            }
+            if (!now.get().equals(recordValue)) {
+                throw concurrentCopy();
+            }
+        }
     }
 
     /**
      * Compares source and target under the prefixes, both ways, writing nothing. A copy of every
-     * family also compares the families only the target lists.
+     * family compares the plan and every family either store lists now (a family the source began
+     * after the plan was made differs, it is not left out).
      */
     public Verification verify() {
-        return ContentComparison.compare(source, target, everyFamily ? withTargetFamilies() : prefixes, pageSize);
+        if (!everyFamily) {
+            return ContentComparison.compare(source, target, prefixes, pageSize);
+        }
+        // the plan, and every family either side lists now: a family begun in the source after the
+        // plan was made is missing in the target, not left out
+        List<KeyPrefix> compared = withTargetFamilies(withSourceFamilies(prefixes));
+        Verification verification = ContentComparison.compare(source, target, compared, pageSize);
+        if (verification.sourceStable() && !compared.containsAll(withSourceFamilies(List.of()))) {
+            // a family begun in the source during the comparison: the source changed under it
+            return new Verification(verification.sourceKeys(), verification.targetKeys(), verification.sourceDigest(),
+                    verification.targetDigest(), verification.missingInTarget(), verification.extraInTarget(),
+                    verification.valueDiffers(), false, verification.sample());
+        }
+        return verification;
     }
 
-    private List<KeyPrefix> withTargetFamilies() {
-        Optional<KeyFamilies> targetFamilies = KeyFamilies.of(target);
-        if (targetFamilies.isEmpty()) {
-            return prefixes;
-        }
+    private List<KeyPrefix> withSourceFamilies(List<KeyPrefix> plan) {
+        return union(plan, KeyFamilies.of(source).map(KeyFamilies::families).orElse(List.of()));
+    }
+
+    private List<KeyPrefix> withTargetFamilies(List<KeyPrefix> plan) {
+        return union(plan, KeyFamilies.of(target).map(KeyFamilies::families).orElse(List.of()));
+    }
+
+    private static List<KeyPrefix> union(List<KeyPrefix> plan, List<String> families) {
         TreeSet<KeyPrefix> all = new TreeSet<>(Comparator.comparing(KeyPrefix::utf8, Arrays::compareUnsigned));
-        all.addAll(prefixes);
-        all.addAll(familyPrefixes(targetFamilies.get().families()));
+        all.addAll(plan);
+        all.addAll(familyPrefixes(families));
         return List.copyOf(all);
     }
 
@@ -174,7 +223,7 @@ public final class StoreCopy {
     }
 
     private void refuseNonEmptyTarget() {
-        for (KeyPrefix prefix : everyFamily ? withTargetFamilies() : prefixes) {
+        for (KeyPrefix prefix : everyFamily ? withTargetFamilies(prefixes) : prefixes) {
             Entry first = new PrefixCursor(target, prefix, 1).next();
             if (first != null) {
                 throw new CopyRefusedException("the target is not empty: it holds " + first.key() + " under " + prefix
@@ -240,10 +289,12 @@ public final class StoreCopy {
             Map<MetaKey, MetaValue> present = keys.isEmpty() ? Map.of() : target.getAll(keys);
             ResumeRecord.Tally tally = new ResumeRecord.Tally();
             Transaction.Builder transaction = Transaction.builder();
+            long createdBytes = 0;
             for (Entry entry : chunk) {
                 MetaValue held = present.get(entry.key());
                 if (held == null) {
                     transaction.create(entry.key(), entry.value());
+                    createdBytes += entry.key().utf8Length() + (long) entry.value().size();
                     tally.copied++;
                 } else if (held.equals(entry.value())) {
                     tally.alreadyEqual++;
@@ -256,6 +307,13 @@ public final class StoreCopy {
                     ? record.advancedPastPage(next, tally)
                     : record.advancedWithinPage(chunk.size(), tally);
             MetaValue afterValue = after.encode();
+            if (chunk.size() > 1 && createdBytes + ResumeRecord.KEY.utf8Length() + recordValue.size() + afterValue.size()
+                    > Math.min(target.maxTransactionBytes(), Limits.MAX_TRANSACTION_BYTES)) {
+                // the record (its old and new bytes) outgrew the allowance chunks() left for it: halve
+                int half = chunk.size() / 2;
+                ResumeRecord first = write(record, recordValue, chunk.subList(0, half), false, next);
+                return write(first, first.encode(), chunk.subList(half, chunk.size()), endsPage, next);
+            }
             transaction.update(ResumeRecord.KEY, recordValue, afterValue);
             TransactionResult result;
             try {
@@ -302,6 +360,10 @@ public final class StoreCopy {
         private int pageSize = DEFAULT_PAGE_SIZE;
         private boolean intoNonEmpty;
         private CopyListener listener = progress -> { };
+        /** The named prefixes' bytes in the resume record, bounded so that the record always fits a value. */
+        private long planBytes;
+        /** The source's families, once listed by {@link #everyFamily()}: the plan of a copy of every family. */
+        private List<KeyPrefix> familyPlan;
 
         private Builder(MetaStore source) {
             this.source = Checks.notNull(source, "source store");
@@ -331,15 +393,26 @@ public final class StoreCopy {
                             + " shorter one only");
                 }
             }
+            long bytes = planBytes + ResumeRecord.planBytes(prefix);
+            if (bytes > ResumeRecord.MAX_PLAN_BYTES) {
+                throw new InvalidArgumentException("the " + (prefixes.size() + 1) + " prefixes named take " + bytes
+                        + " bytes in the copy's resume record, more than " + ResumeRecord.MAX_PLAN_BYTES + ": name fewer,"
+                        + " shorter prefixes (a whole family each), or copy in several runs");
+            }
+            planBytes = bytes;
             prefixes.add(prefix);
             return this;
         }
 
         /**
-         * Copies every family the source lists, as when no prefix is named, but checks now that the
-         * source can list them: call it before opening a target that opening would create.
+         * Copies every family the source lists, as when no prefix is named, but lists them now (one
+         * read of the source, the plan {@link #build()} then uses): call it before opening a target
+         * that opening would create, so that a source refused creates nothing.
          *
-         * @throws CopyRefusedException if the source cannot list its families ({@link KeyFamilies})
+         * @throws CopyRefusedException if the source cannot list its families ({@link KeyFamilies}),
+         *     or holds keys in the family the copy reserves for its resume record
+         * @throws io.lake.meta.spi.TooManyFamiliesException if the source holds more than
+         *     {@value KeyFamilies#MAX_FAMILIES} families
          * @throws InvalidArgumentException if prefixes were named
          */
         public Builder everyFamily() {
@@ -347,8 +420,24 @@ public final class StoreCopy {
                 throw new InvalidArgumentException("prefixes " + prefixes + " were named: a copy of every family names"
                         + " none");
             }
-            sourceFamilies();
+            familyPlan();
             return this;
+        }
+
+        /** One prefix per family of the source, listed once. */
+        private List<KeyPrefix> familyPlan() {
+            if (familyPlan == null) {
+                List<String> families = sourceFamilies().families();
+                if (families.contains(ResumeRecord.FAMILY)) {
+                    // a copy of every key would leave them out and still call the stores equal
+                    throw new CopyRefusedException("the source holds keys in the family " + ResumeRecord.FAMILY
+                            + ", which a copy reserves for its resume record: the source is the target of a copy that"
+                            + " has not finished (run that copy to its end first), or another program wrote there; name"
+                            + " the prefixes to copy (--prefix) to copy the others");
+                }
+                familyPlan = familyPrefixes(families);
+            }
+            return familyPlan;
         }
 
         private KeyFamilies sourceFamilies() {
@@ -387,11 +476,12 @@ public final class StoreCopy {
 
         /**
          * The copy. With prefixes named, nothing is read or written until {@link StoreCopy#run()} or
-         * {@link StoreCopy#verify()}; with none, this lists the source's families (one read) to make
-         * the plan.
+         * {@link StoreCopy#verify()}; with none, this lists the source's families (one read, unless
+         * {@link #everyFamily()} did) to make the plan.
          *
          * @throws CopyRefusedException if no prefix was named and the source cannot list its
-         *     families ({@link KeyFamilies}); nothing was read or written
+         *     families ({@link KeyFamilies}) or holds keys in the family reserved for the resume
+         *     record; nothing was read from the target or written
          */
         public StoreCopy build() {
             if (target == null) {
@@ -400,7 +490,7 @@ public final class StoreCopy {
             if (!prefixes.isEmpty()) {
                 return new StoreCopy(this, prefixes);
             }
-            return new StoreCopy(this, familyPrefixes(sourceFamilies().families()));
+            return new StoreCopy(this, familyPlan());
         }
     }
 }

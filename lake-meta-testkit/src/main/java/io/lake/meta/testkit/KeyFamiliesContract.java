@@ -14,6 +14,9 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -86,6 +89,39 @@ public abstract class KeyFamiliesContract extends ConcurrentWriteContract {
         store.create(key("one-more/k"), value("one-more/k"));
         assertThatThrownBy(families::families).isInstanceOf(TooManyFamiliesException.class)
                 .hasMessageContaining(String.valueOf(KeyFamilies.MAX_FAMILIES));
+    }
+
+    @Test
+    void listedWhileWritersCreateAndDeleteFamilies_eachOnce_inPageOrder_theStableOnesAlways() throws Exception {
+        KeyFamilies families = families();
+        List<String> stable = List.of("a", "n", "z");
+        writeAll(stable.stream().map(family -> family + "/stable").toList());
+        AtomicBoolean stop = new AtomicBoolean();
+        // families that come and go between the stable ones, as a writer's keys do during a listing
+        CompletableFuture<Integer> writer = CompletableFuture.supplyAsync(() -> {
+            int rounds = 0;
+            while (!stop.get()) {
+                MetaKey transientKey = key((rounds % 2 == 0 ? "b" : "p") + (rounds % 5) + "/k");
+                store.create(transientKey, value("x"));
+                store.delete(transientKey, value("x"));
+                rounds++;
+            }
+            return rounds;
+        });
+        try {
+            for (int listing = 0; listing < 100; listing++) {
+                List<String> listed = families.families();
+                assertThat(listed).as("listing %d", listing).doesNotHaveDuplicates()
+                        .isSortedAccordingTo(Comparator.comparing((String f) -> KeyPrefix.family(f).utf8(),
+                                Arrays::compareUnsigned))
+                        .containsAll(stable)
+                        .allMatch(family -> stable.contains(family) || family.matches("[bp][0-4]"));
+            }
+        } finally {
+            stop.set(true);
+        }
+        assertThat(writer.get(Racer.SAFETY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isPositive();
+        assertThat(families.families()).containsExactlyElementsOf(stable);
     }
 
     @Test
