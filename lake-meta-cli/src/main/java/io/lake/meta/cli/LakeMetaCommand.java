@@ -92,7 +92,7 @@ public final class LakeMetaCommand implements Callable<Integer> {
             out.flush();
             System.exit(ExitCodes.OK);
         }
-        int exitCode = commandLine(out, err, Optional.of(Arguments.ofThisProcess(args)), subcommandsFor(args)).execute(args);
+        int exitCode = commandLine(out, err, Optional.of(ArgvDecodingCheck.ofThisProcess(args)), subcommandsFor(args)).execute(args);
         out.flush();
         err.flush();
         System.exit(exitCode);
@@ -127,7 +127,7 @@ public final class LakeMetaCommand implements Callable<Integer> {
     }
 
     /** As above; {@code decoded}, when present, checks arguments the JVM decoded from bytes before anything runs. */
-    static CommandLine commandLine(PrintWriter out, PrintWriter err, Optional<Arguments> decoded, List<Class<?>> subcommands) {
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, Optional<ArgvDecodingCheck> decoded, List<Class<?>> subcommands) {
         ErrorHandler errors = new ErrorHandler();
         CommandLine commandLine = new CommandLine(new LakeMetaCommand());
         subcommands.forEach(commandLine::addSubcommand);

@@ -1,28 +1,36 @@
 package io.lake.meta.cli;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.StandardCharsets;
 import java.nio.charset.UnsupportedCharsetException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Refuses command-line arguments whose text is not what their bytes spelled. The JVM decodes
- * argv before {@code main} runs, replacing what it cannot decode with U+FFFD: bytes that are not
- * UTF-8, and under a non-UTF-8 locale (such as {@code LANG=C}) every non-ASCII character. Used
- * as they are, two different byte strings would name one key, and a value would be stored with
- * other bytes than the user typed.
+ * argv with {@code sun.jnu.encoding} before {@code main} runs, replacing what it cannot decode
+ * with U+FFFD: bytes that are not UTF-8, and under a non-UTF-8 locale (such as {@code LANG=C})
+ * every non-ASCII character. Used as they are, two different byte strings would name one key, and
+ * a value would be stored with other bytes than the user typed.
  *
- * <p>With the argument bytes at hand ({@link ArgvBytes}, Linux), every argument must be strict
- * UTF-8 and decode to exactly the string Java made of it. Without them, an argument holding
- * U+FFFD is refused: it cannot be told apart from bytes that were lost.
+ * <p>Where the argument bytes can be had (Linux keeps argv as the process received it in
+ * {@code /proc/self/cmdline}), every argument must be strict UTF-8 and decode to exactly the
+ * string Java made of it. Without them, an argument holding U+FFFD is refused: it cannot be told
+ * apart from bytes that were lost.
  */
-final class Arguments {
+final class ArgvDecodingCheck {
 
     private static final char REPLACEMENT = '\uFFFD';
+
+    private static final Path CMDLINE = Path.of("/proc/self/cmdline");
 
     private static final String FIX = "write keys, prefixes and paths as UTF-8 text, and values that are not"
             + " text with --hex or --base64";
@@ -30,20 +38,20 @@ final class Arguments {
     private final Optional<List<byte[]>> bytes;
     private final String argumentEncoding;
 
-    private Arguments(Optional<List<byte[]>> bytes, String argumentEncoding) {
+    private ArgvDecodingCheck(Optional<List<byte[]>> bytes, String argumentEncoding) {
         this.bytes = bytes;
         this.argumentEncoding = argumentEncoding;
     }
 
-    /** The rules for the arguments of this process's {@code main}. */
-    static Arguments ofThisProcess(String[] args) {
+    /** The check of the arguments of this process's {@code main}. */
+    static ArgvDecodingCheck ofThisProcess(String[] args) {
         String encoding = System.getProperty("sun.jnu.encoding", "UTF-8");
-        return new Arguments(ArgvBytes.ofThisProcess(args, encoding), encoding);
+        return new ArgvDecodingCheck(argvBytes(args, encoding), encoding);
     }
 
-    /** The rules for arguments that arrived as {@code bytes} (when known), decoded by the JVM with {@code argumentEncoding}. */
-    static Arguments of(Optional<List<byte[]>> bytes, String argumentEncoding) {
-        return new Arguments(bytes, argumentEncoding);
+    /** The check of arguments that arrived as {@code bytes} (when known), decoded by the JVM with {@code argumentEncoding}. */
+    static ArgvDecodingCheck of(Optional<List<byte[]>> bytes, String argumentEncoding) {
+        return new ArgvDecodingCheck(bytes, argumentEncoding);
     }
 
     /**
@@ -76,6 +84,62 @@ final class Arguments {
         return "holds non-ASCII text, but the JVM decoded the command line as " + argumentEncoding
                 + " and lost it: run under a UTF-8 locale (for example LANG=C.UTF-8), or pass values with --hex"
                 + " or --base64";
+    }
+
+    /**
+     * {@code main}'s arguments as bytes, or empty when the platform does not tell (no
+     * {@code /proc}) or what it tells does not match {@code args}.
+     */
+    private static Optional<List<byte[]>> argvBytes(String[] args, String argumentEncoding) {
+        byte[] cmdline;
+        try {
+            cmdline = Files.readAllBytes(CMDLINE);
+        } catch (IOException | SecurityException | UnsupportedOperationException e) {
+            return Optional.empty();
+        }
+        return match(cmdline, args, argumentEncoding);
+    }
+
+    /**
+     * The last {@code args.length} entries of {@code cmdline} (NUL-terminated entries, the JVM's
+     * own options first and {@code main}'s arguments last: argument files and
+     * {@code JDK_JAVA_OPTIONS} are expanded only before the main class, so they never shift that
+     * tail), when each decodes under the JVM's argument encoding to exactly its argument:
+     * otherwise they are not the bytes {@code args} came from.
+     */
+    static Optional<List<byte[]>> match(byte[] cmdline, String[] args, String argumentEncoding) {
+        Charset decoding;
+        try {
+            decoding = Charset.forName(argumentEncoding);
+        } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
+            return Optional.empty();
+        }
+        List<byte[]> entries = entries(cmdline);
+        if (entries.size() < args.length) {
+            return Optional.empty();
+        }
+        List<byte[]> tail = entries.subList(entries.size() - args.length, entries.size());
+        for (int i = 0; i < args.length; i++) {
+            if (!new String(tail.get(i), decoding).equals(args[i])) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(List.copyOf(tail));
+    }
+
+    private static List<byte[]> entries(byte[] cmdline) {
+        List<byte[]> entries = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i < cmdline.length; i++) {
+            if (cmdline[i] == 0) {
+                entries.add(Arrays.copyOfRange(cmdline, start, i));
+                start = i + 1;
+            }
+        }
+        if (start < cmdline.length) {
+            entries.add(Arrays.copyOfRange(cmdline, start, cmdline.length)); // no final NUL
+        }
+        return entries;
     }
 
     private static Optional<String> strictUtf8(byte[] raw) {
