@@ -1,5 +1,19 @@
 package io.lake.meta.cli;
 
+import io.lake.meta.cli.bench.BenchCommand;
+import io.lake.meta.cli.copy.CopyCommand;
+import io.lake.meta.cli.demo.DemoCommand;
+import io.lake.meta.cli.dynamo.DynamoLocalCommand;
+import io.lake.meta.cli.dynamo.DynamoMigrateCommand;
+import io.lake.meta.cli.kv.DeleteCommand;
+import io.lake.meta.cli.kv.GetCommand;
+import io.lake.meta.cli.kv.PutCommand;
+import io.lake.meta.cli.kv.ScanCommand;
+import io.lake.meta.cli.kv.TxnCommand;
+import io.lake.meta.cli.kv.WatchCommand;
+import io.lake.meta.cli.maintenance.MaintenanceCommand;
+import io.lake.meta.cli.ops.OpsCommand;
+import io.lake.meta.cli.tables.TablesCommand;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

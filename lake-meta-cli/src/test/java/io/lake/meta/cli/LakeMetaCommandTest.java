@@ -2,6 +2,7 @@ package io.lake.meta.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lake.meta.cli.store.RequestBudget;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
