@@ -44,8 +44,9 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 /**
  * {@code lake-meta dynamo-migrate} in-process against the in-process DynamoDB test server: a
  * migration of thousands of keys while dual writers keep writing, validation before any request,
- * the exit codes, and configuration from the environment (in a child JVM). No run may print the
- * test's credentials.
+ * the exit codes, configuration from the environment (in a child JVM), and the flag form of
+ * earlier releases, deprecated: each of its actions still runs, with a warning. No run may print
+ * the test's credentials.
  */
 class DynamoMigrateCommandTest {
 
@@ -118,13 +119,31 @@ class DynamoMigrateCommandTest {
         return store;
     }
 
-    private Cli.Run migrate(String... args) {
+    /** Runs {@code lake-meta dynamo-migrate ACTION --legacy-table ... ARGS}. */
+    private Cli.Run migrate(String action, String... args) {
+        List<String> all = new ArrayList<>(List.of("dynamo-migrate", action, "--legacy-table", legacy, "--table", table,
+                "--endpoint", server.endpoint().toString(), "--region", "us-east-1"));
+        all.addAll(List.of(args));
+        Cli.Run run = Cli.run(all.toArray(String[]::new));
+        runs.add(run);
+        return run;
+    }
+
+    /** Runs the deprecated flag form, {@code lake-meta dynamo-migrate --legacy-table ... ARGS}, with the action among ARGS. */
+    private Cli.Run migrateFlagForm(String... args) {
         List<String> all = new ArrayList<>(List.of("dynamo-migrate", "--legacy-table", legacy, "--table", table,
                 "--endpoint", server.endpoint().toString(), "--region", "us-east-1"));
         all.addAll(List.of(args));
         Cli.Run run = Cli.run(all.toArray(String[]::new));
         runs.add(run);
         return run;
+    }
+
+    /** The flag form's one-line warning, naming what to write instead, and nothing else on stderr. */
+    private static void assertDeprecationWarning(Cli.Run run, String deprecated, String action) {
+        assertThat(run.err().lines().filter(line -> line.contains("deprecated")).toList()).as(run.toString())
+                .containsExactly("lake-meta dynamo-migrate: warning: " + deprecated + " is deprecated and goes in the next"
+                        + " release: write lake-meta dynamo-migrate " + action + " with the same options");
     }
 
     private static JsonNode summary(Cli.Run run) throws Exception {
@@ -179,8 +198,8 @@ class DynamoMigrateCommandTest {
             return writes;
         });
 
-        Cli.Run backfill = migrate("--page-size", "300", "--json");
-        Cli.Run finalize = migrate("--page-size", "500", "--finalize", "--ack-rollout", "--ack-write-quiescence", "--json");
+        Cli.Run backfill = migrate("backfill", "--page-size", "300", "--json");
+        Cli.Run finalize = migrate("finalize", "--page-size", "500", "--ack-rollout", "--ack-write-quiescence", "--json");
         stop.set(true);
         int writes = writer.get(60, TimeUnit.SECONDS);
 
@@ -198,7 +217,7 @@ class DynamoMigrateCommandTest {
         assertThat(f.get("verification").get("legacyItems").asLong()).isEqualTo(2000);
         assertThat(f.get("completion").get("digest").asText()).startsWith("sha256-sum:");
         assertThat(writes).isPositive();
-        Cli.Run horizon = migrate("--declare-rollback-horizon", "--ack-stores-restarted", "--json");
+        Cli.Run horizon = migrate("declare-horizon", "--ack-stores-restarted", "--json");
         assertThat(horizon.exitCode()).as(horizon.toString()).isZero();
         assertThat(summary(horizon).get("completion").get("rollbackHorizonPassed").asBoolean()).isTrue();
         MetaStore v2 = DynamoMetaStore.builder().client(admin).tableName(table).build();
@@ -206,7 +225,7 @@ class DynamoMigrateCommandTest {
         for (Map.Entry<MetaKey, MetaValue> e : acknowledged.entrySet()) {
             assertThat(v2.get(e.getKey())).as("v2 copy of %s", e.getKey()).contains(e.getValue());
         }
-        Cli.Run again = migrate("--page-size", "500", "--finalize", "--ack-rollout", "--ack-write-quiescence", "--json");
+        Cli.Run again = migrate("finalize", "--page-size", "500", "--ack-rollout", "--ack-write-quiescence", "--json");
         assertThat(again.exitCode()).isZero();
         assertThat(summary(again).get("outcome").asText()).isEqualTo("already-finalized");
     }
@@ -214,40 +233,68 @@ class DynamoMigrateCommandTest {
     @Test
     void invalidConfiguration_isRefusedBeforeAnyRequest() {
         String closed = "http://127.0.0.1:1"; // nothing listens: a request would fail differently
+        String[] tables = {"--legacy-table", "a-v1", "--table", "b-v2"};
         List<List<String>> bad = List.of(
-                List.of("--legacy-table", "same", "--table", "same", "--page-size", "10"),
-                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--page-size", "0"),
-                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--page-size", "10001"),
-                List.of("--legacy-table", "a-v1", "--table", "b-v2"),
-                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--page-size", "10", "--shards", "0"),
-                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--page-size", "10", "--max-pages", "0"),
-                List.of("--legacy-table", "x", "--table", "b-v2", "--page-size", "10"),
-                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--page-size", "10", "--finalize"),
-                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--page-size", "10", "--finalize", "--ack-rollout"),
-                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--status", "--finalize"),
-                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--status", "--page-size", "10"),
-                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--page-size", "10", "--ack-rollout"),
-                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--page-size", "abc"),
-                List.of("--table", "b-v2", "--page-size", "10"),
-                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--declare-rollback-horizon"),
-                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--rollback", "--finalize", "--page-size", "10"),
-                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--rollback", "--ack-write-quiescence"),
-                List.of("--legacy-table", "a-v1", "--table", "b-v2", "--status", "--ack-stores-restarted"));
+                List.of("backfill", "--legacy-table", "same", "--table", "same", "--page-size", "10"),
+                with("backfill", tables, "--page-size", "0"),
+                with("backfill", tables, "--page-size", "10001"),
+                with("backfill", tables),
+                with("backfill", tables, "--page-size", "10", "--shards", "0"),
+                with("backfill", tables, "--page-size", "10", "--max-pages", "0"),
+                List.of("backfill", "--legacy-table", "x", "--table", "b-v2", "--page-size", "10"),
+                with("finalize", tables, "--page-size", "10"),
+                with("finalize", tables, "--page-size", "10", "--ack-rollout"),
+                with("backfill", tables, "--page-size", "abc"),
+                List.of("backfill", "--table", "b-v2", "--page-size", "10"),
+                with("declare-horizon", tables),
+                with("rollback", tables, "--ack-write-quiescence"),
+                with("rollback", tables, "--page-size", "10"),
+                // options an action does not take: picocli refuses them
+                with("status", tables, "--page-size", "10"),
+                with("backfill", tables, "--page-size", "10", "--ack-rollout"),
+                with("status", tables, "--ack-stores-restarted"),
+                with("rollback", tables, "--page-size", "10", "--ack-write-quiescence", "--max-pages", "1"),
+                with("release-barrier", tables, "--ack-write-quiescence"),
+                with("declare-horizon", tables, "--ack-stores-restarted", "--page-size", "10"),
+                // options before the action: they would not reach it
+                List.of("--legacy-table", "a-v1", "status", "--table", "b-v2"),
+                // the flag form, deprecated: two actions, or an option its action does not take
+                with("--status", tables, "--finalize"),
+                with("--rollback", tables, "--finalize", "--page-size", "10"),
+                with("--status", tables, "--page-size", "10"),
+                with("--status", tables, "--ack-stores-restarted"),
+                with("--finalize", tables, "--page-size", "10"));
         for (List<String> args : bad) {
-            List<String> all = new ArrayList<>(List.of("dynamo-migrate", "--endpoint", closed, "--region", "us-east-1"));
+            List<String> all = new ArrayList<>(List.of("dynamo-migrate"));
             all.addAll(args);
+            all.addAll(List.of("--endpoint", closed, "--region", "us-east-1"));
             Cli.Run run = Cli.run(all.toArray(String[]::new));
             runs.add(run);
             assertThat(run.exitCode()).as("%s: %s", args, run).isEqualTo(ExitCodes.USAGE);
             assertThat(run.err()).as("%s", args).doesNotContain("127.0.0.1:1").doesNotContainIgnoringCase("connect");
         }
-        Cli.Run endpoint = Cli.run("dynamo-migrate", "--legacy-table", "a-v1", "--table", "b-v2", "--page-size", "10",
-                "--endpoint", "not a url");
+        Cli.Run endpoint = Cli.run("dynamo-migrate", "backfill", "--legacy-table", "a-v1", "--table", "b-v2", "--page-size",
+                "10", "--endpoint", "not a url");
         assertThat(endpoint.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(endpoint.err()).contains("--endpoint 'not a url' is not an http or https URI");
-        Cli.Run acks = Cli.run("dynamo-migrate", "--legacy-table", "a-v1", "--table", "b-v2", "--page-size", "10",
-                "--endpoint", closed, "--region", "us-east-1", "--finalize");
+        Cli.Run acks = Cli.run("dynamo-migrate", "finalize", "--legacy-table", "a-v1", "--table", "b-v2", "--page-size", "10",
+                "--endpoint", closed, "--region", "us-east-1");
         assertThat(acks.err()).contains("--ack-rollout").contains("--ack-write-quiescence").contains("nothing was done");
+        Cli.Run notTaken = Cli.run("dynamo-migrate", "status", "--legacy-table", "a-v1", "--table", "b-v2", "--page-size",
+                "10", "--endpoint", closed, "--region", "us-east-1");
+        assertThat(notTaken.err()).startsWith("lake-meta dynamo-migrate status: Unknown options: '--page-size', '10'");
+        Cli.Run before = Cli.run("dynamo-migrate", "--legacy-table", "a-v1", "status", "--table", "b-v2");
+        assertThat(before.err()).contains("--legacy-table before the action: give the options after it");
+        Cli.Run noAction = Cli.run("dynamo-migrate", "--legacy-table", "a-v1", "--table", "b-v2", "--endpoint", closed,
+                "--region", "us-east-1");
+        assertThat(noAction.err()).as("no action and no --page-size: a backfill, which needs it").contains("--page-size is required");
+    }
+
+    private static List<String> with(String action, String[] tables, String... args) {
+        List<String> all = new ArrayList<>(List.of(action));
+        all.addAll(List.of(tables));
+        all.addAll(List.of(args));
+        return all;
     }
 
     @Test
@@ -258,19 +305,19 @@ class DynamoMigrateCommandTest {
                 "sk", AttributeValue.fromS("#barrier"), "holder", AttributeValue.fromS("finalizer-that-stopped"),
                 "installed_at", AttributeValue.fromS("2026-01-01T00:00:00Z"))));
 
-        JsonNode status = summary(migrate("--status", "--json"));
+        JsonNode status = summary(migrate("status", "--json"));
         assertThat(status.get("barrier").get("holder").asText()).isEqualTo("finalizer-that-stopped");
         assertThat(status.get("completion").isNull()).isTrue();
-        Cli.Run refused = migrate("--page-size", "100", "--finalize", "--ack-rollout", "--ack-write-quiescence", "--json");
+        Cli.Run refused = migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence", "--json");
         assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(DynamoMigrateCommand.BARRIER_HELD);
         assertThat(summary(refused).get("outcome").asText()).isEqualTo("barrier-held");
-        assertThat(refused.err()).contains("finalizer-that-stopped").contains("--release-barrier");
+        assertThat(refused.err()).contains("finalizer-that-stopped").contains("dynamo-migrate release-barrier");
 
-        Cli.Run released = migrate("--release-barrier", "--json");
+        Cli.Run released = migrate("release-barrier", "--json");
         assertThat(released.exitCode()).isZero();
         assertThat(summary(released).get("outcome").asText()).isEqualTo("barrier-released");
-        assertThat(summary(migrate("--release-barrier", "--json")).get("outcome").asText()).isEqualTo("no-barrier");
-        Cli.Run finalize = migrate("--page-size", "100", "--finalize", "--ack-rollout", "--ack-write-quiescence");
+        assertThat(summary(migrate("release-barrier", "--json")).get("outcome").asText()).isEqualTo("no-barrier");
+        Cli.Run finalize = migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence");
         assertThat(finalize.exitCode()).as(finalize.toString()).isZero();
         assertThat(finalize.out()).contains("outcome: finalized");
     }
@@ -279,11 +326,11 @@ class DynamoMigrateCommandTest {
     void aVerificationThatFindsDifferences_exits5_listingTheKeys_andPublishesNothing() throws Exception {
         load(3);
         store(DynamoLayoutMode.DUAL).close();
-        assertThat(migrate("--page-size", "100").exitCode()).isZero();
+        assertThat(migrate("backfill", "--page-size", "100").exitCode()).isZero();
         admin.putItem(r -> r.tableName(table).item(Map.of("pk", AttributeValue.fromS("tbl#0"),
                 "sk", AttributeValue.fromS("tbl/only-in-v2"), "v", AttributeValue.fromB(SdkBytes.fromUtf8String("x")))));
 
-        Cli.Run run = migrate("--page-size", "100", "--finalize", "--ack-rollout", "--ack-write-quiescence", "--json");
+        Cli.Run run = migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence", "--json");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(DynamoMigrateCommand.VERIFICATION_FAILED);
         JsonNode s = summary(run);
@@ -291,30 +338,30 @@ class DynamoMigrateCommandTest {
         assertThat(s.get("verification").get("differenceCount").asLong()).isEqualTo(1);
         assertThat(s.get("verification").get("differences").get(0).get("key").asText()).isEqualTo("tbl/only-in-v2");
         assertThat(s.get("verification").get("differences").get(0).get("kind").asText()).isEqualTo("MISSING_IN_LEGACY");
-        assertThat(summary(migrate("--status", "--json")).get("completion").isNull()).isTrue();
+        assertThat(summary(migrate("status", "--json")).get("completion").isNull()).isTrue();
     }
 
     @Test
     void rollback_untilTheHorizon_thenRefused() throws Exception {
         load(3);
         store(DynamoLayoutMode.DUAL).close();
-        assertThat(migrate("--page-size", "100", "--finalize", "--ack-rollout", "--ack-write-quiescence").exitCode()).isZero();
-        Cli.Run noAck = migrate("--page-size", "100", "--rollback");
+        assertThat(migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence").exitCode()).isZero();
+        Cli.Run noAck = migrate("rollback", "--page-size", "100");
         assertThat(noAck.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(noAck.err()).contains("--ack-write-quiescence");
 
-        Cli.Run rolledBack = migrate("--page-size", "100", "--rollback", "--ack-write-quiescence", "--json");
+        Cli.Run rolledBack = migrate("rollback", "--page-size", "100", "--ack-write-quiescence", "--json");
         assertThat(rolledBack.exitCode()).as(rolledBack.toString()).isZero();
         assertThat(summary(rolledBack).get("outcome").asText()).isEqualTo("rolled-back");
         assertThat(summary(rolledBack).get("completion").isNull()).isTrue();
         assertThat(store(DynamoLayoutMode.DUAL).toString()).contains("authority=V1");
-        Cli.Run notFinalized = migrate("--declare-rollback-horizon", "--ack-stores-restarted");
+        Cli.Run notFinalized = migrate("declare-horizon", "--ack-stores-restarted");
         assertThat(notFinalized.exitCode()).as(notFinalized.toString()).isEqualTo(ExitCodes.USAGE);
         assertThat(notFinalized.err()).contains("not finalized");
 
-        assertThat(migrate("--page-size", "100", "--finalize", "--ack-rollout", "--ack-write-quiescence").exitCode()).isZero();
-        assertThat(migrate("--declare-rollback-horizon", "--ack-stores-restarted").exitCode()).isZero();
-        Cli.Run refused = migrate("--page-size", "100", "--rollback", "--ack-write-quiescence", "--json");
+        assertThat(migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence").exitCode()).isZero();
+        assertThat(migrate("declare-horizon", "--ack-stores-restarted").exitCode()).isZero();
+        Cli.Run refused = migrate("rollback", "--page-size", "100", "--ack-write-quiescence", "--json");
         assertThat(refused.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(summary(refused).get("outcome").asText()).isEqualTo("horizon-passed");
     }
@@ -324,15 +371,15 @@ class DynamoMigrateCommandTest {
         load(30);
         store(DynamoLayoutMode.DUAL).close();
 
-        Cli.Run paused = migrate("--page-size", "10", "--max-pages", "2", "--json");
+        Cli.Run paused = migrate("backfill", "--page-size", "10", "--max-pages", "2", "--json");
         assertThat(paused.exitCode()).isZero();
         assertThat(summary(paused).get("outcome").asText()).isEqualTo("backfill-paused");
         assertThat(summary(paused).get("backfill").get("pages").asLong()).isEqualTo(2);
-        Cli.Run incomplete = migrate("--page-size", "10", "--max-pages", "1", "--finalize", "--ack-rollout",
+        Cli.Run incomplete = migrate("finalize", "--page-size", "10", "--max-pages", "1", "--ack-rollout",
                 "--ack-write-quiescence", "--json");
         assertThat(incomplete.exitCode()).as(incomplete.toString()).isEqualTo(DynamoMigrateCommand.BACKFILL_INCOMPLETE);
         assertThat(summary(incomplete).get("backfill").get("pages").asLong()).isEqualTo(3);
-        Cli.Run done = migrate("--page-size", "50", "--finalize", "--ack-rollout", "--ack-write-quiescence", "--json");
+        Cli.Run done = migrate("finalize", "--page-size", "50", "--ack-rollout", "--ack-write-quiescence", "--json");
         assertThat(done.exitCode()).as(done.toString()).isZero();
         assertThat(summary(done).get("verification").get("legacyItems").asLong()).isEqualTo(120);
     }
@@ -341,21 +388,141 @@ class DynamoMigrateCommandTest {
     void configurationFromTheEnvironment_asAKubernetesJobGivesIt() throws Exception {
         load(3);
         store(DynamoLayoutMode.DUAL).close();
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), LakeMetaCommand.class.getName(), "dynamo-migrate");
-        Map<String, String> env = builder.environment();
-        env.keySet().removeIf(name -> name.startsWith("AWS_") || name.startsWith("LAKE_META_"));
-        env.put("LAKE_META_MIGRATE_LEGACY_TABLE", legacy);
-        env.put("LAKE_META_MIGRATE_TABLE", table);
-        env.put("LAKE_META_MIGRATE_ENDPOINT", server.endpoint().toString());
-        env.put("LAKE_META_MIGRATE_PAGE_SIZE", "50");
-        env.put("LAKE_META_MIGRATE_FINALIZE", "true");
-        env.put("LAKE_META_MIGRATE_ACK_ROLLOUT", "true");
-        env.put("LAKE_META_MIGRATE_ACK_WRITE_QUIESCENCE", "true");
-        env.put("LAKE_META_MIGRATE_JSON", "true");
-        env.put("AWS_REGION", "us-east-1");
-        env.put("AWS_ACCESS_KEY_ID", ACCESS_KEY);
-        env.put("AWS_SECRET_ACCESS_KEY", SECRET_KEY);
+        Map<String, String> env = new HashMap<>(Map.of("LAKE_META_MIGRATE_PAGE_SIZE", "50",
+                "LAKE_META_MIGRATE_ACK_ROLLOUT", "true", "LAKE_META_MIGRATE_ACK_WRITE_QUIESCENCE", "true"));
+
+        Cli.Run run = inChildJvm(env, "dynamo-migrate", "finalize");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(summary(run).get("outcome").asText()).isEqualTo("finalized");
+        assertThat(run.err()).doesNotContain("deprecated");
+    }
+
+    // The flag form of earlier releases, deprecated: one test for each of its actions.
+
+    @Test
+    void flagForm_actionFromTheEnvironment_LAKE_META_MIGRATE_FINALIZE_stillFinalizes_withAWarning() throws Exception {
+        load(3);
+        store(DynamoLayoutMode.DUAL).close();
+        Map<String, String> env = new HashMap<>(Map.of("LAKE_META_MIGRATE_PAGE_SIZE", "50",
+                "LAKE_META_MIGRATE_FINALIZE", "true", "LAKE_META_MIGRATE_ACK_ROLLOUT", "true",
+                "LAKE_META_MIGRATE_ACK_WRITE_QUIESCENCE", "true"));
+
+        Cli.Run run = inChildJvm(env, "dynamo-migrate");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(summary(run).get("outcome").asText()).isEqualTo("finalized");
+        assertDeprecationWarning(run, "LAKE_META_MIGRATE_FINALIZE=true", "finalize");
+    }
+
+    @Test
+    void flagForm_noAction_backfills_withAWarning() throws Exception {
+        load(3);
+        store(DynamoLayoutMode.DUAL).close();
+
+        Cli.Run run = migrateFlagForm("--page-size", "100", "--json");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(summary(run).get("action").asText()).isEqualTo("backfill");
+        assertThat(summary(run).get("outcome").asText()).isEqualTo("backfill-done");
+        assertDeprecationWarning(run, "dynamo-migrate without an action", "backfill");
+    }
+
+    @Test
+    void flagForm_status_printsWhatStatusPrints_withAWarning() throws Exception {
+        load(3);
+        store(DynamoLayoutMode.DUAL).close();
+
+        Cli.Run flags = migrateFlagForm("--status", "--json");
+        Cli.Run action = migrate("status", "--json");
+
+        assertThat(flags.exitCode()).as(flags.toString()).isZero();
+        assertThat(flags.out()).isEqualTo(action.out());
+        assertThat(summary(flags).get("action").asText()).isEqualTo("status");
+        assertDeprecationWarning(flags, "--status", "status");
+        assertThat(action.err()).isEmpty();
+    }
+
+    @Test
+    void flagForm_finalize_finalizes_andItsErrorsKeepTheirExitCodes() throws Exception {
+        load(3);
+        store(DynamoLayoutMode.DUAL).close();
+        Cli.Run noAck = migrateFlagForm("--page-size", "100", "--finalize", "--ack-rollout");
+        assertThat(noAck.exitCode()).as(noAck.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(noAck.err()).contains("--ack-write-quiescence").contains("nothing was done");
+
+        Cli.Run run = migrateFlagForm("--page-size", "100", "--finalize", "--ack-rollout", "--ack-write-quiescence", "--json");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(summary(run).get("action").asText()).isEqualTo("finalize");
+        assertThat(summary(run).get("outcome").asText()).isEqualTo("finalized");
+        assertDeprecationWarning(run, "--finalize", "finalize");
+    }
+
+    @Test
+    void flagForm_rollback_rollsBack_withAWarning() throws Exception {
+        load(3);
+        store(DynamoLayoutMode.DUAL).close();
+        assertThat(migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence").exitCode()).isZero();
+
+        Cli.Run run = migrateFlagForm("--page-size", "100", "--rollback", "--ack-write-quiescence", "--json");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(summary(run).get("action").asText()).isEqualTo("rollback");
+        assertThat(summary(run).get("outcome").asText()).isEqualTo("rolled-back");
+        assertDeprecationWarning(run, "--rollback", "rollback");
+    }
+
+    @Test
+    void flagForm_releaseBarrier_releasesIt_withAWarning() throws Exception {
+        load(3);
+        store(DynamoLayoutMode.DUAL).close();
+        admin.putItem(r -> r.tableName(table).item(Map.of("pk", AttributeValue.fromS("#migration"),
+                "sk", AttributeValue.fromS("#barrier"), "holder", AttributeValue.fromS("finalizer-that-stopped"),
+                "installed_at", AttributeValue.fromS("2026-01-01T00:00:00Z"))));
+
+        Cli.Run run = migrateFlagForm("--release-barrier", "--json");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(summary(run).get("action").asText()).isEqualTo("release-barrier");
+        assertThat(summary(run).get("outcome").asText()).isEqualTo("barrier-released");
+        assertDeprecationWarning(run, "--release-barrier", "release-barrier");
+        assertThat(migrateFlagForm("--release-barrier", "--json").out()).isEqualTo(migrate("release-barrier", "--json").out());
+    }
+
+    @Test
+    void flagForm_declareRollbackHorizon_declaresIt_withAWarning() throws Exception {
+        load(3);
+        store(DynamoLayoutMode.DUAL).close();
+        assertThat(migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence").exitCode()).isZero();
+        Cli.Run noAck = migrateFlagForm("--declare-rollback-horizon");
+        assertThat(noAck.exitCode()).as(noAck.toString()).isEqualTo(ExitCodes.USAGE);
+
+        Cli.Run run = migrateFlagForm("--declare-rollback-horizon", "--ack-stores-restarted", "--json");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(summary(run).get("action").asText()).isEqualTo("declare-rollback-horizon");
+        assertThat(summary(run).get("completion").get("rollbackHorizonPassed").asBoolean()).isTrue();
+        assertDeprecationWarning(run, "--declare-rollback-horizon", "declare-horizon");
+        assertThat(migrate("declare-horizon", "--ack-stores-restarted", "--json").out()).isEqualTo(run.out());
+    }
+
+    /** Runs {@code lake-meta ARGS} in a child JVM with the tables, endpoint and JSON output set in its environment, plus {@code env}. */
+    private Cli.Run inChildJvm(Map<String, String> env, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), LakeMetaCommand.class.getName()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        Map<String, String> environment = builder.environment();
+        environment.keySet().removeIf(name -> name.startsWith("AWS_") || name.startsWith("LAKE_META_"));
+        environment.put("LAKE_META_MIGRATE_LEGACY_TABLE", legacy);
+        environment.put("LAKE_META_MIGRATE_TABLE", table);
+        environment.put("LAKE_META_MIGRATE_ENDPOINT", server.endpoint().toString());
+        environment.put("LAKE_META_MIGRATE_JSON", "true");
+        environment.put("AWS_REGION", "us-east-1");
+        environment.put("AWS_ACCESS_KEY_ID", ACCESS_KEY);
+        environment.put("AWS_SECRET_ACCESS_KEY", SECRET_KEY);
+        environment.putAll(env);
         Process process = builder.start();
         process.getOutputStream().close();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -363,8 +530,6 @@ class DynamoMigrateCommandTest {
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         Cli.Run run = new Cli.Run(process.exitValue(), out, err);
         runs.add(run);
-
-        assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(summary(run).get("outcome").asText()).isEqualTo("finalized");
+        return run;
     }
 }

@@ -109,14 +109,15 @@ class DynamoMigrateLifecycleEndToEndTest {
         return store;
     }
 
-    private Cli.Run migrate(String... args) {
-        List<String> all = new ArrayList<>(List.of("dynamo-migrate", "--legacy-table", legacy, "--table", table,
+    /** Runs {@code lake-meta dynamo-migrate ACTION --legacy-table ... ARGS}. */
+    private Cli.Run migrate(String action, String... args) {
+        List<String> all = new ArrayList<>(List.of("dynamo-migrate", action, "--legacy-table", legacy, "--table", table,
                 "--endpoint", server.endpoint().toString(), "--region", "us-east-1", "--shards", "4", "--json"));
         all.addAll(List.of(args));
         Cli.Run run = Cli.run(all.toArray(String[]::new));
         String out = run.out().strip();
         int at = out.indexOf("\"outcome\":");
-        System.out.println("[e2e] dynamo-migrate " + String.join(" ", args) + " => exit " + run.exitCode() + ", "
+        System.out.println("[e2e] dynamo-migrate " + action + " " + String.join(" ", args) + " => exit " + run.exitCode() + ", "
                 + (at < 0 ? out : out.substring(at, Math.min(out.length(), at + 40))));
         return run;
     }
@@ -140,7 +141,7 @@ class DynamoMigrateLifecycleEndToEndTest {
         }
 
         // 1. a first backfill run, paused by --max-pages
-        Cli.Run paused = migrate("--page-size", "300", "--max-pages", "2");
+        Cli.Run paused = migrate("backfill", "--page-size", "300", "--max-pages", "2");
         assertThat(paused.exitCode()).as(paused.toString()).isZero();
         assertThat(outcome(paused)).isEqualTo("backfill-paused");
 
@@ -148,17 +149,17 @@ class DynamoMigrateLifecycleEndToEndTest {
         killedMidPage(writers);
 
         // 3. resumed to the end, then finalized, while the writers write
-        Cli.Run resumed = migrate("--page-size", "300");
+        Cli.Run resumed = migrate("backfill", "--page-size", "300");
         assertThat(resumed.exitCode()).as(resumed.toString()).isZero();
         assertThat(outcome(resumed)).isEqualTo("backfill-done");
-        Cli.Run finalized = migrate("--page-size", "500", "--finalize", "--ack-rollout", "--ack-write-quiescence");
+        Cli.Run finalized = migrate("finalize", "--page-size", "500", "--ack-rollout", "--ack-write-quiescence");
         assertThat(finalized.exitCode()).as(finalized.toString()).isZero();
         assertThat(outcome(finalized)).isEqualTo("finalized");
         writers.restartAll(() -> open(DynamoLayoutMode.DUAL)); // now on the v2 authority
         writers.awaitRounds(2);
 
         // 4. a rollback; writes in V1 (the DUAL writers keep writing: their next write takes the legacy authority)
-        Cli.Run rolledBack = migrate("--page-size", "500", "--rollback", "--ack-write-quiescence");
+        Cli.Run rolledBack = migrate("rollback", "--page-size", "500", "--ack-write-quiescence");
         assertThat(rolledBack.exitCode()).as(rolledBack.toString()).isZero();
         assertThat(outcome(rolledBack)).isEqualTo("rolled-back");
         MetaStore v1 = open(DynamoLayoutMode.V1);
@@ -168,10 +169,10 @@ class DynamoMigrateLifecycleEndToEndTest {
         writers.awaitRounds(2);
 
         // 5. the rollout to DUAL done again (no V1 store runs): backfill and finalize again
-        Cli.Run again = migrate("--page-size", "300");
+        Cli.Run again = migrate("backfill", "--page-size", "300");
         assertThat(again.exitCode()).as(again.toString()).isZero();
         assertThat(outcome(again)).isEqualTo("backfill-done");
-        Cli.Run refinalized = migrate("--page-size", "500", "--finalize", "--ack-rollout", "--ack-write-quiescence");
+        Cli.Run refinalized = migrate("finalize", "--page-size", "500", "--ack-rollout", "--ack-write-quiescence");
         assertThat(refinalized.exitCode()).as(refinalized.toString()).isZero();
         assertThat(outcome(refinalized)).isEqualTo("finalized");
 
@@ -179,7 +180,7 @@ class DynamoMigrateLifecycleEndToEndTest {
         writers.restartAll(() -> open(DynamoLayoutMode.DUAL));
         writers.awaitRounds(2);
         long writes = writers.stop();
-        Cli.Run horizon = migrate("--declare-rollback-horizon", "--ack-stores-restarted");
+        Cli.Run horizon = migrate("declare-horizon", "--ack-stores-restarted");
         assertThat(horizon.exitCode()).as(horizon.toString()).isZero();
 
         DynamoMigration migration = DynamoMigration.builder().client(admin).legacyTableName(legacy).tableName(table).build();
@@ -229,7 +230,7 @@ class DynamoMigrateLifecycleEndToEndTest {
         });
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), LakeMetaCommand.class.getName(), "dynamo-migrate",
-                "--legacy-table", legacy, "--table", table, "--endpoint", server.endpoint().toString(),
+                "backfill", "--legacy-table", legacy, "--table", table, "--endpoint", server.endpoint().toString(),
                 "--region", "us-east-1", "--page-size", "300");
         builder.environment().keySet().removeIf(name -> name.startsWith("AWS_") || name.startsWith("LAKE_META_"));
         builder.environment().put("AWS_ACCESS_KEY_ID", "e2e");

@@ -79,11 +79,11 @@ class DynamoMigrateScaleTest {
         Map<String, TableStatistics> before = Map.of(legacy, server.statistics().table(legacy),
                 table, server.statistics().table(table));
 
-        JsonNode backfill = migrate(legacy, table, "--page-size", String.valueOf(PAGE_SIZE), "--json");
+        JsonNode backfill = migrate(legacy, table, "backfill", "--page-size", String.valueOf(PAGE_SIZE), "--json");
         Map<String, Long> backfillRequests = requestsSince(before, legacy, table);
         Map<String, TableStatistics> afterBackfill = Map.of(legacy, server.statistics().table(legacy),
                 table, server.statistics().table(table));
-        JsonNode finalize = migrate(legacy, table, "--page-size", String.valueOf(PAGE_SIZE), "--finalize", "--ack-rollout",
+        JsonNode finalize = migrate(legacy, table, "finalize", "--page-size", String.valueOf(PAGE_SIZE), "--ack-rollout",
                 "--ack-write-quiescence", "--json");
         Map<String, Long> finalizeRequests = requestsSince(afterBackfill, legacy, table);
 
@@ -142,11 +142,11 @@ class DynamoMigrateScaleTest {
         return delta;
     }
 
-    /** Runs {@code lake-meta dynamo-migrate} in a child JVM with a small heap; answers its JSON summary. */
-    private static JsonNode migrate(String legacy, String table, String... args) throws Exception {
+    /** Runs {@code lake-meta dynamo-migrate ACTION} in a child JVM with a small heap; answers its JSON summary. */
+    private static JsonNode migrate(String legacy, String table, String action, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 HEAP, "-cp", System.getProperty("java.class.path"), LakeMetaCommand.class.getName(), "dynamo-migrate",
-                "--legacy-table", legacy, "--table", table, "--endpoint", server.endpoint().toString(), "--region", "us-east-1"));
+                action, "--legacy-table", legacy, "--table", table, "--endpoint", server.endpoint().toString(), "--region", "us-east-1"));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().keySet().removeIf(name -> name.startsWith("AWS_") || name.startsWith("LAKE_META_")
@@ -158,7 +158,7 @@ class DynamoMigrateScaleTest {
         process.getOutputStream().close();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(10, TimeUnit.MINUTES)).isTrue();
-        assertThat(process.exitValue()).as("dynamo-migrate %s: %s", List.of(args), out).isZero();
+        assertThat(process.exitValue()).as("dynamo-migrate %s %s: %s", action, List.of(args), out).isZero();
         return new JsonMapper().readTree(out.strip());
     }
 }
