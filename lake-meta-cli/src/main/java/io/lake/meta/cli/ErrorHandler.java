@@ -23,6 +23,10 @@ import picocli.CommandLine.UnmatchedArgumentException;
  */
 public final class ErrorHandler implements IExecutionExceptionHandler, IParameterExceptionHandler {
 
+    /** The handler {@link LakeMetaCommand} installs; other packages use {@link #printError} only. */
+    ErrorHandler() {
+    }
+
     @Override
     public int handleParseException(ParameterException ex, String[] args) {
         CommandLine command = ex.getCommandLine();
