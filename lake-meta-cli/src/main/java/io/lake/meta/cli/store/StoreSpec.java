@@ -1,6 +1,7 @@
 package io.lake.meta.cli.store;
 
 import io.lake.meta.MetaStore;
+import io.lake.meta.cli.StoreOpenException;
 import io.lake.meta.cli.UsageException;
 import java.util.Map;
 import java.util.function.Function;
