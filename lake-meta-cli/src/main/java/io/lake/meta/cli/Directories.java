@@ -6,13 +6,13 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 
 /** Directory checks the commands share. */
-final class Directories {
+public final class Directories {
 
     private Directories() {
     }
 
     /** Whether {@code directory} is an existing directory with nothing in it. */
-    static boolean isEmpty(Path directory) throws IOException {
+    public static boolean isEmpty(Path directory) throws IOException {
         if (!Files.isDirectory(directory)) {
             return false;
         }

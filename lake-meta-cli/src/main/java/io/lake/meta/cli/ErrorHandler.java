@@ -2,6 +2,7 @@ package io.lake.meta.cli;
 
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaStoreException;
+import io.lake.meta.cli.store.RequestBudget;
 import io.lake.meta.copy.CopyRefusedException;
 import java.io.PrintWriter;
 import java.util.Arrays;
@@ -20,7 +21,11 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * {@code --json}, standard output also gets the error as the one JSON object a script reads
  * there: {@code {"error":{"exitCode":2,"kind":"bad-input","message":"..."}}}.
  */
-final class ErrorHandler implements IExecutionExceptionHandler, IParameterExceptionHandler {
+public final class ErrorHandler implements IExecutionExceptionHandler, IParameterExceptionHandler {
+
+    /** The handler {@link LakeMetaCommand} installs; other packages use {@link #printError} only. */
+    ErrorHandler() {
+    }
 
     @Override
     public int handleParseException(ParameterException ex, String[] args) {
@@ -95,7 +100,7 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     }
 
     /** Prints {@code lake-meta <command>: message} on one line of stderr. */
-    static void printError(CommandLine command, String message) {
+    public static void printError(CommandLine command, String message) {
         command.getErr().println(command.getCommandSpec().qualifiedName() + ": " + oneLine(message));
         command.getErr().flush();
     }

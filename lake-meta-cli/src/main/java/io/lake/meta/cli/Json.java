@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.util.Map;
 
 /** Compact, ASCII-only JSON for {@code --json} output: safe to pipe whatever the terminal's charset. */
-final class Json {
+public final class Json {
 
     private static final JsonMapper MAPPER = JsonMapper.builder()
             .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
@@ -15,7 +15,7 @@ final class Json {
     private Json() {
     }
 
-    static String write(Map<String, ?> object) {
+    public static String write(Map<String, ?> object) {
         try {
             return MAPPER.writeValueAsString(object);
         } catch (JsonProcessingException e) {

@@ -1,5 +1,19 @@
 package io.lake.meta.cli;
 
+import io.lake.meta.cli.bench.BenchCommand;
+import io.lake.meta.cli.copy.CopyCommand;
+import io.lake.meta.cli.demo.DemoCommand;
+import io.lake.meta.cli.dynamo.DynamoLocalCommand;
+import io.lake.meta.cli.dynamo.DynamoMigrateCommand;
+import io.lake.meta.cli.kv.DeleteCommand;
+import io.lake.meta.cli.kv.GetCommand;
+import io.lake.meta.cli.kv.PutCommand;
+import io.lake.meta.cli.kv.ScanCommand;
+import io.lake.meta.cli.kv.TxnCommand;
+import io.lake.meta.cli.kv.WatchCommand;
+import io.lake.meta.cli.maintenance.MaintenanceCommand;
+import io.lake.meta.cli.ops.OpsCommand;
+import io.lake.meta.cli.tables.TablesCommand;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -92,7 +106,7 @@ public final class LakeMetaCommand implements Callable<Integer> {
             out.flush();
             System.exit(ExitCodes.OK);
         }
-        int exitCode = commandLine(out, err, Optional.of(Arguments.ofThisProcess(args)), subcommandsFor(args)).execute(args);
+        int exitCode = commandLine(out, err, Optional.of(ArgvDecodingCheck.ofThisProcess(args)), subcommandsFor(args)).execute(args);
         out.flush();
         err.flush();
         System.exit(exitCode);
@@ -127,7 +141,7 @@ public final class LakeMetaCommand implements Callable<Integer> {
     }
 
     /** As above; {@code decoded}, when present, checks arguments the JVM decoded from bytes before anything runs. */
-    static CommandLine commandLine(PrintWriter out, PrintWriter err, Optional<Arguments> decoded, List<Class<?>> subcommands) {
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, Optional<ArgvDecodingCheck> decoded, List<Class<?>> subcommands) {
         ErrorHandler errors = new ErrorHandler();
         CommandLine commandLine = new CommandLine(new LakeMetaCommand());
         subcommands.forEach(commandLine::addSubcommand);

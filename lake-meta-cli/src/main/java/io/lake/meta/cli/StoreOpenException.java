@@ -1,11 +1,11 @@
 package io.lake.meta.cli;
 
 /** A store could not be opened; reported on one line with exit code {@link ExitCodes#STORE_ERROR}. */
-final class StoreOpenException extends RuntimeException {
+public final class StoreOpenException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
-    StoreOpenException(String message, Throwable cause) {
+    public StoreOpenException(String message, Throwable cause) {
         super(message, cause);
     }
 }

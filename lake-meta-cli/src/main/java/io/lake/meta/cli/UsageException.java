@@ -1,11 +1,11 @@
 package io.lake.meta.cli;
 
 /** Bad input the command itself detected; reported on one line with exit code {@link ExitCodes#USAGE}. */
-final class UsageException extends RuntimeException {
+public final class UsageException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
-    UsageException(String message) {
+    public UsageException(String message) {
         super(message);
     }
 }

@@ -7,7 +7,7 @@ import java.util.Properties;
 import picocli.CommandLine.IVersionProvider;
 
 /** Reads the version Maven wrote into {@code version.properties} at build time. */
-final class VersionProvider implements IVersionProvider {
+public final class VersionProvider implements IVersionProvider {
 
     @Override
     public String[] getVersion() {

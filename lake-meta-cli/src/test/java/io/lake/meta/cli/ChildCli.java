@@ -10,23 +10,23 @@ import java.util.concurrent.TimeUnit;
  * Runs {@code lake-meta} in a child JVM started by bash, so its arguments can be raw bytes that
  * no Java string can spell: each word is bash source, such as {@code $'tbl/bad\xed\xa0\x80'}.
  */
-final class ChildCli {
+public final class ChildCli {
 
     private ChildCli() {
     }
 
     /** A bash word for {@code text}, which may hold {@code \xNN} escapes; the script stays ASCII. */
-    static String bytes(String escaped) {
+    public static String bytes(String escaped) {
         return "$'" + escaped.replace("'", "\\'") + "'";
     }
 
     /** A bash word for plain text. */
-    static String word(String text) {
+    public static String word(String text) {
         return "'" + text.replace("'", "'\\''") + "'";
     }
 
     /** Runs the command under {@code locale} (LC_ALL) with the given bash words as arguments. */
-    static Cli.Run run(String locale, Path workDir, List<String> words) throws IOException, InterruptedException {
+    public static Cli.Run run(String locale, Path workDir, List<String> words) throws IOException, InterruptedException {
         String script = "exec \"$LAKE_META_JAVA\" -cp \"$LAKE_META_CP\" " + LakeMetaCommand.class.getName() + " "
                 + String.join(" ", words);
         ProcessBuilder builder = new ProcessBuilder("bash", "-c", script).directory(workDir.toFile());

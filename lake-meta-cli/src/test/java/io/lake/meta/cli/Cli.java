@@ -4,19 +4,19 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 
 /** Runs {@code lake-meta} in-process with captured stdout and stderr. */
-final class Cli {
+public final class Cli {
 
     private Cli() {
     }
 
-    record Run(int exitCode, String out, String err) {
+    public record Run(int exitCode, String out, String err) {
         @Override
         public String toString() {
             return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
         }
     }
 
-    static Run run(String... args) {
+    public static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int exitCode = LakeMetaCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);

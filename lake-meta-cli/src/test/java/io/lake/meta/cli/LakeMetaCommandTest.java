@@ -2,6 +2,7 @@ package io.lake.meta.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lake.meta.cli.store.RequestBudget;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,30 @@ class LakeMetaCommandTest {
 
         assertThat(help.exitCode()).as(help.toString()).isZero();
         assertThat(help.out()).startsWith("Usage: lake-meta " + command);
+        assertThat(version.exitCode()).as(version.toString()).isZero();
+        assertThat(version.out()).startsWith("lake-meta 0.1.0-SNAPSHOT");
+    }
+
+    @Test
+    void dynamoMigrateHelp_listsItsActions() {
+        Cli.Run run = Cli.run("dynamo-migrate", "--help");
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        String commands = run.out().substring(run.out().indexOf("Commands:"), run.out().indexOf("Exit codes:"));
+        assertThat(commands.lines().filter(line -> line.matches("  [a-z-]+ .*")).map(line -> line.strip().split(" ")[0]))
+                .containsExactly("status", "backfill", "finalize", "rollback", "release-barrier", "declare-horizon");
+        assertThat(run.out()).as("the deprecated flag form is not offered").doesNotContain("--finalize ", "--status ");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"status", "backfill", "finalize", "rollback", "release-barrier", "declare-horizon"})
+    void everyDynamoMigrateAction_hasHelpAndVersion(String action) {
+        Cli.Run help = Cli.run("dynamo-migrate", action, "--help");
+        Cli.Run version = Cli.run("dynamo-migrate", action, "--version");
+
+        assertThat(help.exitCode()).as(help.toString()).isZero();
+        assertThat(help.out()).startsWith("Usage: lake-meta dynamo-migrate " + action + " ").contains("--legacy-table=T1",
+                "--table=T2", "--endpoint=URL", "--region=R", "--shards=N", "--json");
         assertThat(version.exitCode()).as(version.toString()).isZero();
         assertThat(version.out()).startsWith("lake-meta 0.1.0-SNAPSHOT");
     }

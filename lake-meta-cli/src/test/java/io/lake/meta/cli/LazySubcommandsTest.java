@@ -2,6 +2,8 @@ package io.lake.meta.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lake.meta.cli.kv.GetCommand;
+import io.lake.meta.cli.tables.TablesCommand;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

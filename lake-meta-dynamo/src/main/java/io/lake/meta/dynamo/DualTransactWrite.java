@@ -169,7 +169,7 @@ final class DualTransactWrite {
         if (TransactActions.failed(reasons.get(steps.size() - 1))) {
             throw new WriteBarrierException(what + " was refused: the migration's write barrier is installed in table '"
                     + v2.table() + "' (a finalize or rollback is verifying the copies, or one stopped before releasing"
-                    + " it: lake-meta dynamo-migrate --status shows which); nothing was written; retry after a short backoff");
+                    + " it: lake-meta dynamo-migrate status shows which); nothing was written; retry after a short backoff");
         }
         if (TransactActions.failed(reasons.get(steps.size() - 2))) {
             throw new PhaseChanged(form.afterMarkerChange());

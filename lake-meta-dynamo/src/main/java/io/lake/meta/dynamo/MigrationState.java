@@ -294,7 +294,7 @@ final class MigrationState {
             throw new WriteBarrierException("a write barrier is already installed in table '" + table + "'"
                     + held.map(b -> " by finalizer " + b.holder() + " since " + b.installedAt()).orElse("")
                     + ": another finalize is running, or one stopped before releasing it (lake-meta dynamo-migrate"
-                    + " --status shows it; --release-barrier releases one whose finalizer is gone)");
+                    + " status shows it; lake-meta dynamo-migrate release-barrier releases one whose finalizer is gone)");
         } catch (SdkException e) {
             MetaStoreException failure = Failures.onWrite("installing the write barrier", e, log, table);
             if (failure instanceof OutcomeUnknownException && barrier().filter(b -> b.holder().equals(barrier.holder())).isPresent()) {
@@ -357,10 +357,10 @@ final class MigrationState {
             // a retryable reason (a transaction conflict, throttling) is StoreUnavailableException: nothing applied
             List<CancellationReason> reasons = TransactActions.conditionFailures("publishing the completion marker", 3, e);
             String why = TransactActions.failed(reasons.get(0))
-                    ? "this finalizer's write barrier was released by someone else (--release-barrier) while it verified"
+                    ? "this finalizer's write barrier was released by someone else (dynamo-migrate release-barrier) while it verified"
                     : "a completion marker exists already (another finalizer published one)";
             throw new DynamoStoreException("publishing the completion marker was refused: " + why + "; nothing was"
-                    + " published: check lake-meta dynamo-migrate --status, then finalize again", e);
+                    + " published: check lake-meta dynamo-migrate status, then finalize again", e);
         } catch (SdkException e) {
             throw Failures.onWrite("publishing the completion marker", e, log, table);
         }

@@ -86,7 +86,7 @@ final class ModeOpener {
             throw new DynamoStoreException("the migration's completion marker is " + (marker ? "present" : "absent")
                     + " in the v2 table '" + table + "' but " + (legacyMarker ? "present" : "absent")
                     + " in the legacy table '" + legacyTable + "': they are written and removed together, so one was"
-                    + " changed by hand. Check both tables (lake-meta dynamo-migrate --status) before opening a store");
+                    + " changed by hand. Check both tables (lake-meta dynamo-migrate status) before opening a store");
         }
         if (record(records, MigrationRecords.STARTED) == null) {
             // from now on mode V2 refuses the v2 table, before any backfill page
@@ -116,7 +116,7 @@ final class ModeOpener {
                 throw new ModeRefusedException(DynamoLayoutMode.V2, ModeRefusedException.Reason.ROLLBACK_HORIZON_NOT_PASSED,
                         "DynamoDB table '" + table + "' is the target of a finalized migration whose rollback horizon"
                         + " was not declared passed, so a store in mode V2 will not open it: until then every write keeps the legacy copy too. Once every store runs in mode DUAL with the v2 authority,"
-                        + " declare it (lake-meta dynamo-migrate --declare-rollback-horizon), then open in mode V2");
+                        + " declare it (lake-meta dynamo-migrate declare-horizon), then open in mode V2");
             }
         }
         return new DynamoTableStore(client, table, layout, pollInterval, ticker);

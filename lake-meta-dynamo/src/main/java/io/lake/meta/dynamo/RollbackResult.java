@@ -21,8 +21,9 @@ public record RollbackResult(Outcome outcome, Optional<ParityReport> parity) {
         /** The copies differ (see the report): nothing was changed, the barrier was released. */
         VERIFICATION_FAILED,
         /**
-         * The rollback's write barrier was released by someone else (such as {@code --release-barrier})
-         * while it verified: nothing was changed; run the rollback again.
+         * The rollback's write barrier was released by someone else (such as
+         * {@code lake-meta dynamo-migrate release-barrier}) while it verified: nothing was changed;
+         * run the rollback again.
          *
          * @since 0.1.0
          */

@@ -260,7 +260,7 @@ class DynamoMigrationTest extends DynamoTestSupport {
         assertThatThrownBy(() -> dual.update(k, MetaValue.utf8("value of " + k), MetaValue.utf8("x")))
                 .isInstanceOf(WriteBarrierException.class);
         assertThatThrownBy(() -> operator.finalizeMigration(1000)).isInstanceOf(WriteBarrierException.class)
-                .hasMessageContaining(status.barrier().get().holder()).hasMessageContaining("--release-barrier");
+                .hasMessageContaining(status.barrier().get().holder()).hasMessageContaining("dynamo-migrate release-barrier");
 
         assertThat(operator.releaseBarrier()).isEqualTo(status.barrier());
         assertThat(operator.releaseBarrier()).isEmpty();

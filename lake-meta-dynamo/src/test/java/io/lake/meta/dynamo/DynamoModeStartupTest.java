@@ -66,7 +66,7 @@ class DynamoModeStartupTest extends DynamoTestSupport {
         migration.finalizeMigration(100);
         assertThatThrownBy(() -> open(DynamoLayoutMode.V2)).as("finalized").isInstanceOf(DynamoStoreException.class)
                 .hasMessageContaining("rollback horizon was not declared passed")
-                .hasMessageContaining("--declare-rollback-horizon");
+                .hasMessageContaining("dynamo-migrate declare-horizon");
 
         migration.declareRollbackHorizonPassed();
 

@@ -441,7 +441,7 @@ final class MigrationLifecycleExplorer {
             }
         }
 
-        /** The acknowledgement of the horizon (--ack-stores-restarted): every store reads the v2 table. */
+        /** The acknowledgement of the horizon (declare-horizon --ack-stores-restarted): every store reads the v2 table. */
         void restartStoresOnTheLegacyAuthority() {
             for (OpenStore s : List.copyOf(stores)) {
                 if (!s.v2Authority()) {
@@ -962,7 +962,7 @@ final class MigrationLifecycleExplorer {
             runRollback(false);
         }
 
-        /** A rollback while a second operator runs --release-barrier after its verification (issue 22 item 8). */
+        /** A rollback while a second operator runs release-barrier after its verification (issue 22 item 8). */
         void rollbackWhileTheBarrierIsReleased() {
             runRollback(true);
         }

@@ -7,7 +7,7 @@ import io.lake.meta.WriteResult;
 import java.io.PrintWriter;
 
 /** What a scene works with: the demo's store, its simulated time and the narration. */
-public final class DemoContext {
+final class DemoContext {
 
     private static final int ACTION_WIDTH = 50;
 
@@ -15,12 +15,12 @@ public final class DemoContext {
     private final PrintWriter out;
     private final DemoTime time = new DemoTime();
 
-    public DemoContext(MetaStore store, PrintWriter out) {
+    DemoContext(MetaStore store, PrintWriter out) {
         this.store = store;
         this.out = out;
     }
 
-    public MetaStore store() {
+    MetaStore store() {
         return store;
     }
 
@@ -30,13 +30,13 @@ public final class DemoContext {
     }
 
     /** Narrates one sentence. */
-    public void say(String text) {
+    void say(String text) {
         out.println("  " + text);
         out.flush();
     }
 
     /** Narrates a call and what it returned, on one line. */
-    public void step(String action, String outcome) {
+    void step(String action, String outcome) {
         out.println(String.format("  %-" + ACTION_WIDTH + "s -> %s", action, outcome));
         out.flush();
     }
@@ -47,14 +47,14 @@ public final class DemoContext {
      *
      * @throws IllegalStateException if {@code condition} is false
      */
-    public void check(boolean condition, String expectation) {
+    void check(boolean condition, String expectation) {
         if (!condition) {
             throw new IllegalStateException("demo check failed: expected " + expectation);
         }
     }
 
     /** A write's answer, with the current value a conflict reports. */
-    public static String outcome(WriteResult result) {
+    static String outcome(WriteResult result) {
         if (result.isApplied()) {
             return "applied";
         }
@@ -65,7 +65,7 @@ public final class DemoContext {
     }
 
     /** A guarded write's answer. */
-    public static String outcome(GuardedResult result) {
+    static String outcome(GuardedResult result) {
         return switch (result.outcome()) {
             case APPLIED -> "applied";
             case GUARD_REJECTED -> "guard rejected, nothing written";
@@ -74,12 +74,12 @@ public final class DemoContext {
     }
 
     /** A demo value as its text: every demo value is UTF-8 JSON. */
-    public static String text(MetaValue value) {
+    static String text(MetaValue value) {
         return value.asUtf8();
     }
 
     /** A page token shortened for reading: its first and last characters and its length. */
-    public static String shortToken(String token) {
+    static String shortToken(String token) {
         if (token.length() <= 16) {
             return token;
         }

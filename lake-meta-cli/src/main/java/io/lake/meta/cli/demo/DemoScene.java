@@ -5,7 +5,7 @@ package io.lake.meta.cli.demo;
  * Scenes run in the order of {@link DemoScenes#all()} on one store, so a scene may build on the
  * keys earlier scenes wrote. A scene checks the outcomes it narrates with {@link DemoContext#check}.
  */
-public interface DemoScene {
+interface DemoScene {
 
     /** The scene's heading. */
     String title();

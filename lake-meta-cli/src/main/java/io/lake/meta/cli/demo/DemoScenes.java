@@ -3,12 +3,12 @@ package io.lake.meta.cli.demo;
 import java.util.List;
 
 /** The demo's scenes, in the order they play. Add a scene here to extend the demo. */
-public final class DemoScenes {
+final class DemoScenes {
 
     private DemoScenes() {
     }
 
-    public static List<DemoScene> all() {
+    static List<DemoScene> all() {
         return List.of(
                 new RegisterTablesScene(),
                 new CompareAndSetScene(),

@@ -1,0 +1,2 @@
+/** {@code dynamo-local} (the DynamoDB test server, standalone) and {@code dynamo-migrate} (the online migration of a legacy table). */
+package io.lake.meta.cli.dynamo;

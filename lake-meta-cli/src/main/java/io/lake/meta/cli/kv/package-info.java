@@ -1,0 +1,2 @@
+/** {@code get}, {@code put}, {@code delete}, {@code scan}, {@code watch} and {@code txn}: keys and values, with their encodings. */
+package io.lake.meta.cli.kv;
