@@ -1,4 +1,4 @@
-package io.lake.meta.cli;
+package io.lake.meta.cli.copy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
