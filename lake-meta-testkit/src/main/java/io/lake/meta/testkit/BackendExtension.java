@@ -110,7 +110,7 @@ final class BackendExtension implements ParameterResolver {
     private static BackendFactory instantiate(Class<?> annotated, Class<? extends BackendFactory> factory) {
         try {
             return ReflectionSupport.newInstance(factory);
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // checked ones too: newInstance rethrows NoSuchMethodException and the constructor's unchecked
             throw new ExtensionConfigurationException("@Backend(" + factory.getSimpleName() + ".class) on "
                     + annotated.getName() + ": cannot create " + factory.getName() + " with its no-argument"
                     + " constructor: " + e, e);
