@@ -7,15 +7,12 @@ import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
-import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreUnavailableException;
-import io.lake.meta.Transaction;
-import io.lake.meta.TransactionResult;
 import io.lake.meta.copy.CopyReport;
 import io.lake.meta.copy.StoreCopy;
-import io.lake.meta.spi.ForwardingMetaStore;
+import io.lake.meta.testkit.FaultyStore;
 import io.lake.meta.testkit.InMemoryMetaStore;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,6 +35,9 @@ class StoreCopyExplorerTest {
     private static final int SEEDS = Integer.getInteger("lake.meta.copy.explorer.seeds", 60);
     private static final List<String> FAMILIES = List.of("tbl", "lease", "ops", "seq");
     private static final MetaKey RECORD = MetaKey.of("lake-meta-copy/resume");
+    /** How an attempt's chosen transaction fails: never sent, its answer lost, or the process died after the commit. */
+    private static final List<FaultyStore.Fault> FAULTS = List.of(FaultyStore.Fault.UNAVAILABLE, FaultyStore.Fault.ANSWER_LOST,
+            FaultyStore.Fault.thrownAfterSending(new IllegalStateException("injected: the process died after the commit")));
 
     @Test
     void randomKillsAndResumes_keepTheModel() {
@@ -88,12 +88,12 @@ class StoreCopyExplorerTest {
             int pageSize = 1 + random.nextInt(random.nextBoolean() ? 20 : 400);
             CopyReport report = null;
             for (int attempt = 0; attempt < 200 && report == null; attempt++) {
-                Fault fault = Fault.values()[random.nextInt(Fault.values().length)];
+                FaultyStore.Fault fault = FAULTS.get(random.nextInt(FAULTS.size()));
                 int failAt = 1 + random.nextInt(8);
                 int killAfterPages = random.nextInt(4) == 0 ? 1 + random.nextInt(5) : Integer.MAX_VALUE;
                 int[] pages = {0};
                 try {
-                    report = StoreCopy.from(source).to(new FaultyTarget(target, fault, failAt))
+                    report = StoreCopy.from(source).to(FaultyStore.over(target).failNth(FaultyStore.Call.TRANSACT, failAt, fault))
                             .prefixes(everyFamily ? List.of() : prefixes)
                             .pageSize(pageSize).intoNonEmpty(intoNonEmpty).listener(progress -> {
                                 if (++pages[0] == killAfterPages) {
@@ -151,42 +151,5 @@ class StoreCopyExplorerTest {
         byte[] bytes = new byte[random.nextInt(200)];
         random.nextBytes(bytes);
         return MetaValue.of(bytes);
-    }
-
-    private enum Fault { NOT_SENT, ANSWER_LOST, DIED_AFTER_COMMIT }
-
-    /** Fails the n-th transaction of one attempt in the chosen way. */
-    private static final class FaultyTarget extends ForwardingMetaStore {
-        private final Fault fault;
-        private final int failAt;
-        private int transactions;
-
-        FaultyTarget(MetaStore delegate, Fault fault, int failAt) {
-            super(delegate);
-            this.fault = fault;
-            this.failAt = failAt;
-        }
-
-        @Override
-        public TransactionResult transact(Transaction transaction) {
-            if (++transactions != failAt) {
-                return super.transact(transaction);
-            }
-            switch (fault) {
-                case NOT_SENT -> throw new StoreUnavailableException("injected: not sent");
-                case ANSWER_LOST -> {
-                    super.transact(transaction);
-                    throw new OutcomeUnknownException("injected: answer lost", null);
-                }
-                default -> {
-                    super.transact(transaction);
-                    throw new IllegalStateException("injected: the process died after the commit");
-                }
-            }
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }
