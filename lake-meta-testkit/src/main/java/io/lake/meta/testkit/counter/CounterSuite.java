@@ -24,14 +24,15 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * The counter suite, written once. A backend runs it with one line, on its {@link io.lake.meta.testkit.BackendFactory}:
+ * The counter suite, written once. A backend runs it with one line, on its
+ * {@link io.lake.meta.testkit.BackendFactory}:
  *
  * <pre>{@code
  * @Backend(MyBackend.class)
  * class MyStoreCounterTest extends CounterSuite {}
  * }</pre>
  *
- * <p>Groups, inherited so the backend's one class runs them all: {@link CounterValuesContract} (values,
+ * <p>Groups, inherited so the backend's one class runs them all: {@code CounterValuesContract} (values,
  * ranges, the record, errors) and the contention and lost-answer groups below. Races are ordered
  * with pause points and store decorators, never sleeps.
  */

@@ -18,19 +18,19 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.Test;
 
 /**
- * The lease, election and fenced-store suite, written once. A backend runs it by extending this
- * class with a factory:
+ * The lease, election and fenced-store suite, written once. A backend runs it with one line, on
+ * its {@link io.lake.meta.testkit.BackendFactory}:
  *
  * <pre>{@code
  * @Backend(MyBackend.class)
  * class MyStoreLeaseFencingTest extends LeaseFencingSuite {}
  * }</pre>
  *
- * <p>One class per concept group, inherited along one chain so the backend's one class runs them all and
- * runners count every test on that subclass: {@link LeaseEpochContract} (epochs),
- * {@link LeaseGuardContract} (guards), {@link LostLeaseAnswerContract} (lost answers),
- * {@link FencedWriteContract} (fenced writes), {@link PausedLeaderContract} (the paused leader),
- * {@link FencedMutationCoverageContract} (mutation coverage), {@link FencedTransactionContract}
+ * <p>One class per concept group, inherited along one chain so the backend's one class runs them
+ * all and runners count every test on it: {@code LeaseEpochContract} (epochs),
+ * {@code LeaseGuardContract} (guards), {@code LostLeaseAnswerContract} (lost answers),
+ * {@code FencedWriteContract} (fenced writes), {@code PausedLeaderContract} (the paused leader),
+ * {@code FencedMutationCoverageContract} (mutation coverage), {@code FencedTransactionContract}
  * (transactions and caller-guarded mutations through a fenced store) and the lifecycle tests
  * below; {@link io.lake.meta.testkit.ContractDisplayNames} names each {@code group > behaviour}.
  * Time is manual (a shared {@link ManualClock}, one {@link ManualTicker} per candidate) and races

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * The paged maintenance suite, written once. A backend runs it with one line, on its {@link io.lake.meta.testkit.BackendFactory}:
+ * The paged maintenance suite, written once. A backend runs it with one line, on its
+ * {@link io.lake.meta.testkit.BackendFactory}:
  *
  * <pre>{@code
  * @Backend(MyBackend.class)

@@ -42,7 +42,8 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * The operation journal suite, written once. A backend runs it with one line, on its {@link io.lake.meta.testkit.BackendFactory}:
+ * The operation journal suite, written once. A backend runs it with one line, on its
+ * {@link io.lake.meta.testkit.BackendFactory}:
  *
  * <pre>{@code
  * @Backend(MyBackend.class)

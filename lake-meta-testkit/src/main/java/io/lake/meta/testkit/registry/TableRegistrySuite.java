@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * The table registry suite, written once. A backend runs it with one line, on its {@link io.lake.meta.testkit.BackendFactory}:
+ * The table registry suite, written once. A backend runs it with one line, on its
+ * {@link io.lake.meta.testkit.BackendFactory}:
  *
  * <pre>{@code
  * @Backend(MyBackend.class)
