@@ -1,38 +1,9 @@
 package io.lake.meta.dynamo;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.counter.CounterContract;
-import io.lake.meta.testkit.dynamo.DynamoTestTarget;
-import org.junit.jupiter.api.AfterAll;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.counter.CounterSuite;
 
-/** The counter suite on the DynamoDB store, one fresh table per test. */
-class DynamoCounterTest extends CounterContract {
-
-    private static final DynamoTestTarget TARGET = DynamoTestTarget.shared();
-    private static DynamoDbClient client;
-
-    private static synchronized DynamoDbClient client() {
-        if (client == null) {
-            client = TARGET.clientBuilder().build();
-        }
-        return client;
-    }
-
-    @Override
-    protected MetaStore openStore() {
-        return DynamoMetaStore.builder()
-                .client(client())
-                .tableName(TARGET.uniqueTableName("counter"))
-                .createTableIfMissing(true)
-                .build();
-    }
-
-    @AfterAll
-    static synchronized void closeClient() {
-        if (client != null) {
-            client.close();
-            client = null;
-        }
-    }
+/** The counter suite on DynamoDB (mode V2, 16 shards), one fresh table per test. */
+@Backend(DynamoBackend.class)
+class DynamoCounterTest extends CounterSuite {
 }

@@ -1,19 +1,9 @@
 package io.lake.meta.dynamo;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.ops.FencedPublicationContract;
-import org.junit.jupiter.api.AfterAll;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.ops.FencedPublicationSuite;
 
-/** The fenced publication coverage of the recipes on the DynamoDB store, one fresh table per test. */
-class DynamoFencedPublicationTest extends FencedPublicationContract {
-
-    @Override
-    protected MetaStore openStore() {
-        return DynamoRecipeStores.openFresh("recipes");
-    }
-
-    @AfterAll
-    static void closeClient() {
-        DynamoRecipeStores.closeClient();
-    }
+/** The fenced publication coverage of the recipes on DynamoDB (mode V2, 16 shards), one fresh table per test. */
+@Backend(DynamoBackend.class)
+class DynamoFencedPublicationTest extends FencedPublicationSuite {
 }

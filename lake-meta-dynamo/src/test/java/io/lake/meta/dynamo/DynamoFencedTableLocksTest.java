@@ -1,19 +1,9 @@
 package io.lake.meta.dynamo;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.maintenance.FencedTableLocksContract;
-import org.junit.jupiter.api.AfterAll;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.maintenance.FencedTableLocksSuite;
 
-/** The fenced table locks suite on the DynamoDB store, one fresh table per test. */
-class DynamoFencedTableLocksTest extends FencedTableLocksContract {
-
-    @Override
-    protected MetaStore openStore() {
-        return DynamoRecipeStores.openFresh("table-locks");
-    }
-
-    @AfterAll
-    static void closeClient() {
-        DynamoRecipeStores.closeClient();
-    }
+/** The fenced table locks suite on DynamoDB (mode V2, 16 shards), one fresh table per test. */
+@Backend(DynamoBackend.class)
+class DynamoFencedTableLocksTest extends FencedTableLocksSuite {
 }

@@ -1,45 +1,37 @@
 package io.lake.meta.dynamo;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.dynamo.DynamoTestTarget;
-import io.lake.meta.testkit.lease.LeaseFencingContract;
-import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import static io.lake.meta.dynamo.ModeFixture.TestedMode.DUAL_V1_AUTHORITY;
+import static io.lake.meta.dynamo.ModeFixture.TestedMode.DUAL_V2_AUTHORITY;
+import static io.lake.meta.dynamo.ModeFixture.TestedMode.V1;
+import static io.lake.meta.dynamo.ModeFixture.TestedMode.V2;
 
-/** The lease and fencing suite on the DynamoDB store, one fresh table (or pair of tables) per test. */
-class DynamoLeaseFencingTest extends LeaseFencingContract {
+import io.lake.meta.testkit.lease.LeaseFencingSuite;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
-    private static final DynamoTestTarget TARGET = DynamoTestTarget.shared();
-    private static DynamoDbClient client;
+/**
+ * The lease and fencing suite on DynamoDB, one fresh table (or pair of tables) per test: once per
+ * layout below, each run named by its layout.
+ */
+@ParameterizedClass(name = "[{0}]")
+@MethodSource("layouts")
+class DynamoLeaseFencingTest extends LeaseFencingSuite {
 
-    private static synchronized DynamoDbClient client() {
-        if (client == null) {
-            client = TARGET.clientBuilder().build();
-        }
-        return client;
-    }
+    @Parameter
+    DynamoBackend backend;
 
-    /** The layout mode the stores are opened in. */
-    protected ModeFixture.TestedMode mode() {
-        return ModeFixture.TestedMode.V2;
-    }
-
-    /** The shard count the stores are built with; empty leaves it to the builder's default. */
-    protected Optional<Integer> shardCount() {
-        return Optional.empty();
-    }
-
-    @Override
-    protected MetaStore openStore() {
-        return ModeFixture.open(client(), TARGET, mode(), shardCount(), "lease").store();
-    }
-
-    @AfterAll
-    static synchronized void closeClient() {
-        if (client != null) {
-            client.close();
-            client = null;
-        }
+    static Stream<DynamoBackend> layouts() {
+        return Stream.of(
+                DynamoBackend.defaultShards(V2),
+                DynamoBackend.shards(V2, 1),
+                DynamoBackend.defaultShards(V1),
+                // DUAL before finalization: guards checked on the legacy copy
+                DynamoBackend.defaultShards(DUAL_V1_AUTHORITY),
+                DynamoBackend.shards(DUAL_V1_AUTHORITY, 2),
+                // DUAL after finalization: guards checked on the v2 copy
+                DynamoBackend.shards(DUAL_V2_AUTHORITY, 1),
+                DynamoBackend.defaultShards(DUAL_V2_AUTHORITY));
     }
 }

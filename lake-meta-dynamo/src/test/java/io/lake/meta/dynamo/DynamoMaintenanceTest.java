@@ -1,19 +1,9 @@
 package io.lake.meta.dynamo;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.maintenance.MaintenanceContract;
-import org.junit.jupiter.api.AfterAll;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.maintenance.MaintenanceSuite;
 
-/** The paged maintenance suite on the DynamoDB store, one fresh table per test. */
-class DynamoMaintenanceTest extends MaintenanceContract {
-
-    @Override
-    protected MetaStore openStore() {
-        return DynamoRecipeStores.openFresh("recipes");
-    }
-
-    @AfterAll
-    static void closeClient() {
-        DynamoRecipeStores.closeClient();
-    }
+/** The paged maintenance suite on DynamoDB (mode V2, 16 shards), one fresh table per test. */
+@Backend(DynamoBackend.class)
+class DynamoMaintenanceTest extends MaintenanceSuite {
 }

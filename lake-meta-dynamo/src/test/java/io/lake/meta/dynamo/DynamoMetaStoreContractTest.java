@@ -1,90 +1,42 @@
 package io.lake.meta.dynamo;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static io.lake.meta.dynamo.ModeFixture.TestedMode.DUAL_V1_AUTHORITY;
+import static io.lake.meta.dynamo.ModeFixture.TestedMode.DUAL_V2_AUTHORITY;
+import static io.lake.meta.dynamo.ModeFixture.TestedMode.V1;
+import static io.lake.meta.dynamo.ModeFixture.TestedMode.V2;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.spi.RaceHooks;
-import io.lake.meta.testkit.MetaStoreContract;
-import io.lake.meta.testkit.dynamo.DynamoTestTarget;
-import io.lake.meta.testserver.dynamodb.ServerHooks;
-import java.util.Optional;
-import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import io.lake.meta.testkit.MetaStoreSuite;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The whole MetaStore contract, unchanged, on a fresh table per store (fresh tables, in the
- * migration modes: see {@link ModeFixture}) with the builder's default shard count (16), so most of a family's shards are empty and pages after a token often are too.
- * {@link DynamoTwoShardsContractTest} and {@link DynamoOneShardContractTest} run it again on 2 and
- * 1 shards. The commit happens inside DynamoDB, so {@link RaceHooks#COMMIT_CHECKED} is the test
- * server's {@link ServerHooks#WRITE_CHECKED}: reached after a write's conditions passed, under the
- * server's commit lock, before the write is visible. On a target without that hook (LocalStack, an
- * explicit endpoint) the race tests are skipped with the reason. Watches poll every 20 ms, so the
- * watch tests wait milliseconds, not the default second, for each change.
+ * The whole MetaStore contract, unchanged, on DynamoDB: once per layout below, each run named by
+ * its layout ({@code DynamoMetaStoreContractTest > [V2 on 1 shard] > conditional writes > ...}).
  */
-class DynamoMetaStoreContractTest extends MetaStoreContract {
+@ParameterizedClass(name = "[{0}]")
+@MethodSource("layouts")
+class DynamoMetaStoreContractTest extends MetaStoreSuite {
 
-    private static final DynamoTestTarget TARGET = DynamoTestTarget.shared();
+    @Parameter
+    DynamoBackend backend;
 
-
-    private static DynamoDbClient client;
-
-    /** The shard count the stores are built with; empty leaves it to the builder's default. */
-    protected Optional<Integer> shardCount() {
-        return Optional.empty();
-    }
-
-    /** The layout mode the stores are opened in. */
-    protected ModeFixture.TestedMode mode() {
-        return ModeFixture.TestedMode.V2;
-    }
-
-    private static synchronized DynamoDbClient client() {
-        if (client == null) {
-            client = TARGET.newParkingClient();
-        }
-        return client;
-    }
-
-    @Override
-    protected MetaStore openStore(RaceHooks hooks) {
-        ModeFixture.Opened opened = ModeFixture.open(client(), TARGET, mode(), shardCount(), "contract");
-        MetaStore store = opened.store();
-        // the mode and layout the class claims to test
-        assertThat(store.toString()).endsWith("layout=" + mode().readLayout(shardCount().orElse(V2Layout.DEFAULT_SHARDS)) + "]");
-        // Installed after the tables were set up; only this store's tables are paused.
-        TARGET.inProcessServer().ifPresent(server -> server.hooks(new ServerHooks() {
-            @Override
-            public void reached(String point) {
-            }
-
-            @Override
-            public void reached(String point, String operation, Set<String> tables) {
-                if (ServerHooks.WRITE_CHECKED.equals(point) && opened.touches(tables)) {
-                    hooks.reached(RaceHooks.COMMIT_CHECKED);
-                }
-            }
-        }));
-        return store;
-    }
-
-    @Override
-    protected Optional<String> raceHooksUnsupportedReason() {
-        return TARGET.pauseUnsupportedReason();
-    }
-
-    /** Pages go shard by shard, so their boundaries differ from the model's; full contents must still match. */
-    @Override
-    protected boolean pagesMatchTheModelExactly() {
-        return false;
-    }
-
-    @AfterAll
-    static synchronized void closeClient() {
-        TARGET.inProcessServer().ifPresent(server -> server.hooks(ServerHooks.NONE));
-        if (client != null) {
-            client.close();
-            client = null;
-        }
+    static Stream<DynamoBackend> layouts() {
+        return Stream.of(
+                // most of a family's shards are empty, so pages after a token often are too
+                DynamoBackend.defaultShards(V2),
+                // one query per page, keys in UTF-8 byte order
+                DynamoBackend.shards(V2, 1),
+                // every family's keys spread over both shards, few pages empty
+                DynamoBackend.shards(V2, 2),
+                // a legacy table: pages are filtered Scans over the whole table, often empty while a token follows
+                DynamoBackend.defaultShards(V1),
+                // DUAL before finalization: reads and conditions on the legacy table, every write to both
+                DynamoBackend.defaultShards(DUAL_V1_AUTHORITY),
+                DynamoBackend.shards(DUAL_V1_AUTHORITY, 1),
+                // DUAL after finalization: reads and conditions on the v2 table, every write to both
+                DynamoBackend.defaultShards(DUAL_V2_AUTHORITY),
+                DynamoBackend.shards(DUAL_V2_AUTHORITY, 2));
     }
 }

@@ -1,19 +1,9 @@
 package io.lake.meta.dynamo;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.ops.OperationJournalContract;
-import org.junit.jupiter.api.AfterAll;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.ops.OperationJournalSuite;
 
-/** The operation journal suite on the DynamoDB store, one fresh table per test. */
-class DynamoOperationJournalTest extends OperationJournalContract {
-
-    @Override
-    protected MetaStore openStore() {
-        return DynamoRecipeStores.openFresh("recipes");
-    }
-
-    @AfterAll
-    static void closeClient() {
-        DynamoRecipeStores.closeClient();
-    }
+/** The operation journal suite on DynamoDB (mode V2, 16 shards), one fresh table per test. */
+@Backend(DynamoBackend.class)
+class DynamoOperationJournalTest extends OperationJournalSuite {
 }

@@ -1,17 +1,9 @@
 package io.lake.meta.postgres;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.ops.OperationJournalContract;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.ops.OperationJournalSuite;
 
 /** The operation journal suite on PostgreSQL, one fresh table per test (one database per class). */
-class PostgresOperationJournalTest extends OperationJournalContract {
-
-    @RegisterExtension
-    static final ClassDatabase DB = new ClassDatabase();
-
-    @Override
-    protected MetaStore openStore() {
-        return DB.newStore();
-    }
+@Backend(PostgresBackend.class)
+class PostgresOperationJournalTest extends OperationJournalSuite {
 }

@@ -1,19 +1,9 @@
 package io.lake.meta.rocks;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.lock.FencedLockContract;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import org.junit.jupiter.api.io.TempDir;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.lock.FencedLockSuite;
 
-/** The fenced-lock suite on the RocksDB store, one fresh directory per test. */
-class RocksDbFencedLockTest extends FencedLockContract {
-
-    @TempDir
-    Path root;
-
-    @Override
-    protected MetaStore openStore() throws Exception {
-        return RocksDbMetaStore.builder().directory(Files.createTempDirectory(root, "store")).build();
-    }
+/** The fenced-lock suite on the RocksDB store. */
+@Backend(RocksDbBackend.class)
+class RocksDbFencedLockTest extends FencedLockSuite {
 }

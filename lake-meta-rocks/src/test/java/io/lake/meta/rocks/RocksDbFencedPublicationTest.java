@@ -1,19 +1,9 @@
 package io.lake.meta.rocks;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.ops.FencedPublicationContract;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import org.junit.jupiter.api.io.TempDir;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.ops.FencedPublicationSuite;
 
-/** The fenced publication coverage of the recipes on the RocksDB store, one fresh directory per test. */
-class RocksDbFencedPublicationTest extends FencedPublicationContract {
-
-    @TempDir
-    Path root;
-
-    @Override
-    protected MetaStore openStore() throws Exception {
-        return RocksDbMetaStore.builder().directory(Files.createTempDirectory(root, "store")).build();
-    }
+/** The fenced publication coverage of the recipes on the RocksDB store. */
+@Backend(RocksDbBackend.class)
+class RocksDbFencedPublicationTest extends FencedPublicationSuite {
 }

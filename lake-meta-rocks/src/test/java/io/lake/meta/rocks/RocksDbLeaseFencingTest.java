@@ -1,19 +1,9 @@
 package io.lake.meta.rocks;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.lease.LeaseFencingContract;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import org.junit.jupiter.api.io.TempDir;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.lease.LeaseFencingSuite;
 
-/** The lease and fencing suite on the RocksDB store, one fresh directory per test. */
-class RocksDbLeaseFencingTest extends LeaseFencingContract {
-
-    @TempDir
-    Path root;
-
-    @Override
-    protected MetaStore openStore() throws Exception {
-        return RocksDbMetaStore.builder().directory(Files.createTempDirectory(root, "store")).build();
-    }
+/** The lease and fencing suite on the RocksDB store. */
+@Backend(RocksDbBackend.class)
+class RocksDbLeaseFencingTest extends LeaseFencingSuite {
 }

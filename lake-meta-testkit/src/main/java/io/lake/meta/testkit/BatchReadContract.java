@@ -15,9 +15,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Part of {@link MetaStoreContract}: batch point reads with {@code getAll}. */
+/** Part of {@link MetaStoreSuite}: batch point reads with {@code getAll}. */
 @ContractGroup("batch reads")
-public abstract class BatchReadContract extends TransactionContract {
+abstract class BatchReadContract extends TransactionContract {
 
     @Test
     void presentKeysComeBackWithTheirValues_inTheRequestsOrder_absentOnesAreLeftOut() {

@@ -13,9 +13,9 @@ import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
-/** Part of {@link MetaStoreContract}: after {@code close()} every call fails; closing is idempotent. */
+/** Part of {@link MetaStoreSuite}: after {@code close()} every call fails; closing is idempotent. */
 @ContractGroup("closed store")
-public abstract class ClosedStoreContract extends KeyAndValueRulesContract {
+abstract class ClosedStoreContract extends KeyAndValueRulesContract {
 
     private final MetaKey k = key("tbl/ns1/a");
 

@@ -18,14 +18,14 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /**
- * Part of {@link MetaStoreContract}: writers started together, unordered, on every backend. Each
+ * Part of {@link MetaStoreSuite}: writers started together, unordered, on every backend. Each
  * test runs {@link #ROUNDS} rounds of two competing operations released by one latch and checks
  * that the answers and the final contents agree with one of the two serial orders. These tests
  * prove no interleaving (the race tests of {@link RaceContract} do, by holding a commit); they are
- * what a backend declared without {@link ContractCapability#RACE_HOOKS} is still held to.
+ * what a backend declared without {@link Capability#RACE_HOOKS} is still held to.
  */
 @ContractGroup("concurrent writes")
-public abstract class ConcurrentWriteContract extends ModelEquivalenceContract {
+abstract class ConcurrentWriteContract extends ModelEquivalenceContract {
 
     /** Rounds per test: enough for the two writers to meet in most runs, few enough to stay fast. */
     static final int ROUNDS = 20;

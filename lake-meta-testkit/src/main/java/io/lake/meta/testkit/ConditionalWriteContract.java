@@ -18,9 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** Part of {@link MetaStoreContract}: point reads and conditional create, update and delete. */
+/** Part of {@link MetaStoreSuite}: point reads and conditional create, update and delete. */
 @ContractGroup("conditional writes")
-public abstract class ConditionalWriteContract extends ContractSupport {
+abstract class ConditionalWriteContract extends ContractSupport {
 
     private final MetaKey k = key("tbl/ns1/orders");
 

@@ -11,10 +11,9 @@ import io.lake.meta.MetaValue;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
 import io.lake.meta.spi.RaceHooks;
+import java.time.Clock;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,24 +22,17 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.DisplayNameGeneration;
 
 /**
  * The plumbing every part of the contract suite shares: the store under test, opened fresh for
- * each test with {@link PausePoints} as its race hooks, and helpers that read the store the way a
- * careful caller would. Backends do not extend this class directly: extend {@link MetaStoreContract}.
+ * each test with {@link PausePoints} as its race hooks and held to the backend's declared
+ * capabilities, and helpers that read the store the way a careful caller would. Backends do not
+ * extend this class: they extend {@link MetaStoreSuite}.
  */
-@DisplayNameGeneration(ContractDisplayNames.class)
-public abstract class ContractSupport {
+abstract class ContractSupport extends BackendSuite {
 
     /** The most pages a full iteration may take before the suite calls it an endless token loop. */
     static final int MAX_PAGES_PER_ITERATION = 100_000;
-
-    /**
-     * The system property that sets {@link #raceHookTimeout()} for every contract test of a run:
-     * an ISO-8601 duration ({@code PT5S}) or a number of seconds ({@code 5}).
-     */
-    public static final String RACE_HOOK_TIMEOUT_PROPERTY = "lake.meta.testkit.raceHookTimeout";
 
     /** The store under test; fresh and empty for each test. */
     protected MetaStore store;
@@ -48,73 +40,29 @@ public abstract class ContractSupport {
     /** The race hooks {@link #store} was opened with; unarmed points let every thread through. */
     protected PausePoints pausePoints;
 
-    /**
-     * Opens a fresh, empty store of the backend under test. The suite calls it once before each
-     * test and again for every generated sequence of the model-equivalence properties, so every
-     * call must return a new, empty store (for an embedded backend: in a new directory). The suite
-     * closes every store it opened.
-     *
-     * @param hooks the hooks the store must call at {@link RaceHooks#COMMIT_CHECKED} inside every
-     *     commit: after the commit's preconditions were checked, before its write becomes visible
-     */
-    protected abstract MetaStore openStore(RaceHooks hooks) throws Exception;
+    /** How long a race test waits for a commit, a competitor or a racer: {@link SuiteSettings#raceHookTimeout()}. */
+    final Duration raceHookTimeout() {
+        return settings().raceHookTimeout();
+    }
 
-    /**
-     * What the backend can do, of what the suite would otherwise expect. Every capability by
-     * default; a backend that lacks one returns a set without it, and the suite then expects
-     * what the capability's documentation says instead.
-     *
-     * @return the backend's capabilities; never null
-     */
-    protected Set<ContractCapability> capabilities() {
-        return EnumSet.allOf(ContractCapability.class);
+    /** Whether the backend declared {@code capability}. */
+    final boolean declares(Capability capability) {
+        return capabilities().has(capability);
     }
 
     /**
-     * How long a race test waits for a commit to reach {@link RaceHooks#COMMIT_CHECKED}, for a
-     * competing writer to park, or for a racer to finish, before it fails: a safety net, never an
-     * ordering tool. Default: the {@value #RACE_HOOK_TIMEOUT_PROPERTY} system property, else
-     * {@link PausePoints#DEFAULT_SAFETY_TIMEOUT} (30 s). A backend whose commits are fast may
-     * shorten it to fail sooner when a hook is missing.
-     *
-     * @return a positive duration
-     */
-    protected Duration raceHookTimeout() {
-        String configured = System.getProperty(RACE_HOOK_TIMEOUT_PROPERTY);
-        if (configured == null || configured.isBlank()) {
-            return PausePoints.DEFAULT_SAFETY_TIMEOUT;
-        }
-        String text = configured.trim();
-        try {
-            return text.chars().allMatch(Character::isDigit) ? Duration.ofSeconds(Long.parseLong(text)) : Duration.parse(text);
-        } catch (DateTimeParseException | NumberFormatException e) {
-            throw new IllegalArgumentException(RACE_HOOK_TIMEOUT_PROPERTY + " must be an ISO-8601 duration (PT5S) or a"
-                    + " number of seconds, got '" + configured + "'", e);
-        }
-    }
-
-    /** Whether the backend declared {@code capability}, checking the declaration itself. */
-    final boolean declares(ContractCapability capability) {
-        Set<ContractCapability> declared = capabilities();
-        assertThat(declared).as("capabilities() must not return null").isNotNull();
-        return declared.contains(capability);
-    }
-
-    /**
-     * Opens a store with {@link #openStore(RaceHooks)} and holds it to the declared
-     * {@linkplain #capabilities() capabilities}; null when {@code openStore} returned null.
+     * Opens a store of the backend with {@code hooks} and holds it to the declared
+     * {@linkplain #capabilities() capabilities}.
      */
     final MetaStore openStoreAsDeclared(RaceHooks hooks) throws Exception {
-        MetaStore opened = openStore(hooks);
-        return opened == null ? null
-                : new DeclaredCapabilitiesStore(opened, declares(ContractCapability.CONFLICT_REPORTS_CURRENT_VALUE));
+        MetaStore opened = openStore(hooks, Clock.systemUTC());
+        return new DeclaredCapabilitiesStore(opened, declares(Capability.CONFLICT_REPORTS_CURRENT_VALUE));
     }
 
     @BeforeEach
     final void openStoreUnderTest() throws Exception {
         pausePoints = new PausePoints(raceHookTimeout());
         store = openStoreAsDeclared(pausePoints);
-        assertThat(store).as("openStore(hooks) must return a store").isNotNull();
     }
 
     @AfterEach

@@ -17,7 +17,7 @@ import java.util.Optional;
 
 /**
  * The store under test as the suite sees it, holding the backend to the capabilities it declared
- * about conflicts ({@link ContractCapability#CONFLICT_REPORTS_CURRENT_VALUE}): a conflict without
+ * about conflicts ({@link Capability#CONFLICT_REPORTS_CURRENT_VALUE}): a conflict without
  * its current value either fails at once with a message saying what to declare, or, when the
  * backend declared that it may answer so, is completed by reading the key, as a careful caller
  * does. Current values the backend reports are never touched.
@@ -26,8 +26,8 @@ final class DeclaredCapabilitiesStore extends ForwardingMetaStore {
 
     static final String UNKNOWN_CURRENT_HINT = "the store answered a conflict without the key's current value"
             + " (WriteResult.conflictWithUnknownCurrent() or TransactionFailure.currentUnknown(key)); the contract"
-            + " expects it by default. If the backend cannot report it, declare so in the contract test: override"
-            + " capabilities() to return a set without ContractCapability.CONFLICT_REPORTS_CURRENT_VALUE";
+            + " expects it by default. If the backend cannot report it, declare so in its BackendFactory: return"
+            + " Capabilities.all().without(Capability.CONFLICT_REPORTS_CURRENT_VALUE, \"<why>\") from capabilities()";
 
     private final boolean reportsCurrent;
 

@@ -14,9 +14,9 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Part of {@link MetaStoreContract}: mutations guarded by the exact bytes of another key. */
+/** Part of {@link MetaStoreSuite}: mutations guarded by the exact bytes of another key. */
 @ContractGroup("guarded mutations")
-public abstract class GuardedMutationContract extends ConditionalWriteContract {
+abstract class GuardedMutationContract extends ConditionalWriteContract {
 
     private final MetaKey guard = key("lease/leader");
     private final MetaKey target = key("tbl/ns1/orders");

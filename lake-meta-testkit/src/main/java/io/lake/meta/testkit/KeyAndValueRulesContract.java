@@ -19,12 +19,12 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /**
- * Part of {@link MetaStoreContract}: every key, prefix and value rule of the contract, at and just
+ * Part of {@link MetaStoreSuite}: every key, prefix and value rule of the contract, at and just
  * past its boundary. Accepted cases are written and read back through the store; rejected cases
  * must fail with {@link InvalidArgumentException} and leave the store as it was.
  */
 @ContractGroup("key and value rules")
-public abstract class KeyAndValueRulesContract extends PageTokenContract {
+abstract class KeyAndValueRulesContract extends PageTokenContract {
 
     private final MetaValue v = value("v");
     private Map<String, String> before;

@@ -1,37 +1,40 @@
 package io.lake.meta.testkit;
 
 import io.lake.meta.spi.RaceHooks;
+import java.util.Collections;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.WeakHashMap;
 
 /**
- * Remembers, per contract test class, that a commit never reached {@link RaceHooks#COMMIT_CHECKED},
- * so that the class's other race tests fail at once with the same explanation instead of each
- * waiting out its timeout.
+ * Remembers, per backend, that a commit never reached {@link RaceHooks#COMMIT_CHECKED}, so that the
+ * backend's other race tests fail at once with the same explanation instead of each waiting out its
+ * timeout.
  */
 final class MissingRaceHooks {
 
     static final String HINT = "the store under test never called RaceHooks.reached(RaceHooks.COMMIT_CHECKED)."
-            + " Call hooks.reached(RaceHooks.COMMIT_CHECKED) with the RaceHooks that openStore(hooks) received,"
-            + " inside every commit whose preconditions hold: after they were checked, before the write is visible,"
-            + " while other commits still wait (see RaceHooks). If the backend cannot (its commit runs in a server"
-            + " the test cannot pause), override capabilities() to leave out ContractCapability.RACE_HOOKS;"
-            + " override raceHookTimeout() (or set -D" + ContractSupport.RACE_HOOK_TIMEOUT_PROPERTY + ") to fail sooner";
+            + " Call hooks.reached(RaceHooks.COMMIT_CHECKED) with the RaceHooks of the StoreContext that"
+            + " BackendFactory.open(context) received (context.raceHooks()), inside every commit whose preconditions"
+            + " hold: after they were checked, before the write is visible, while other commits still wait (see"
+            + " RaceHooks). If the backend cannot (its commit runs in a server the test cannot pause), return"
+            + " Capabilities.all().without(Capability.RACE_HOOKS, \"<why>\") from the factory's capabilities();"
+            + " to fail sooner, return SuiteSettings.defaults().withRaceHookTimeout(...) from its settings() (or set -D"
+            + SuiteSettings.RACE_HOOK_TIMEOUT_PROPERTY + ")";
 
-    private static final Map<Class<?>, String> SEEN = new ConcurrentHashMap<>();
+    private static final Map<BackendFactory, String> SEEN = Collections.synchronizedMap(new WeakHashMap<>());
 
     private MissingRaceHooks() {
     }
 
-    /** Records that {@code contract}'s store missed the hook, and the failure to throw. */
-    static AssertionError record(Class<?> contract, AssertionError timeout) {
+    /** Records that a store of {@code backend} missed the hook, and the failure to throw. */
+    static AssertionError record(BackendFactory backend, AssertionError timeout) {
         String message = timeout.getMessage() + ": " + HINT;
-        SEEN.putIfAbsent(contract, message);
+        SEEN.putIfAbsent(backend, message);
         return new AssertionError(message, timeout);
     }
 
-    /** The failure an earlier race test of {@code contract} recorded, or null. */
-    static String seenIn(Class<?> contract) {
-        return SEEN.get(contract);
+    /** The failure an earlier race test on {@code backend} recorded, or null. */
+    static String seenIn(BackendFactory backend) {
+        return SEEN.get(backend);
     }
 }

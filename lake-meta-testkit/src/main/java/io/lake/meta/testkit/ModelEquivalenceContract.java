@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Part of {@link MetaStoreContract}: random operation sequences give the same answers on the
+ * Part of {@link MetaStoreSuite}: random operation sequences give the same answers on the
  * backend under test as on a fresh {@link InMemoryMetaStore}. Write results, guarded results and
  * values must be equal; pages must hold equal entries and agree on whether a token follows (each
  * store then continues with its own token); failures must be of the same exception class. After
@@ -24,24 +24,22 @@ import org.junit.jupiter.api.Test;
  * prints it with its seed; rerun with {@code -DQT_SEED=<seed>} to reproduce it.
  */
 @ContractGroup("model equivalence")
-public abstract class ModelEquivalenceContract extends RaceContract {
+abstract class ModelEquivalenceContract extends RaceContract {
 
     static final int MAX_OPERATIONS = 30;
 
-    /** How many random sequences the properties run; override to trade time for coverage. */
-    protected int modelEquivalenceSequences() {
-        return 150;
+    /** How many random sequences the properties run: {@link SuiteSettings#modelEquivalenceSequences()}. */
+    final int modelEquivalenceSequences() {
+        return settings().modelEquivalenceSequences();
     }
 
     /**
-     * Whether pages of the backend must equal the model's page for page. True for backends that
-     * page in unsigned-byte order of the keys and fill each page when they can (RocksDB). A backend
-     * whose order or page boundaries legitimately differ (a sharded layout) returns false: its pages
-     * are then only checked for their bounds, and the full contents after each sequence still must
-     * equal the model's.
+     * Whether pages of the backend must equal the model's page for page: unless the backend was
+     * declared without {@link Capability#PAGES_MATCH_THE_MODEL}, when its pages are only checked for
+     * their bounds, and the full contents after each sequence still must equal the model's.
      */
-    protected boolean pagesMatchTheModelExactly() {
-        return true;
+    final boolean pagesMatchTheModelExactly() {
+        return declares(Capability.PAGES_MATCH_THE_MODEL);
     }
 
     @Test
@@ -113,11 +111,11 @@ public abstract class ModelEquivalenceContract extends RaceContract {
         try {
             backend = openStoreAsDeclared(RaceHooks.NONE);
         } catch (Exception e) {
-            throw new AssertionError("openStore failed", e);
+            throw new AssertionError("BackendFactory.open(context) failed", e);
         }
         try (InMemoryMetaStore model = InMemoryMetaStore.create(); MetaStore b = backend) {
             ModelOps.contentsIfNotEmpty(b).ifPresent(contents -> fail(
-                    "openStore(hooks) must return a new, empty store on every call, but it holds " + contents));
+                    "BackendFactory.open(context) must return a new, empty store on every call, but it holds " + contents));
             ModelOps.Tokens backendTokens = new ModelOps.Tokens();
             ModelOps.Tokens modelTokens = new ModelOps.Tokens();
             boolean exact = pagesMatchTheModelExactly();

@@ -18,13 +18,13 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Part of {@link MetaStoreContract}: bounded, resumable prefix pages. Order and page boundaries
+ * Part of {@link MetaStoreSuite}: bounded, resumable prefix pages. Order and page boundaries
  * are backend-defined, so these tests check what every backend owes: no page above its limit,
  * cost bounded by the page, every key that existed throughout exactly once, nothing outside the
  * prefix, and iteration driven by the token, never by the number of entries.
  */
 @ContractGroup("pages")
-public abstract class PageContract extends WatchContract {
+abstract class PageContract extends WatchContract {
 
     private void createAll(List<String> keys) {
         for (String k : keys) {

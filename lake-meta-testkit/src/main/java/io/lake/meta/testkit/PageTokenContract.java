@@ -19,12 +19,12 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * Part of {@link MetaStoreContract}: page tokens are bound to their prefix and store, and every
+ * Part of {@link MetaStoreSuite}: page tokens are bound to their prefix and store, and every
  * malformed, tampered, truncated or foreign token is refused with {@link InvalidPageTokenException}
  * before anything is read.
  */
 @ContractGroup("page tokens")
-public abstract class PageTokenContract extends PageContract {
+abstract class PageTokenContract extends PageContract {
 
     private static final List<String> NS1_KEYS = List.of("tbl/ns1/a", "tbl/ns1/b", "tbl/ns1/c");
 

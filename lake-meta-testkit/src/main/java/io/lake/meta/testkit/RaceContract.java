@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Part of {@link MetaStoreContract}: races proven by ordering, with {@link PausePoints}.
+ * Part of {@link MetaStoreSuite}: races proven by ordering, with {@link PausePoints}.
  *
  * <p>Each test holds one commit at {@link RaceHooks#COMMIT_CHECKED} (its preconditions checked,
  * its write not yet visible), starts a competing operation, waits until the competitor has
@@ -28,39 +28,20 @@ import org.junit.jupiter.api.Test;
  * which the tests report. The held thread may be a committer thread of the store rather than the
  * caller's: the tests never assume which.
  *
- * <p>A backend whose test setup cannot honour the hook (its commit runs in a server the test cannot
- * pause, such as a remote DynamoDB endpoint) overrides {@link #raceHooksUnsupportedReason()}:
- * these tests are then skipped with that reason, and only then.
+ * <p>A backend that cannot honour the hook (its commit runs in a server the test cannot pause,
+ * such as a remote DynamoDB endpoint) is declared without {@link Capability#RACE_HOOKS}: these
+ * tests are then skipped with the declared reason, and only then.
  */
 @ContractGroup("races")
-public abstract class RaceContract extends ClosedStoreContract {
+abstract class RaceContract extends ClosedStoreContract {
 
-    /**
-     * Why the stores {@link #openStore} returns cannot honour {@link RaceHooks#COMMIT_CHECKED}, or
-     * empty (the default) when they can. When present, every race test is skipped (a JUnit
-     * assumption) with this reason; the rest of the contract runs. Override only where the commit
-     * really cannot be held, for example on a store backed by a server outside the test's process;
-     * a store that can pause must return empty, so that its races are proven.
-     *
-     * @return the reason, which must not be blank, or empty to run the race tests
-     */
-    protected Optional<String> raceHooksUnsupportedReason() {
-        return Optional.empty();
-    }
-
-    /** Each race test starts here: skipped, with the reason, when the store was declared unable to hold a commit; failed at once when an earlier race test of the class found the hook missing. */
+    /** Each race test starts here: skipped, with the reason, when the backend was declared unable to hold a commit; failed at once when an earlier race test on the backend found the hook missing. */
     void skipWhenTheStoreCannotPause() {
-        Optional<String> reason = raceHooksUnsupportedReason();
-        assertThat(reason).as("raceHooksUnsupportedReason() must not return null").isNotNull();
-        reason.ifPresent(why -> {
-            assertThat(why).as("raceHooksUnsupportedReason() must give a reason").isNotBlank();
-            Assumptions.assumeTrue(false, "the store under test cannot honour RaceHooks.COMMIT_CHECKED: " + why
-                    + "; the concurrent-writer tests check the outcomes of unordered races instead");
-        });
-        Assumptions.assumeTrue(declares(ContractCapability.RACE_HOOKS), "declared without"
-                + " ContractCapability.RACE_HOOKS: races are not held at RaceHooks.COMMIT_CHECKED; the"
+        Optional<String> reason = capabilities().reasonWithout(Capability.RACE_HOOKS);
+        Assumptions.assumeTrue(reason.isEmpty(), () -> "declared without Capability.RACE_HOOKS (" + reason.orElse("")
+                + "): the store under test cannot honour RaceHooks.COMMIT_CHECKED, so no race is held there; the"
                 + " concurrent-writer tests check the outcomes of unordered races instead");
-        String missing = MissingRaceHooks.seenIn(getClass());
+        String missing = MissingRaceHooks.seenIn(backend());
         if (missing != null) {
             fail("not waiting again: " + missing);
         }
@@ -73,13 +54,13 @@ public abstract class RaceContract extends ClosedStoreContract {
 
     /**
      * Waits until a commit is held at {@code pause}; when none arrives, fails with what the
-     * backend must do, and makes the class's other race tests fail at once rather than wait too.
+     * backend must do, and makes the backend's other race tests fail at once rather than wait too.
      */
     private void awaitHeld(PausePoints.Pause pause) {
         try {
             pause.awaitArrival();
         } catch (AssertionError e) {
-            throw MissingRaceHooks.record(getClass(), e);
+            throw MissingRaceHooks.record(backend(), e);
         }
     }
 

@@ -70,7 +70,8 @@ final class Racer<T> {
                         + " future, not spin or block in native code. A client blocked in a socket read counts as"
                         + " running: for DynamoDB, build the client with io.lake.meta.testkit.dynamo.ParkingHttpClient"
                         + " (lake-meta-testkit-dynamo). A backend that cannot make its writers wait so declares it:"
-                        + " override capabilities() to leave out ContractCapability.RACE_HOOKS");
+                        + " return Capabilities.all().without(Capability.RACE_HOOKS, \"<why>\") from its BackendFactory's"
+                        + " capabilities()");
             }
             Thread.yield();
         }

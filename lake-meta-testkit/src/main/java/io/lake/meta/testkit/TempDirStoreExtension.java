@@ -1,7 +1,6 @@
 package io.lake.meta.testkit;
 
 import io.lake.meta.MetaStore;
-import io.lake.meta.spi.RaceHooks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
@@ -40,25 +39,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * factory decides what to open. It closes the store even when the test failed, and fails the
  * test if the store cannot be closed or the directory cannot be deleted.
  *
- * <p>It also supplies the stores of the contract suites, which open several per test (one per
- * generated sequence of the model-equivalence property) and hand each one race hooks:
- *
- * <pre>{@code
- * class MyStoreContractTest extends MetaStoreContract {
- *     @RegisterExtension
- *     static TempDirStoreExtension stores = TempDirStoreExtension.forContract(
- *             (dir, hooks) -> RocksDbMetaStore.builder().directory(dir).raceHooks(hooks).build());
- *
- *     @Override
- *     protected MetaStore openStore(RaceHooks hooks) throws Exception {
- *         return stores.open(hooks);                // a new, empty store in a new directory
- *     }
- * }
- * }</pre>
- *
- * Every store {@link #open(RaceHooks)} opened during a test is closed (if it is still open) and
- * its directory deleted after the test. Such an extension opens no store of its own before each
- * test; a {@code MetaStore} parameter or {@link #store()} opens one with {@link RaceHooks#NONE}.
+ * <p>The suites of the testkit open their stores through a {@link BackendFactory}, whose
+ * {@link StoreContext#newDirectory()} gives each store a directory that is deleted after the test.
  *
  * <p>Thread-safe; with parallel test execution use the parameter rather than {@link #store()}.
  */
@@ -77,32 +59,16 @@ public final class TempDirStoreExtension implements BeforeEachCallback, AfterEac
         MetaStore open(Path directory) throws Exception;
     }
 
-    /** Opens a store in an existing, empty directory, calling {@code hooks} inside its commits (see {@link RaceHooks}). */
-    @FunctionalInterface
-    public interface HookedStoreFactory {
-        /**
-         * Opens a store in {@code directory} that calls {@code hooks}.
-         *
-         * @param directory an existing, empty directory
-         * @param hooks the race hooks the contract suite hands the store
-         * @return the opened store, never null
-         * @throws Exception if the store cannot be opened; the test fails with it
-         */
-        MetaStore open(Path directory, RaceHooks hooks) throws Exception;
-    }
-
     private record Opened(Path directory, MetaStore store) {
     }
 
-    private final HookedStoreFactory factory;
-    private final boolean eager;
+    private final StoreFactory factory;
     private final Map<String, Opened> byTest = new ConcurrentHashMap<>();
     private final ThreadLocal<Opened> current = new ThreadLocal<>();
     private final ThreadLocal<List<Opened>> openedByTest = new ThreadLocal<>();
 
-    private TempDirStoreExtension(HookedStoreFactory factory, boolean eager) {
+    private TempDirStoreExtension(StoreFactory factory) {
         this.factory = factory;
-        this.eager = eager;
     }
 
     /**
@@ -111,60 +77,26 @@ public final class TempDirStoreExtension implements BeforeEachCallback, AfterEac
      * @throws io.lake.meta.InvalidArgumentException if {@code factory} is null
      */
     public static TempDirStoreExtension of(StoreFactory factory) {
-        StoreFactory f = notNull(factory);
-        return new TempDirStoreExtension((dir, hooks) -> f.open(dir), true);
-    }
-
-    /**
-     * An extension that supplies a contract suite's stores: {@link #open(RaceHooks)} opens each
-     * with {@code factory} in a new directory; all are closed and deleted after the test.
-     *
-     * @throws io.lake.meta.InvalidArgumentException if {@code factory} is null
-     */
-    public static TempDirStoreExtension forContract(HookedStoreFactory factory) {
-        return new TempDirStoreExtension(notNull(factory), false);
-    }
-
-    private static <T> T notNull(T factory) {
         if (factory == null) {
             throw new io.lake.meta.InvalidArgumentException("factory must not be null");
         }
-        return factory;
+        return new TempDirStoreExtension(factory);
     }
 
-    /** {@inheritDoc} Opens the test's store (for {@link #of}) in a new temporary directory. */
+    /** {@inheritDoc} Opens the test's store in a new temporary directory. */
     @Override
     public void beforeEach(ExtensionContext context) throws Exception {
         openedByTest.set(new ArrayList<>());
-        if (eager) {
-            Opened opened = openNew(RaceHooks.NONE);
-            byTest.put(context.getUniqueId(), opened);
-            current.set(opened);
-        }
+        Opened opened = openNew();
+        byTest.put(context.getUniqueId(), opened);
+        current.set(opened);
     }
 
-    /**
-     * Opens a new, empty store with {@code hooks} in a new temporary directory, for the test
-     * running on this thread: what a contract test's {@code openStore(hooks)} returns. The
-     * extension closes it (if it is still open) and deletes its directory after the test.
-     *
-     * @throws IllegalStateException when no test of a class that registered this extension is running on this thread
-     * @throws Exception whatever the factory threw; the directory is deleted again
-     */
-    public MetaStore open(RaceHooks hooks) throws Exception {
-        if (openedByTest.get() == null) {
-            throw new IllegalStateException("no test is running on this thread: call open(hooks) from a test, a"
-                    + " @BeforeEach method or a contract's openStore(hooks), in a class that registers this extension"
-                    + " with @RegisterExtension");
-        }
-        return openNew(hooks == null ? RaceHooks.NONE : hooks).store();
-    }
-
-    private Opened openNew(RaceHooks hooks) throws Exception {
+    private Opened openNew() throws Exception {
         Path directory = Files.createTempDirectory("lake-meta-test-");
         MetaStore store;
         try {
-            store = factory.open(directory, hooks);
+            store = factory.open(directory);
             if (store == null) {
                 throw new IllegalStateException("the store factory returned null for " + directory);
             }
@@ -216,7 +148,7 @@ public final class TempDirStoreExtension implements BeforeEachCallback, AfterEac
     /** {@inheritDoc} */
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        Opened opened = byTest.computeIfAbsent(context.getUniqueId(), id -> lazily());
+        Opened opened = byTest.get(context.getUniqueId());
         if (opened == null) {
             throw new ParameterResolutionException("no store is open for " + context.getDisplayName()
                     + ": TempDirStoreExtension injects a MetaStore into test, @BeforeEach and @AfterEach methods only");
@@ -224,23 +156,9 @@ public final class TempDirStoreExtension implements BeforeEachCallback, AfterEac
         return opened.store();
     }
 
-    /** The store of the test running on this thread (for {@link #forContract}: opened on first use). */
+    /** The store of the test running on this thread. */
     public MetaStore store() {
         return opened().store();
-    }
-
-    /** A store with no hooks for a {@link #forContract} extension's parameter; null outside a test. */
-    private Opened lazily() {
-        if (openedByTest.get() == null) {
-            return null;
-        }
-        try {
-            Opened opened = openNew(RaceHooks.NONE);
-            current.set(opened);
-            return opened;
-        } catch (Exception e) {
-            throw new ParameterResolutionException("could not open the test's store: " + e, e);
-        }
     }
 
     /** The directory of the store of the test running on this thread. */
@@ -250,9 +168,6 @@ public final class TempDirStoreExtension implements BeforeEachCallback, AfterEac
 
     private Opened opened() {
         Opened opened = current.get();
-        if (opened == null && !eager) {
-            opened = lazily();
-        }
         if (opened == null) {
             throw new IllegalStateException("no store is open on this thread: call store() and directory() from a test"
                     + " or a @BeforeEach/@AfterEach method");

@@ -21,9 +21,9 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Part of {@link MetaStoreContract}: multi-key transactions, all or nothing, every failure reported. */
+/** Part of {@link MetaStoreSuite}: multi-key transactions, all or nothing, every failure reported. */
 @ContractGroup("transactions")
-public abstract class TransactionContract extends GuardedMutationContract {
+abstract class TransactionContract extends GuardedMutationContract {
 
     private final MetaKey schema = key("tbl/ns1/_schema");
     private final MetaKey orders = key("tbl/ns1/orders");

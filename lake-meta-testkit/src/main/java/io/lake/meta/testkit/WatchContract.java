@@ -26,21 +26,22 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Part of {@link MetaStoreContract}: change notifications with {@code watch}. Delivery is
+ * Part of {@link MetaStoreSuite}: change notifications with {@code watch}. Delivery is
  * asynchronous, so the tests wait for the events they expect, each wait bounded by
  * {@link #watchDeliveryTimeout()}; they never sleep to let something happen. Where a test shows
  * that something is <em>not</em> reported, it first {@linkplain WatchRecorder#sync syncs}: it writes
  * marker keys and waits for them, after which anything reported for earlier writes has arrived.
  */
 @ContractGroup("watches")
-public abstract class WatchContract extends BatchReadContract {
+abstract class WatchContract extends BatchReadContract {
 
     /**
-     * The longest the suite waits for one event. A backend that polls must report a change well
-     * within it: configure its poll interval short in {@link #openStore} (tens of milliseconds).
+     * The longest the suite waits for one event: {@link SuiteSettings#watchDeliveryTimeout()}. A
+     * backend that polls must report a change well within it: give its stores a short poll interval
+     * (tens of milliseconds).
      */
-    protected Duration watchDeliveryTimeout() {
-        return Duration.ofSeconds(30);
+    final Duration watchDeliveryTimeout() {
+        return settings().watchDeliveryTimeout();
     }
 
     private final KeyPrefix ns1 = prefix("tbl/ns1/");

@@ -33,43 +33,17 @@ import org.opentest4j.TestAbortedException;
  */
 class BrokenStoresTest {
 
-    /** A contract instance whose store comes from {@code factory}. */
-    private static final class ContractOn extends MetaStoreContract {
-        private final Function<RaceHooks, MetaStore> factory;
-        private final Optional<String> raceHooksUnsupportedReason;
+    private ContractByHand contract;
 
-        ContractOn(Function<RaceHooks, MetaStore> factory) {
-            this(factory, Optional.empty());
-        }
-
-        ContractOn(Function<RaceHooks, MetaStore> factory, Optional<String> raceHooksUnsupportedReason) {
-            this.factory = factory;
-            this.raceHooksUnsupportedReason = raceHooksUnsupportedReason;
-        }
-
-        @Override
-        protected MetaStore openStore(RaceHooks hooks) {
-            return factory.apply(hooks);
-        }
-
-        @Override
-        protected Optional<String> raceHooksUnsupportedReason() {
-            return raceHooksUnsupportedReason;
-        }
-    }
-
-    private ContractOn contract;
-
-    private ContractOn open(Function<RaceHooks, MetaStore> factory) throws Exception {
-        contract = new ContractOn(factory);
-        contract.openStoreUnderTest();
+    private ContractByHand open(Function<RaceHooks, MetaStore> factory) throws Exception {
+        contract = ContractByHand.on(factory);
         return contract;
     }
 
     @AfterEach
-    void close() {
+    void close() throws Exception {
         if (contract != null) {
-            contract.closeStoreUnderTest();
+            contract.close();
             contract = null;
         }
     }
@@ -164,26 +138,24 @@ class BrokenStoresTest {
     // --- a store whose test declares that it cannot pause --------------------------------------
 
     @Test
-    void racesAreSkippedWithTheReason_onlyWhenTheTestGivesOne() throws Exception {
-        contract = new ContractOn(InterleavingStore::new, Optional.of("the commit runs in a remote server"));
-        contract.openStoreUnderTest();
+    void racesAreSkippedWithTheReason_onlyWhenTheBackendDeclaresOne() throws Exception {
+        contract = ContractByHand.on(ContractByHand.backend(InterleavingStore::new,
+                Capabilities.all().without(Capability.RACE_HOOKS, "the commit runs in a remote server"), SuiteSettings.defaults()));
 
         assertThatThrownBy(contract::twoWritersInterleavedInsideACommit_secondConflictsWithTheFirstsValue)
                 .isInstanceOf(TestAbortedException.class)
                 .hasMessageContaining("cannot honour RaceHooks.COMMIT_CHECKED").hasMessageContaining("remote server");
         close();
 
-        // without a reason the same broken store is raced, and caught
+        // without a declaration the same broken store is raced, and caught
         var raced = open(InterleavingStore::new);
         assertContractFails(raced::twoWritersInterleavedInsideACommit_secondConflictsWithTheFirstsValue, "interleave");
     }
 
     @Test
-    void aBlankReasonToSkipTheRaces_isRefused() throws Exception {
-        contract = new ContractOn(InMemoryMetaStore::withHooks, Optional.of(" "));
-        contract.openStoreUnderTest();
-
-        assertContractFails(contract::skipWhenTheStoreCannotPause, "must give a reason");
+    void aBlankReasonToSkipTheRaces_isRefused() {
+        assertThatThrownBy(() -> Capabilities.all().without(Capability.RACE_HOOKS, " "))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must say why");
     }
 
     // --- stores whose tokens do not resume what is left -----------------------------------------
@@ -215,7 +187,7 @@ class BrokenStoresTest {
         }
     }
 
-    private ContractOn pageTokensOn(java.util.function.Supplier<MetaStore> broken) throws Exception {
+    private ContractByHand pageTokensOn(java.util.function.Supplier<MetaStore> broken) throws Exception {
         return open(hooks -> broken.get());
     }
 
@@ -346,7 +318,7 @@ class BrokenStoresTest {
         assertThat(message).containsPattern("\\d\\. delete\\(");
         // a conflict without its current value, from a backend that did not declare it may answer so
         assertThat(message).contains("conflict without the key's current value")
-                .contains("ContractCapability.CONFLICT_REPORTS_CURRENT_VALUE");
+                .contains("Capability.CONFLICT_REPORTS_CURRENT_VALUE");
     }
 
     private void assertPropertyFails(java.util.function.Supplier<MetaStore> broken) throws Exception {

@@ -10,7 +10,6 @@ import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.ForwardingMetaStore;
-import io.lake.meta.spi.RaceHooks;
 import io.lake.meta.spi.WatchRegistry;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchEvent;
@@ -28,42 +27,19 @@ import org.junit.jupiter.api.function.Executable;
 /** The watch tests of the contract must catch broken watches: here they run against some and must fail. */
 class BrokenWatchesTest {
 
+    private ContractByHand watches;
+
     /** The contract on a broken store, waiting 2 s instead of 30 for an event that never comes. */
-    private static final class ContractOn extends MetaStoreContract {
-        private final Supplier<MetaStore> factory;
-
-        ContractOn(Supplier<MetaStore> factory) {
-            this.factory = factory;
-        }
-
-        @Override
-        protected MetaStore openStore(RaceHooks hooks) {
-            return factory.get();
-        }
-
-        @Override
-        protected Duration watchDeliveryTimeout() {
-            return Duration.ofSeconds(2);
-        }
-    }
-
-    private ContractOn contract;
-    private ContractOn watches;
-
-    private ContractOn on(Supplier<MetaStore> broken) throws Exception {
-        contract = new ContractOn(broken);
-        contract.openStoreUnderTest();
-        watches = contract;
+    private ContractByHand on(Supplier<MetaStore> broken) throws Exception {
+        watches = ContractByHand.on(ContractByHand.backend(hooks -> broken.get(), Capabilities.all(),
+                SuiteSettings.defaults().withWatchDeliveryTimeout(Duration.ofSeconds(2))));
         return watches;
     }
 
     @AfterEach
-    void close() {
+    void close() throws Exception {
         if (watches != null) {
-            watches.releaseBlockedListeners();
-        }
-        if (contract != null) {
-            contract.closeStoreUnderTest();
+            watches.close();
         }
     }
 

@@ -7,8 +7,6 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.spi.RaceHooks;
 import io.lake.meta.testkit.outside.UnknownCurrentStores;
 import java.time.Duration;
-import java.util.EnumSet;
-import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -20,44 +18,20 @@ import org.opentest4j.TestAbortedException;
  */
 class ContractDeclarationsTest {
 
-    /** A contract whose store, capabilities and timeout the test chooses. */
-    private static final class Contract extends MetaStoreContract {
-        private final Function<RaceHooks, MetaStore> factory;
-        private final Set<ContractCapability> capabilities;
+    private ContractByHand contract;
 
-        Contract(Function<RaceHooks, MetaStore> factory, Set<ContractCapability> capabilities) {
-            this.factory = factory;
-            this.capabilities = capabilities;
-        }
-
-        @Override
-        protected MetaStore openStore(RaceHooks hooks) {
-            return factory.apply(hooks);
-        }
-
-        @Override
-        protected Set<ContractCapability> capabilities() {
-            return capabilities;
-        }
-
-        @Override
-        protected Duration raceHookTimeout() {
-            return Duration.ofMillis(300);
-        }
-    }
-
-    private Contract contract;
-
-    private Contract open(Function<RaceHooks, MetaStore> factory, Set<ContractCapability> capabilities) throws Exception {
-        contract = new Contract(factory, capabilities);
-        contract.openStoreUnderTest();
+    /** The contract on stores {@code factory} opens, with these capabilities, waiting 300 ms for a race hook. */
+    private ContractByHand open(Function<RaceHooks, MetaStore> factory, Capabilities capabilities) throws Exception {
+        contract = ContractByHand.on(ContractByHand.backend(factory, capabilities,
+                SuiteSettings.defaults().withRaceHookTimeout(Duration.ofMillis(300))));
         return contract;
     }
 
     @AfterEach
-    void close() {
+    void close() throws Exception {
         if (contract != null) {
-            contract.closeStoreUnderTest();
+            contract.close();
+            contract = null;
         }
     }
 
@@ -68,17 +42,17 @@ class ContractDeclarationsTest {
 
     @Test
     void aStoreThatNeverCallsItsHook_failsAfterTheConfiguredTimeout_namingTheHookAndWhereToCallIt() throws Exception {
-        var races = open(ContractDeclarationsTest::ignoringHooks, EnumSet.allOf(ContractCapability.class));
+        var races = open(ContractDeclarationsTest::ignoringHooks, Capabilities.all());
 
         assertThatThrownBy(races::twoWritersInterleavedInsideACommit_secondConflictsWithTheFirstsValue)
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("within PT0.3S")
                 .hasMessageContaining("never called RaceHooks.reached(RaceHooks.COMMIT_CHECKED)")
-                .hasMessageContaining("openStore(hooks)")
+                .hasMessageContaining("BackendFactory.open(context)")
                 .hasMessageContaining("after they were checked, before the write is visible")
-                .hasMessageContaining("ContractCapability.RACE_HOOKS");
+                .hasMessageContaining("Capability.RACE_HOOKS");
 
-        // The class's next race test does not wait again.
+        // The backend's next race test does not wait again.
         assertThatThrownBy(races::twoCreatorsInterleavedInsideACommit_secondConflictsWithTheFirstsValue)
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("not waiting again").hasMessageContaining("RaceHooks.COMMIT_CHECKED");
@@ -86,11 +60,12 @@ class ContractDeclarationsTest {
 
     @Test
     void withoutRaceHooksDeclared_theRaceTestsAreSkippedWithTheReason_andTheConcurrentWritesStillRun() throws Exception {
-        Contract declared = open(ContractDeclarationsTest::ignoringHooks, EnumSet.of(ContractCapability.CONFLICT_REPORTS_CURRENT_VALUE));
+        ContractByHand declared = open(ContractDeclarationsTest::ignoringHooks,
+                Capabilities.all().without(Capability.RACE_HOOKS, "the commits run in a remote server"));
 
         assertThatThrownBy(declared::twoWritersInterleavedInsideACommit_secondConflictsWithTheFirstsValue)
                 .isInstanceOf(TestAbortedException.class)
-                .hasMessageContaining("declared without ContractCapability.RACE_HOOKS")
+                .hasMessageContaining("declared without Capability.RACE_HOOKS (the commits run in a remote server)")
                 .hasMessageContaining("concurrent-writer tests");
         declared.twoCreatorsOfOneKey_exactlyOneApplies_theOtherConflictsWithItsValue();
         declared.aRenameAndAWriterOfTheOldKey_exactlyOneApplies_andNothingIsHalfMoved();
@@ -98,49 +73,45 @@ class ContractDeclarationsTest {
 
     @Test
     void aConflictWithoutItsCurrentValue_failsWithTheCapabilityToDeclare_unlessDeclared() throws Exception {
-        var strict = open(UnknownCurrentStores::forgetting,
-                EnumSet.allOf(ContractCapability.class));
+        var strict = open(UnknownCurrentStores::forgetting, Capabilities.all());
         assertThatThrownBy(strict::create_presentKey_conflictsWithCurrentValueAndKeepsIt).isInstanceOf(AssertionError.class)
                 .hasMessageContaining("conflict without the key's current value")
-                .hasMessageContaining("ContractCapability.CONFLICT_REPORTS_CURRENT_VALUE");
+                .hasMessageContaining("Capability.CONFLICT_REPORTS_CURRENT_VALUE");
         close();
 
         var declared = open(UnknownCurrentStores::forgetting,
-                EnumSet.of(ContractCapability.RACE_HOOKS));
+                Capabilities.all().without(Capability.CONFLICT_REPORTS_CURRENT_VALUE, "the store forgets it"));
         declared.create_presentKey_conflictsWithCurrentValueAndKeepsIt();
     }
 
     @Test
     void aConflictWithAWrongCurrentValue_failsEvenWhenUnknownValuesAreDeclared() throws Exception {
         var declared = open(UnknownCurrentStores::lying,
-                EnumSet.of(ContractCapability.RACE_HOOKS));
+                Capabilities.all().without(Capability.CONFLICT_REPORTS_CURRENT_VALUE, "the store forgets it"));
         assertThatThrownBy(declared::create_presentKey_conflictsWithCurrentValueAndKeepsIt).isInstanceOf(AssertionError.class);
     }
 
     @Test
-    void raceHookTimeout_readsTheSystemProperty_inSecondsOrIso8601() {
-        MetaStoreContract plain = new MetaStoreContract() {
-            @Override
-            protected MetaStore openStore(RaceHooks hooks) {
-                return InMemoryMetaStore.withHooks(hooks);
-            }
-        };
-        String before = System.getProperty(ContractSupport.RACE_HOOK_TIMEOUT_PROPERTY);
+    void raceHookTimeout_readsTheSystemProperty_inSecondsOrIso8601_unlessTheBackendSetsIt() {
+        SuiteSettings plain = SuiteSettings.defaults();
+        String before = System.getProperty(SuiteSettings.RACE_HOOK_TIMEOUT_PROPERTY);
         try {
-            System.clearProperty(ContractSupport.RACE_HOOK_TIMEOUT_PROPERTY);
+            System.clearProperty(SuiteSettings.RACE_HOOK_TIMEOUT_PROPERTY);
             assertThat(plain.raceHookTimeout()).isEqualTo(Duration.ofSeconds(30));
-            System.setProperty(ContractSupport.RACE_HOOK_TIMEOUT_PROPERTY, "5");
+            System.setProperty(SuiteSettings.RACE_HOOK_TIMEOUT_PROPERTY, "5");
             assertThat(plain.raceHookTimeout()).isEqualTo(Duration.ofSeconds(5));
-            System.setProperty(ContractSupport.RACE_HOOK_TIMEOUT_PROPERTY, "PT0.5S");
+            System.setProperty(SuiteSettings.RACE_HOOK_TIMEOUT_PROPERTY, "PT0.5S");
             assertThat(plain.raceHookTimeout()).isEqualTo(Duration.ofMillis(500));
-            System.setProperty(ContractSupport.RACE_HOOK_TIMEOUT_PROPERTY, "soon");
+            System.setProperty(SuiteSettings.RACE_HOOK_TIMEOUT_PROPERTY, "soon");
             assertThatThrownBy(plain::raceHookTimeout).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining(ContractSupport.RACE_HOOK_TIMEOUT_PROPERTY).hasMessageContaining("soon");
+                    .hasMessageContaining(SuiteSettings.RACE_HOOK_TIMEOUT_PROPERTY).hasMessageContaining("soon");
+            assertThat(plain.withRaceHookTimeout(Duration.ofSeconds(2)).raceHookTimeout()).as("the backend's own")
+                    .isEqualTo(Duration.ofSeconds(2));
         } finally {
             if (before == null) {
-                System.clearProperty(ContractSupport.RACE_HOOK_TIMEOUT_PROPERTY);
+                System.clearProperty(SuiteSettings.RACE_HOOK_TIMEOUT_PROPERTY);
             } else {
-                System.setProperty(ContractSupport.RACE_HOOK_TIMEOUT_PROPERTY, before);
+                System.setProperty(SuiteSettings.RACE_HOOK_TIMEOUT_PROPERTY, before);
             }
         }
     }

@@ -3,15 +3,9 @@ package io.lake.meta.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
-import io.lake.meta.testkit.lease.FencedMutationCoverageContract;
-import io.lake.meta.testkit.lease.FencedTransactionContract;
-import io.lake.meta.testkit.lease.FencedWriteContract;
 import io.lake.meta.testkit.lease.InMemoryLeaseFencingTest;
-import io.lake.meta.testkit.lease.LeaseEpochContract;
-import io.lake.meta.testkit.lease.LeaseFencingContract;
-import io.lake.meta.testkit.lease.LeaseGuardContract;
-import io.lake.meta.testkit.lease.LostLeaseAnswerContract;
-import io.lake.meta.testkit.lease.PausedLeaderContract;
+import io.lake.meta.testkit.lease.LeaseFencingSuite;
+import io.lake.meta.testkit.lease.LeaseSupport;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -39,9 +33,8 @@ class ContractShapeTest {
             RaceContract.class, ModelEquivalenceContract.class, ConcurrentWriteContract.class,
             KeyFamiliesContract.class);
 
-    private static final List<Class<?>> LEASE_GROUPS = List.of(LeaseEpochContract.class, LeaseGuardContract.class,
-            LostLeaseAnswerContract.class, FencedWriteContract.class, PausedLeaderContract.class,
-            FencedMutationCoverageContract.class, FencedTransactionContract.class, LeaseFencingContract.class);
+    /** The lease suite's groups: every class of its chain below the support class (epochs, guards, ..., lifecycle). */
+    private static final List<Class<?>> LEASE_GROUPS = chainBelow(LeaseFencingSuite.class, LeaseSupport.class);
 
     /**
      * Discovers {@code backendTest} as a runner does and checks that each test the groups declare is
@@ -92,6 +85,14 @@ class ContractShapeTest {
             assertThat(group.getDeclaredClasses()).as("@Nested groups left in %s", group.getSimpleName())
                     .noneMatch(inner -> inner.isAnnotationPresent(Nested.class));
         }
+    }
+
+    private static List<Class<?>> chainBelow(Class<?> suite, Class<?> support) {
+        List<Class<?>> chain = new ArrayList<>();
+        for (Class<?> type = suite; type != support; type = type.getSuperclass()) {
+            chain.add(0, type);
+        }
+        return List.copyOf(chain);
     }
 
     private static List<Class<?>> concat(List<Class<?>> a, List<Class<?>> b) {

@@ -8,10 +8,8 @@ import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
-import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.Transaction;
-import io.lake.meta.TransactionResult;
 import io.lake.meta.copy.CopyRefusedException;
 import io.lake.meta.copy.CopyReport;
 import io.lake.meta.copy.StoreCopy;
@@ -19,8 +17,10 @@ import io.lake.meta.copy.Verification;
 import io.lake.meta.dynamo.DynamoMetaStore;
 import io.lake.meta.postgres.PostgresMetaStore;
 import io.lake.meta.rocks.RocksDbMetaStore;
-import io.lake.meta.spi.ForwardingMetaStore;
 import io.lake.meta.spi.KeyFamilies;
+import io.lake.meta.testkit.FaultyStore;
+import io.lake.meta.testkit.FaultyStore.Call;
+import io.lake.meta.testkit.FaultyStore.Fault;
 import io.lake.meta.testkit.postgres.PostgresTestTarget;
 import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
 import java.lang.reflect.InvocationTargetException;
@@ -261,7 +261,7 @@ class StoreCopyTest {
         fill(source, KEYS);
         MetaStore target = dynamo();
         // pages of 250 are written in transactions of 99 keys; the fifth transaction fails mid-page
-        FailingTarget failing = new FailingTarget(target, 5, false);
+        FaultyStore failing = FaultyStore.over(target).failNth(Call.TRANSACT, 5, Fault.UNAVAILABLE);
         assertThatThrownBy(() -> StoreCopy.from(source).to(failing).prefixes(FAMILIES).pageSize(250).build().run())
                 .isInstanceOf(StoreUnavailableException.class);
         CopyReport report = copy(target).pageSize(250).build().run();
@@ -274,7 +274,7 @@ class StoreCopyTest {
         fill(source, 500);
         MetaStore target = postgres();
         // the third transaction lands, then its answer is lost
-        CopyReport report = StoreCopy.from(source).to(new FailingTarget(target, 3, true)).prefixes(FAMILIES)
+        CopyReport report = StoreCopy.from(source).to(FaultyStore.over(target).failNth(Call.TRANSACT, 3, Fault.ANSWER_LOST)).prefixes(FAMILIES)
                 .pageSize(100).build().run();
         assertCopiedExactly(report, 500);
     }
@@ -388,36 +388,5 @@ class StoreCopyTest {
                 .isInstanceOf(CopyRefusedException.class).hasMessageContaining("unfinished copy");
         assertThat(target.get(MetaKey.of("lake-meta-copy/resume"))).contains(record);
         assertThat(new String(record.toByteArray(), StandardCharsets.UTF_8)).contains("\"prefixIndex\"");
-    }
-
-    /** Fails the n-th transaction: before it reaches the store, or after it applied (the answer lost). */
-    private static final class FailingTarget extends ForwardingMetaStore {
-        private final int failing;
-        private final boolean afterApplying;
-        private int transactions;
-
-        FailingTarget(MetaStore delegate, int failing, boolean afterApplying) {
-            super(delegate);
-            this.failing = failing;
-            this.afterApplying = afterApplying;
-        }
-
-        @Override
-        public TransactionResult transact(Transaction transaction) {
-            if (++transactions != failing) {
-                return super.transact(transaction);
-            }
-            if (!afterApplying) {
-                throw new StoreUnavailableException("injected: transaction " + failing + " never sent");
-            }
-            TransactionResult result = super.transact(transaction);
-            assertThat(result.isApplied()).isTrue();
-            throw new OutcomeUnknownException("injected: the answer to transaction " + failing + " was lost", null);
-        }
-
-        @Override
-        public void close() {
-            // the test closes the real store
-        }
     }
 }

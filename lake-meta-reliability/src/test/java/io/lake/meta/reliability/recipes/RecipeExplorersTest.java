@@ -21,8 +21,10 @@ import io.lake.meta.ops.OperationJournal;
 import io.lake.meta.ops.OperationRecord;
 import io.lake.meta.ops.OperationState;
 import io.lake.meta.reliability.Runs;
+import io.lake.meta.testkit.FaultyStore;
+import io.lake.meta.testkit.FaultyStore.Call;
+import io.lake.meta.testkit.FaultyStore.Fault;
 import io.lake.meta.testkit.InMemoryMetaStore;
-import io.lake.meta.testkit.lease.LosesAnswers;
 import io.lake.meta.testkit.lease.ManualClock;
 import io.lake.meta.testkit.lease.ManualTicker;
 import java.time.Duration;
@@ -73,14 +75,14 @@ class RecipeExplorersTest {
     private static final class Node {
         final String id;
         final ManualTicker ticker = new ManualTicker();
-        final LosesAnswers network;
+        final FaultyStore network;
         final List<String> events = new ArrayList<>();
         long lastGained;
         boolean leadingPerEvents;
 
         Node(String id, InMemoryMetaStore store) {
             this.id = id;
-            this.network = new LosesAnswers(store);
+            this.network = FaultyStore.over(store);
         }
 
         /** Gained and lost alternate, each epoch gained once and past every earlier one. */
@@ -165,8 +167,8 @@ class RecipeExplorersTest {
                         wall.advance(d);
                         nodes[1 - who].ticker.advance(d);
                     }
-                    case 4 -> node.network.next(random.nextBoolean() ? LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER
-                            : LosesAnswers.Next.DROP_AND_LOSE_ANSWER);
+                    case 4 -> node.network.heal().failNext(Call.WRITE, random.nextBoolean() ? Fault.ANSWER_LOST
+                            : Fault.NEVER_ARRIVED); // the next write only
                     case 5 -> quietly(election::resign);
                     case 6 -> election.currentGuard().ifPresent(g -> {
                         pinned.add(FencedMetaStore.over(store, election).pinnedTo(g.epoch()));
@@ -286,8 +288,8 @@ class RecipeExplorersTest {
                         wall.advance(d);
                         nodes[1 - who].ticker.advance(d);
                     }
-                    case 6 -> nodes[who].network.next(random.nextBoolean() ? LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER
-                            : LosesAnswers.Next.DROP_AND_LOSE_ANSWER);
+                    case 6 -> nodes[who].network.heal().failNext(Call.WRITE, random.nextBoolean() ? Fault.ANSWER_LOST
+                            : Fault.NEVER_ARRIVED); // the next write only
                     default -> {
                         if (!holds.isEmpty()) { // any hold ever made writes: only a live one may apply
                             LockHold hold = holds.get(random.nextInt(holds.size()));
@@ -386,8 +388,8 @@ class RecipeExplorersTest {
                                 }
                             }
                         }
-                        case 5 -> nodes[who].network.next(random.nextBoolean() ? LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER
-                                : LosesAnswers.Next.DROP_AND_LOSE_ANSWER);
+                        case 5 -> nodes[who].network.heal().failNext(Call.WRITE, random.nextBoolean() ? Fault.ANSWER_LOST
+                                : Fault.NEVER_ARRIVED); // the next write only
                         case 6 -> {
                             Duration d = Duration.ofMillis(random.nextInt((int) RENEW.toMillis() + 1));
                             wall.advance(d);

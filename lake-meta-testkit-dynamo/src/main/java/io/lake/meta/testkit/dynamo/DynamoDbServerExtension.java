@@ -48,12 +48,35 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * <p>Test, {@code @BeforeEach} and {@code @AfterEach} methods (and constructors) can take a
  * {@link DynamoDbClient} or a {@link DynamoDbTestServer} parameter. Register it in a
  * {@code static} field: the server then lives for the class, {@code @Nested} classes included.
- * The contract suite's race tests pause the server's commits with {@link #pauseCommitsOf(String, RaceHooks)}.
+ *
+ * <p>A backend factory of the testkit's suites owns its server instead: it {@linkplain #start()
+ * starts} one when it is created and {@linkplain #close() closes} it with itself, and pauses the
+ * server's commits for the suites' race tests with {@link #pauseCommitsOf(String, RaceHooks)}:
+ *
+ * <pre>{@code
+ * final class InProcessDynamoBackend implements BackendFactory {
+ *     private final DynamoDbServerExtension dynamo = DynamoDbServerExtension.create().start();
+ *
+ *     public MetaStore open(StoreContext context) {
+ *         String table = dynamo.uniqueTableName("suite");
+ *         MetaStore store = DynamoMetaStore.builder().client(dynamo.client()).tableName(table).createTableIfMissing(true).build();
+ *         dynamo.pauseCommitsOf(table, context.raceHooks());
+ *         return store;
+ *     }
+ *
+ *     public void close() {
+ *         dynamo.close();
+ *     }
+ * }
+ * }</pre>
  *
  * <p>Thread-safe.
  */
 public final class DynamoDbServerExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
-        ParameterResolver {
+        ParameterResolver, AutoCloseable {
+
+    /** The owner of a server started by {@link #start()}: no test class stops it. */
+    private static final String STARTED_BY_HAND = "started by hand";
 
     private static final AtomicLong TABLES = new AtomicLong();
 
@@ -74,8 +97,30 @@ public final class DynamoDbServerExtension implements BeforeAllCallback, AfterAl
     @Override
     public synchronized void beforeAll(ExtensionContext context) {
         if (server == null) {
-            start();
+            startServer();
             owner = context.getUniqueId();
+        }
+    }
+
+    /**
+     * Starts the server and its client now, outside JUnit's lifecycle (for a backend factory that
+     * owns them); {@link #close()} stops them. Does nothing when the server runs already.
+     *
+     * @return this extension
+     */
+    public synchronized DynamoDbServerExtension start() {
+        if (server == null) {
+            startServer();
+            owner = STARTED_BY_HAND;
+        }
+        return this;
+    }
+
+    /** Closes the clients and the server, whoever started them; does nothing when none runs. */
+    @Override
+    public synchronized void close() {
+        if (server != null) {
+            stop();
         }
     }
 
@@ -95,7 +140,7 @@ public final class DynamoDbServerExtension implements BeforeAllCallback, AfterAl
         }
     }
 
-    private void start() {
+    private void startServer() {
         server = DynamoDbTestServer.create().start();
         client = newClient();
     }
@@ -189,15 +234,15 @@ public final class DynamoDbServerExtension implements BeforeAllCallback, AfterAl
     /**
      * Makes the server call {@code hooks} at {@link RaceHooks#COMMIT_CHECKED} inside every write to
      * {@code table}, after the write's conditions passed and before it is visible, with the
-     * server's commit lock held ({@link ServerHooks#WRITE_CHECKED}). That is where a contract test
-     * of a DynamoDB-backed store calls its race hooks. Replaces any hooks installed before; the
-     * next test starts without any.
+     * server's commit lock held ({@link ServerHooks#WRITE_CHECKED}). That is where a backend factory
+     * of a DynamoDB-backed store has the contract's race hooks called. Replaces any hooks installed
+     * before; as an extension, the next test starts without any.
      *
      * <pre>{@code
-     * protected MetaStore openStore(RaceHooks hooks) {
-     *     String table = DYNAMO.uniqueTableName("contract");
-     *     MetaStore store = DynamoMetaStore.builder().client(DYNAMO.client()).tableName(table).createTableIfMissing(true).build();
-     *     DYNAMO.pauseCommitsOf(table, hooks);     // after build(): the layout record is not paused
+     * public MetaStore open(StoreContext context) {
+     *     String table = dynamo.uniqueTableName("suite");
+     *     MetaStore store = DynamoMetaStore.builder().client(dynamo.client()).tableName(table).createTableIfMissing(true).build();
+     *     dynamo.pauseCommitsOf(table, context.raceHooks());   // after build(): the layout record is not paused
      *     return store;
      * }
      * }</pre>
@@ -226,7 +271,7 @@ public final class DynamoDbServerExtension implements BeforeAllCallback, AfterAl
         if (server == null) {
             throw new IllegalStateException("the DynamoDB test server runs only while its test class runs: register"
                     + " DynamoDbServerExtension in a static @RegisterExtension field and use it from tests or"
-                    + " @BeforeEach/@AfterEach methods");
+                    + " @BeforeEach/@AfterEach methods, or start() it yourself (and close() it)");
         }
         return server;
     }

@@ -216,8 +216,9 @@ public final class DynamoTestTarget {
      * Why a commit on this target cannot be held between its condition check and its write, or
      * empty on the in-process server, whose {@code ServerHooks.WRITE_CHECKED} pauses it there. On
      * LocalStack or an explicit endpoint the commit runs in a server the test cannot pause, so a
-     * contract test returns this from {@code MetaStoreContract.raceHooksUnsupportedReason()} and
-     * its race tests are skipped with the reason.
+     * backend's {@code BackendFactory} declares it
+     * ({@code Capabilities.all().without(Capability.RACE_HOOKS, reason)}) and the contract's race
+     * tests are skipped with the reason.
      */
     public Optional<String> pauseUnsupportedReason() {
         return server != null ? Optional.empty() : Optional.of("nothing can pause a commit inside the DynamoDB of "

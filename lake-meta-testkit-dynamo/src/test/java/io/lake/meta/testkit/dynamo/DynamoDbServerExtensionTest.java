@@ -100,6 +100,19 @@ class DynamoDbServerExtensionTest {
     }
 
     @Test
+    void startedByHand_servesUntilClosed_whateverTestClassEnds() {
+        DynamoDbTestServer server;
+        try (DynamoDbServerExtension owned = DynamoDbServerExtension.create().start()) {
+            server = owned.server();
+            assertThat(owned.start()).as("starting twice is harmless").isSameAs(owned);
+            assertThat(owned.server()).isSameAs(server).isNotSameAs(DYNAMO.server());
+            createTable(owned.client(), "owned");
+            assertThat(owned.client().listTables().tableNames()).containsExactly("owned");
+        }
+        assertThat(server.isRunning()).as("closed with its owner").isFalse();
+    }
+
+    @Test
     void outsideAClass_theExtensionSaysHowToRegisterIt() {
         DynamoDbServerExtension unused = DynamoDbServerExtension.create();
         assertThatThrownBy(unused::client).isInstanceOf(IllegalStateException.class)

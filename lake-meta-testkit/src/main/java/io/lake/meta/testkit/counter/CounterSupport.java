@@ -8,17 +8,20 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.counter.MonotonicCounter;
+import io.lake.meta.spi.RaceHooks;
+import io.lake.meta.testkit.BackendSuite;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * The plumbing the counter suite shares: a fresh store per test and counters on it. Backends do
- * not extend this class directly: extend {@link CounterContract}.
+ * The plumbing the counter suite shares: a fresh store of the backend per test and counters on it.
+ * Backends do not extend this class: they extend {@link CounterSuite}.
  */
-public abstract class CounterSupport {
+abstract class CounterSupport extends BackendSuite {
 
     protected static final MetaKey COUNTER_KEY = MetaKey.of("seq/table-ids");
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -26,16 +29,9 @@ public abstract class CounterSupport {
     /** The raw store under test; fresh and empty for each test. */
     protected MetaStore store;
 
-    /**
-     * Opens a fresh, empty store of the backend under test. Called once before each test; the
-     * suite closes it afterwards.
-     */
-    protected abstract MetaStore openStore() throws Exception;
-
     @BeforeEach
     final void openCounterStore() throws Exception {
-        store = openStore();
-        assertThat(store).as("openStore() must return a store").isNotNull();
+        store = openStore(RaceHooks.NONE, Clock.systemUTC());
     }
 
     @AfterEach

@@ -16,8 +16,8 @@ import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-/** Part of {@link CounterContract}: the values handed out, the record, and the errors. */
-public abstract class CounterValuesContract extends CounterSupport {
+/** Part of {@link CounterSuite}: the values handed out, the record, and the errors. */
+abstract class CounterValuesContract extends CounterSupport {
 
     @Nested
     class Values {

@@ -35,9 +35,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** Part of {@link LeaseFencingContract}: every kind of mutation is fenced. */
+/** Part of {@link LeaseFencingSuite}: every kind of mutation is fenced. */
 @ContractGroup("mutation coverage")
-public abstract class FencedMutationCoverageContract extends PausedLeaderContract {
+abstract class FencedMutationCoverageContract extends PausedLeaderContract {
 
     private static final MetaKey TARGET = MetaKey.of("tbl/ns1/orders");
     private static final MetaKey OTHER = MetaKey.of("tbl/ns1/customers");

@@ -23,12 +23,12 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * Part of {@link LeaseFencingContract}: transactions through a fenced store carry the lease as one
+ * Part of {@link LeaseFencingSuite}: transactions through a fenced store carry the lease as one
  * more condition, so a deposed leader's transaction moves nothing; a guarded mutation with the
  * caller's own guard is such a transaction, checked against both guards at once.
  */
 @ContractGroup("fenced transactions")
-public abstract class FencedTransactionContract extends FencedMutationCoverageContract {
+abstract class FencedTransactionContract extends FencedMutationCoverageContract {
 
     private static final MetaKey ORDERS = MetaKey.of("tbl/ns1/orders");
     private static final MetaKey INVOICES = MetaKey.of("tbl/ns1/invoices");

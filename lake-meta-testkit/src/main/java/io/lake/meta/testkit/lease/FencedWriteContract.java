@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.lake.meta.testkit.ContractGroup;
+import io.lake.meta.testkit.FaultyStore;
+import io.lake.meta.testkit.FaultyStore.Call;
+import io.lake.meta.testkit.FaultyStore.Fault;
 import io.lake.meta.Entry;
 import io.lake.meta.FencedException;
 import io.lake.meta.GuardedMutation;
@@ -26,13 +29,12 @@ import io.lake.meta.testkit.PausePoints;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** Part of {@link LeaseFencingContract}: writes through the fenced store, and the races it closes. */
+/** Part of {@link LeaseFencingSuite}: writes through the fenced store, and the races it closes. */
 @ContractGroup("fenced writes")
-public abstract class FencedWriteContract extends LostLeaseAnswerContract {
+abstract class FencedWriteContract extends LostLeaseAnswerContract {
 
     private static final MetaKey TARGET = MetaKey.of("tbl/ns1/orders");
     private static final MetaKey OTHER = MetaKey.of("tbl/ns1/customers");
@@ -217,7 +219,7 @@ public abstract class FencedWriteContract extends LostLeaseAnswerContract {
     @Test
     void writeAfterARenewalWhoseAnswerWasLost_adoptsTheRenewal_andApplies() {
         ManualTicker ticker = new ManualTicker();
-        LosesAnswers network = new LosesAnswers(store);
+        FaultyStore network = FaultyStore.over(store);
         LeadershipEvents events = new LeadershipEvents();
         LeaderElection a = candidate("node-a", ticker, network, b -> b.listener(events));
         a.campaignOnce();
@@ -258,7 +260,7 @@ public abstract class FencedWriteContract extends LostLeaseAnswerContract {
     @Test
     void writeInFlightWhenTheTermEndsAfterALostRenewal_doesNotApplyAfterLost() throws Exception {
         ManualTicker ticker = new ManualTicker();
-        LosesAnswers network = new LosesAnswers(store);
+        FaultyStore network = FaultyStore.over(store);
         LeadershipEvents events = new LeadershipEvents();
         LeaderElection a = candidate("node-a", ticker, network, b -> b.listener(events));
         a.campaignOnce();
@@ -285,17 +287,16 @@ public abstract class FencedWriteContract extends LostLeaseAnswerContract {
     @Test
     void writeInFlightWhenARejectionEndsTheTerm_doesNotApplyAfterLost() throws Exception {
         ManualTicker ticker = new ManualTicker();
-        AtomicInteger readFailures = new AtomicInteger(0);
-        LosesAnswers network = new LosesAnswers(store);
+        FaultyStore network = FaultyStore.over(store);
         LeadershipEvents events = new LeadershipEvents();
-        LeaderElection a = candidate("node-a", ticker, new FailingReads(network, readFailures),
+        LeaderElection a = candidate("node-a", ticker, network,
                 b -> b.listener(events));
         a.campaignOnce();
         PausePoints points = new PausePoints();
         FencedMetaStore fenced = FencedMetaStore.over(new InFlightHooks(store, points), a);
         try (PausedWrite held = PausedWrite.create(fenced, points, TARGET, value("held-in-epoch-1"))) {
             renewalWhoseAnswerIsLost(ticker, network, a);
-            readFailures.set(1); // the election cannot read the record to recognise its renewal
+            network.failNext(Call.GET, Fault.UNAVAILABLE); // the election cannot read the record to recognise its renewal
             assertThatThrownBy(() -> fenced.create(OTHER, value("sent-in-epoch-1")))
                     .isInstanceOf(FencedException.class);
             assertThat(events.events()).containsExactly("gained 1", "lost 1");
@@ -318,7 +319,7 @@ public abstract class FencedWriteContract extends LostLeaseAnswerContract {
     @Test
     void writeRejectedAfterItsGuardsDeadline_endsTheTerm_insteadOfAdoptingALostRenewal() throws Exception {
         ManualTicker ticker = new ManualTicker();
-        LosesAnswers network = new LosesAnswers(store);
+        FaultyStore network = FaultyStore.over(store);
         LeadershipEvents events = new LeadershipEvents();
         LeaderElection a = candidate("node-a", ticker, network, b -> b.listener(events));
         a.campaignOnce();

@@ -18,9 +18,9 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** Part of {@link LeaseFencingContract}: lease records and their epochs: acquiring, renewing, taking over, resigning, failing closed. */
+/** Part of {@link LeaseFencingSuite}: lease records and their epochs: acquiring, renewing, taking over, resigning, failing closed. */
 @ContractGroup("epochs")
-public abstract class LeaseEpochContract extends LeaseSupport {
+abstract class LeaseEpochContract extends LeaseSupport {
     @Test
     void campaign_absentLease_acquiresEpochOne() {
         LeaderElection a = candidate("node-a", new ManualTicker());

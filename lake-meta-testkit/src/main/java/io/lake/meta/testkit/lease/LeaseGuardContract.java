@@ -18,9 +18,9 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** Part of {@link LeaseFencingContract}: the guard a leader publishes: its bytes, its local deadline, its renewal. */
+/** Part of {@link LeaseFencingSuite}: the guard a leader publishes: its bytes, its local deadline, its renewal. */
 @ContractGroup("guards")
-public abstract class LeaseGuardContract extends LeaseEpochContract {
+abstract class LeaseGuardContract extends LeaseEpochContract {
     @Test
     void guard_holdsTheExactInstalledBytesEpochAndDeadline() {
         ManualTicker ticker = new ManualTicker();

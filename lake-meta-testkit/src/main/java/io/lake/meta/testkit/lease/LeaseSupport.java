@@ -7,22 +7,22 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.lease.LeaderElection;
 import io.lake.meta.lease.LeaseRecord;
-import io.lake.meta.testkit.ContractDisplayNames;
+import io.lake.meta.spi.RaceHooks;
+import io.lake.meta.testkit.BackendSuite;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.DisplayNameGeneration;
 
 /**
- * The plumbing the lease suite shares: a fresh store per test, a shared manual wall clock, one
- * manual ticker per candidate, and elections that are closed after each test. Backends do not
- * extend this class directly: extend {@link LeaseFencingContract}.
+ * The plumbing the lease suite shares: a fresh store of the backend per test, a shared manual wall
+ * clock (the store's {@link io.lake.meta.testkit.StoreContext#clock()} too), one manual ticker per
+ * candidate, and elections that are closed after each test. Backends do not extend this class:
+ * they extend {@link LeaseFencingSuite}.
  */
-@DisplayNameGeneration(ContractDisplayNames.class)
-public abstract class LeaseSupport {
+public abstract class LeaseSupport extends BackendSuite {
 
     protected static final MetaKey LEASE_KEY = MetaKey.of("lease/orders-writer");
     protected static final Duration LEASE = Duration.ofSeconds(10);
@@ -38,17 +38,14 @@ public abstract class LeaseSupport {
 
     private final List<LeaderElection> elections = new ArrayList<>();
 
-    /**
-     * Opens a fresh, empty store of the backend under test. Called once before each test; the
-     * suite closes it afterwards.
-     */
-    protected abstract MetaStore openStore() throws Exception;
+    /** For the lease and recipe suites. */
+    protected LeaseSupport() {
+    }
 
     @BeforeEach
     final void openLeaseStore() throws Exception {
-        store = openStore();
-        assertThat(store).as("openStore() must return a store").isNotNull();
         wall = new ManualClock(START_MILLIS);
+        store = openStore(RaceHooks.NONE, wall);
     }
 
     @AfterEach

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lake.meta.testkit.ContractGroup;
+import io.lake.meta.testkit.FaultyStore;
+import io.lake.meta.testkit.FaultyStore.Call;
+import io.lake.meta.testkit.FaultyStore.Fault;
 import io.lake.meta.MetaValue;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.lease.CorruptLeaseRecordException;
@@ -15,18 +18,17 @@ import io.lake.meta.lease.LeadershipStatus.Follower;
 import io.lake.meta.lease.LeadershipStatus.Leader;
 import io.lake.meta.lease.LeadershipStatus.Vacant;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** Part of {@link LeaseFencingContract}: campaign rounds whose answer was lost: adopted, retried, or a term ended. */
+/** Part of {@link LeaseFencingSuite}: campaign rounds whose answer was lost: adopted, retried, or a term ended. */
 @ContractGroup("lost answers")
-public abstract class LostLeaseAnswerContract extends LeaseGuardContract {
+abstract class LostLeaseAnswerContract extends LeaseGuardContract {
     @Test
     void acquisitionWhoseAnswerWasLost_butApplied_isAdoptedByTheNextRound_withoutANewEpoch() {
-        LosesAnswers network = new LosesAnswers(store);
+        FaultyStore network = FaultyStore.over(store);
         LeadershipEvents events = new LeadershipEvents();
         LeaderElection a = candidate("node-a", new ManualTicker(), network, b -> b.listener(events));
-        network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+        network.failNext(Call.WRITE, Fault.ANSWER_LOST);
 
         assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
         assertThat(a.currentGuard()).as("not leader until the outcome is known").isEmpty();
@@ -39,9 +41,9 @@ public abstract class LostLeaseAnswerContract extends LeaseGuardContract {
 
     @Test
     void acquisitionWhoseAnswerWasLost_andNotApplied_isRetriedByTheNextRound() {
-        LosesAnswers network = new LosesAnswers(store);
+        FaultyStore network = FaultyStore.over(store);
         LeaderElection a = candidate("node-a", new ManualTicker(), network, b -> b);
-        network.next(LosesAnswers.Next.DROP_AND_LOSE_ANSWER);
+        network.failNext(Call.WRITE, Fault.NEVER_ARRIVED);
 
         assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
         assertThat(store.get(LEASE_KEY)).isEmpty();
@@ -52,7 +54,7 @@ public abstract class LostLeaseAnswerContract extends LeaseGuardContract {
     @Test
     void renewalWhoseAnswerWasLost_keepsTheOldGuardUntilResolved_andTheNextRoundRenewsFromTheNewBytes() {
         ManualTicker ticker = new ManualTicker();
-        LosesAnswers network = new LosesAnswers(store);
+        FaultyStore network = FaultyStore.over(store);
         LeadershipEvents events = new LeadershipEvents();
         LeaderElection a = candidate("node-a", ticker, network, b -> b.listener(events));
         a.campaignOnce();
@@ -71,7 +73,7 @@ public abstract class LostLeaseAnswerContract extends LeaseGuardContract {
     @Test
     void renewalWhoseAnswerWasLost_thenTheLocalDeadlinePassed_leadsAgainOnlyInANewTerm() {
         ManualTicker ticker = new ManualTicker();
-        LosesAnswers network = new LosesAnswers(store);
+        FaultyStore network = FaultyStore.over(store);
         LeadershipEvents events = new LeadershipEvents();
         LeaderElection a = candidate("node-a", ticker, network, b -> b.listener(events));
         a.campaignOnce();
@@ -90,16 +92,15 @@ public abstract class LostLeaseAnswerContract extends LeaseGuardContract {
     @Test
     void renewalWhoseAnswerWasLost_whenAdoptionCannotReadTheRecord_theTermEnds_andTheNextRoundStartsANewOne() {
         ManualTicker ticker = new ManualTicker();
-        AtomicInteger readFailures = new AtomicInteger(0);
-        LosesAnswers network = new LosesAnswers(store);
+        FaultyStore network = FaultyStore.over(store);
         LeadershipEvents events = new LeadershipEvents();
-        LeaderElection a = candidate("node-a", ticker, new FailingReads(network, readFailures),
+        LeaderElection a = candidate("node-a", ticker, network,
                 b -> b.listener(events));
         a.campaignOnce();
         renewalWhoseAnswerIsLost(ticker, network, a);
         LeaseGuard stale = a.currentGuard().orElseThrow();
 
-        readFailures.set(1); // the read that would recognise the lost renewal fails: fail closed
+        network.failNext(Call.GET, Fault.UNAVAILABLE); // the read that would recognise the lost renewal fails: fail closed
         a.guardRejected(stale); // as a fenced store does when the store refuses the old bytes
 
         assertThat(a.currentGuard()).isEmpty();
@@ -114,9 +115,9 @@ public abstract class LostLeaseAnswerContract extends LeaseGuardContract {
      * A renewal round of {@code a}, once its renewal interval passed, whose write applies but
      * whose answer is lost: the round must end in {@link OutcomeUnknownException}.
      */
-    static void renewalWhoseAnswerIsLost(ManualTicker ticker, LosesAnswers network, LeaderElection a) {
+    static void renewalWhoseAnswerIsLost(ManualTicker ticker, FaultyStore network, LeaderElection a) {
         ticker.advance(RENEW);
-        network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+        network.failNext(Call.WRITE, Fault.ANSWER_LOST);
         assertThatThrownBy(a::campaignOnce).isInstanceOf(OutcomeUnknownException.class);
     }
 }

@@ -35,9 +35,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** Part of {@link LeaseFencingContract}: a leader paused past its lease, whose write is then rejected. */
+/** Part of {@link LeaseFencingSuite}: a leader paused past its lease, whose write is then rejected. */
 @ContractGroup("paused leader")
-public abstract class PausedLeaderContract extends FencedWriteContract {
+abstract class PausedLeaderContract extends FencedWriteContract {
 
     private static final MetaKey TARGET = MetaKey.of("tbl/ns1/orders");
     private static final MetaKey OTHER = MetaKey.of("tbl/ns1/customers");

@@ -13,11 +13,11 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * Part of {@link FencedLockContract}: the two rounds of {@link LeaseCandidate} that the lock is
+ * Part of {@link FencedLockSuite}: the two rounds of {@link LeaseCandidate} that the lock is
  * built on. The campaign round is the election's (its suite checks it); the renewal-only round
  * renews a live term and never starts one.
  */
-public abstract class LeaseCandidateContract extends LockSupport {
+abstract class LeaseCandidateContract extends LockSupport {
 
     private LeaseCandidate candidate(String id, ManualTicker ticker, LeadershipEvents events) {
         return LeaseCandidate.builder().store(store).leaseKey(LOCK_KEY).candidateId(id).leaseDuration(LEASE)

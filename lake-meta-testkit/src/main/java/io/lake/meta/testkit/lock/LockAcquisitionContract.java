@@ -14,7 +14,9 @@ import io.lake.meta.lock.LockTimeoutException;
 import io.lake.meta.testkit.PausePoints;
 import io.lake.meta.testkit.lease.CountingMetaStore;
 import io.lake.meta.testkit.lease.InFlightHooks;
-import io.lake.meta.testkit.lease.LosesAnswers;
+import io.lake.meta.testkit.FaultyStore;
+import io.lake.meta.testkit.FaultyStore.Call;
+import io.lake.meta.testkit.FaultyStore.Fault;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -22,8 +24,8 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-/** Part of {@link FencedLockContract}: acquiring, waiting, racing, and epochs across holds. */
-public abstract class LockAcquisitionContract extends LeaseCandidateContract {
+/** Part of {@link FencedLockSuite}: acquiring, waiting, racing, and epochs across holds. */
+abstract class LockAcquisitionContract extends LeaseCandidateContract {
 
     @Nested
     class Acquiring {
@@ -223,9 +225,9 @@ public abstract class LockAcquisitionContract extends LeaseCandidateContract {
         @Test
         void acquisitionWhoseAnswerWasLost_butApplied_isAdoptedByTheNextRound_inTheSameEpoch() throws Exception {
             Node a = node("node-a");
-            LosesAnswers network = new LosesAnswers(store);
+            FaultyStore network = FaultyStore.over(store);
             FencedLock lock = lock(a, LOCK_KEY, network, b -> b);
-            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+            network.failNext(Call.WRITE, Fault.ANSWER_LOST);
 
             Future<LockHold> acquiring = thread().submit(() -> lock.acquire(Duration.ofSeconds(30)));
             a.scheduler.awaitPendingOneShots(1);
@@ -239,9 +241,9 @@ public abstract class LockAcquisitionContract extends LeaseCandidateContract {
 
         @Test
         void tryAcquireWhoseAnswerWasLost_leavesNothingHeld_soAnotherHolderNeedNotWait() {
-            LosesAnswers network = new LosesAnswers(store);
+            FaultyStore network = FaultyStore.over(store);
             FencedLock lockA = lock(node("node-a"), LOCK_KEY, network, b -> b);
-            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+            network.failNext(Call.WRITE, Fault.ANSWER_LOST);
 
             assertThat(lockA.tryAcquire()).isEmpty();
 
@@ -252,9 +254,9 @@ public abstract class LockAcquisitionContract extends LeaseCandidateContract {
         @Test
         void acquisitionWhoseWriteNeverArrived_acquiresNormallyNextRound() throws Exception {
             Node a = node("node-a");
-            LosesAnswers network = new LosesAnswers(store);
+            FaultyStore network = FaultyStore.over(store);
             FencedLock lock = lock(a, LOCK_KEY, network, b -> b);
-            network.next(LosesAnswers.Next.DROP_AND_LOSE_ANSWER);
+            network.failNext(Call.WRITE, Fault.NEVER_ARRIVED);
 
             Future<LockHold> acquiring = thread().submit(() -> lock.acquire(Duration.ofSeconds(30)));
             a.scheduler.awaitPendingOneShots(1);

@@ -17,19 +17,20 @@ import io.lake.meta.lock.FencedLock;
 import io.lake.meta.lock.LockHold;
 import io.lake.meta.testkit.PausePoints;
 import io.lake.meta.testkit.lease.CountingMetaStore;
-import io.lake.meta.testkit.lease.FailingReads;
+import io.lake.meta.testkit.FaultyStore;
+import io.lake.meta.testkit.FaultyStore.Call;
+import io.lake.meta.testkit.FaultyStore.Fault;
 import io.lake.meta.testkit.lease.InFlightHooks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-/** Part of {@link FencedLockContract}: the hold's fenced view, renewals, loss, and many locks in one process. */
-public abstract class LockFencingContract extends LockAcquisitionContract {
+/** Part of {@link FencedLockSuite}: the hold's fenced view, renewals, loss, and many locks in one process. */
+abstract class LockFencingContract extends LockAcquisitionContract {
 
     private static final MetaKey DATA = MetaKey.of("tbl/ns1/orders");
 
@@ -175,13 +176,13 @@ public abstract class LockFencingContract extends LockAcquisitionContract {
         @Test
         void holdWhoseRenewalsFail_endsAtItsDeadline_andIsNeverReacquiredInTheBackground() throws Exception {
             Node a = node("node-a");
-            AtomicInteger failures = new AtomicInteger(0);
             LossEvents losses = new LossEvents();
             CountingMetaStore counting = new CountingMetaStore(store);
-            FencedLock lock = lock(a, LOCK_KEY, new FailingReads(counting, failures), b -> b.listener(losses));
+            FaultyStore failing = FaultyStore.over(counting);
+            FencedLock lock = lock(a, LOCK_KEY, failing, b -> b.listener(losses));
             LockHold hold = lock.acquire(Duration.ZERO);
             MetaValue record = lockBytes(LOCK_KEY);
-            failures.set(Integer.MAX_VALUE);
+            failing.failEvery(Call.GET, Fault.UNAVAILABLE);
 
             elapse(RENEW, a);
             elapse(RENEW, a);
@@ -194,7 +195,7 @@ public abstract class LockFencingContract extends LockAcquisitionContract {
             elapse(RENEW, a); // the next renewal notices
 
             assertThat(losses.events()).containsExactly("lost 1");
-            failures.set(0);
+            failing.heal();
             elapse(RENEW, a);
             elapse(RENEW, a);
             assertThat(counting.plainWrites()).as("no background write after the loss").hasSize(writesBefore);

@@ -1,6 +1,5 @@
 package io.lake.meta.testkit.lock;
 
-import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
@@ -9,6 +8,8 @@ import io.lake.meta.lease.LeaseRecord;
 import io.lake.meta.lock.FencedLock;
 import io.lake.meta.lock.LockHold;
 import io.lake.meta.lock.LockListener;
+import io.lake.meta.spi.RaceHooks;
+import io.lake.meta.testkit.BackendSuite;
 import io.lake.meta.testkit.lease.ManualClock;
 import io.lake.meta.testkit.lease.ManualTicker;
 import java.time.Duration;
@@ -25,10 +26,10 @@ import org.junit.jupiter.api.BeforeEach;
  * The plumbing the lock suite shares: a fresh store per test, a shared manual wall clock, and
  * nodes (processes), each with its own manual ticker and a {@link ManualScheduler} on it, so a
  * lock's renewals and acquisition retries run only when a test lets time pass for that node.
- * Locks are closed after each test. Backends do not extend this class directly: extend
- * {@link FencedLockContract}.
+ * Locks are closed after each test. Backends do not extend this class: they extend
+ * {@link FencedLockSuite}.
  */
-public abstract class LockSupport {
+abstract class LockSupport extends BackendSuite {
 
     protected static final MetaKey LOCK_KEY = MetaKey.of("lock/tables/orders");
     protected static final Duration LEASE = Duration.ofSeconds(10);
@@ -46,17 +47,10 @@ public abstract class LockSupport {
     private final List<FencedLock> locks = new ArrayList<>();
     private final List<ExecutorService> threads = new ArrayList<>();
 
-    /**
-     * Opens a fresh, empty store of the backend under test. Called once before each test; the
-     * suite closes it afterwards.
-     */
-    protected abstract MetaStore openStore() throws Exception;
-
     @BeforeEach
     final void openLockStore() throws Exception {
-        store = openStore();
-        assertThat(store).as("openStore() must return a store").isNotNull();
         wall = new ManualClock(START_MILLIS);
+        store = openStore(RaceHooks.NONE, wall);
     }
 
     @AfterEach

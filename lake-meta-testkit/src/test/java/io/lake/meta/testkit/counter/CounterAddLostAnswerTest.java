@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lake.meta.MetaKey;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.counter.MonotonicCounter;
+import io.lake.meta.testkit.FaultyStore;
+import io.lake.meta.testkit.FaultyStore.Call;
+import io.lake.meta.testkit.FaultyStore.Fault;
 import io.lake.meta.testkit.InMemoryMetaStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,11 +32,11 @@ class CounterAddLostAnswerTest {
 
     @Test
     void add_whoseLostWriteAppliedAndWasPassed_doesNotMoveTheCounterTwice() {
-        LosesAnswerAround losing = new LosesAnswerAround(store);
+        FaultyStore losing = FaultyStore.over(store);
         MonotonicCounter counter = MonotonicCounter.builder().store(losing).key(KEY).build();
         MonotonicCounter other = MonotonicCounter.builder().store(store).key(KEY).build();
         long before = counter.get();
-        losing.applyThenLoseAnswer(other::next); // the add applies; another writer takes one value
+        losing.failNext(Call.APPLY, Fault.ANSWER_LOST.meanwhile(other::next)); // the add applies; another writer takes one value
 
         long after;
         try {

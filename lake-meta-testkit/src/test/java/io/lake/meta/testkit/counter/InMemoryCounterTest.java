@@ -1,13 +1,9 @@
 package io.lake.meta.testkit.counter;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.InMemoryMetaStore;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.InMemoryBackend;
 
 /** The counter suite on the in-memory model store. */
-class InMemoryCounterTest extends CounterContract {
-
-    @Override
-    protected MetaStore openStore() {
-        return InMemoryMetaStore.create();
-    }
+@Backend(InMemoryBackend.class)
+class InMemoryCounterTest extends CounterSuite {
 }

@@ -13,7 +13,9 @@ import io.lake.meta.Mutation;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.WriteResult;
-import io.lake.meta.spi.ForwardingMetaStore;
+import io.lake.meta.testkit.FaultyStore;
+import io.lake.meta.testkit.FaultyStore.Call;
+import io.lake.meta.testkit.FaultyStore.Fault;
 import io.lake.meta.testkit.InMemoryMetaStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,29 +43,6 @@ class HistoryRecorderTest {
         model.close();
     }
 
-    /** A store that throws {@code next} (once) instead of, or after, writing. */
-    private static final class Failing extends ForwardingMetaStore {
-        RuntimeException next;
-        boolean applyFirst;
-
-        Failing(MetaStore delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public WriteResult apply(Mutation mutation) {
-            RuntimeException e = next;
-            next = null;
-            if (e == null) {
-                return super.apply(mutation);
-            }
-            if (applyFirst) {
-                super.apply(mutation);
-            }
-            throw e;
-        }
-    }
-
     @Test
     void recordsEachCallWithItsAnswer_inAnswerOrder_withOrderedTimes() {
         MetaStore store = recorder.recording(model);
@@ -89,13 +68,13 @@ class HistoryRecorderTest {
 
     @Test
     void anUnknownOutcome_andARefusal_areRecorded_andRethrown() {
-        Failing failing = new Failing(model);
+        FaultyStore failing = FaultyStore.over(model);
         MetaStore store = recorder.recording(failing);
-        failing.next = new OutcomeUnknownException("lost", null);
+        failing.failNext(Call.APPLY, Fault.thrown(new OutcomeUnknownException("lost", null)));
         assertThatThrownBy(() -> store.create(X, MetaValue.utf8("a"))).isInstanceOf(OutcomeUnknownException.class);
-        failing.next = new StoreUnavailableException("throttled");
+        failing.failNext(Call.APPLY, Fault.thrown(new StoreUnavailableException("throttled")));
         assertThatThrownBy(() -> store.create(X, MetaValue.utf8("a"))).isInstanceOf(StoreUnavailableException.class);
-        failing.next = new IllegalStateException("a bug");
+        failing.failNext(Call.APPLY, Fault.thrown(new IllegalStateException("a bug")));
         assertThatThrownBy(() -> store.create(X, MetaValue.utf8("a"))).isInstanceOf(IllegalStateException.class);
 
         assertThat(recorder.history().operations()).extracting(Operation::outcome).containsExactly(
@@ -154,11 +133,10 @@ class HistoryRecorderTest {
 
     @Test
     void aStoreThatAppliesAWriteButSaysNothingApplied_isCaught() {
-        Failing failing = new Failing(model);
+        FaultyStore failing = FaultyStore.over(model);
         MetaStore store = recorder.recording(failing);
         store.create(X, MetaValue.utf8("a"));
-        failing.next = new StoreUnavailableException("InternalServerError; nothing was applied");
-        failing.applyFirst = true;
+        failing.failNext(Call.APPLY, Fault.thrownAfterSending(new StoreUnavailableException("InternalServerError; nothing was applied")));
         assertThatThrownBy(() -> store.update(X, MetaValue.utf8("a"), MetaValue.utf8("b")))
                 .isInstanceOf(StoreUnavailableException.class);
         store.get(X);
@@ -170,11 +148,11 @@ class HistoryRecorderTest {
 
     @Test
     void theSameStoreSayingTheOutcomeIsUnknown_isLinearizable() {
-        Failing failing = new Failing(model);
+        FaultyStore failing = FaultyStore.over(model);
         MetaStore store = recorder.recording(failing);
         store.create(X, MetaValue.utf8("a"));
-        failing.next = new OutcomeUnknownException("InternalServerError; may or may not have applied", null);
-        failing.applyFirst = true;
+        failing.failNext(Call.APPLY, Fault.thrownAfterSending(
+                new OutcomeUnknownException("InternalServerError; may or may not have applied", null)));
         assertThatThrownBy(() -> store.update(X, MetaValue.utf8("a"), MetaValue.utf8("b")))
                 .isInstanceOf(OutcomeUnknownException.class);
         store.get(X);

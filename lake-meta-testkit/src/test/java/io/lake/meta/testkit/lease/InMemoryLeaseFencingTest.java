@@ -1,13 +1,9 @@
 package io.lake.meta.testkit.lease;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.InMemoryMetaStore;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.InMemoryBackend;
 
 /** The lease and fencing suite on the in-memory model store. */
-public class InMemoryLeaseFencingTest extends LeaseFencingContract {
-
-    @Override
-    protected MetaStore openStore() {
-        return InMemoryMetaStore.create();
-    }
+@Backend(InMemoryBackend.class)
+public class InMemoryLeaseFencingTest extends LeaseFencingSuite {
 }

@@ -1,13 +1,9 @@
 package io.lake.meta.testkit.lock;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.InMemoryMetaStore;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.InMemoryBackend;
 
 /** The fenced-lock suite on the in-memory model store. */
-class InMemoryFencedLockTest extends FencedLockContract {
-
-    @Override
-    protected MetaStore openStore() {
-        return InMemoryMetaStore.create();
-    }
+@Backend(InMemoryBackend.class)
+class InMemoryFencedLockTest extends FencedLockSuite {
 }

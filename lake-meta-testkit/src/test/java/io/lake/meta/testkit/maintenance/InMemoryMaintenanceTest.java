@@ -1,13 +1,9 @@
 package io.lake.meta.testkit.maintenance;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.InMemoryMetaStore;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.InMemoryBackend;
 
 /** The paged maintenance suite on the in-memory model store. */
-class InMemoryMaintenanceTest extends MaintenanceContract {
-
-    @Override
-    protected MetaStore openStore() {
-        return InMemoryMetaStore.create();
-    }
+@Backend(InMemoryBackend.class)
+class InMemoryMaintenanceTest extends MaintenanceSuite {
 }

@@ -1,13 +1,9 @@
 package io.lake.meta.testkit.ops;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.InMemoryMetaStore;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.InMemoryBackend;
 
 /** The fenced publication coverage of the recipes on the in-memory model store. */
-class InMemoryFencedPublicationTest extends FencedPublicationContract {
-
-    @Override
-    protected MetaStore openStore() {
-        return InMemoryMetaStore.create();
-    }
+@Backend(InMemoryBackend.class)
+class InMemoryFencedPublicationTest extends FencedPublicationSuite {
 }

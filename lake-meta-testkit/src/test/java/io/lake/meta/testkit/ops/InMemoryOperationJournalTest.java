@@ -1,13 +1,9 @@
 package io.lake.meta.testkit.ops;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.InMemoryMetaStore;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.InMemoryBackend;
 
 /** The operation journal suite on the in-memory model store. */
-class InMemoryOperationJournalTest extends OperationJournalContract {
-
-    @Override
-    protected MetaStore openStore() {
-        return InMemoryMetaStore.create();
-    }
+@Backend(InMemoryBackend.class)
+class InMemoryOperationJournalTest extends OperationJournalSuite {
 }

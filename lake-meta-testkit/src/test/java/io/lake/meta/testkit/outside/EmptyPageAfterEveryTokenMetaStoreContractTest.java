@@ -7,9 +7,13 @@ import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
-import io.lake.meta.spi.RaceHooks;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.BackendFactory;
+import io.lake.meta.testkit.Capabilities;
+import io.lake.meta.testkit.Capability;
 import io.lake.meta.testkit.InMemoryMetaStore;
-import io.lake.meta.testkit.MetaStoreContract;
+import io.lake.meta.testkit.MetaStoreSuite;
+import io.lake.meta.testkit.StoreContext;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,16 +23,19 @@ import java.util.Optional;
  * a sharded backend does when a token points at an empty shard. Proves that no part of the suite
  * expects entries on the page after a token; the PageTokens group used to, and failed here.
  */
-class EmptyPageAfterEveryTokenMetaStoreContractTest extends MetaStoreContract {
+@Backend(EmptyPageAfterEveryTokenMetaStoreContractTest.EmptyPagesAfterTokens.class)
+class EmptyPageAfterEveryTokenMetaStoreContractTest extends MetaStoreSuite {
 
-    @Override
-    protected MetaStore openStore(RaceHooks hooks) {
-        return new EmptyPageAfterEveryTokenStore(InMemoryMetaStore.withHooks(hooks));
-    }
+    static final class EmptyPagesAfterTokens implements BackendFactory {
+        @Override
+        public MetaStore open(StoreContext context) {
+            return new EmptyPageAfterEveryTokenStore(InMemoryMetaStore.withHooks(context.raceHooks()));
+        }
 
-    @Override
-    protected boolean pagesMatchTheModelExactly() {
-        return false;
+        @Override
+        public Capabilities capabilities() {
+            return Capabilities.all().without(Capability.PAGES_MATCH_THE_MODEL, "the page after every token is empty");
+        }
     }
 
     /**

@@ -4,9 +4,11 @@ import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaStore;
 import io.lake.meta.spi.ForwardingMetaStore;
 import io.lake.meta.spi.PollingWatcher;
-import io.lake.meta.spi.RaceHooks;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.BackendFactory;
 import io.lake.meta.testkit.InMemoryMetaStore;
-import io.lake.meta.testkit.MetaStoreContract;
+import io.lake.meta.testkit.MetaStoreSuite;
+import io.lake.meta.testkit.StoreContext;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
 import java.time.Duration;
@@ -16,11 +18,14 @@ import java.time.Duration;
  * {@link PollingWatcher}, polling every 10 ms: what a third-party backend that cannot see its
  * commits would do. Proves the watch tests hold for a polling watch without DynamoDB.
  */
-class PollingWatchesMetaStoreContractTest extends MetaStoreContract {
+@Backend(PollingWatchesMetaStoreContractTest.Polled.class)
+class PollingWatchesMetaStoreContractTest extends MetaStoreSuite {
 
-    @Override
-    protected MetaStore openStore(RaceHooks hooks) {
-        return new PolledStore(InMemoryMetaStore.withHooks(hooks));
+    static final class Polled implements BackendFactory {
+        @Override
+        public MetaStore open(StoreContext context) {
+            return new PolledStore(InMemoryMetaStore.withHooks(context.raceHooks()));
+        }
     }
 
     private static final class PolledStore extends ForwardingMetaStore {

@@ -4,42 +4,42 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lake.meta.MetaStore;
 import io.lake.meta.spi.ForwardingMetaStore;
-import io.lake.meta.spi.RaceHooks;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.BackendFactory;
 import io.lake.meta.testkit.InMemoryMetaStore;
-import io.lake.meta.testkit.MetaStoreContract;
-import io.lake.meta.testkit.TempDirStoreExtension;
+import io.lake.meta.testkit.MetaStoreSuite;
+import io.lake.meta.testkit.StoreContext;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The whole contract with its stores supplied by {@link TempDirStoreExtension#forContract}, as an
- * embedded backend's test would: each store in a new directory it writes to, every directory gone
- * after its test.
+ * The whole contract with every store in a directory of its own ({@link StoreContext#newDirectory()}),
+ * as an embedded backend's would be: each directory new and empty, every one gone after its test.
  */
-class TempDirStoresMetaStoreContractTest extends MetaStoreContract {
+@Backend(TempDirStoresMetaStoreContractTest.InDirectories.class)
+class TempDirStoresMetaStoreContractTest extends MetaStoreSuite {
 
     private static final List<Path> DIRECTORIES = new CopyOnWriteArrayList<>();
 
-    @RegisterExtension
-    static final TempDirStoreExtension STORES = TempDirStoreExtension.forContract((dir, hooks) -> {
-        assertThat(dir).isEmptyDirectory();
-        DIRECTORIES.add(dir);
-        Files.writeString(dir.resolve("LOCK"), "a file the backend keeps in its directory");
-        return new DirectoryStore(InMemoryMetaStore.withHooks(hooks));
-    });
-
-    @Override
-    protected MetaStore openStore(RaceHooks hooks) throws Exception {
-        return STORES.open(hooks);
+    static final class InDirectories implements BackendFactory {
+        @Override
+        public MetaStore open(StoreContext context) throws IOException {
+            Path dir = context.newDirectory();
+            assertThat(dir).isEmptyDirectory();
+            assertThat(DIRECTORIES).doesNotContain(dir);
+            DIRECTORIES.add(dir);
+            Files.writeString(dir.resolve("LOCK"), "a file the backend keeps in its directory");
+            return new DirectoryStore(InMemoryMetaStore.withHooks(context.raceHooks()));
+        }
     }
 
     @AfterAll
     static void everyDirectoryWasDeleted() {
-        assertThat(DIRECTORIES).as("the suite opened stores through the extension").hasSizeGreaterThan(100);
+        assertThat(DIRECTORIES).as("the suite opened stores in directories").hasSizeGreaterThan(100);
         assertThat(DIRECTORIES).allSatisfy(dir -> assertThat(dir).doesNotExist());
     }
 

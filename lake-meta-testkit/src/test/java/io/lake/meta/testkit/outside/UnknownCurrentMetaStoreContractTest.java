@@ -2,11 +2,12 @@ package io.lake.meta.testkit.outside;
 
 import io.lake.meta.MetaStore;
 import io.lake.meta.WriteResult;
-import io.lake.meta.spi.RaceHooks;
-import java.util.EnumSet;
-import java.util.Set;
-import io.lake.meta.testkit.ContractCapability;
-import io.lake.meta.testkit.MetaStoreContract;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.BackendFactory;
+import io.lake.meta.testkit.Capabilities;
+import io.lake.meta.testkit.Capability;
+import io.lake.meta.testkit.MetaStoreSuite;
+import io.lake.meta.testkit.StoreContext;
 
 /**
  * The whole contract on a store that never knows the current value of a key it conflicted on
@@ -14,15 +15,19 @@ import io.lake.meta.testkit.MetaStoreContract;
  * backend would run it: it declares the missing capability, and the suite then expects a
  * conflict without a current value, instead of failing on every conflict test.
  */
-class UnknownCurrentMetaStoreContractTest extends MetaStoreContract {
+@Backend(UnknownCurrentMetaStoreContractTest.Forgetting.class)
+class UnknownCurrentMetaStoreContractTest extends MetaStoreSuite {
 
-    @Override
-    protected MetaStore openStore(RaceHooks hooks) {
-        return UnknownCurrentStores.forgetting(hooks);
-    }
+    static final class Forgetting implements BackendFactory {
+        @Override
+        public MetaStore open(StoreContext context) {
+            return UnknownCurrentStores.forgetting(context.raceHooks());
+        }
 
-    @Override
-    protected Set<ContractCapability> capabilities() {
-        return EnumSet.of(ContractCapability.RACE_HOOKS);
+        @Override
+        public Capabilities capabilities() {
+            return Capabilities.all().without(Capability.CONFLICT_REPORTS_CURRENT_VALUE,
+                    "every conflict forgets the current value, as the API allows");
+        }
     }
 }

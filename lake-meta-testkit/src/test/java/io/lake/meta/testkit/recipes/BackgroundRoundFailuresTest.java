@@ -3,15 +3,6 @@ package io.lake.meta.testkit.recipes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lake.meta.MetaKey;
-import io.lake.meta.Mutation;
-import io.lake.meta.Page;
-import io.lake.meta.PageRequest;
-import io.lake.meta.Transaction;
-import io.lake.meta.TransactionResult;
-import io.lake.meta.WriteResult;
-import io.lake.meta.GuardedMutation;
-import io.lake.meta.GuardedResult;
-import io.lake.meta.MetaValue;
 import io.lake.meta.lease.LeaderElection;
 import io.lake.meta.lock.FencedLock;
 import io.lake.meta.lock.LockHold;
@@ -20,7 +11,9 @@ import io.lake.meta.maintenance.MaintenanceLimits;
 import io.lake.meta.maintenance.MaintenanceSweeper;
 import io.lake.meta.maintenance.TableMaintainer;
 import io.lake.meta.registry.TableRegistration;
-import io.lake.meta.spi.ForwardingMetaStore;
+import io.lake.meta.testkit.FaultyStore;
+import io.lake.meta.testkit.FaultyStore.Call;
+import io.lake.meta.testkit.FaultyStore.Fault;
 import io.lake.meta.testkit.InMemoryMetaStore;
 import io.lake.meta.testkit.lease.ManualClock;
 import io.lake.meta.testkit.lease.ManualTicker;
@@ -28,8 +21,6 @@ import io.lake.meta.testkit.lock.ManualScheduler;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -46,7 +37,7 @@ class BackgroundRoundFailuresTest {
     private static final Duration RENEW = Duration.ofSeconds(3);
 
     private final InMemoryMetaStore memory = InMemoryMetaStore.create();
-    private final FailsOnce store = new FailsOnce(memory);
+    private final FaultyStore store = FaultyStore.over(memory);
     private final ManualClock wall = new ManualClock(1_767_225_600_000L);
     private final ManualTicker ticker = new ManualTicker();
     private final ManualScheduler scheduler = new ManualScheduler(ticker);
@@ -67,11 +58,11 @@ class BackgroundRoundFailuresTest {
         LeaderElection election = LeaderElection.builder().store(store).leaseKey(MetaKey.of("lease/rounds"))
                 .candidateId("node-a").leaseDuration(LEASE).renewInterval(RENEW).clock(wall).ticker(ticker)
                 .scheduler(scheduler).listenerExecutor(Runnable::run).build();
-        store.failNext(new IOException("injected into the first round"));
+        store.failNext(Call.ANY, Fault.thrown(new IOException("injected into the first round")));
         election.start();
 
         scheduler.runDue(); // round 1 fails
-        assertThat(store.thrown.get()).as("the first round hit the injected exception").isEqualTo(1);
+        assertThat(store.injected()).as("the first round hit the injected exception").isEqualTo(1);
         advance(RENEW); // round 2
 
         assertThat(election.isLeader()).as("a later round ran and won the lease").isTrue();
@@ -85,13 +76,13 @@ class BackgroundRoundFailuresTest {
                 .listenerExecutor(Runnable::run).build();
         lock.start();
         LockHold hold = lock.tryAcquire().orElseThrow();
-        store.failNext(new AssertionError("injected into the first renewal"));
+        store.failNext(Call.ANY, Fault.thrown(new AssertionError("injected into the first renewal")));
 
         for (int i = 0; i < 4; i++) { // 12 s of renewals every 3 s, past the 9 s lease
             advance(RENEW);
         }
 
-        assertThat(store.thrown.get()).as("a renewal hit the injected error").isEqualTo(1);
+        assertThat(store.injected()).as("a renewal hit the injected error").isEqualTo(1);
         assertThat(hold.isHeld()).as("later renewals ran and kept the hold").isTrue();
         lock.close();
     }
@@ -103,7 +94,7 @@ class BackgroundRoundFailuresTest {
                 .leaseDuration(LEASE).renewInterval(RENEW).clock(wall).ticker(ticker).scheduler(scheduler)
                 .listenerExecutor(Runnable::run).build();
         lock.start();
-        store.failNext(new AssertionError("injected into the acquisition round"));
+        store.failNext(Call.ANY, Fault.thrown(new AssertionError("injected into the acquisition round")));
 
         Throwable first = org.assertj.core.api.Assertions.catchThrowable(lock::tryAcquire);
 
@@ -131,7 +122,7 @@ class BackgroundRoundFailuresTest {
             }
         });
         scheduler.awaitPendingOneShots(1); // its first round found the lock held and scheduled the next
-        store.failNext(new IOException("injected into a scheduled acquisition round"));
+        store.failNext(Call.ANY, Fault.thrown(new IOException("injected into a scheduled acquisition round")));
 
         ticker.advance(Duration.ofSeconds(1));
         wall.advance(Duration.ofSeconds(1));
@@ -160,72 +151,13 @@ class BackgroundRoundFailuresTest {
                     }
                 }).limits(MaintenanceLimits.of(interval, 10)).clock(wall).build();
         sweeper.scheduleOn(scheduler);
-        store.failNext(new AssertionError("injected into the first tick"));
+        store.failNext(Call.ANY, Fault.thrown(new AssertionError("injected into the first tick")));
 
         advance(interval); // tick 1 fails
-        int pagesBefore = store.pages.get();
+        int pagesBefore = store.calls(Call.PAGE);
         advance(interval); // tick 2
 
-        assertThat(store.thrown.get()).as("the first tick hit the injected error").isEqualTo(1);
-        assertThat(store.pages.get()).as("a later tick read the registry again").isGreaterThan(pagesBefore);
-    }
-
-    /** Throws the given Throwable (an Error or a checked exception) from the next store call. */
-    private static final class FailsOnce extends ForwardingMetaStore {
-        final AtomicReference<Throwable> next = new AtomicReference<>();
-        final AtomicInteger thrown = new AtomicInteger();
-        final AtomicInteger pages = new AtomicInteger();
-
-        FailsOnce(InMemoryMetaStore delegate) {
-            super(delegate);
-        }
-
-        void failNext(Throwable t) {
-            next.set(t);
-        }
-
-        private void maybeFail() {
-            Throwable t = next.getAndSet(null);
-            if (t != null) {
-                thrown.incrementAndGet();
-                throw FailsOnce.<RuntimeException>sneaky(t);
-            }
-        }
-
-        @SuppressWarnings("unchecked")
-        private static <T extends Throwable> T sneaky(Throwable t) throws T {
-            throw (T) t;
-        }
-
-        @Override
-        public Optional<MetaValue> get(MetaKey key) {
-            maybeFail();
-            return super.get(key);
-        }
-
-        @Override
-        public WriteResult apply(Mutation mutation) {
-            maybeFail();
-            return super.apply(mutation);
-        }
-
-        @Override
-        public GuardedResult applyGuarded(GuardedMutation mutation) {
-            maybeFail();
-            return super.applyGuarded(mutation);
-        }
-
-        @Override
-        public TransactionResult transact(Transaction transaction) {
-            maybeFail();
-            return super.transact(transaction);
-        }
-
-        @Override
-        public Page page(PageRequest request) {
-            pages.incrementAndGet();
-            maybeFail();
-            return super.page(request);
-        }
+        assertThat(store.injected()).as("the first tick hit the injected error").isEqualTo(1);
+        assertThat(store.calls(Call.PAGE)).as("a later tick read the registry again").isGreaterThan(pagesBefore);
     }
 }

@@ -1,13 +1,9 @@
 package io.lake.meta.testkit.registry;
 
-import io.lake.meta.MetaStore;
-import io.lake.meta.testkit.InMemoryMetaStore;
+import io.lake.meta.testkit.Backend;
+import io.lake.meta.testkit.InMemoryBackend;
 
 /** The table registry suite on the in-memory model store. */
-class InMemoryTableRegistryTest extends TableRegistryContract {
-
-    @Override
-    protected MetaStore openStore() {
-        return InMemoryMetaStore.create();
-    }
+@Backend(InMemoryBackend.class)
+class InMemoryTableRegistryTest extends TableRegistrySuite {
 }

@@ -8,9 +8,10 @@ import io.lake.meta.counter.CounterContentionException;
 import io.lake.meta.counter.CounterRange;
 import io.lake.meta.counter.MonotonicCounter;
 import io.lake.meta.testkit.PausePoints;
-import io.lake.meta.testkit.lease.FailingReads;
 import io.lake.meta.testkit.lease.InFlightHooks;
-import io.lake.meta.testkit.lease.LosesAnswers;
+import io.lake.meta.testkit.FaultyStore;
+import io.lake.meta.testkit.FaultyStore.Call;
+import io.lake.meta.testkit.FaultyStore.Fault;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -19,26 +20,27 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * The counter suite, written once. A backend runs it by extending this class with a factory:
+ * The counter suite, written once. A backend runs it with one line, on its
+ * {@link io.lake.meta.testkit.BackendFactory}:
  *
  * <pre>{@code
- * class MyStoreCounterTest extends CounterContract {
- *     protected MetaStore openStore() {
- *         return MyStore.builder().build();   // fresh and empty on every call
- *     }
- * }
+ * @Backend(MyBackend.class)
+ * class MyStoreCounterTest extends CounterSuite {}
  * }</pre>
  *
- * <p>Groups, inherited so the one subclass runs them all: {@link CounterValuesContract} (values,
+ * <p>Groups, inherited so the backend's one class runs them all: {@code CounterValuesContract} (values,
  * ranges, the record, errors) and the contention and lost-answer groups below. Races are ordered
  * with pause points and store decorators, never sleeps.
  */
-public abstract class CounterContract extends CounterValuesContract {
+public abstract class CounterSuite extends CounterValuesContract {
+
+    /** For backends: {@code @Backend(MyBackend.class) class MyStoreCounterTest extends CounterSuite {}}. */
+    protected CounterSuite() {
+    }
 
     @Nested
     class Contention {
@@ -125,9 +127,9 @@ public abstract class CounterContract extends CounterValuesContract {
 
         @Test
         void lostAnswer_ofAnAppliedWrite_isRecognisedByItsBytes_andItsValuesHandedOut() {
-            LosesAnswers network = new LosesAnswers(store);
+            FaultyStore network = FaultyStore.over(store);
             MonotonicCounter counter = counter(network, b -> b);
-            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+            network.failNext(Call.WRITE, Fault.ANSWER_LOST);
 
             assertThat(counter.nextRange(10)).isEqualTo(new CounterRange(1, 10));
             assertThat(counter.next()).as("no gap: the lost write was ours").isEqualTo(11);
@@ -135,10 +137,10 @@ public abstract class CounterContract extends CounterValuesContract {
 
         @Test
         void lostAnswer_ofAWriteThatNeverArrived_claimsTheSameValuesAgain() {
-            LosesAnswers network = new LosesAnswers(store);
+            FaultyStore network = FaultyStore.over(store);
             MonotonicCounter counter = counter(network, b -> b);
             counter.next();
-            network.next(LosesAnswers.Next.DROP_AND_LOSE_ANSWER);
+            network.failNext(Call.WRITE, Fault.NEVER_ARRIVED);
 
             assertThat(counter.next()).as("2 was never handed out: claiming it again is no repeat").isEqualTo(2);
             assertThat(storedNext()).isEqualTo(3);
@@ -150,11 +152,11 @@ public abstract class CounterContract extends CounterValuesContract {
          */
         @Test
         void lostAnswer_whileAnotherWriterReachedTheSameNext_isNotTakenForOurs() {
-            LosesAnswerAround network = new LosesAnswerAround(store);
+            FaultyStore network = FaultyStore.over(store);
             MonotonicCounter a = counter(network, x -> x);
             MonotonicCounter b = counter();
             List<Long> valuesOfB = new ArrayList<>();
-            network.dropAndLoseAnswer(() -> valuesOfB.add(b.next()));
+            network.failNext(Call.APPLY, Fault.NEVER_ARRIVED.meanwhile(() -> valuesOfB.add(b.next())));
 
             long valueOfA = a.next();
 
@@ -165,11 +167,11 @@ public abstract class CounterContract extends CounterValuesContract {
         /** A's write applied, then B moved past it before A could re-read: A cannot tell, so A's values are skipped. */
         @Test
         void lostAnswer_ofAnAppliedWrite_thenOvertaken_skipsItsValues() {
-            LosesAnswerAround network = new LosesAnswerAround(store);
+            FaultyStore network = FaultyStore.over(store);
             MonotonicCounter a = counter(network, x -> x);
             MonotonicCounter b = counter();
             List<Long> valuesOfB = new ArrayList<>();
-            network.applyThenLoseAnswer(() -> valuesOfB.add(b.next()));
+            network.failNext(Call.APPLY, Fault.ANSWER_LOST.meanwhile(() -> valuesOfB.add(b.next())));
 
             long valueOfA = a.next();
 
@@ -179,10 +181,9 @@ public abstract class CounterContract extends CounterValuesContract {
 
         @Test
         void lostAnswer_whoseReReadFails_handsOutNothing_andTheValueIsSkipped() {
-            AtomicInteger readFailures = new AtomicInteger(0);
-            LosesAnswerAround network = new LosesAnswerAround(store);
-            MonotonicCounter counter = counter(new FailingReads(network, readFailures), b -> b);
-            network.applyThenLoseAnswer(() -> readFailures.set(1));
+                FaultyStore network = FaultyStore.over(store);
+            MonotonicCounter counter = counter(network, b -> b);
+            network.failNext(Call.APPLY, Fault.ANSWER_LOST.meanwhile(() -> network.failNext(Call.GET, Fault.UNAVAILABLE)));
 
             assertThatThrownBy(counter::next).isInstanceOf(StoreUnavailableException.class);
 
@@ -196,7 +197,7 @@ public abstract class CounterContract extends CounterValuesContract {
          */
         @Test
         void aConflictReportingOurOwnBytes_meansOurWriteApplied() {
-            MonotonicCounter counter = counter(new MeetsItsOwnWrite(store), b -> b);
+            MonotonicCounter counter = counter(FaultyStore.over(store).failNext(Call.APPLY, Fault.RESENT), b -> b);
 
             assertThat(counter.nextRange(5)).isEqualTo(new CounterRange(1, 5));
             assertThat(storedNext()).isEqualTo(6);
@@ -209,19 +210,19 @@ public abstract class CounterContract extends CounterValuesContract {
         @Test
         void randomLostAnswers_neverLeadToAValueHandedOutTwice() {
             Random random = new Random(20_260_101L);
-            LosesAnswers networkA = new LosesAnswers(store);
-            LosesAnswers networkB = new LosesAnswers(store);
+            FaultyStore networkA = FaultyStore.over(store);
+            FaultyStore networkB = FaultyStore.over(store);
             List<MonotonicCounter> callers = List.of(counter(networkA, b -> b), counter(networkB, b -> b));
-            List<LosesAnswers> networks = List.of(networkA, networkB);
+            List<FaultyStore> networks = List.of(networkA, networkB);
             Set<Long> handedOut = new HashSet<>();
             long highest = 0;
             for (int step = 0; step < 120; step++) {
                 int who = random.nextInt(2);
                 int roll = random.nextInt(4);
                 if (roll == 0) {
-                    networks.get(who).next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+                    networks.get(who).failNext(Call.WRITE, Fault.ANSWER_LOST);
                 } else if (roll == 1) {
-                    networks.get(who).next(LosesAnswers.Next.DROP_AND_LOSE_ANSWER);
+                    networks.get(who).failNext(Call.WRITE, Fault.NEVER_ARRIVED);
                 }
                 CounterRange range = callers.get(who).nextRange(1 + random.nextInt(5));
                 assertThat(range.first()).as("step %d: values only increase", step).isGreaterThan(highest);

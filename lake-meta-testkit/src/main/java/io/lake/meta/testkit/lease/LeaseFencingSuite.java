@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lake.meta.testkit.ContractGroup;
-import io.lake.meta.MetaStore;
+import io.lake.meta.testkit.FaultyStore;
+import io.lake.meta.testkit.FaultyStore.Call;
+import io.lake.meta.testkit.FaultyStore.Fault;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.lease.LeaderElection;
 import io.lake.meta.lease.LeaseGuard;
@@ -13,33 +15,33 @@ import io.lake.meta.lease.LeadershipStatus.Leader;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The lease, election and fenced-store suite, written once. A backend runs it by extending this
- * class with a factory:
+ * The lease, election and fenced-store suite, written once. A backend runs it with one line, on
+ * its {@link io.lake.meta.testkit.BackendFactory}:
  *
  * <pre>{@code
- * class MyStoreLeaseFencingTest extends LeaseFencingContract {
- *     protected MetaStore openStore() {
- *         return MyStore.builder().build();   // fresh and empty on every call
- *     }
- * }
+ * @Backend(MyBackend.class)
+ * class MyStoreLeaseFencingTest extends LeaseFencingSuite {}
  * }</pre>
  *
- * <p>One class per concept group, inherited along one chain so the one subclass runs them all and
- * runners count every test on that subclass: {@link LeaseEpochContract} (epochs),
- * {@link LeaseGuardContract} (guards), {@link LostLeaseAnswerContract} (lost answers),
- * {@link FencedWriteContract} (fenced writes), {@link PausedLeaderContract} (the paused leader),
- * {@link FencedMutationCoverageContract} (mutation coverage), {@link FencedTransactionContract}
+ * <p>One class per concept group, inherited along one chain so the backend's one class runs them
+ * all and runners count every test on it: {@code LeaseEpochContract} (epochs),
+ * {@code LeaseGuardContract} (guards), {@code LostLeaseAnswerContract} (lost answers),
+ * {@code FencedWriteContract} (fenced writes), {@code PausedLeaderContract} (the paused leader),
+ * {@code FencedMutationCoverageContract} (mutation coverage), {@code FencedTransactionContract}
  * (transactions and caller-guarded mutations through a fenced store) and the lifecycle tests
  * below; {@link io.lake.meta.testkit.ContractDisplayNames} names each {@code group > behaviour}.
  * Time is manual (a shared {@link ManualClock}, one {@link ManualTicker} per candidate) and races
  * are ordered with pause points, never sleeps.
  */
 @ContractGroup("lifecycle")
-public abstract class LeaseFencingContract extends FencedTransactionContract {
+public abstract class LeaseFencingSuite extends FencedTransactionContract {
+
+    /** For backends: {@code @Backend(MyBackend.class) class MyStoreLeaseFencingTest extends LeaseFencingSuite {}}. */
+    protected LeaseFencingSuite() {
+    }
 
     private static final Duration SAFETY_TIMEOUT = Duration.ofSeconds(30);
 
@@ -97,8 +99,7 @@ public abstract class LeaseFencingContract extends FencedTransactionContract {
 
     @Test
     void backgroundRoundFailure_isLogged_andTheNextRoundGoesOn() throws Exception {
-        AtomicInteger failuresLeft = new AtomicInteger(2);
-        MetaStore flaky = new FailingReads(store, failuresLeft);
+        FaultyStore flaky = FaultyStore.over(store).failNext(Call.GET, 2, Fault.UNAVAILABLE);
         LeadershipEvents events = new LeadershipEvents();
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
         LeaderElection a = LeaderElection.builder().store(flaky).leaseKey(LEASE_KEY).candidateId("node-a")
@@ -108,7 +109,7 @@ public abstract class LeaseFencingContract extends FencedTransactionContract {
             a.start();
             events.awaitFirstGain(SAFETY_TIMEOUT);
 
-            assertThat(failuresLeft.get()).isLessThanOrEqualTo(0);
+            assertThat(flaky.injected()).as("both failures were injected").isEqualTo(2);
             assertThat(leaseRecord().holder()).contains("node-a");
         } finally {
             a.close();
@@ -140,12 +141,12 @@ public abstract class LeaseFencingContract extends FencedTransactionContract {
     @Test
     void storeFailureDuringRenewal_keepsTheGuardUntilItsDeadline() {
         ManualTicker ticker = new ManualTicker();
-        AtomicInteger failuresLeft = new AtomicInteger(0);
-        LeaderElection a = candidate("node-a", ticker, new FailingReads(store, failuresLeft), b -> b);
+        FaultyStore flaky = FaultyStore.over(store);
+        LeaderElection a = candidate("node-a", ticker, flaky, b -> b);
         a.campaignOnce();
         ticker.advance(RENEW);
 
-        failuresLeft.set(1);
+        flaky.failNext(Call.GET, Fault.UNAVAILABLE);
         assertThatThrownBy(a::campaignOnce).isInstanceOf(StoreUnavailableException.class);
 
         assertThat(a.currentGuard()).isPresent();

@@ -44,10 +44,19 @@ import org.junit.jupiter.api.Test;
  * fenced publication: driven through a {@link io.lake.meta.fenced.FencedMetaStore} over a store
  * that records what reaches it, each write reaches the backend as a guarded mutation, or a
  * transaction, conditioned on the lease's current bytes and never as a plain write; after a
- * takeover the old leader's writes move nothing. A backend runs it with a factory, like the other
- * recipe suites.
+ * takeover the old leader's writes move nothing. A backend runs it with one line, on its
+ * {@link io.lake.meta.testkit.BackendFactory}, like the other recipe suites:
+ *
+ * <pre>{@code
+ * @Backend(MyBackend.class)
+ * class MyStoreFencedPublicationTest extends FencedPublicationSuite {}
+ * }</pre>
  */
-public abstract class FencedPublicationContract extends RecipeSupport {
+public abstract class FencedPublicationSuite extends RecipeSupport {
+
+    /** For backends: {@code @Backend(MyBackend.class) class MyStoreFencedPublicationTest extends FencedPublicationSuite {}}. */
+    protected FencedPublicationSuite() {
+    }
 
     private static final Duration RETENTION = Duration.ofHours(1);
     private static final TableSpec SPEC = TableSpec.of("s3://lake/t", "iceberg");
@@ -118,7 +127,7 @@ public abstract class FencedPublicationContract extends RecipeSupport {
                     new WritePath("abandon", () -> journal.abandon(ops.get("op-2"), "declined")),
                     new WritePath("journal garbage collection", () -> {
                         wall.advance(RETENTION);
-                        assertThat(OperationJournalContract.collectAll(journal, OperationJournal.inTenant("acme", 10)))
+                        assertThat(OperationJournalSuite.collectAll(journal, OperationJournal.inTenant("acme", 10)))
                                 .isEqualTo(2);
                     }));
 
@@ -212,7 +221,7 @@ public abstract class FencedPublicationContract extends RecipeSupport {
                     new WritePath("complete", () -> journal.complete(running, "late")),
                     new WritePath("abandon", () -> journal.abandon(running, "late")),
                     new WritePath("journal garbage collection",
-                            () -> OperationJournalContract.collectAll(journal, OperationJournal.inTenant("acme", 10))));
+                            () -> OperationJournalSuite.collectAll(journal, OperationJournal.inTenant("acme", 10))));
 
             for (WritePath path : paths) {
                 int sentBefore = counting.guardedWrites().size() + counting.transactions().size();

@@ -39,14 +39,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The suite of {@link FencedTableLocks}, the sweeper's lock provider for many processes, written
- * once. A backend runs it with a factory:
+ * once. A backend runs it with one line, on its {@link io.lake.meta.testkit.BackendFactory}:
  *
  * <pre>{@code
- * class MyStoreFencedTableLocksTest extends FencedTableLocksContract {
- *     protected MetaStore openStore() {
- *         return MyStore.builder().build();   // fresh and empty on every call
- *     }
- * }
+ * @Backend(MyBackend.class)
+ * class MyStoreFencedTableLocksTest extends FencedTableLocksSuite {}
  * }</pre>
  *
  * <p>Two sweeper processes, node-a and node-b, share the store and the wall clock; each has its own
@@ -54,7 +51,11 @@ import org.junit.jupiter.api.Test;
  * not letting its time pass. A sweeper whose lock was taken over is stopped by the store's check
  * of the lock record's bytes alone: its own clock still says it holds the lock.
  */
-public abstract class FencedTableLocksContract extends RecipeSupport {
+public abstract class FencedTableLocksSuite extends RecipeSupport {
+
+    /** For backends: {@code @Backend(MyBackend.class) class MyStoreFencedTableLocksTest extends FencedTableLocksSuite {}}. */
+    protected FencedTableLocksSuite() {
+    }
 
     private static final TableSpec SPEC = TableSpec.of("s3://lake/t", "iceberg");
     private static final TableId ORDERS = TableId.of("sales", "orders");
@@ -156,7 +157,7 @@ public abstract class FencedTableLocksContract extends RecipeSupport {
         @Test
         void everyActionIsWrittenThroughItsTablesFencedLock_andEveryLockIsReleased() {
             List<TableId> three = List.of(TableId.of("ns1", "a"), TableId.of("ns1", "b"), TableId.of("ns10", "a"));
-            three.forEach(FencedTableLocksContract.this::registered);
+            three.forEach(FencedTableLocksSuite.this::registered);
             CountingMetaStore counting = new CountingMetaStore(store);
             FencedTableLocks locks = locks(new Process("node-a"), counting);
             RecordingMaintainer maintainer = new RecordingMaintainer()

@@ -35,19 +35,21 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * The table registry suite, written once. A backend runs it with a factory:
+ * The table registry suite, written once. A backend runs it with one line, on its
+ * {@link io.lake.meta.testkit.BackendFactory}:
  *
  * <pre>{@code
- * class MyStoreTableRegistryTest extends TableRegistryContract {
- *     protected MetaStore openStore() {
- *         return MyStore.builder().build();   // fresh and empty on every call
- *     }
- * }
+ * @Backend(MyBackend.class)
+ * class MyStoreTableRegistryTest extends TableRegistrySuite {}
  * }</pre>
  *
  * <p>Races are ordered by holding one writer's request in flight ({@link InFlightHooks}), never by sleeping.
  */
-public abstract class TableRegistryContract extends RecipeSupport {
+public abstract class TableRegistrySuite extends RecipeSupport {
+
+    /** For backends: {@code @Backend(MyBackend.class) class MyStoreTableRegistryTest extends TableRegistrySuite {}}. */
+    protected TableRegistrySuite() {
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

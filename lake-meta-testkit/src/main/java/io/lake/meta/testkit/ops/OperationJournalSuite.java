@@ -25,7 +25,9 @@ import io.lake.meta.recipes.TypedPageRequest;
 import io.lake.meta.testkit.PausePoints;
 import io.lake.meta.testkit.lease.CountingMetaStore;
 import io.lake.meta.testkit.lease.InFlightHooks;
-import io.lake.meta.testkit.lease.LosesAnswers;
+import io.lake.meta.testkit.FaultyStore;
+import io.lake.meta.testkit.FaultyStore.Call;
+import io.lake.meta.testkit.FaultyStore.Fault;
 import io.lake.meta.testkit.lease.ManualTicker;
 import io.lake.meta.testkit.registry.RecipeSupport;
 import java.time.Duration;
@@ -40,20 +42,22 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * The operation journal suite, written once. A backend runs it with a factory:
+ * The operation journal suite, written once. A backend runs it with one line, on its
+ * {@link io.lake.meta.testkit.BackendFactory}:
  *
  * <pre>{@code
- * class MyStoreOperationJournalTest extends OperationJournalContract {
- *     protected MetaStore openStore() {
- *         return MyStore.builder().build();   // fresh and empty on every call
- *     }
- * }
+ * @Backend(MyBackend.class)
+ * class MyStoreOperationJournalTest extends OperationJournalSuite {}
  * }</pre>
  *
  * <p>Every journal writes through a fenced store over its leader's election. Races are ordered by
  * holding one caller's request in flight ({@link InFlightHooks}); time is manual.
  */
-public abstract class OperationJournalContract extends RecipeSupport {
+public abstract class OperationJournalSuite extends RecipeSupport {
+
+    /** For backends: {@code @Backend(MyBackend.class) class MyStoreOperationJournalTest extends OperationJournalSuite {}}. */
+    protected OperationJournalSuite() {
+    }
 
     protected static final Duration RETENTION = Duration.ofHours(1);
     protected static final String TENANT = "acme";
@@ -408,9 +412,9 @@ public abstract class OperationJournalContract extends RecipeSupport {
         @Test
         void begin_whoseCreateAppliedButLostItsAnswer_isStarted_notStuckInProgress() {
             LeaderElection a = leader("node-a", new ManualTicker());
-            LosesAnswers network = new LosesAnswers(store);
+            FaultyStore network = FaultyStore.over(store);
             OperationJournal journal = journal(network, a);
-            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+            network.failNext(Call.WRITE, Fault.ANSWER_LOST);
 
             BeginResult begun = journal.begin(TENANT, "op-1", DIGEST);
 
@@ -421,9 +425,9 @@ public abstract class OperationJournalContract extends RecipeSupport {
         @Test
         void begin_whoseCreateNeverArrived_isSentAgain_andStarted() {
             LeaderElection a = leader("node-a", new ManualTicker());
-            LosesAnswers network = new LosesAnswers(store);
+            FaultyStore network = FaultyStore.over(store);
             OperationJournal journal = journal(network, a);
-            network.next(LosesAnswers.Next.DROP_AND_LOSE_ANSWER);
+            network.failNext(Call.WRITE, Fault.NEVER_ARRIVED);
 
             BeginResult begun = journal.begin(TENANT, "op-1", DIGEST);
 
@@ -434,14 +438,14 @@ public abstract class OperationJournalContract extends RecipeSupport {
         @Test
         void complete_andAbandon_whoseAnswersWereLost_areApplied() {
             LeaderElection a = leader("node-a", new ManualTicker());
-            LosesAnswers network = new LosesAnswers(store);
+            FaultyStore network = FaultyStore.over(store);
             OperationJournal journal = journal(network, a);
             OperationRecord one = journal.begin(TENANT, "op-1", DIGEST).record();
             OperationRecord two = journal.begin(TENANT, "op-2", DIGEST).record();
 
-            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+            network.failNext(Call.WRITE, Fault.ANSWER_LOST);
             JournalWriteResult completed = journal.complete(one, "done");
-            network.next(LosesAnswers.Next.DROP_AND_LOSE_ANSWER);
+            network.failNext(Call.WRITE, Fault.NEVER_ARRIVED);
             JournalWriteResult abandoned = journal.abandon(two, "declined");
 
             assertThat(completed.isApplied()).isTrue();
@@ -455,9 +459,9 @@ public abstract class OperationJournalContract extends RecipeSupport {
             LeaderElection a = leader("node-a", new ManualTicker());
             OperationRecord orphan = journal(store, a).begin(TENANT, "op-1", DIGEST).record();
             LeaderElection b = takeOver("node-b");
-            LosesAnswers network = new LosesAnswers(store);
+            FaultyStore network = FaultyStore.over(store);
             OperationJournal journalOfB = journal(network, b);
-            network.next(LosesAnswers.Next.APPLY_THEN_LOSE_ANSWER);
+            network.failNext(Call.WRITE, Fault.ANSWER_LOST);
 
             JournalWriteResult recovered = journalOfB.recover(orphan);
 
@@ -471,10 +475,10 @@ public abstract class OperationJournalContract extends RecipeSupport {
             LeaderElection a = leader("node-a", new ManualTicker());
             OperationJournal direct = journal(store, a);
             OperationRecord begun = direct.begin(TENANT, "op-1", DIGEST).record();
-            LosesAnswers network = new LosesAnswers(store);
+            FaultyStore network = FaultyStore.over(store);
             OperationJournal journal = journal(network, a);
             JournalWriteResult abandonedFirst = direct.abandon(begun, "declined"); // another caller ended it
-            network.next(LosesAnswers.Next.DROP_AND_LOSE_ANSWER);
+            network.failNext(Call.WRITE, Fault.NEVER_ARRIVED);
 
             JournalWriteResult completed = journal.complete(begun, "done");
 

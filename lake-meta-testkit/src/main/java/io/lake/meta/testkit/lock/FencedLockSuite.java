@@ -21,25 +21,27 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fenced-lock suite, written once. A backend runs it by extending this class with a factory:
+ * The fenced-lock suite, written once. A backend runs it with one line, on its
+ * {@link io.lake.meta.testkit.BackendFactory}:
  *
  * <pre>{@code
- * class MyStoreFencedLockTest extends FencedLockContract {
- *     protected MetaStore openStore() {
- *         return MyStore.builder().build();   // fresh and empty on every call
- *     }
- * }
+ * @Backend(MyBackend.class)
+ * class MyStoreFencedLockTest extends FencedLockSuite {}
  * }</pre>
  *
- * <p>Groups, inherited so the one subclass runs them all: {@link LeaseCandidateContract} (the
- * renewal-only round the lock renews with), {@link LockAcquisitionContract}
- * (acquiring, timeouts, races, lost answers, epochs), {@link LockFencingContract} (the hold's
+ * <p>Groups, inherited so the backend's one class runs them all: {@code LeaseCandidateContract} (the
+ * renewal-only round the lock renews with), {@code LockAcquisitionContract}
+ * (acquiring, timeouts, races, lost answers, epochs), {@code LockFencingContract} (the hold's
  * fenced view, the paused holder, renewals and loss, many resources in one process) and the
  * lifecycle group below. Time is manual (a shared {@link io.lake.meta.testkit.lease.ManualClock},
  * one {@link io.lake.meta.testkit.lease.ManualTicker} and {@link ManualScheduler} per node), and
  * races are ordered with pause points, never sleeps.
  */
-public abstract class FencedLockContract extends LockFencingContract {
+public abstract class FencedLockSuite extends LockFencingContract {
+
+    /** For backends: {@code @Backend(MyBackend.class) class MyStoreFencedLockTest extends FencedLockSuite {}}. */
+    protected FencedLockSuite() {
+    }
 
     private static final Duration SAFETY_TIMEOUT = Duration.ofSeconds(30);
 

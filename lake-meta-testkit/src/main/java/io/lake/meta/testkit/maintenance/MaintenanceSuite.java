@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaStore;
-import io.lake.meta.Mutation;
-import io.lake.meta.WriteResult;
 import io.lake.meta.maintenance.MaintenanceAction;
 import io.lake.meta.maintenance.MaintenanceLimits;
 import io.lake.meta.maintenance.MaintenanceSweeper;
@@ -20,7 +18,9 @@ import io.lake.meta.registry.TableRegistration;
 import io.lake.meta.registry.TableRegistry;
 import io.lake.meta.registry.TableSpec;
 import io.lake.meta.registry.TableState;
-import io.lake.meta.spi.ForwardingMetaStore;
+import io.lake.meta.testkit.FaultyStore;
+import io.lake.meta.testkit.FaultyStore.Call;
+import io.lake.meta.testkit.FaultyStore.Fault;
 import io.lake.meta.testkit.PausePoints;
 import io.lake.meta.testkit.registry.RecipeSupport;
 import java.time.Duration;
@@ -34,20 +34,22 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * The paged maintenance suite, written once. A backend runs it with a factory:
+ * The paged maintenance suite, written once. A backend runs it with one line, on its
+ * {@link io.lake.meta.testkit.BackendFactory}:
  *
  * <pre>{@code
- * class MyStoreMaintenanceTest extends MaintenanceContract {
- *     protected MetaStore openStore() {
- *         return MyStore.builder().build();   // fresh and empty on every call
- *     }
- * }
+ * @Backend(MyBackend.class)
+ * class MyStoreMaintenanceTest extends MaintenanceSuite {}
  * }</pre>
  *
  * <p>The sweeper's locks are {@link InProcessTableLocks}; a test holds the sweeper inside a lock at
  * {@link InProcessTableLocks#LOCKED} to change the registry between the scan and the re-read.
  */
-public abstract class MaintenanceContract extends RecipeSupport {
+public abstract class MaintenanceSuite extends RecipeSupport {
+
+    /** For backends: {@code @Backend(MyBackend.class) class MyStoreMaintenanceTest extends MaintenanceSuite {}}. */
+    protected MaintenanceSuite() {
+    }
 
     private static final TableSpec SPEC = TableSpec.of("s3://lake/t", "iceberg");
 
@@ -85,7 +87,7 @@ public abstract class MaintenanceContract extends RecipeSupport {
         void aTick_readsOnePage_andOnePointReadPerCandidate_neverTheWholeRegistry() {
             List<TableId> five = List.of(TableId.of("ns1", "a"), TableId.of("ns1", "b"), TableId.of("ns2", "c"),
                     TableId.of("ns2", "d"), TableId.of("ns3", "e"));
-            five.forEach(MaintenanceContract.this::registered);
+            five.forEach(MaintenanceSuite.this::registered);
             ReadCountingStore counting = new ReadCountingStore(store);
             RecordingMaintainer maintainer = new RecordingMaintainer();
             MaintenanceSweeper sweeper = sweeper(counting, new InProcessTableLocks(counting), maintainer, 2);
@@ -113,7 +115,7 @@ public abstract class MaintenanceContract extends RecipeSupport {
         @Test
         void afterTheLastPage_theNextTickWrapsAroundToTheFirst() {
             List<TableId> three = List.of(TableId.of("ns", "a"), TableId.of("ns", "b"), TableId.of("ns", "c"));
-            three.forEach(MaintenanceContract.this::registered);
+            three.forEach(MaintenanceSuite.this::registered);
             RecordingMaintainer maintainer = new RecordingMaintainer();
             MaintenanceSweeper sweeper = sweeper(store, new InProcessTableLocks(store), maintainer, 2);
 
@@ -223,7 +225,7 @@ public abstract class MaintenanceContract extends RecipeSupport {
         @Test
         void cancelledBeforeTheFirstLock_takesNoLock_andTheNextTickReadsTheSamePage() {
             List<TableId> two = List.of(TableId.of("ns", "a"), TableId.of("ns", "b"));
-            two.forEach(MaintenanceContract.this::registered);
+            two.forEach(MaintenanceSuite.this::registered);
             InProcessTableLocks locks = new InProcessTableLocks(store);
             RecordingMaintainer maintainer = new RecordingMaintainer();
             MaintenanceSweeper sweeper = sweeper(store, locks, maintainer, 10);
@@ -246,7 +248,7 @@ public abstract class MaintenanceContract extends RecipeSupport {
         @Test
         void cancelledBetweenTwoLocks_stopsBeforeTheSecond_andReleasesTheFirst() {
             List<TableId> two = List.of(TableId.of("ns", "a"), TableId.of("ns", "b"));
-            two.forEach(MaintenanceContract.this::registered);
+            two.forEach(MaintenanceSuite.this::registered);
             InProcessTableLocks locks = new InProcessTableLocks(store);
             RecordingMaintainer maintainer = new RecordingMaintainer();
             MaintenanceSweeper sweeper = sweeper(store, locks, maintainer, 10);
@@ -296,7 +298,7 @@ public abstract class MaintenanceContract extends RecipeSupport {
             TableId orders = TableId.of("sales", "orders");
             registry().drop(registered(orders));
             RecordingMaintainer maintainer = new RecordingMaintainer();
-            CrashesOnDelete crashing = new CrashesOnDelete(store);
+            FaultyStore crashing = FaultyStore.over(store).failNext(Call.DELETE, Fault.thrown(new SimulatedCrash()));
             MaintenanceSweeper doomed = sweeper(store, new InProcessTableLocks(crashing), maintainer, 10);
 
             assertThatThrownBy(() -> tickThroughOnePass(doomed)).isInstanceOf(SimulatedCrash.class);
@@ -411,28 +413,6 @@ public abstract class MaintenanceContract extends RecipeSupport {
     static final class SimulatedCrash extends RuntimeException {
         SimulatedCrash() {
             super("simulated crash before the tombstone's delete");
-        }
-    }
-
-    /** Forwards to the store, but the first delete "crashes" the process before it is sent. */
-    private static final class CrashesOnDelete extends ForwardingMetaStore {
-        private final AtomicBoolean crashed = new AtomicBoolean();
-
-        CrashesOnDelete(MetaStore delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public WriteResult apply(Mutation mutation) {
-            if (mutation instanceof Mutation.Delete && crashed.compareAndSet(false, true)) {
-                throw new SimulatedCrash();
-            }
-            return super.apply(mutation);
-        }
-
-        @Override
-        public void close() {
-            // the wrapped store belongs to the test
         }
     }
 }

@@ -1,0 +1,146 @@
+package io.lake.meta.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lake.meta.MetaStore;
+import io.lake.meta.lease.Ticker;
+import io.lake.meta.spi.RaceHooks;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayNameGeneration;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What every suite of the testkit shares: the {@link BackendFactory} it runs on (named by
+ * {@link Backend @Backend}, or held by a {@code @ParameterizedClass} field), stores opened through
+ * it with a {@link StoreContext}, the directories those stores were given deleted after each test,
+ * and test names that read {@code Backend > group > behaviour} ({@link ContractDisplayNames}).
+ * Backends do not extend this class: they extend a suite ({@link MetaStoreSuite},
+ * {@code lease.LeaseFencingSuite}, ...).
+ */
+@ExtendWith(BackendExtension.class)
+@DisplayNameGeneration(ContractDisplayNames.class)
+public abstract class BackendSuite {
+
+    private BackendFactory backend;
+    private Capabilities capabilities;
+    private SuiteSettings settings;
+    private Path directories;
+
+    /** For the suites of the testkit. */
+    protected BackendSuite() {
+    }
+
+    /** Takes the backend of this test; runs before the suites' own set-up. */
+    @BeforeEach
+    final void useBackend(BackendFactory backend) {
+        this.backend = backend;
+        this.capabilities = backend.capabilities();
+        assertThat(capabilities).as("%s.capabilities() must return the capabilities", backend).isNotNull();
+        this.settings = backend.settings();
+        assertThat(settings).as("%s.settings() must return the settings", backend).isNotNull();
+    }
+
+    /** The backend under test. */
+    protected final BackendFactory backend() {
+        if (backend == null) {
+            throw new IllegalStateException("the backend is set before each test of a suite");
+        }
+        return backend;
+    }
+
+    /** What the backend declared it can do. */
+    protected final Capabilities capabilities() {
+        backend();
+        return capabilities;
+    }
+
+    /** How long the suite waits on the backend. */
+    protected final SuiteSettings settings() {
+        backend();
+        return settings;
+    }
+
+    /**
+     * Opens a new, empty store of the backend, handing it {@code hooks} and {@code clock} (and
+     * {@link Ticker#system()}); the caller closes it.
+     */
+    protected final MetaStore openStore(RaceHooks hooks, Clock clock) throws Exception {
+        StoreContext context = new SuiteContext(hooks, clock);
+        MetaStore store = backend().open(context);
+        assertThat(store).as("%s.open(context) must return a store", backend).isNotNull();
+        return store;
+    }
+
+    /** Deletes the directories this test's stores were given; runs after the suites closed their stores. */
+    @AfterEach
+    final void deleteStoreDirectories() throws IOException {
+        Path root = directories;
+        directories = null;
+        if (root == null) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.delete(path);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw new IOException("could not delete " + root + ", the directories the test's stores were given"
+                    + " (a store still open, or a file held by the backend?)", e.getCause());
+        }
+    }
+
+    private synchronized Path newDirectory() throws IOException {
+        if (directories == null) {
+            directories = Files.createTempDirectory("lake-meta-suite-");
+        }
+        return Files.createTempDirectory(directories, "store-");
+    }
+
+    /** The context of one store; its directories live under the test's root. */
+    private final class SuiteContext implements StoreContext {
+        private final RaceHooks hooks;
+        private final Clock clock;
+
+        SuiteContext(RaceHooks hooks, Clock clock) {
+            this.hooks = hooks;
+            this.clock = clock;
+        }
+
+        @Override
+        public RaceHooks raceHooks() {
+            return hooks;
+        }
+
+        @Override
+        public Clock clock() {
+            return clock;
+        }
+
+        @Override
+        public Ticker ticker() {
+            return Ticker.system();
+        }
+
+        @Override
+        public Path newDirectory() throws IOException {
+            return BackendSuite.this.newDirectory();
+        }
+
+        @Override
+        public String toString() {
+            return "StoreContext[" + (hooks == RaceHooks.NONE ? "no race hooks" : "race hooks " + hooks) + ", " + clock + "]";
+        }
+    }
+}
