@@ -35,8 +35,7 @@ final class InProcessDynamoBackend implements BackendFactory {
     @Override
     public Capabilities capabilities() {
         return Capabilities.all()
-                .without(Capability.PAGES_MATCH_THE_MODEL, "pages go shard by shard: their boundaries differ from the model's, their contents do not")
-                .without(Capability.KEY_FAMILIES, "listing the families of a DynamoDB table would take a Scan of the whole table");
+                .without(Capability.PAGES_MATCH_THE_MODEL, "pages go shard by shard: their boundaries differ from the model's, their contents do not");
     }
 
     /** Fewer generated sequences than the default: each one creates a table. */

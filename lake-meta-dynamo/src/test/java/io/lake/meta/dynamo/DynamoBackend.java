@@ -92,9 +92,7 @@ final class DynamoBackend implements BackendFactory {
     public Capabilities capabilities() {
         Capabilities capabilities = Capabilities.all()
                 .without(Capability.PAGES_MATCH_THE_MODEL, "pages go shard by shard (in mode V1: filtered Scans),"
-                        + " so their boundaries differ from the model's; their contents do not")
-                .without(Capability.KEY_FAMILIES, "the store does not implement KeyFamilies: listing its families"
-                        + " would take a Scan of the whole table");
+                        + " so their boundaries differ from the model's; their contents do not");
         Optional<String> unpausable = TARGET.pauseUnsupportedReason();
         return unpausable.isPresent() ? capabilities.without(Capability.RACE_HOOKS, unpausable.get()) : capabilities;
     }

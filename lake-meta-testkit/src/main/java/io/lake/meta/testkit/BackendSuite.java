@@ -3,7 +3,7 @@ package io.lake.meta.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lake.meta.MetaStore;
-import io.lake.meta.lease.Ticker;
+import io.lake.meta.Ticker;
 import io.lake.meta.spi.RaceHooks;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package io.lake.meta.testkit;
 
-import io.lake.meta.lease.Ticker;
+import io.lake.meta.Ticker;
 import io.lake.meta.spi.RaceHooks;
 import java.io.IOException;
 import java.nio.file.Path;
