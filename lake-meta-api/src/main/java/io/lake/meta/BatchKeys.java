@@ -6,7 +6,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** The contract's rules for the keys of one {@link MetaStore#getAll} call, for backends that answer it themselves. */
+/**
+ * The contract's rules for the keys of one {@link MetaStore#getAll} call, for backends that answer it themselves.
+ *
+ * @since 0.1.0
+ */
 public final class BatchKeys {
 
     private BatchKeys() {

@@ -6,6 +6,8 @@ import java.util.Optional;
  * A precondition of a {@link Transaction} on a key the transaction does not change: the key
  * holds exactly some bytes, or the key is absent. Build one with {@link #holds} or
  * {@link #absent}; arguments are checked at once, before any I/O.
+ *
+ * @since 0.1.0
  */
 public sealed interface Condition permits Condition.Holds, Condition.Absent {
 

@@ -1,6 +1,10 @@
 package io.lake.meta;
 
-/** A key and its value, as returned in a {@link Page}. */
+/**
+ * A key and its value, as returned in a {@link Page}.
+ *
+ * @since 0.1.0
+ */
 public record Entry(MetaKey key, MetaValue value) {
 
     public Entry {

@@ -10,6 +10,7 @@ import java.util.List;
  * @param guardKey the key whose value is checked, never changed
  * @param expectedGuard the exact bytes the guard must hold
  * @param target the mutation to apply; its key must differ from {@code guardKey}
+ * @since 0.1.0
  */
 public record GuardedMutation(MetaKey guardKey, MetaValue expectedGuard, Mutation target) {
 

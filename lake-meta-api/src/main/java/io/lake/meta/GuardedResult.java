@@ -4,7 +4,11 @@ import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
-/** The answer to a {@link GuardedMutation}: applied, guard rejected, or target conflict. */
+/**
+ * The answer to a {@link GuardedMutation}: applied, guard rejected, or target conflict.
+ *
+ * @since 0.1.0
+ */
 public final class GuardedResult {
 
     /** What happened. */

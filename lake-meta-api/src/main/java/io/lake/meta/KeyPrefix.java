@@ -5,6 +5,8 @@ import org.jspecify.annotations.Nullable;
  * A validated prefix for page reads. It starts with a full family segment ({@code tbl/},
  * {@code tbl/ns1/}, {@code tbl/ns1/t}), so a page can never cross into another family.
  * Immutable and thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class KeyPrefix {
 

@@ -1,6 +1,10 @@
 package io.lake.meta;
 
-/** The numeric rules of the contract, shared by every backend. */
+/**
+ * The numeric rules of the contract, shared by every backend.
+ *
+ * @since 0.1.0
+ */
 public final class Limits {
 
     /** Largest UTF-8 encoding of a key or prefix: DynamoDB's sort-key limit. */

@@ -15,6 +15,8 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>Keys order by the unsigned bytes of their UTF-8 encoding. Immutable and thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class MetaKey implements Comparable<MetaKey> {
 

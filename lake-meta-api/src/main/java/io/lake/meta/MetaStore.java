@@ -20,6 +20,8 @@ import java.util.Optional;
  * not an exception. After {@link #close()} every call raises {@link StoreClosedException}.
  *
  * <p>Every backend passes the same contract suite in {@code lake-meta-testkit}.
+ *
+ * @since 0.1.0
  */
 public interface MetaStore extends AutoCloseable {
 

@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
  * <p>All errors are unchecked. {@link #retryable()} tells whether repeating the same call,
  * unchanged, may succeed. A compare-and-set miss is never an exception: it is a
  * {@link WriteResult} or {@link GuardedResult}.
+ *
+ * @since 0.1.0
  */
 public abstract class MetaStoreException extends RuntimeException {
 

@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * An immutable value of 0 to 256 KiB. Compare-and-set compares values byte for byte, and so
  * does {@link #equals(Object)}.
+ *
+ * @since 0.1.0
  */
 public final class MetaValue {
 

@@ -6,6 +6,8 @@ import java.util.Optional;
  * A conditional change of one key: create (the key must be absent), update or delete (the key
  * must hold exactly the expected bytes). Build one with {@link #create}, {@link #update} or
  * {@link #delete}; arguments are checked at once, before any I/O.
+ *
+ * @since 0.1.0
  */
 public sealed interface Mutation permits Mutation.Create, Mutation.Update, Mutation.Delete {
 

@@ -6,6 +6,8 @@ import org.jspecify.annotations.Nullable;
  * attempt of the same call) was answered with a server error, which does not prove that nothing
  * applied. Re-read the key and decide; repeating the same compare-and-set blindly could report a conflict for a write
  * that in fact applied, so this error is not marked retryable.
+ *
+ * @since 0.1.0
  */
 public final class OutcomeUnknownException extends MetaStoreException {
 

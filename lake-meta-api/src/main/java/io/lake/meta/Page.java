@@ -11,6 +11,7 @@ import java.util.Optional;
  * @param entries the entries, in the backend's order
  * @param nextToken the token for the next page; empty when the prefix is exhausted
  * @param cost what the page cost the backend
+ * @since 0.1.0
  */
 public record Page(List<Entry> entries, Optional<String> nextToken, PageCost cost) {
 

@@ -9,6 +9,7 @@ package io.lake.meta;
  *     every request the page made; 0 otherwise
  * @param requests requests the page sent to the backend (DynamoDB: one Query per shard it read;
  *     RocksDB: one iterator); 0 for a page answered without asking
+ * @since 0.1.0
  */
 public record PageCost(long itemsEvaluated, double capacityUnits, int requests) {
 

@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * What to read: a prefix, an optional continuation token from the previous page, and a limit
  * of 1 to {@value Limits#MAX_PAGE_LIMIT} entries. Validated at construction, before any I/O.
+ *
+ * @since 0.1.0
  */
 public final class PageRequest {
 

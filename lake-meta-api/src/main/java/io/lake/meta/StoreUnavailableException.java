@@ -6,6 +6,8 @@ import org.jspecify.annotations.Nullable;
  * (throttling, network, a server error after the client's own retries), or a write the backend
  * refused before it could apply (throttling, a transaction conflict). Retry with backoff. A write
  * that may have applied is never this error but {@link OutcomeUnknownException}.
+ *
+ * @since 0.1.0
  */
 public final class StoreUnavailableException extends MetaStoreException {
 

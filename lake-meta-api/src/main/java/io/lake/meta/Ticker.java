@@ -5,6 +5,8 @@ package io.lake.meta;
  * between readings mean anything. The election measures its local lease deadline with it, so a
  * wall-clock step (NTP correction, operator change) can never extend the time a leader
  * believes it leads. Inject a manual ticker in tests.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface Ticker {

@@ -22,6 +22,8 @@ import org.jspecify.annotations.Nullable;
  *       {@value Limits#MAX_TRANSACTION_BYTES} bytes of keys and values (expected and new);
  *       a store may hold fewer keys, see {@link MetaStore#maxTransactionKeys()}.</li>
  * </ul>
+ *
+ * @since 0.1.0
  */
 public final class Transaction {
 

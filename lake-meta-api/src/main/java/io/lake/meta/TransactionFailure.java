@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * One condition or mutation of a {@link Transaction} that did not hold, identified by its key
  * (a key appears once per transaction), with what the store found there when it knows.
+ *
+ * @since 0.1.0
  */
 public final class TransactionFailure {
 

@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
  * The answer to a {@link Transaction}: applied (every mutation changed its key), or not applied,
  * with every condition and mutation that failed, each named by its key. A transaction that was
  * not applied changed nothing.
+ *
+ * @since 0.1.0
  */
 public final class TransactionResult {
 

@@ -3,6 +3,8 @@ package io.lake.meta;
 /**
  * A maintenance write barrier (for example the finalize window of a layout migration) is
  * held; nothing was written. Retry after a short backoff.
+ *
+ * @since 0.1.0
  */
 public final class WriteBarrierException extends MetaStoreException {
 

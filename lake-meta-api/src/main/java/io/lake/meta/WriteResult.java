@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The answer to a conditional write: applied, or a conflict. A conflict carries the key's
  * current value when the backend learned it without an extra read.
+ *
+ * @since 0.1.0
  */
 public final class WriteResult {
 

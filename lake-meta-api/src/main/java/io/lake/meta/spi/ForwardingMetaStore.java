@@ -39,6 +39,8 @@ import java.util.Optional;
  *
  * <p>Optional capabilities such as {@link KeyFamilies} are not forwarded by implementing them here:
  * {@link KeyFamilies#of(MetaStore)} looks through a forwarding store to its delegate.
+ *
+ * @since 0.1.0
  */
 public abstract class ForwardingMetaStore implements MetaStore {
 

@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
  * Where a prefix iteration resumes: a partition (a shard for partitioned backends, always 0
  * otherwise) and, optionally, the last key returned, which the next page starts strictly after.
  * The key is held relative to the prefix, so a cursor can never point outside it.
+ *
+ * @since 0.1.0
  */
 public final class PageCursor {
 

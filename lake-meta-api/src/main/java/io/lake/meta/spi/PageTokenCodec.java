@@ -31,6 +31,8 @@ import java.util.Base64;
  * position, where the scan resumes (the backend keeps every page inside the prefix itself).
  *
  * <p>Immutable and thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class PageTokenCodec {
 

@@ -50,6 +50,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Cost: one full listing of the prefix per watch per interval. Polls run on one daemon thread
  * per watcher, listeners on the threads of a {@link WatchRegistry}. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class PollingWatcher implements AutoCloseable {
 

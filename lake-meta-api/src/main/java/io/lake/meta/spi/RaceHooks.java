@@ -4,6 +4,8 @@ package io.lake.meta.spi;
  * Named pause points inside a backend, for tests that prove a race by ordering rather than by
  * sleeping. A backend calls {@link #reached(String)} at each point it documents; a test hook
  * may block there until the test releases it. Production stores use {@link #NONE}.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface RaceHooks {

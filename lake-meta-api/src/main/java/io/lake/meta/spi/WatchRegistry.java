@@ -36,6 +36,8 @@ import java.util.function.Supplier;
  * commit is either published to it or was written before the read began, and then the read saw it.
  * The initial contents are delivered before the changes, and a key with a change pending is
  * reported by that change only, so no key goes back. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class WatchRegistry {
 

@@ -5,6 +5,8 @@ import io.lake.meta.KeyPrefix;
 /**
  * A registered {@link io.lake.meta.MetaStore#watch watch}: its listener hears the prefix's
  * changes until {@link #close()}, or until the store is closed.
+ *
+ * @since 0.1.0
  */
 public interface Watch extends AutoCloseable {
 

@@ -15,6 +15,8 @@ import org.jspecify.annotations.Nullable;
  * falls behind gets only the latest value of each key) and may repeat one, but for each key they
  * never go back: no event carries a value older than one already reported for that key.
  * Immutable.
+ *
+ * @since 0.1.0
  */
 public final class WatchEvent {
 

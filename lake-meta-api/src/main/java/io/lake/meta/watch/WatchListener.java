@@ -10,6 +10,8 @@ package io.lake.meta.watch;
  * (a key it never heard of that is created and deleted meanwhile is not reported at all), and a
  * key rewritten meanwhile keeps its place, so no key starves.
  * An exception it throws is logged and drops that one event; the watch goes on with later ones.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface WatchListener {

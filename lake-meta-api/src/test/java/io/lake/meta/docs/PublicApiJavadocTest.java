@@ -55,7 +55,7 @@ class PublicApiJavadocTest {
                         .map(m -> module + "/src/main/java/" + m).forEach(missing::add);
             }
         }
-        assertThat(missing).as("public API elements without a Javadoc comment").isEmpty();
+        assertThat(missing).as("public API elements without a Javadoc comment, and top-level public types without @since").isEmpty();
     }
 
     static List<String> undocumented(Path sources) throws IOException {
@@ -77,6 +77,9 @@ class PublicApiJavadocTest {
                             return null;        // package-private types and everything in them are not API
                         }
                         requireDoc(getCurrentPath(), type.getSimpleName().toString());
+                        if (getCurrentPath().getParentPath().getLeaf() instanceof CompilationUnitTree) {
+                            requireSince(getCurrentPath(), type.getSimpleName().toString());
+                        }
                         return super.visitClass(type, unused);
                     }
 
@@ -94,6 +97,17 @@ class PublicApiJavadocTest {
                             requireDoc(getCurrentPath(), owner.getSimpleName() + "." + method.getName());
                         }
                         return null;           // bodies hold no API
+                    }
+
+                    /** A top-level public type says in which release it appeared: {@code @since}. */
+                    private void requireSince(TreePath path, String what) {
+                        var doc = docs.getDocCommentTree(path);
+                        if (doc != null && doc.getBlockTags().stream()
+                                .noneMatch(tag -> tag.getKind() == com.sun.source.doctree.DocTree.Kind.SINCE)) {
+                            long line = unit.getLineMap().getLineNumber(docs.getSourcePositions().getStartPosition(unit, path.getLeaf()));
+                            missing.add(sources.toAbsolutePath().relativize(Path.of(unit.getSourceFile().toUri())) + ":" + line + " "
+                                    + what + " has no @since");
+                        }
                     }
 
                     private void requireDoc(TreePath path, String what) {

@@ -11,6 +11,7 @@ package io.lake.meta.dynamo;
  *     read again with a strongly consistent read and copied from that read
  * @param done whether the backfill has reached the end of the legacy table
  * @param totals the durable cursor's totals, this page included
+ * @since 0.1.0
  */
 public record BackfillPage(long scanned, long copied, long alreadyEqual, long reloaded, boolean done, BackfillTotals totals) {
 

@@ -11,6 +11,8 @@ import java.util.List;
  * is never overwritten silently, and this is never reported as a plain conflict. Find out which
  * copy is right, repair the other (see the DynamoDB migration guide), then retry. Not retryable
  * as is: the same call meets the same difference.
+ *
+ * @since 0.1.0
  */
 public final class CopiesDivergedException extends MetaStoreException {
 

@@ -4,6 +4,8 @@ package io.lake.meta.dynamo;
  * Which tables a {@link DynamoMetaStore} reads and writes, in the order an online migration from
  * the legacy v1 layout to the sharded v2 layout goes through them (see
  * {@code docs/guides/dynamodb-migration.md}).
+ *
+ * @since 0.1.0
  */
 public enum DynamoLayoutMode {
 

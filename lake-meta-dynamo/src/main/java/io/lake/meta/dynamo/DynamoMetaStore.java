@@ -28,6 +28,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * logical key (S), value attribute {@code v} (B), and a layout record that fixes the table's
  * shard count the first time a store opens it. See {@code docs/guides/dynamodb.md}; for the legacy
  * layout and the migration, {@code docs/guides/dynamodb-migration.md}.
+ *
+ * @since 0.1.0
  */
 public final class DynamoMetaStore {
 

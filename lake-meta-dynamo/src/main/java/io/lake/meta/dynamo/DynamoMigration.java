@@ -28,6 +28,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * left by a finalizer that stopped can be released explicitly. The client is the caller's and is
  * never closed. Not for concurrent use by several threads; run one migration process at a time
  * (a second one is detected, not corrupting: its cursor or barrier write is refused).
+ *
+ * @since 0.1.0
  */
 public final class DynamoMigration {
 

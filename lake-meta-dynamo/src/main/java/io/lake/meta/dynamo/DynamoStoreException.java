@@ -8,6 +8,8 @@ import io.lake.meta.MetaStoreException;
  * unknown transaction cancellation reason, or an item lake-meta did not write. The message
  * carries DynamoDB's error code and says what to check. Not retryable: repeating the call
  * unchanged gives the same answer. An unknown answer is never reported as a conflict.
+ *
+ * @since 0.1.0
  */
 public class DynamoStoreException extends MetaStoreException {
 

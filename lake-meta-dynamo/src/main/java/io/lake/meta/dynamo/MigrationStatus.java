@@ -11,6 +11,7 @@ import java.util.Optional;
  *     every six hours; an estimate for progress, never used to decide anything)
  * @param barrier the write barrier, when one is installed
  * @param completion the completion marker, once the migration was finalized
+ * @since 0.1.0
  */
 public record MigrationStatus(BackfillPage.BackfillTotals backfill, long legacyItemEstimate, Optional<Barrier> barrier,
         Optional<Completion> completion) {

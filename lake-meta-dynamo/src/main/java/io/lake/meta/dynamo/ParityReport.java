@@ -13,6 +13,7 @@ import java.util.List;
  * @param v2Digest the v2 table's content digest
  * @param differenceCount how many keys differ, all of them
  * @param differences the first {@value #DIFFERENCES_LISTED} of them
+ * @since 0.1.0
  */
 public record ParityReport(long legacyItems, long v2Items, String legacyDigest, String v2Digest, long differenceCount,
         List<Difference> differences) {

@@ -7,6 +7,7 @@ import java.util.Optional;
  *
  * @param outcome what happened
  * @param parity the verification's report; empty when no verification ran
+ * @since 0.1.0
  */
 public record RollbackResult(Outcome outcome, Optional<ParityReport> parity) {
 

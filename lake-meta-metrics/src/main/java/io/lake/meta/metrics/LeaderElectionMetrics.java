@@ -28,6 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * }</pre>
  *
  * Bind it once per registry. It adds a listener to the election when bound.
+ *
+ * @since 0.1.0
  */
 public final class LeaderElectionMetrics implements MeterBinder {
 

@@ -61,6 +61,8 @@ import java.util.function.Supplier;
  * <p>Tags never carry keys or values. Meters are created when first needed and cached by
  * Micrometer; the overhead per call is a few map lookups and a clock read. Closing the metered
  * store closes the wrapped one. Thread-safe when the wrapped store is.
+ *
+ * @since 0.1.0
  */
 public final class MeteredMetaStore extends ForwardingMetaStore {
 

@@ -17,6 +17,8 @@ import org.slf4j.Logger;
  * (the thread starts with the first task). A round that fails is logged and the rounds go on, since
  * anything escaping a periodic task would cancel it for good; only a {@link VirtualMachineError}
  * stops them. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class BackgroundRounds implements AutoCloseable {
 

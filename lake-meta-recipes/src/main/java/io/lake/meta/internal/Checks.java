@@ -6,6 +6,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The argument checks of the recipes, spelled once: a bad argument is the contract's typed
  * {@link InvalidArgumentException} naming it, thrown before any I/O.
+ *
+ * @since 0.1.0
  */
 public final class Checks {
 

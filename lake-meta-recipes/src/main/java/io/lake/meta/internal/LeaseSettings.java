@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  * nanoseconds) and a schedule never overflow; a bad value is an {@link InvalidArgumentException}
  * naming the option. The combination is checked when the builder builds, and the getters answer
  * the defaults for options left unset. Not thread-safe: it is one builder's.
+ *
+ * @since 0.1.0
  */
 public final class LeaseSettings {
 

@@ -25,6 +25,7 @@ import org.slf4j.Logger;
  * logged and skipped: the other listeners still hear the event. Thread-safe.
  *
  * @param <L> the listener type
+ * @since 0.1.0
  */
 public final class Listeners<L> {
 

@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
  * a configuration mistake, {@link IllegalStateException}), never to null
  * ({@link io.lake.meta.InvalidArgumentException}), and a required one is set before
  * {@code build()} ({@link IllegalStateException}).
+ *
+ * @since 0.1.0
  */
 public final class Options {
 

@@ -2,7 +2,11 @@ package io.lake.meta.internal;
 
 import java.util.concurrent.ThreadFactory;
 
-/** The threads the recipes start for themselves. */
+/**
+ * The threads the recipes start for themselves.
+ *
+ * @since 0.1.0
+ */
 public final class Threads {
 
     private Threads() {

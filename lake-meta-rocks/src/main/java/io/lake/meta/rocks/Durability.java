@@ -1,6 +1,10 @@
 package io.lake.meta.rocks;
 
-/** When a RocksDB store acknowledges a write. */
+/**
+ * When a RocksDB store acknowledges a write.
+ *
+ * @since 0.1.0
+ */
 public enum Durability {
 
     /**

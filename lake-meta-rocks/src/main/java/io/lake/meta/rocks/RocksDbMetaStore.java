@@ -14,6 +14,8 @@ import java.util.function.UnaryOperator;
  * syncs (group commit), and no write is acknowledged before it is as durable as the
  * {@link Durability} setting promises. Another process can read the store meanwhile through a
  * read-only view ({@link Builder#buildReadOnly()}).
+ *
+ * @since 0.1.0
  */
 public final class RocksDbMetaStore {
 

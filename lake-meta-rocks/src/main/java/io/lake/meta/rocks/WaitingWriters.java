@@ -3,6 +3,8 @@ package io.lake.meta.rocks;
 /**
  * What a writer does while the batch holding its commit is being written by another writer (see
  * {@link RocksDbMetaStore.Builder#waitingWriters(WaitingWriters)}).
+ *
+ * @since 0.1.0
  */
 public enum WaitingWriters {
 

@@ -12,6 +12,8 @@ import java.lang.annotation.Target;
  * extends LeaseFencingSuite {}}. The factory is created once per annotated class with its
  * no-argument constructor (which may be package-private) and closed after the class; on a class
  * that holds suites as {@code @Nested} classes, every nested suite shares it.
+ *
+ * @since 0.1.0
  */
 @Documented
 @Inherited

@@ -27,6 +27,7 @@ import io.lake.meta.MetaStore;
  *
  * <p>A backend that lacks something the suites expect declares it with the reason in
  * {@link #capabilities()}; the suites then expect what the {@link Capability} says instead.
+ * @since 0.1.0
  */
 public interface BackendFactory extends AutoCloseable {
 

@@ -24,6 +24,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * and test names that read {@code Backend > group > behaviour} ({@link ContractDisplayNames}).
  * Backends do not extend this class: they extend a suite ({@link MetaStoreSuite},
  * {@code lease.LeaseFencingSuite}, ...).
+ *
+ * @since 0.1.0
  */
 @ExtendWith(BackendExtension.class)
 @DisplayNameGeneration(ContractDisplayNames.class)

@@ -18,6 +18,8 @@ import java.util.Optional;
  * }</pre>
  *
  * <p>Immutable; {@link #without} returns a new value.
+ *
+ * @since 0.1.0
  */
 public final class Capabilities {
 

@@ -6,6 +6,8 @@ package io.lake.meta.testkit;
  * ({@code Capabilities.all().without(Capability.RACE_HOOKS, "...")}); the suites then expect what
  * the capability says instead. A missing capability never makes a test pass by skipping it
  * unannounced: a skipped test carries the declared reason.
+ *
+ * @since 0.1.0
  */
 public enum Capability {
 

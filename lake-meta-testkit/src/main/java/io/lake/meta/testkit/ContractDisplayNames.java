@@ -14,6 +14,8 @@ import org.junit.jupiter.api.DisplayNameGenerator;
  * it (not the testkit class that declares it). Method names are split at underscores and
  * capitals. Reports show these names where the runner uses display names (IDEs, the JUnit
  * console, Surefire with its phrased-name options, as the testing guide shows).
+ *
+ * @since 0.1.0
  */
 public class ContractDisplayNames extends DisplayNameGenerator.Standard {
 

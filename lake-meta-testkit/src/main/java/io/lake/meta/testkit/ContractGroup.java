@@ -10,6 +10,8 @@ import java.lang.annotation.Target;
  * The concept a part of a contract suite checks, in words ({@code "conditional writes"}).
  * {@link ContractDisplayNames} puts it between the backend's test class and the behaviour, so the
  * tests of one backend class still read grouped by concept.
+ *
+ * @since 0.1.0
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

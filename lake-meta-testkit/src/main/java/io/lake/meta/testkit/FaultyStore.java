@@ -38,6 +38,8 @@ import java.util.function.Supplier;
  * <p>Faults fire in the order they were armed: a call is decided by the first armed fault it
  * matches, and forwarded when it matches none. The store does not close the store it wraps: that
  * belongs to the test. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class FaultyStore extends ForwardingMetaStore {
 

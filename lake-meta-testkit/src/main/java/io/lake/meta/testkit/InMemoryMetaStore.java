@@ -66,6 +66,8 @@ import java.util.TreeMap;
  *
  * <p>Thread-safe. {@link #close()} is idempotent; afterwards every call throws
  * {@link StoreClosedException}.
+ *
+ * @since 0.1.0
  */
 public final class InMemoryMetaStore implements MetaStore, KeyFamilies {
 

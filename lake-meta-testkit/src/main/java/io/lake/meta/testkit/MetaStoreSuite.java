@@ -73,6 +73,7 @@ package io.lake.meta.testkit;
  *   <li>a watch reports each change within {@link SuiteSettings#watchDeliveryTimeout()} (30 s by
  *       default): a backend that polls is opened with a short poll interval.</li>
  * </ul>
+ * @since 0.1.0
  */
 public abstract class MetaStoreSuite extends KeyFamiliesContract {
 

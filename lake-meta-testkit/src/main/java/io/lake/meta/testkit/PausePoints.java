@@ -29,6 +29,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * when it expires, the awaited event never happened and the method throws {@link AssertionError}.
  *
  * <p>Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class PausePoints implements RaceHooks {
 

@@ -10,6 +10,8 @@ import java.time.Clock;
  * What a suite hands {@link BackendFactory#open} for one store: the race hooks the store must call,
  * the clocks of the test, and directories for an embedded store. A store takes what it needs and
  * ignores the rest.
+ *
+ * @since 0.1.0
  */
 public interface StoreContext {
 

@@ -15,6 +15,8 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>Immutable; each {@code with...} returns a new value.
+ *
+ * @since 0.1.0
  */
 public final class SuiteSettings {
 

@@ -43,6 +43,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * {@link StoreContext#newDirectory()} gives each store a directory that is deleted after the test.
  *
  * <p>Thread-safe; with parallel test execution use the parameter rather than {@link #store()}.
+ * @since 0.1.0
  */
 public final class TempDirStoreExtension implements BeforeEachCallback, AfterEachCallback, ParameterResolver {
 

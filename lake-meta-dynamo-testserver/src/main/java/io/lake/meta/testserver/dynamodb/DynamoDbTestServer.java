@@ -41,6 +41,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code true} unless it is already set (an explicit {@code false} is respected). In a JVM that
  * created a JDK HTTP server before using this class, pass {@code -D}{@value #NODELAY_PROPERTY}{@code =true}
  * instead.
+ *
+ * @since 0.1.0
  */
 public final class DynamoDbTestServer implements Closeable {
 

@@ -5,6 +5,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Runs the server standalone: {@code java -jar lake-meta-dynamo-testserver.jar [--port P]}.
  * Prints the endpoint, then serves until the process is stopped.
+ *
+ * @since 0.1.0
  */
 public final class DynamoDbTestServerMain {
 

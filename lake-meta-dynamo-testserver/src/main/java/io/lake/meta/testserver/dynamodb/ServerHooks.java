@@ -5,6 +5,8 @@ package io.lake.meta.testserver.dynamodb;
  * sleeping. The server calls {@link #reached(String)} on the request's thread; a hook may block
  * there until the test releases it. Same shape as {@code io.lake.meta.spi.RaceHooks}, so
  * {@code raceHooks::reached} can be passed directly.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface ServerHooks {

@@ -41,6 +41,8 @@ import java.util.function.ToDoubleFunction;
  * }</pre>
  * Thread-safe. Micrometer is an optional dependency of {@code lake-meta-dynamo}: only this
  * package uses it.
+ *
+ * @since 0.1.0
  */
 public final class MigrationMetrics implements MeterBinder {
 

@@ -10,6 +10,8 @@ import software.amazon.awssdk.regions.Region;
  * {@code lake-meta-testkit-localstack} provides one (LocalStack through testcontainers); without
  * such a module on the test class path, the target never looks for a container engine, and
  * tests run on an explicit endpoint or the in-process server.
+ *
+ * @since 0.1.0
  */
 public interface ContainerTarget {
 

@@ -71,6 +71,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * }</pre>
  *
  * <p>Thread-safe.
+ * @since 0.1.0
  */
 public final class DynamoDbServerExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
         ParameterResolver, AutoCloseable {

@@ -38,6 +38,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
  * skips them with a reason on the other targets; every other test runs on every target.
  *
  * <p>Thread-safe. Whatever the target started (a container, a server) is stopped when the JVM exits.
+ *
+ * @since 0.1.0
  */
 public final class DynamoTestTarget {
 

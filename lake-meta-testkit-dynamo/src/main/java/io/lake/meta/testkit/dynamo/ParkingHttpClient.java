@@ -34,6 +34,8 @@ import software.amazon.awssdk.utils.AttributeMap;
  * <p>{@link DynamoDbServerExtension} builds its clients with it. Only for tests: every call costs
  * a thread hand-off and the whole response body is buffered. Thread-safe; {@link #close()} closes
  * the URL-connection client inside and stops the I/O threads.
+ *
+ * @since 0.1.0
  */
 public final class ParkingHttpClient implements SdkHttpClient {
 

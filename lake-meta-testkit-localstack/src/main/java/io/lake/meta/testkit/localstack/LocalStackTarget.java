@@ -23,6 +23,8 @@ import software.amazon.awssdk.regions.Region;
  * </ul>
  *
  * <p>Registered as a {@link java.util.ServiceLoader} service; there is nothing to call.
+ *
+ * @since 0.1.0
  */
 public final class LocalStackTarget implements ContainerTarget {
 

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * <p>Groups, inherited so the backend's one class runs them all: {@code CounterValuesContract} (values,
  * ranges, the record, errors) and the contention and lost-answer groups below. Races are ordered
  * with pause points and store decorators, never sleeps.
+ * @since 0.1.0
  */
 public abstract class CounterSuite extends CounterValuesContract {
 

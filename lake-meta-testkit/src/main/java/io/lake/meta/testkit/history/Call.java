@@ -13,6 +13,8 @@ import java.util.stream.Stream;
 /**
  * What a client asked the store: a point read, a conditional write, a guarded write, a
  * transaction, or the first page of a prefix.
+ *
+ * @since 0.1.0
  */
 public sealed interface Call permits Call.Get, Call.Write, Call.Guarded, Call.Transact, Call.FirstPage {
 

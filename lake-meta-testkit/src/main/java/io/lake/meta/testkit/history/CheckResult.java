@@ -1,6 +1,10 @@
 package io.lake.meta.testkit.history;
 
-/** The verdict of {@link LinearizabilityChecker} on one history, with what it looked at. */
+/**
+ * The verdict of {@link LinearizabilityChecker} on one history, with what it looked at.
+ *
+ * @since 0.1.0
+ */
 public final class CheckResult {
 
     /** What the check found. */

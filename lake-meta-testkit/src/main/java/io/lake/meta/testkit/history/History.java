@@ -8,6 +8,8 @@ import java.util.stream.Collectors;
  * An immutable record of concurrent calls on one store, in the order their answers arrived:
  * what {@link HistoryRecorder} collected, or a history written by hand with {@link #builder()}.
  * {@link LinearizabilityChecker} checks it.
+ *
+ * @since 0.1.0
  */
 public final class History {
 

@@ -46,6 +46,8 @@ import java.util.function.Supplier;
  * linearizably but not the batch as one snapshot. Pages are forwarded unrecorded by
  * {@link #recording}; {@link #recordingWithPages} also records first pages (no token), for stores
  * that read a page from one snapshot. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class HistoryRecorder {
 

@@ -31,6 +31,8 @@ import java.util.Set;
  *
  * <p>The search is exponential in the worst case; it gives up after a bounded number of states
  * and says so ({@link CheckResult.Verdict#UNDECIDED}), never passing a history it did not finish.
+ *
+ * @since 0.1.0
  */
 public final class LinearizabilityChecker {
 

@@ -15,6 +15,7 @@ import java.util.Objects;
  * @param invokedAt logical time of the invocation
  * @param answeredAt logical time of the answer (also for unknown outcomes, for reports; the
  *     checker lets an unknown operation take effect after it)
+ * @since 0.1.0
  */
 public record Operation(int id, String client, Call call, Outcome outcome, long invokedAt, long answeredAt) {
 

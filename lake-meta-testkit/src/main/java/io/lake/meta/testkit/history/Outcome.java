@@ -21,6 +21,8 @@ import java.util.Optional;
  *   <li>{@link NotApplied}: the store said nothing was applied ({@code StoreUnavailableException}
  *       and the contract's other refusals): the operation must have had no effect.</li>
  * </ul>
+ *
+ * @since 0.1.0
  */
 public sealed interface Outcome permits Outcome.Read, Outcome.Written, Outcome.GuardedWritten, Outcome.Transacted,
         Outcome.Paged, Outcome.Unknown, Outcome.NotApplied {

@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Forwards everything to a store and records what reached it: every plain and every guarded
  * mutation and every transaction, in order, and how many reads. Does not close the store it wraps. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class CountingMetaStore extends ForwardingMetaStore {
 

@@ -8,6 +8,8 @@ import io.lake.meta.spi.RaceHooks;
  * named point before each write is forwarded, so a test using {@code PausePoints} can hold a
  * request that the client has already built (its guard already chosen) while the world moves on:
  * a GC pause or a slow network. Does not close the store it wraps.
+ *
+ * @since 0.1.0
  */
 public final class InFlightHooks extends BeforeEachWrite {
 

@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Records what a {@link LeadershipListener} heard, as {@code "gained 3"} / {@code "lost 3"}, and
  * the thread that delivered each event. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class LeadershipEvents implements LeadershipListener {
 

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * below; {@link io.lake.meta.testkit.ContractDisplayNames} names each {@code group > behaviour}.
  * Time is manual (a shared {@link ManualClock}, one {@link ManualTicker} per candidate) and races
  * are ordered with pause points, never sleeps.
+ * @since 0.1.0
  */
 @ContractGroup("lifecycle")
 public abstract class LeaseFencingSuite extends FencedTransactionContract {

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.BeforeEach;
  * clock (the store's {@link io.lake.meta.testkit.StoreContext#clock()} too), one manual ticker per
  * candidate, and elections that are closed after each test. Backends do not extend this class:
  * they extend {@link LeaseFencingSuite}.
+ *
+ * @since 0.1.0
  */
 public abstract class LeaseSupport extends BackendSuite {
 

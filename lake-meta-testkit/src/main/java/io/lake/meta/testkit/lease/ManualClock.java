@@ -7,7 +7,11 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A wall clock that moves only when a test moves it. Thread-safe. */
+/**
+ * A wall clock that moves only when a test moves it. Thread-safe.
+ *
+ * @since 0.1.0
+ */
 public final class ManualClock extends Clock {
 
     private final AtomicLong millis;

@@ -4,7 +4,11 @@ import io.lake.meta.Ticker;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A monotonic ticker that moves only when a test moves it. Thread-safe. */
+/**
+ * A monotonic ticker that moves only when a test moves it. Thread-safe.
+ *
+ * @since 0.1.0
+ */
 public final class ManualTicker implements Ticker {
 
     private final AtomicLong nanos;

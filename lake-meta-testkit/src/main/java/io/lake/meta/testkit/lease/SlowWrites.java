@@ -7,6 +7,8 @@ import java.time.Duration;
  * Makes every write take {@code latency} on a manual ticker (advanced while the write is in
  * flight), so a test can tell time measured before a request from time measured after it.
  * Does not close the store it wraps.
+ *
+ * @since 0.1.0
  */
 public final class SlowWrites extends BeforeEachWrite {
 

@@ -36,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * lifecycle group below. Time is manual (a shared {@link io.lake.meta.testkit.lease.ManualClock},
  * one {@link io.lake.meta.testkit.lease.ManualTicker} and {@link ManualScheduler} per node), and
  * races are ordered with pause points, never sleeps.
+ * @since 0.1.0
  */
 public abstract class FencedLockSuite extends LockFencingContract {
 

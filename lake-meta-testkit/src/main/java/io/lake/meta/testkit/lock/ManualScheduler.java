@@ -27,6 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>{@code execute} and {@code submit} queue a task due now. Periodic tasks run at most once per
  * {@code runDue()}, then are due again one period (or delay) after that run. {@code shutdown()}
  * drops every queued task. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class ManualScheduler extends AbstractExecutorService implements ScheduledExecutorService {
 

@@ -50,6 +50,7 @@ import org.junit.jupiter.api.Test;
  * ticker and a {@link ManualScheduler} for its locks' renewals, so a process is "paused" simply by
  * not letting its time pass. A sweeper whose lock was taken over is stopped by the store's check
  * of the lock record's bytes alone: its own clock still says it holds the lock.
+ * @since 0.1.0
  */
 public abstract class FencedTableLocksSuite extends RecipeSupport {
 

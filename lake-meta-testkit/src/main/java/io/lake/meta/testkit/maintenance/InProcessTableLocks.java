@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * sweeper's writes by the process's leadership). Calls {@link RaceHooks#reached} at
  * {@link #LOCKED} right after a lock was taken, so a test can act while the sweeper holds a lock
  * and has not re-read the table yet. Records which tables were locked. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class InProcessTableLocks implements TableLockProvider {
 

@@ -44,6 +44,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>The sweeper's locks are {@link InProcessTableLocks}; a test holds the sweeper inside a lock at
  * {@link InProcessTableLocks#LOCKED} to change the registry between the scan and the re-read.
+ * @since 0.1.0
  */
 public abstract class MaintenanceSuite extends RecipeSupport {
 

@@ -24,6 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Forwards to a store and counts every kind of read apart (pages with their prefixes, point
  * reads, batch reads) and every write, so a test can bound what a maintenance tick costs. Does not
  * close the store it wraps. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class ReadCountingStore extends ForwardingMetaStore {
 

@@ -10,6 +10,8 @@ import java.util.function.Function;
 /**
  * A {@link TableMaintainer} that records what it was handed and answers with a configurable
  * action (none by default). Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class RecordingMaintainer implements TableMaintainer {
 

@@ -51,6 +51,7 @@ import org.junit.jupiter.api.Test;
  * @Backend(MyBackend.class)
  * class MyStoreFencedPublicationTest extends FencedPublicationSuite {}
  * }</pre>
+ * @since 0.1.0
  */
 public abstract class FencedPublicationSuite extends RecipeSupport {
 

@@ -52,6 +52,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Every journal writes through a fenced store over its leader's election. Races are ordered by
  * holding one caller's request in flight ({@link InFlightHooks}); time is manual.
+ * @since 0.1.0
  */
 public abstract class OperationJournalSuite extends RecipeSupport {
 

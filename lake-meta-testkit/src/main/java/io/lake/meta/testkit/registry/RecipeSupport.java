@@ -30,6 +30,8 @@ import org.junit.jupiter.api.AfterEach;
  * through fenced stores, a background thread for the racer a test holds at a pause point, and a
  * full read of the store to prove that nothing moved. Backends do not extend this class: extend
  * the suites.
+ *
+ * @since 0.1.0
  */
 public abstract class RecipeSupport extends LeaseSupport {
 

@@ -44,6 +44,7 @@ import org.junit.jupiter.api.Test;
  * }</pre>
  *
  * <p>Races are ordered by holding one writer's request in flight ({@link InFlightHooks}), never by sleeping.
+ * @since 0.1.0
  */
 public abstract class TableRegistrySuite extends RecipeSupport {
 

@@ -18,6 +18,8 @@ import java.util.function.Supplier;
  * {@link #visibility}, whose read side every read holds, so a read sees all of a transaction's
  * items or none of them; it waits only while a committed transaction's items are being put in
  * place, never while a write is paused before that.
+ *
+ * @since 0.1.0
  */
 public final class Database {
 

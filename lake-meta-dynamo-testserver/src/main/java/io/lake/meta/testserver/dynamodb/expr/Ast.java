@@ -3,7 +3,11 @@ package io.lake.meta.testserver.dynamodb.expr;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** The syntax tree of condition, key-condition, filter, projection and update expressions. */
+/**
+ * The syntax tree of condition, key-condition, filter, projection and update expressions.
+ *
+ * @since 0.1.0
+ */
 public final class Ast {
 
     private Ast() {

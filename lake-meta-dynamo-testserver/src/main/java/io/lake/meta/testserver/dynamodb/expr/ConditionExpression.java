@@ -23,6 +23,8 @@ import java.util.Set;
  * A parsed and checked condition, filter or key-condition expression, evaluated against items
  * with DynamoDB's semantics: values of different types never compare, a missing attribute makes
  * every comparison false except {@code <>}, which is then true.
+ *
+ * @since 0.1.0
  */
 public final class ConditionExpression {
 

@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
  * transaction), checked in DynamoDB's order: presence without expressions, emptiness, key
  * syntax, value validity; then, while expressions are parsed, undefined references; finally,
  * after every expression of the request was parsed, unused entries ({@link #checkAllUsed()}).
+ *
+ * @since 0.1.0
  */
 public final class Placeholders {
 

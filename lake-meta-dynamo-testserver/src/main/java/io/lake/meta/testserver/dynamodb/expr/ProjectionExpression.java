@@ -8,7 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** A parsed projection: the document paths to keep. Missing paths are silently left out. */
+/**
+ * A parsed projection: the document paths to keep. Missing paths are silently left out.
+ *
+ * @since 0.1.0
+ */
 public final class ProjectionExpression {
 
     private final List<List<Object>> paths;

@@ -10,6 +10,8 @@ import java.util.Set;
 /**
  * DynamoDB's reserved words (573 of them, from the developer guide's list). A bare attribute
  * name equal to one of them, in any case, is rejected; a {@code #placeholder} must be used.
+ *
+ * @since 0.1.0
  */
 public final class ReservedWords {
 

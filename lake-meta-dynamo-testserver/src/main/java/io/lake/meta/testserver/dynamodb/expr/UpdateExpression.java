@@ -24,6 +24,8 @@ import java.util.Set;
  * A parsed update expression (SET with {@code +}, {@code -}, {@code if_not_exists} and
  * {@code list_append}; REMOVE; ADD for numbers and sets; DELETE for sets). Every right-hand side
  * is evaluated against the item as it was before the update.
+ *
+ * @since 0.1.0
  */
 public final class UpdateExpression {
 

@@ -2,7 +2,11 @@ package io.lake.meta.testserver.dynamodb.fault;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A fault in a plan, with how often it fired. Thread-safe. */
+/**
+ * A fault in a plan, with how often it fired. Thread-safe.
+ *
+ * @since 0.1.0
+ */
 public final class ArmedFault {
 
     private final Fault fault;

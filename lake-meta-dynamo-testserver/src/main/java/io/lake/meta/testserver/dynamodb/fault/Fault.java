@@ -12,6 +12,8 @@ import java.util.Objects;
  * server.faults().arm(Fault.provisionedThroughputExceeded().onOperation("PutItem").onTable("t").times(2));
  * server.faults().arm(Fault.applyThenDropResponse().onOperation("TransactWriteItems").onAttempt(1));
  * }</pre>
+ *
+ * @since 0.1.0
  */
 public final class Fault {
 

@@ -9,6 +9,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * The faults armed on a server, consulted for every request in arming order. Latency faults add
  * up; among the other faults, the first that matches and has hits left fires, and at most one
  * fires per request. Thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class FaultPlan {
 

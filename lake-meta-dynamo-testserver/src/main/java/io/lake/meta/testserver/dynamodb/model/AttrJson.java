@@ -15,7 +15,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** Reads and writes attribute values in DynamoDB JSON, with the service's validation messages. */
+/**
+ * Reads and writes attribute values in DynamoDB JSON, with the service's validation messages.
+ *
+ * @since 0.1.0
+ */
 public final class AttrJson {
 
     /** The longest attribute name, in UTF-8 bytes (65 536 is rejected). */

@@ -14,6 +14,8 @@ import java.util.Set;
 /**
  * One immutable DynamoDB attribute value. Numbers are kept normalised (see {@link Numbers});
  * sets keep their elements as scalar values in insertion order and compare order-insensitively.
+ *
+ * @since 0.1.0
  */
 public final class AttrValue {
 

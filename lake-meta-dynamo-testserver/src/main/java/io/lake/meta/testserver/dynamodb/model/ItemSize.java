@@ -6,6 +6,8 @@ import java.util.Map;
 /**
  * DynamoDB's item size, the measure behind the 400 KB item limit, capacity units and the 1 MB
  * page: attribute name bytes plus value sizes, with 3 bytes per map or list and 1 per element.
+ *
+ * @since 0.1.0
  */
 public final class ItemSize {
 

@@ -6,6 +6,8 @@ import java.util.Map;
  * DynamoDB's limit on how deep maps and lists nest, and the texts it refuses a deeper document
  * with. Levels count the attribute itself as level 1: an attribute of 31 wrapping maps has its leaf
  * at level 32, the deepest accepted.
+ *
+ * @since 0.1.0
  */
 public final class Nesting {
 

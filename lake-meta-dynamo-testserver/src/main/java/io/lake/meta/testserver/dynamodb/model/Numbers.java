@@ -6,6 +6,8 @@ import java.math.BigDecimal;
  * DynamoDB numbers: at most 38 significant digits, magnitude from 1E-130 to just under 1E126,
  * stored and returned in plain canonical form (no leading or trailing zeros, no exponent,
  * {@code -0} becomes {@code 0}).
+ *
+ * @since 0.1.0
  */
 public final class Numbers {
 

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * An error answer of the emulated service: the {@code __type}, the message (under the member
  * name real DynamoDB uses for that error, {@code message} or {@code Message}), the HTTP status
  * and any modelled members such as {@code CancellationReasons} or {@code Item}.
+ *
+ * @since 0.1.0
  */
 public final class DynamoException extends RuntimeException {
 

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code com.amazonaws.dynamodb.v20120810}, validation under {@code com.amazon.coral.validate},
  * protocol errors under {@code com.amazon.coral.service}, control-plane throttling under
  * {@code com.amazon.coral.availability}.
+ *
+ * @since 0.1.0
  */
 public final class Errors {
 

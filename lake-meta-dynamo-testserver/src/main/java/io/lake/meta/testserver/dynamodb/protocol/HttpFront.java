@@ -25,6 +25,8 @@ import java.util.zip.CRC32;
  * {@code X-Amz-Target: DynamoDB_20120810.<Operation>}; every answer carries
  * {@code x-amzn-RequestId} and {@code x-amz-crc32} (CRC-32 of the exact body bytes, never
  * compressed). SigV4 signatures are not checked: any or no Authorization header is accepted.
+ *
+ * @since 0.1.0
  */
 public final class HttpFront implements HttpHandler {
 

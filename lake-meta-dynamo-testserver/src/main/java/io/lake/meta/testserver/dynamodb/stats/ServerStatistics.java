@@ -6,7 +6,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 
-/** Per-table counters, safe under concurrent requests. Statistics survive a table's deletion. */
+/**
+ * Per-table counters, safe under concurrent requests. Statistics survive a table's deletion.
+ *
+ * @since 0.1.0
+ */
 public final class ServerStatistics {
 
     private final ConcurrentHashMap<String, Counters> tables = new ConcurrentHashMap<>();

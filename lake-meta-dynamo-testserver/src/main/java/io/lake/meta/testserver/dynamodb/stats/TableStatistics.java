@@ -12,6 +12,7 @@ import java.util.Map;
  * @param itemsReturned items sent back to the client
  * @param readCapacityUnits read capacity consumed, computed whether or not it was requested
  * @param writeCapacityUnits write capacity consumed, computed whether or not it was requested
+ * @since 0.1.0
  */
 public record TableStatistics(Map<String, Long> requests, long itemsEvaluated, long itemsReturned,
                               double readCapacityUnits, double writeCapacityUnits) {
