@@ -57,6 +57,15 @@ public record DynamoStoreSpec(String table, URI endpoint, String region) impleme
         return "dynamo:" + table;
     }
 
+    /**
+     * {@link #text()}. picocli turns the parsed option into a string on every run: a record's
+     * generated {@code toString} would cost each start a method-handle bootstrap.
+     */
+    @Override
+    public String toString() {
+        return text();
+    }
+
     @Override
     public StoreSpec withConnection(String endpointText, String regionText) {
         URI uri = endpointText == null ? null : endpoint(endpointText);

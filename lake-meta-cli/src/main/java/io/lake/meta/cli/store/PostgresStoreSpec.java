@@ -51,6 +51,15 @@ public record PostgresStoreSpec(String url, String table) implements StoreSpec {
         return "postgres:" + url + (PostgresMetaStore.DEFAULT_TABLE.equals(table) ? "" : "#" + table);
     }
 
+    /**
+     * {@link #text()}. picocli turns the parsed option into a string on every run: a record's
+     * generated {@code toString} would cost each start a method-handle bootstrap.
+     */
+    @Override
+    public String toString() {
+        return text();
+    }
+
     /** Where {@link #open} reads {@code PGUSER} and {@code PGPASSWORD}: the process environment; tests set their own. */
     static volatile Function<String, String> environment = System::getenv;
 

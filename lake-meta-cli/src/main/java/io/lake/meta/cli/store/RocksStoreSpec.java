@@ -29,6 +29,15 @@ public record RocksStoreSpec(Path directory) implements StoreSpec {
         return "rocks:" + directory;
     }
 
+    /**
+     * {@link #text()}. picocli turns the parsed option into a string on every run: a record's
+     * generated {@code toString} would cost each start a method-handle bootstrap.
+     */
+    @Override
+    public String toString() {
+        return text();
+    }
+
     /** How often {@code watch} on a read-only view catches up with the store's holder and lists the prefix. */
     static final Duration WATCH_POLL_INTERVAL = Duration.ofMillis(200);
 
