@@ -2,6 +2,8 @@ package io.lake.meta.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lake.meta.cli.kv.GetCommand;
+import io.lake.meta.cli.store.RocksStoreSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
