@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Assumptions;
@@ -108,6 +109,7 @@ abstract class KeyFamiliesContract extends ConcurrentWriteContract {
         List<String> stable = List.of("a", "n", "z");
         writeAll(stable.stream().map(family -> family + "/stable").toList());
         AtomicBoolean stop = new AtomicBoolean();
+        CountDownLatch firstRoundDone = new CountDownLatch(1);
         // families that come and go between the stable ones, as a writer's keys do during a listing
         CompletableFuture<Integer> writer = CompletableFuture.supplyAsync(() -> {
             int rounds = 0;
@@ -116,10 +118,15 @@ abstract class KeyFamiliesContract extends ConcurrentWriteContract {
                 store.create(transientKey, value("x"));
                 store.delete(transientKey, value("x"));
                 rounds++;
+                firstRoundDone.countDown();
             }
             return rounds;
         });
         try {
+            // the listings overlap the writer: it has started (a fast store could otherwise be listed 100
+            // times before the writer's thread first runs)
+            assertThat(firstRoundDone.await(Racer.SAFETY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+                    .as("the writer's first round").isTrue();
             for (int listing = 0; listing < 100; listing++) {
                 List<String> listed = families.families();
                 assertThat(listed).as("listing %d", listing).doesNotHaveDuplicates()
