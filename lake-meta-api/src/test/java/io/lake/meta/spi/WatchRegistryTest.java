@@ -197,22 +197,34 @@ class WatchRegistryTest {
 
         synchronized (handle) {
             publisher.start();
-            Thread.State state = awaitEndedOrStuck(publisher);
+            Thread.State state = awaitEndedOrStuckOn(publisher, handle);
             assertThat(state).as("the publisher while the caller holds its watch handle's monitor").isEqualTo(Thread.State.TERMINATED);
         }
         executor.runAll();
         assertThat(heard).containsExactly(changed(A, "1"));
     }
 
-    private static Thread.State awaitEndedOrStuck(Thread thread) throws InterruptedException {
-        while (true) {
-            Thread.State state = thread.getState();
-            if (state == Thread.State.TERMINATED || state == Thread.State.BLOCKED || state == Thread.State.WAITING
-                    || state == Thread.State.TIMED_WAITING) {
-                return state;
+    /**
+     * The thread's state once it ended, or once it is stuck on {@code monitor}: blocked or waiting on
+     * that object. Blocked on another lock (a class being loaded or initialised on its first run) is
+     * not stuck: it goes on.
+     */
+    private static Thread.State awaitEndedOrStuckOn(Thread thread, Object monitor) {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long giveUp = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30); // stuck elsewhere: fail, never hang
+        while (System.nanoTime() < giveUp) {
+            java.lang.management.ThreadInfo info = threads.getThreadInfo(thread.getId());
+            if (info == null || thread.getState() == Thread.State.TERMINATED) {
+                return Thread.State.TERMINATED;
+            }
+            java.lang.management.LockInfo lock = info.getLockInfo();
+            if (lock != null && lock.getIdentityHashCode() == System.identityHashCode(monitor)
+                    && lock.getClassName().equals(monitor.getClass().getName())) {
+                return info.getThreadState();
             }
             Thread.onSpinWait();
         }
+        return thread.getState();
     }
 
     /**
