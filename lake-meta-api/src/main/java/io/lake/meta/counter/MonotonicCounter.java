@@ -5,6 +5,7 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.StoreUnavailableException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A counter under one key that hands out increasing values, each one at most once, to every
@@ -107,10 +108,10 @@ public interface MonotonicCounter {
         static final int DEFAULT_MAX_ATTEMPTS = 16;
         static final int MAX_MAX_ATTEMPTS = 10_000;
 
-        private MetaStore store;
-        private MetaKey key;
-        private Long firstValue;
-        private Integer maxAttempts;
+        private @Nullable MetaStore store;
+        private @Nullable MetaKey key;
+        private @Nullable Long firstValue;
+        private @Nullable Integer maxAttempts;
 
         private Builder() {
         }
@@ -150,7 +151,11 @@ public interface MonotonicCounter {
             return this;
         }
 
-        /** @throws IllegalStateException if the store or the key is missing */
+        /**
+         * Builds the counter.
+         *
+         * @throws IllegalStateException if the store or the key is missing
+         */
         public MonotonicCounter build() {
             if (store == null) {
                 throw new IllegalStateException("store is required: call store(...) before build()");
@@ -162,7 +167,7 @@ public interface MonotonicCounter {
                     maxAttempts != null ? maxAttempts : DEFAULT_MAX_ATTEMPTS);
         }
 
-        private static <T> T notTwice(T current, T value, String name) {
+        private static <T> T notTwice(@Nullable T current, T value, String name) {
             if (current != null) {
                 throw new IllegalStateException(name + " was already set");
             }

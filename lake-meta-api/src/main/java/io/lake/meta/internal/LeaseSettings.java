@@ -2,6 +2,7 @@ package io.lake.meta.internal;
 
 import io.lake.meta.InvalidArgumentException;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lease settings every lease-based builder takes ({@code LeaderElection}, {@code LeaseCandidate},
@@ -54,8 +55,8 @@ public final class LeaseSettings {
      * @throws InvalidArgumentException if the margin is not shorter than the lease, or the renew
      *     interval not shorter than lease minus margin
      */
-    public static Duration renewInterval(Duration leaseDuration, Duration safetyMargin, Duration renewInterval,
-            String holder) {
+    public static Duration renewInterval(Duration leaseDuration, @Nullable Duration safetyMargin,
+            @Nullable Duration renewInterval, String holder) {
         Duration margin = marginShorterThanLease(leaseDuration, safetyMargin, holder);
         Duration valid = leaseDuration.minus(margin);
         Duration renew = renewInterval != null ? renewInterval : leaseDuration.dividedBy(3);
@@ -71,7 +72,8 @@ public final class LeaseSettings {
      *
      * @throws InvalidArgumentException otherwise: {@code holder} would never trust its own lease
      */
-    public static Duration marginShorterThanLease(Duration leaseDuration, Duration safetyMargin, String holder) {
+    public static Duration marginShorterThanLease(Duration leaseDuration, @Nullable Duration safetyMargin,
+            String holder) {
         Duration margin = safetyMargin != null ? safetyMargin : Duration.ZERO;
         if (margin.compareTo(leaseDuration) >= 0) {
             throw new InvalidArgumentException("safetyMargin " + margin + " must be shorter than leaseDuration "

@@ -9,6 +9,8 @@ import io.lake.meta.internal.LeaseSettings;
 import io.lake.meta.internal.ListenerQueue;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
@@ -17,6 +19,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,7 +70,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     private final Duration leaseDuration;
     private final Duration renewInterval;
     private final Duration safetyMargin;
-    private final ScheduledExecutorService suppliedScheduler;
+    private final @Nullable ScheduledExecutorService suppliedScheduler;
     private final LeadershipListeners listeners;
 
     /** Wakes {@link #awaitLeadership} callers when leadership may have changed or the election closed. */
@@ -80,21 +83,22 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
 
     /** Guarded by this: lifecycle. */
     private volatile State state = State.LATENT;
-    private ScheduledExecutorService ownedScheduler;
-    private ScheduledFuture<?> rounds;
+    private @Nullable ScheduledExecutorService ownedScheduler;
+    private @Nullable ScheduledFuture<?> rounds;
 
     private LeaderElection(Builder b) {
-        this.leaseKey = b.leaseKey;
-        this.candidateId = b.candidateId;
-        this.leaseDuration = b.leaseDuration;
-        this.renewInterval = b.renewInterval != null ? b.renewInterval : b.leaseDuration.dividedBy(3);
+        // build() checked the required settings
+        this.leaseKey = Objects.requireNonNull(b.leaseKey);
+        this.candidateId = Objects.requireNonNull(b.candidateId);
+        this.leaseDuration = Objects.requireNonNull(b.leaseDuration);
+        this.renewInterval = b.renewInterval != null ? b.renewInterval : leaseDuration.dividedBy(3);
         this.safetyMargin = b.safetyMargin != null ? b.safetyMargin : Duration.ZERO;
         Clock clock = b.clock != null ? b.clock : Clock.systemUTC();
         Ticker ticker = b.ticker != null ? b.ticker : Ticker.system();
         this.suppliedScheduler = b.scheduler;
         this.listeners = new LeadershipListeners(b.listenerExecutor != null ? b.listenerExecutor
                 : ListenerQueue.oneThread("lake-meta-election-listener-" + candidateId), LOG);
-        this.campaign = new LeaseCampaign(b.store, b.leaseKey, b.candidateId, clock, ticker,
+        this.campaign = new LeaseCampaign(Objects.requireNonNull(b.store), leaseKey, candidateId, clock, ticker,
                 leaseDuration, safetyMargin, listeners, LOG);
         this.driver = new CampaignDriver(campaign, listeners, LOG);
         if (b.listener != null) {
@@ -271,7 +275,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     public synchronized void start() {
         if (state != State.LATENT) {
             throw new IllegalStateException("election for '" + leaseKey + "' (candidate " + candidateId
-                    + ") cannot start: it is " + state.name().toLowerCase() + "; an election starts once");
+                    + ") cannot start: it is " + state.name().toLowerCase(Locale.ROOT) + "; an election starts once");
         }
         state = State.STARTED;
         ScheduledExecutorService scheduler = suppliedScheduler;
@@ -330,7 +334,8 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
 
     @Override
     public String toString() {
-        return "LeaderElection[" + leaseKey + ", candidate=" + candidateId + ", " + state.name().toLowerCase()
+        return "LeaderElection[" + leaseKey + ", candidate=" + candidateId + ", "
+                + state.name().toLowerCase(Locale.ROOT)
                 + ", duration=" + leaseDuration + ", renew=" + renewInterval + ", margin=" + safetyMargin + "]";
     }
 
@@ -360,17 +365,17 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
      * Nothing is built or written when a call throws.
      */
     public static final class Builder {
-        private MetaStore store;
-        private MetaKey leaseKey;
-        private String candidateId;
-        private Duration leaseDuration;
-        private Duration renewInterval;
-        private Duration safetyMargin;
-        private Clock clock;
-        private Ticker ticker;
-        private ScheduledExecutorService scheduler;
-        private LeadershipListener listener;
-        private Executor listenerExecutor;
+        private @Nullable MetaStore store;
+        private @Nullable MetaKey leaseKey;
+        private @Nullable String candidateId;
+        private @Nullable Duration leaseDuration;
+        private @Nullable Duration renewInterval;
+        private @Nullable Duration safetyMargin;
+        private @Nullable Clock clock;
+        private @Nullable Ticker ticker;
+        private @Nullable ScheduledExecutorService scheduler;
+        private @Nullable LeadershipListener listener;
+        private @Nullable Executor listenerExecutor;
 
         private Builder() {
         }
@@ -472,6 +477,8 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         }
 
         /**
+         * Builds the election; it campaigns once started.
+         *
          * @throws IllegalStateException if a required option is missing
          * @throws InvalidArgumentException if the safety margin is not shorter than the lease
          *     duration, or the renew interval not shorter than duration minus margin
@@ -480,21 +487,22 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
             requireSet(store, "store");
             requireSet(leaseKey, "leaseKey");
             requireSet(candidateId, "candidateId");
-            requireSet(leaseDuration, "leaseDuration");
-            LeaseSettings.renewInterval(leaseDuration, safetyMargin, renewInterval, "a leader");
+            LeaseSettings.renewInterval(requireSet(leaseDuration, "leaseDuration"), safetyMargin, renewInterval,
+                    "a leader");
             return new LeaderElection(this);
         }
 
-        private static void requireUnset(Object current, String name) {
+        private static void requireUnset(@Nullable Object current, String name) {
             if (current != null) {
                 throw new IllegalStateException(name + " was already set");
             }
         }
 
-        private static void requireSet(Object value, String name) {
+        private static <T> T requireSet(@Nullable T value, String name) {
             if (value == null) {
                 throw new IllegalStateException(name + " is required: call " + name + "(...) before build()");
             }
+            return value;
         }
     }
 }

@@ -9,8 +9,10 @@ import io.lake.meta.internal.LeaseSettings;
 import io.lake.meta.internal.ListenerQueue;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,13 +46,15 @@ public final class LeaseCandidate implements LeaseAuthority {
     private final CampaignDriver driver;
 
     private LeaseCandidate(Builder b) {
-        this.leaseKey = b.leaseKey;
-        this.candidateId = b.candidateId;
+        // build() checked the required settings
+        this.leaseKey = Objects.requireNonNull(b.leaseKey);
+        this.candidateId = Objects.requireNonNull(b.candidateId);
         this.listeners = new LeadershipListeners(b.listenerExecutor != null ? b.listenerExecutor
-                : ListenerQueue.oneThread("lake-meta-candidate-listener-" + b.candidateId), LOG);
-        this.campaign = new LeaseCampaign(b.store, b.leaseKey, b.candidateId,
+                : ListenerQueue.oneThread("lake-meta-candidate-listener-" + candidateId), LOG);
+        this.campaign = new LeaseCampaign(Objects.requireNonNull(b.store), leaseKey, candidateId,
                 b.clock != null ? b.clock : Clock.systemUTC(), b.ticker != null ? b.ticker : Ticker.system(),
-                b.leaseDuration, b.safetyMargin != null ? b.safetyMargin : Duration.ZERO, listeners, LOG);
+                Objects.requireNonNull(b.leaseDuration), b.safetyMargin != null ? b.safetyMargin : Duration.ZERO,
+                listeners, LOG);
         this.driver = new CampaignDriver(campaign, listeners, LOG);
         if (b.listener != null) {
             listeners.add(b.listener);
@@ -145,15 +149,15 @@ public final class LeaseCandidate implements LeaseAuthority {
      * building without a required one {@link IllegalStateException}.
      */
     public static final class Builder {
-        private MetaStore store;
-        private MetaKey leaseKey;
-        private String candidateId;
-        private Duration leaseDuration;
-        private Duration safetyMargin;
-        private Clock clock;
-        private Ticker ticker;
-        private LeadershipListener listener;
-        private Executor listenerExecutor;
+        private @Nullable MetaStore store;
+        private @Nullable MetaKey leaseKey;
+        private @Nullable String candidateId;
+        private @Nullable Duration leaseDuration;
+        private @Nullable Duration safetyMargin;
+        private @Nullable Clock clock;
+        private @Nullable Ticker ticker;
+        private @Nullable LeadershipListener listener;
+        private @Nullable Executor listenerExecutor;
 
         private Builder() {
         }
@@ -223,6 +227,8 @@ public final class LeaseCandidate implements LeaseAuthority {
         }
 
         /**
+         * Builds the candidate.
+         *
          * @throws IllegalStateException if a required option is missing
          * @throws InvalidArgumentException if the safety margin is not shorter than the lease duration
          */
@@ -230,12 +236,12 @@ public final class LeaseCandidate implements LeaseAuthority {
             requireSet(store, "store");
             requireSet(leaseKey, "leaseKey");
             requireSet(candidateId, "candidateId");
-            requireSet(leaseDuration, "leaseDuration");
-            LeaseSettings.marginShorterThanLease(leaseDuration, safetyMargin, "a holder"); // renewing is the caller's
+            // renewing is the caller's
+            LeaseSettings.marginShorterThanLease(requireSet(leaseDuration, "leaseDuration"), safetyMargin, "a holder");
             return new LeaseCandidate(this);
         }
 
-        private static <T> T set(T current, T value, String name) {
+        private static <T> T set(@Nullable T current, T value, String name) {
             if (current != null) {
                 throw new IllegalStateException(name + " was already set");
             }
@@ -245,10 +251,11 @@ public final class LeaseCandidate implements LeaseAuthority {
             return value;
         }
 
-        private static void requireSet(Object value, String name) {
+        private static <T> T requireSet(@Nullable T value, String name) {
             if (value == null) {
                 throw new IllegalStateException(name + " is required: call " + name + "(...) before build()");
             }
+            return value;
         }
     }
 }

@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lock on one resource key, held by one holder at a time, on the lease machinery of
@@ -119,18 +120,18 @@ public interface FencedLock extends AutoCloseable {
      */
     final class Builder {
         private final LeaseCandidate.Builder lease = LeaseCandidate.builder();
-        private MetaStore store;
-        private MetaKey key;
-        private String holderId;
-        private Duration leaseDuration;
-        private Duration safetyMargin;
-        private Clock clock;
-        private Duration renewInterval;
-        private Duration retryInterval;
-        private Ticker ticker;
-        private ScheduledExecutorService scheduler;
-        private LockListener listener;
-        private Executor listenerExecutor;
+        private @Nullable MetaStore store;
+        private @Nullable MetaKey key;
+        private @Nullable String holderId;
+        private @Nullable Duration leaseDuration;
+        private @Nullable Duration safetyMargin;
+        private @Nullable Clock clock;
+        private @Nullable Duration renewInterval;
+        private @Nullable Duration retryInterval;
+        private @Nullable Ticker ticker;
+        private @Nullable ScheduledExecutorService scheduler;
+        private @Nullable LockListener listener;
+        private @Nullable Executor listenerExecutor;
 
         private Builder() {
         }
@@ -237,15 +238,17 @@ public interface FencedLock extends AutoCloseable {
         }
 
         /**
+         * Builds the lock; it renews its holds once started.
+         *
          * @throws IllegalStateException if a required option is missing
          * @throws InvalidArgumentException if the safety margin is not shorter than the lease
          *     duration, or the renew interval not shorter than duration minus margin
          */
         public FencedLock build() {
-            requireSet(store, "store");
-            requireSet(key, "key");
-            requireSet(holderId, "holderId");
-            requireSet(leaseDuration, "leaseDuration");
+            MetaStore store = requireSet(this.store, "store");
+            MetaKey key = requireSet(this.key, "key");
+            String holderId = requireSet(this.holderId, "holderId");
+            Duration leaseDuration = requireSet(this.leaseDuration, "leaseDuration");
             ReentrantLock mutex = new ReentrantLock();
             MutexAwareDelivery delivery = new MutexAwareDelivery(listenerExecutor != null ? listenerExecutor
                     : ListenerQueue.oneThread("lake-meta-lock-listener-" + key), mutex);
@@ -255,14 +258,15 @@ public interface FencedLock extends AutoCloseable {
                     renew, retryInterval != null ? retryInterval : renew, scheduler, listener, mutex, delivery);
         }
 
-        private static void requireSet(Object value, String name) {
+        private static <T> T requireSet(@Nullable T value, String name) {
             if (value == null) {
                 throw new IllegalStateException(name + " is required: call " + name + "(...) before build()");
             }
+            return value;
         }
 
 
-        private static <T> T notTwice(T current, T value, String name) {
+        private static <T> T notTwice(@Nullable T current, T value, String name) {
             if (current != null) {
                 throw new IllegalStateException(name + " was already set");
             }

@@ -11,7 +11,9 @@ import io.lake.meta.lease.LeadershipListener;
 import io.lake.meta.lease.LeadershipStatus;
 import io.lake.meta.lease.Ticker;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionException;
@@ -22,6 +24,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +44,7 @@ final class LeaseLock implements FencedLock {
     private final Ticker ticker;
     private final Duration renewInterval;
     private final Duration retryInterval;
-    private final ScheduledExecutorService suppliedScheduler;
+    private final @Nullable ScheduledExecutorService suppliedScheduler;
     private final LockListeners listeners = new LockListeners();
     /**
      * Serializes acquisition rounds, renewals, releases and the lifecycle. Always taken before the
@@ -56,15 +59,16 @@ final class LeaseLock implements FencedLock {
 
     private volatile State state = State.LATENT;
     /** The latest hold (live or ended); guarded by mutex, read without it. */
-    private volatile LeaseHold hold;
+    private volatile @Nullable LeaseHold hold;
     /** Guarded by mutex. */
-    private Acquisition acquiring;
-    private ScheduledExecutorService scheduler;
-    private ScheduledExecutorService ownedScheduler;
-    private ScheduledFuture<?> renewals;
+    private @Nullable Acquisition acquiring;
+    private @Nullable ScheduledExecutorService scheduler;
+    private @Nullable ScheduledExecutorService ownedScheduler;
+    private @Nullable ScheduledFuture<?> renewals;
 
     LeaseLock(MetaStore store, MetaKey key, String holderId, LeaseCandidate candidate, Ticker ticker,
-            Duration renewInterval, Duration retryInterval, ScheduledExecutorService scheduler, LockListener listener,
+            Duration renewInterval, Duration retryInterval, @Nullable ScheduledExecutorService scheduler,
+            @Nullable LockListener listener,
             ReentrantLock mutex, MutexAwareDelivery delivery) {
         this.mutex = mutex;
         this.delivery = delivery;
@@ -127,7 +131,7 @@ final class LeaseLock implements FencedLock {
         try {
             if (state != State.LATENT) {
                 throw new IllegalStateException("lock '" + key + "' (holder " + holderId + ") cannot start: it is "
-                        + state.name().toLowerCase() + "; a lock starts once");
+                        + state.name().toLowerCase(Locale.ROOT) + "; a lock starts once");
             }
             state = State.STARTED;
             scheduler = suppliedScheduler;
@@ -209,7 +213,7 @@ final class LeaseLock implements FencedLock {
 
     @Override
     public String toString() {
-        return "FencedLock[" + key + ", holder=" + holderId + ", " + state.name().toLowerCase()
+        return "FencedLock[" + key + ", holder=" + holderId + ", " + state.name().toLowerCase(Locale.ROOT)
                 + ", renew=" + renewInterval + ", retry=" + retryInterval + "]";
     }
 
@@ -275,7 +279,7 @@ final class LeaseLock implements FencedLock {
         try {
             if (state != State.STARTED) {
                 throw new IllegalStateException("lock '" + key + "' (holder " + holderId + ") is "
-                        + state.name().toLowerCase() + (state == State.LATENT
+                        + state.name().toLowerCase(Locale.ROOT) + (state == State.LATENT
                                 ? ": start() it before acquiring, so that its holds are renewed"
                                 : ": build a new one to acquire again"));
             }
@@ -342,7 +346,8 @@ final class LeaseLock implements FencedLock {
             return;
         }
         try {
-            a.nextRound = scheduler.schedule(() -> scheduledRound(a), Math.min(retryInterval.toNanos(), remaining),
+            ScheduledExecutorService s = Objects.requireNonNull(scheduler); // set by start(), before any acquisition
+            a.nextRound = s.schedule(() -> scheduledRound(a), Math.min(retryInterval.toNanos(), remaining),
                     TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             giveUp(a);
@@ -417,7 +422,7 @@ final class LeaseLock implements FencedLock {
         return "free at epoch " + status.epoch() + ", but another holder won the last round";
     }
 
-    private static RuntimeException rethrown(Throwable cause) {
+    private static RuntimeException rethrown(@Nullable Throwable cause) {
         if (cause instanceof RuntimeException r) {
             return r;
         }

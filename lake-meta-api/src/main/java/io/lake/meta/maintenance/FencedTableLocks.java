@@ -10,11 +10,13 @@ import io.lake.meta.registry.TableId;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link TableLockProvider} for sweepers in many processes: a {@link FencedLock} per table,
@@ -62,14 +64,14 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
     private volatile boolean closed;
 
     private FencedTableLocks(Builder b) {
-        this.store = b.store;
+        this.store = Objects.requireNonNull(b.store); // build() checked it
         this.settings = new Settings(b);
         this.ownsScheduler = b.scheduler == null;
-        this.scheduler = ownsScheduler ? Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lake-meta-table-locks-" + b.holderId);
+        this.scheduler = b.scheduler != null ? b.scheduler : Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "lake-meta-table-locks-" + settings.holderId);
             t.setDaemon(true);
             return t;
-        }) : b.scheduler;
+        });
     }
 
     /** A builder; store, holder id and lease duration are required. */
@@ -195,14 +197,14 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
     private static final class Settings {
         final String holderId;
         final Duration leaseDuration;
-        final Duration safetyMargin;
-        final Duration renewInterval;
-        final Clock clock;
-        final Ticker ticker;
+        final @Nullable Duration safetyMargin;
+        final @Nullable Duration renewInterval;
+        final @Nullable Clock clock;
+        final @Nullable Ticker ticker;
 
         Settings(Builder b) {
-            this.holderId = b.holderId;
-            this.leaseDuration = b.leaseDuration;
+            this.holderId = Objects.requireNonNull(b.holderId); // build() checked it
+            this.leaseDuration = Objects.requireNonNull(b.leaseDuration);
             this.safetyMargin = b.safetyMargin;
             this.renewInterval = b.renewInterval;
             this.clock = b.clock;
@@ -210,7 +212,7 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
         }
 
         /** A latent lock on {@code key}; building does no I/O. */
-        FencedLock lockOn(MetaStore store, MetaKey key, ScheduledExecutorService scheduler) {
+        FencedLock lockOn(MetaStore store, MetaKey key, @Nullable ScheduledExecutorService scheduler) {
             FencedLock.Builder lock = FencedLock.builder().store(store).key(key).holderId(holderId)
                     .leaseDuration(leaseDuration);
             if (scheduler != null) {
@@ -239,14 +241,14 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
      * {@link IllegalStateException}. Building does no I/O.
      */
     public static final class Builder {
-        private MetaStore store;
-        private String holderId;
-        private Duration leaseDuration;
-        private Duration safetyMargin;
-        private Duration renewInterval;
-        private Clock clock;
-        private Ticker ticker;
-        private ScheduledExecutorService scheduler;
+        private @Nullable MetaStore store;
+        private @Nullable String holderId;
+        private @Nullable Duration leaseDuration;
+        private @Nullable Duration safetyMargin;
+        private @Nullable Duration renewInterval;
+        private @Nullable Clock clock;
+        private @Nullable Ticker ticker;
+        private @Nullable ScheduledExecutorService scheduler;
 
         private Builder() {
         }
@@ -319,12 +321,14 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
         }
 
         /**
+         * Builds the table locks.
+         *
          * @throws IllegalStateException if the store, the holder id or the lease duration is missing
          * @throws InvalidArgumentException if the safety margin is not shorter than the lease duration,
          *     or the renew interval not shorter than duration minus margin
          */
         public FencedTableLocks build() {
-            requireSet(store, "store");
+            MetaStore store = requireSet(this.store, "store");
             requireSet(holderId, "holderId");
             requireSet(leaseDuration, "leaseDuration");
             // the lock builder's own checks of the combination, once, on a lock that is never
@@ -333,13 +337,14 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
             return new FencedTableLocks(this);
         }
 
-        private static void requireSet(Object value, String name) {
+        private static <T> T requireSet(@Nullable T value, String name) {
             if (value == null) {
                 throw new IllegalStateException(name + " is required: call " + name + "(...) before build()");
             }
+            return value;
         }
 
-        private static void notTwice(Object current, String name) {
+        private static void notTwice(@Nullable Object current, String name) {
             if (current != null) {
                 throw new IllegalStateException(name + " was already set");
             }

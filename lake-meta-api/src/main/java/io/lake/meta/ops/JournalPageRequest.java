@@ -11,20 +11,28 @@ import org.jspecify.annotations.Nullable;
  */
 public final class JournalPageRequest {
 
-    private final String tenant;
+    private final @Nullable String tenant;
     private final PageRequest page;
 
-    private JournalPageRequest(String tenant, PageRequest page) {
+    private JournalPageRequest(@Nullable String tenant, PageRequest page) {
         this.tenant = tenant;
         this.page = page;
     }
 
-    /** @throws InvalidArgumentException if {@code limit} is outside 1..10 000 */
+    /**
+     * The first page of the journal, every tenant's operations, at most {@code limit} of them.
+     *
+     * @throws InvalidArgumentException if {@code limit} is outside 1..10 000
+     */
     public static JournalPageRequest allTenants(int limit) {
         return new JournalPageRequest(null, PageRequest.first(OperationId.allTenants(), limit));
     }
 
-    /** @throws InvalidArgumentException if the tenant is invalid or {@code limit} is outside 1..10 000 */
+    /**
+     * The first page of {@code tenant}'s operations, at most {@code limit} of them.
+     *
+     * @throws InvalidArgumentException if the tenant is invalid or {@code limit} is outside 1..10 000
+     */
     public static JournalPageRequest tenant(String tenant, int limit) {
         return new JournalPageRequest(tenant, PageRequest.first(OperationId.prefixOf(tenant), limit));
     }

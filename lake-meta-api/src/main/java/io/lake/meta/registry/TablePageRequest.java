@@ -12,10 +12,10 @@ import org.jspecify.annotations.Nullable;
  */
 public final class TablePageRequest {
 
-    private final String namespace;
+    private final @Nullable String namespace;
     private final PageRequest page;
 
-    private TablePageRequest(String namespace, PageRequest page) {
+    private TablePageRequest(@Nullable String namespace, PageRequest page) {
         this.namespace = namespace;
         this.page = page;
     }

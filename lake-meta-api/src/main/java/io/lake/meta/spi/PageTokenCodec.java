@@ -11,6 +11,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Encodes and decodes the opaque page tokens every backend hands out.
@@ -134,7 +135,7 @@ public final class PageTokenCodec {
         return cursor;
     }
 
-    private static String readSuffix(ByteBuffer in) {
+    private static @Nullable String readSuffix(ByteBuffer in) {
         if (!in.hasRemaining()) {
             throw invalid("it is truncated");
         }
