@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayNameGeneration;
@@ -104,7 +105,7 @@ public abstract class ContractSupport {
      * Opens a store with {@link #openStore(RaceHooks)} and holds it to the declared
      * {@linkplain #capabilities() capabilities}; null when {@code openStore} returned null.
      */
-    final MetaStore openStoreAsDeclared(RaceHooks hooks) throws Exception {
+    final @Nullable MetaStore openStoreAsDeclared(RaceHooks hooks) throws Exception {
         MetaStore opened = openStore(hooks);
         return opened == null ? null
                 : new DeclaredCapabilitiesStore(opened, declares(ContractCapability.CONFLICT_REPORTS_CURRENT_VALUE));
@@ -113,8 +114,9 @@ public abstract class ContractSupport {
     @BeforeEach
     final void openStoreUnderTest() throws Exception {
         pausePoints = new PausePoints(raceHookTimeout());
-        store = openStoreAsDeclared(pausePoints);
-        assertThat(store).as("openStore(hooks) must return a store").isNotNull();
+        MetaStore opened = openStoreAsDeclared(pausePoints);
+        assertThat(opened).as("openStore(hooks) must return a store").isNotNull();
+        store = opened;
     }
 
     @AfterEach

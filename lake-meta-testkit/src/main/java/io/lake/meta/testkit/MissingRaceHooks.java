@@ -3,6 +3,7 @@ package io.lake.meta.testkit;
 import io.lake.meta.spi.RaceHooks;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Remembers, per contract test class, that a commit never reached {@link RaceHooks#COMMIT_CHECKED},
@@ -31,7 +32,7 @@ final class MissingRaceHooks {
     }
 
     /** The failure an earlier race test of {@code contract} recorded, or null. */
-    static String seenIn(Class<?> contract) {
+    static @Nullable String seenIn(Class<?> contract) {
         return SEEN.get(contract);
     }
 }

@@ -10,6 +10,7 @@ import io.lake.meta.spi.RaceHooks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -99,7 +100,7 @@ public abstract class ModelEquivalenceContract extends RaceContract {
         return error;
     }
 
-    private AssertionError failureOf(List<ModelOps.Op> ops) {
+    private @Nullable AssertionError failureOf(List<ModelOps.Op> ops) {
         try {
             runAgainstModel(ops);
             return null;
@@ -115,6 +116,7 @@ public abstract class ModelEquivalenceContract extends RaceContract {
         } catch (Exception e) {
             throw new AssertionError("openStore failed", e);
         }
+        assertThat(backend).as("openStore(hooks) must return a store").isNotNull();
         try (InMemoryMetaStore model = InMemoryMetaStore.create(); MetaStore b = backend) {
             ModelOps.contentsIfNotEmpty(b).ifPresent(contents -> fail(
                     "openStore(hooks) must return a new, empty store on every call, but it holds " + contents));

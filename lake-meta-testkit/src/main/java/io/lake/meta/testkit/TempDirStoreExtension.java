@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -97,7 +98,9 @@ public final class TempDirStoreExtension implements BeforeEachCallback, AfterEac
     private final HookedStoreFactory factory;
     private final boolean eager;
     private final Map<String, Opened> byTest = new ConcurrentHashMap<>();
+    @SuppressWarnings("ThreadLocalUsage") // per extension instance (one per test class), per test thread
     private final ThreadLocal<Opened> current = new ThreadLocal<>();
+    @SuppressWarnings("ThreadLocalUsage")
     private final ThreadLocal<List<Opened>> openedByTest = new ThreadLocal<>();
 
     private TempDirStoreExtension(HookedStoreFactory factory, boolean eager) {
@@ -196,10 +199,12 @@ public final class TempDirStoreExtension implements BeforeEachCallback, AfterEac
                 closing = e;
             }
             deleteRecursively(opened.directory(), closing != null ? closing : failure);
-            if (closing != null && failure == null) {
-                failure = closing;
-            } else if (closing != null) {
-                failure.addSuppressed(closing);
+            if (closing != null) {
+                if (failure == null) {
+                    failure = closing;
+                } else {
+                    failure.addSuppressed(closing);
+                }
             }
         }
         if (failure != null) {
@@ -230,7 +235,7 @@ public final class TempDirStoreExtension implements BeforeEachCallback, AfterEac
     }
 
     /** A store with no hooks for a {@link #forContract} extension's parameter; null outside a test. */
-    private Opened lazily() {
+    private @Nullable Opened lazily() {
         if (openedByTest.get() == null) {
             return null;
         }
@@ -260,7 +265,7 @@ public final class TempDirStoreExtension implements BeforeEachCallback, AfterEac
         return opened;
     }
 
-    private static void deleteRecursively(Path directory, Throwable pending) throws IOException {
+    private static void deleteRecursively(Path directory, @Nullable Throwable pending) throws IOException {
         try {
             Files.walkFileTree(directory, new SimpleFileVisitor<>() {
                 @Override

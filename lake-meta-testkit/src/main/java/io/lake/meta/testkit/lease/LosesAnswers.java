@@ -55,7 +55,7 @@ public final class LosesAnswers extends ForwardingMetaStore {
     private <R> R send(Supplier<R> write) {
         switch (next.getAndSet(Next.FORWARD)) {
             case APPLY_THEN_LOSE_ANSWER:
-                write.get();
+                var unused = write.get(); // applied; its answer is the one lost
                 throw new OutcomeUnknownException("injected: the answer was lost after the write", null);
             case DROP_AND_LOSE_ANSWER:
                 throw new OutcomeUnknownException("injected: the answer was lost, the write never arrived", null);
