@@ -15,11 +15,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 import org.slf4j.Logger;
@@ -282,6 +284,7 @@ final class GroupCommitter {
      * a system call and a scheduler wake-up, and a batch's writers were woken one after another,
      * the next batch waiting for the last. Yielding gives the CPU to any other runnable thread.
      */
+    @SuppressWarnings("ThreadPriorityCheck") // yielding is the point: the batch's writer is about to finish
     private void yieldWhileItsBatchRuns(Pending pending) {
         long yieldFor = yieldNanos;
         if (yieldFor == 0) {
@@ -491,7 +494,7 @@ final class GroupCommitter {
                 settle(view, staged);
             }
         } finally {
-            clear(batch);
+            clear();
         }
     }
 
@@ -507,7 +510,7 @@ final class GroupCommitter {
     }
 
     /** Empties the batch for the next leader; a batch that cannot be emptied must never be written again. */
-    private void clear(List<Pending> batch) {
+    private void clear() {
         try {
             writes.clear();
         } catch (RuntimeException | Error e) {
@@ -663,8 +666,8 @@ final class GroupCommitter {
         boolean taken;
         volatile boolean promoted;
         volatile boolean done;
-        Commit.Decision decision;
-        Throwable failure;
+        Commit.@Nullable Decision decision;
+        @Nullable Throwable failure;
 
         Pending(Commit commit, Thread writer) {
             this.commit = commit;
@@ -694,7 +697,7 @@ final class GroupCommitter {
             if (failure != null) {
                 throw new IllegalStateException(failure);
             }
-            return decision;
+            return Objects.requireNonNull(decision); // a done commit holds a decision or a failure
         }
     }
 }
