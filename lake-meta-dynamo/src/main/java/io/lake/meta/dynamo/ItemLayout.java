@@ -3,6 +3,7 @@ package io.lake.meta.dynamo;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -35,7 +36,7 @@ interface ItemLayout {
     }
 
     /** The logical key an item of this layout holds, as text; null when the item has none. */
-    default String keyTextOf(Map<String, AttributeValue> item) {
+    default @Nullable String keyTextOf(Map<String, AttributeValue> item) {
         AttributeValue k = item.get(keyAttribute());
         return k == null ? null : k.s();
     }

@@ -9,6 +9,7 @@ import io.lake.meta.PageRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -82,7 +83,7 @@ final class ScanPages {
     private MetaKey keyUnder(KeyPrefix prefix, Map<String, AttributeValue> item) {
         String text = V1Layout.INSTANCE.keyTextOf(item);
         try {
-            MetaKey key = MetaKey.of(text);
+            MetaKey key = MetaKey.of(Objects.requireNonNull(text)); // an item without a key is reported below
             if (prefix.contains(key)) {
                 return key;
             }

@@ -5,6 +5,7 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import io.lake.meta.spi.PageTokenCodec;
 import java.util.Map;
+import java.util.Objects;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -106,7 +107,7 @@ final class V2Layout implements ItemLayout {
     static MetaKey keyOfItem(Map<String, AttributeValue> item, KeyPrefix prefix, String table) {
         AttributeValue sk = item.get(RANGE);
         try {
-            MetaKey key = MetaKey.of(sk.s());
+            MetaKey key = MetaKey.of(Objects.requireNonNull(sk).s()); // an item without one is reported below
             if (prefix.contains(key)) {
                 return key;
             }
