@@ -14,8 +14,10 @@ import io.lake.meta.dynamo.MigrationStatus;
 import io.lake.meta.dynamo.RollbackResult;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -82,33 +84,33 @@ final class DynamoMigrateCommand implements Callable<Integer> {
 
     @Option(names = "--legacy-table", paramLabel = "T1", defaultValue = "${env:LAKE_META_MIGRATE_LEGACY_TABLE}",
             description = "The legacy v1 table to migrate from (env LAKE_META_MIGRATE_LEGACY_TABLE).")
-    String legacyTable;
+    @Nullable String legacyTable;
 
     @Option(names = "--table", paramLabel = "T2", defaultValue = "${env:LAKE_META_MIGRATE_TABLE}",
             description = "The v2 table to migrate to; created (on demand) when missing (env LAKE_META_MIGRATE_TABLE).")
-    String table;
+    @Nullable String table;
 
     @Option(names = "--endpoint", paramLabel = "URL", defaultValue = "${env:LAKE_META_MIGRATE_ENDPOINT}",
             description = "The DynamoDB endpoint, such as http://127.0.0.1:8000 (default: the region's AWS endpoint).")
-    String endpoint;
+    @Nullable String endpoint;
 
     @Option(names = "--region", paramLabel = "R", defaultValue = "${env:LAKE_META_MIGRATE_REGION}",
             description = "The AWS region (default: the AWS SDK's region chain, such as AWS_REGION).")
-    String region;
+    @Nullable String region;
 
     @Option(names = "--shards", paramLabel = "N", defaultValue = "${env:LAKE_META_MIGRATE_SHARDS}",
             description = "The v2 table's shard count, 1..1024: used when the table is created, checked against an"
                     + " existing one (default: adopt the table's, 16 for a new one).")
-    Integer shards;
+    @Nullable Integer shards;
 
     @Option(names = "--page-size", paramLabel = "N", defaultValue = "${env:LAKE_META_MIGRATE_PAGE_SIZE}",
             description = "Legacy items evaluated per backfill page and per verification page, 1..10000; required to"
                     + " backfill or finalize.")
-    Integer pageSize;
+    @Nullable Integer pageSize;
 
     @Option(names = "--max-pages", paramLabel = "M", defaultValue = "${env:LAKE_META_MIGRATE_MAX_PAGES}",
             description = "Stop the backfill after M pages (default: run to the end of the legacy table).")
-    Integer maxPages;
+    @Nullable Integer maxPages;
 
     @Option(names = "--status", defaultValue = "${env:LAKE_META_MIGRATE_STATUS:-false}",
             description = "Print where the migration stands (cursor, barrier, completion marker) and change nothing"
@@ -158,7 +160,7 @@ final class DynamoMigrateCommand implements Callable<Integer> {
         DynamoStoreSpec connection = validate();
         String action = status ? "status" : releaseBarrier ? "release-barrier" : rollback ? "rollback"
                 : declareHorizon ? "declare-rollback-horizon" : finalizeMigration ? "finalize" : "backfill";
-        MigrationSummary summary = new MigrationSummary(action, legacyTable, table);
+        MigrationSummary summary = new MigrationSummary(action, legacyTable(), table());
         Region resolvedRegion = DynamoStoreSpec.region(connection.region(), DefaultAwsRegionProviderChain.builder().build());
         try (DefaultCredentialsProvider credentials = DefaultCredentialsProvider.builder().build()) {
             DynamoStoreSpec.requireCredentials(credentials);
@@ -178,17 +180,18 @@ final class DynamoMigrateCommand implements Callable<Integer> {
         require(legacyTable, "--legacy-table", "LAKE_META_MIGRATE_LEGACY_TABLE");
         require(table, "--table", "LAKE_META_MIGRATE_TABLE");
         try {
-            DynamoMetaStore.builder().legacyTableName(legacyTable).tableName(table); // the builder's own rules
+            DynamoMetaStore.builder().legacyTableName(legacyTable()).tableName(table()); // the builder's own rules
             if (shards != null) {
                 DynamoMetaStore.builder().shardCount(shards);
             }
         } catch (InvalidArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        if (legacyTable.equals(table)) {
+        if (legacyTable().equals(table)) {
             throw new UsageException("--legacy-table and --table are both '" + table + "': a migration needs two tables");
         }
-        DynamoStoreSpec connection = (DynamoStoreSpec) new DynamoStoreSpec(table, null, null).withConnection(endpoint, region);
+        DynamoStoreSpec connection =
+                (DynamoStoreSpec) new DynamoStoreSpec(table(), null, null).withConnection(endpoint, region);
         int actions = (status ? 1 : 0) + (releaseBarrier ? 1 : 0) + (finalizeMigration ? 1 : 0) + (rollback ? 1 : 0)
                 + (declareHorizon ? 1 : 0);
         if (actions > 1) {
@@ -245,7 +248,20 @@ final class DynamoMigrateCommand implements Callable<Integer> {
         return connection;
     }
 
-    private static void require(String value, String option, String env) {
+    // validate() required these three before anything reads them
+    private String legacyTable() {
+        return Objects.requireNonNull(legacyTable, "validate() first");
+    }
+
+    private String table() {
+        return Objects.requireNonNull(table, "validate() first");
+    }
+
+    private int pageSize() {
+        return Objects.requireNonNull(pageSize, "validate() first");
+    }
+
+    private static void require(@Nullable String value, String option, String env) {
         if (value == null || value.isEmpty()) {
             throw new UsageException(option + " is required (or set " + env + ")");
         }
@@ -253,8 +269,8 @@ final class DynamoMigrateCommand implements Callable<Integer> {
 
     private DynamoMigration open(DynamoDbClient client) {
         try {
-            DynamoMigration.Builder builder = DynamoMigration.builder().client(client).legacyTableName(legacyTable)
-                    .tableName(table).createTableIfMissing(!status && !releaseBarrier && !rollback && !declareHorizon);
+            DynamoMigration.Builder builder = DynamoMigration.builder().client(client).legacyTableName(legacyTable())
+                    .tableName(table()).createTableIfMissing(!status && !releaseBarrier && !rollback && !declareHorizon);
             if (shards != null) {
                 builder.shardCount(shards);
             }
@@ -300,7 +316,7 @@ final class DynamoMigrateCommand implements Callable<Integer> {
                 return fail(summary, "backfill-incomplete", "--max-pages " + maxPages + " stopped the backfill before the end"
                         + " of the legacy table; run again to continue and finalize", BACKFILL_INCOMPLETE);
             }
-            FinalizeResult result = migration.finalizeMigration(pageSize);
+            FinalizeResult result = migration.finalizeMigration(pageSize());
             result.parity().ifPresent(summary::verification);
             switch (result.outcome()) {
                 case FINALIZED, ALREADY_FINALIZED -> {
@@ -337,7 +353,7 @@ final class DynamoMigrateCommand implements Callable<Integer> {
     }
 
     private int rollBack(DynamoMigration migration, MigrationSummary summary) {
-        RollbackResult result = migration.rollback(pageSize);
+        RollbackResult result = migration.rollback(pageSize());
         result.parity().ifPresent(summary::verification);
         switch (result.outcome()) {
             case ROLLED_BACK, NOT_FINALIZED -> {
@@ -365,7 +381,7 @@ final class DynamoMigrateCommand implements Callable<Integer> {
 
     private BackfillPage backfill(DynamoMigration migration, MigrationSummary summary) {
         MigrationStatus before = migration.status();
-        boolean interactive = System.console() != null && !json;
+        boolean interactive = Terminal.interactive() && !json;
         long started = System.nanoTime();
         long pages = 0;
         long items = 0;
@@ -373,7 +389,7 @@ final class DynamoMigrateCommand implements Callable<Integer> {
         try (MigrationProgress progress = new MigrationProgress(spec.commandLine().getErr(), interactive,
                 before.legacyItemEstimate(), before.backfill())) {
             while (!last.done() && (maxPages == null || pages < maxPages)) {
-                last = migration.backfillPage(pageSize);
+                last = migration.backfillPage(pageSize());
                 pages++;
                 items += last.scanned();
                 progress.advance(last);
@@ -384,7 +400,7 @@ final class DynamoMigrateCommand implements Callable<Integer> {
         return last;
     }
 
-    private int fail(MigrationSummary summary, String outcome, String message, int exitCode) {
+    private int fail(MigrationSummary summary, String outcome, @Nullable String message, int exitCode) {
         summary.outcome(outcome).error(message).print(spec.commandLine().getOut(), json);
         ErrorHandler.printError(spec.commandLine(), message);
         return exitCode;

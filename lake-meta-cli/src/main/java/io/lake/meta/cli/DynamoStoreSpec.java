@@ -12,6 +12,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.TypeConversionException;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -37,7 +38,7 @@ import software.amazon.awssdk.utils.SdkAutoCloseable;
  * @param endpoint {@code --endpoint}, or null for the region's AWS endpoint
  * @param region {@code --region}, or null for the SDK's default region chain
  */
-record DynamoStoreSpec(String table, URI endpoint, String region) implements StoreSpec {
+record DynamoStoreSpec(String table, @Nullable URI endpoint, @Nullable String region) implements StoreSpec {
 
     private static final Pattern REGION = Pattern.compile("[a-z0-9-]{1,64}");
 
@@ -56,7 +57,7 @@ record DynamoStoreSpec(String table, URI endpoint, String region) implements Sto
     }
 
     @Override
-    public StoreSpec withConnection(String endpointText, String regionText) {
+    public StoreSpec withConnection(@Nullable String endpointText, @Nullable String regionText) {
         URI uri = endpointText == null ? null : endpoint(endpointText);
         if (regionText != null && !REGION.matcher(regionText).matches()) {
             throw new UsageException("--region '" + regionText + "' is not a region name: write one such as us-east-1");
@@ -163,7 +164,7 @@ record DynamoStoreSpec(String table, URI endpoint, String region) implements Sto
     }
 
     /** {@code --region}, else the SDK's region chain; a clear usage error when neither names one. */
-    static Region region(String flag, AwsRegionProvider chain) {
+    static Region region(@Nullable String flag, AwsRegionProvider chain) {
         if (flag != null) {
             return Region.of(flag);
         }
@@ -188,7 +189,7 @@ record DynamoStoreSpec(String table, URI endpoint, String region) implements Sto
         }
     }
 
-    private static void closeQuietly(AutoCloseable resource, RuntimeException failure) {
+    private static void closeQuietly(@Nullable AutoCloseable resource, RuntimeException failure) {
         if (resource == null) {
             return;
         }

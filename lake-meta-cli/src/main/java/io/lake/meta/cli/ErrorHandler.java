@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
@@ -67,7 +68,7 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
      * With {@code --json} among {@code args} and an option of that name on the failing command,
      * prints the error as one JSON object on stdout.
      */
-    static void printJsonError(CommandLine command, String[] args, int exitCode, String message) {
+    static void printJsonError(CommandLine command, String[] args, int exitCode, @Nullable String message) {
         if (command.getCommandSpec().findOption("--json") == null || !Arrays.asList(args).contains("--json")) {
             return;
         }
@@ -90,12 +91,12 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
         };
     }
 
-    private static String oneLine(String message) {
+    private static String oneLine(@Nullable String message) {
         return String.valueOf(message).replaceAll("\\s*\\R\\s*", " ").strip();
     }
 
     /** Prints {@code lake-meta <command>: message} on one line of stderr. */
-    static void printError(CommandLine command, String message) {
+    static void printError(CommandLine command, @Nullable String message) {
         command.getErr().println(command.getCommandSpec().qualifiedName() + ": " + oneLine(message));
         command.getErr().flush();
     }
