@@ -6,6 +6,7 @@
 module io.lake.meta.testserver.dynamodb {
     requires com.fasterxml.jackson.databind;
     requires jdk.httpserver;
+    requires static transitive org.jspecify; // nullness annotations of the API: read by tools, not needed to run
 
     exports io.lake.meta.testserver.dynamodb;
     exports io.lake.meta.testserver.dynamodb.fault;

@@ -1,5 +1,6 @@
 package io.lake.meta;
 
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -25,9 +26,9 @@ public final class GuardedResult {
     private static final GuardedResult GUARD_REJECTED = new GuardedResult(Outcome.GUARD_REJECTED, null);
 
     private final Outcome outcome;
-    private final WriteResult target;
+    private final @Nullable WriteResult target; // null: the guard was rejected
 
-    private GuardedResult(Outcome outcome, WriteResult target) {
+    private GuardedResult(Outcome outcome, @Nullable WriteResult target) {
         this.outcome = outcome;
         this.target = target;
     }
@@ -86,6 +87,7 @@ public final class GuardedResult {
 
     @Override
     public String toString() {
-        return outcome == Outcome.TARGET_CONFLICT ? "target " + target : outcome.name().toLowerCase().replace('_', ' ');
+        return outcome == Outcome.TARGET_CONFLICT ? "target " + target
+                : outcome.name().toLowerCase(Locale.ROOT).replace('_', ' ');
     }
 }

@@ -13,10 +13,10 @@ import org.jspecify.annotations.Nullable;
 public final class PageRequest {
 
     private final KeyPrefix prefix;
-    private final String token;
+    private final @Nullable String token;
     private final int limit;
 
-    private PageRequest(KeyPrefix prefix, String token, int limit) {
+    private PageRequest(KeyPrefix prefix, @Nullable String token, int limit) {
         this.prefix = Checks.notNull(prefix, "prefix");
         if (limit < 1 || limit > Limits.MAX_PAGE_LIMIT) {
             throw new InvalidArgumentException("page limit " + limit + " is out of range: use 1 to "

@@ -14,9 +14,9 @@ public final class TransactionFailure {
 
     private final MetaKey key;
     private final boolean currentKnown;
-    private final MetaValue current;
+    private final @Nullable MetaValue current;
 
-    private TransactionFailure(MetaKey key, boolean currentKnown, MetaValue current) {
+    private TransactionFailure(MetaKey key, boolean currentKnown, @Nullable MetaValue current) {
         this.key = key;
         this.currentKnown = currentKnown;
         this.current = current;

@@ -18,9 +18,9 @@ public final class WriteResult {
 
     private final boolean applied;
     private final boolean currentKnown;
-    private final MetaValue current;
+    private final @Nullable MetaValue current;
 
-    private WriteResult(boolean applied, boolean currentKnown, MetaValue current) {
+    private WriteResult(boolean applied, boolean currentKnown, @Nullable MetaValue current) {
         this.applied = applied;
         this.currentKnown = currentKnown;
         this.current = current;

@@ -3,6 +3,7 @@ package io.lake.meta;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Locale;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -63,6 +64,19 @@ class ResultsTest {
         GuardedResult conflict = GuardedResult.targetConflict(WriteResult.conflict(Optional.of(v)));
         assertThat(conflict.outcome()).isEqualTo(GuardedResult.Outcome.TARGET_CONFLICT);
         assertThat(conflict.targetResult()).contains(WriteResult.conflict(Optional.of(v)));
+    }
+
+    /** In the Turkish locale "APPLIED".toLowerCase() is "applıed" (a dotless i): the text must not depend on it. */
+    @Test
+    void guardedResult_text_isTheSameInEveryLocale() {
+        Locale before = Locale.getDefault();
+        try {
+            Locale.setDefault(Locale.forLanguageTag("tr-TR"));
+            assertThat(GuardedResult.applied()).hasToString("applied");
+            assertThat(GuardedResult.guardRejected()).hasToString("guard rejected");
+        } finally {
+            Locale.setDefault(before);
+        }
     }
 
     @Test

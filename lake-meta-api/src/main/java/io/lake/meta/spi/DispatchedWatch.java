@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -229,7 +230,7 @@ final class DispatchedWatch implements Watch {
     }
 
     /** The next event to deliver, null when none is; called holding the lock. */
-    private WatchEvent takeNext() {
+    private @Nullable WatchEvent takeNext() {
         while (!closed) {
             LinkedHashMap<MetaKey, WatchEvent> from = initial.isEmpty() ? pending : initial;
             if (from.isEmpty()) {

@@ -17,9 +17,9 @@ import org.jspecify.annotations.Nullable;
 public final class PageCursor {
 
     private final int partition;
-    private final String afterSuffix;
+    private final @Nullable String afterSuffix;
 
-    private PageCursor(int partition, String afterSuffix) {
+    private PageCursor(int partition, @Nullable String afterSuffix) {
         if (partition < 0) {
             throw new InvalidArgumentException("partition must be >= 0, got " + partition);
         }
@@ -49,7 +49,7 @@ public final class PageCursor {
         return new PageCursor(partition, lastKey.toString().substring(prefix.toString().length()));
     }
 
-    static PageCursor decoded(int partition, String afterSuffix) {
+    static PageCursor decoded(int partition, @Nullable String afterSuffix) {
         return new PageCursor(partition, afterSuffix);
     }
 

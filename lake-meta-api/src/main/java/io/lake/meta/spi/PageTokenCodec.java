@@ -11,6 +11,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Encodes and decodes the opaque page tokens every backend hands out.
@@ -115,7 +116,7 @@ public final class PageTokenCodec {
         return envelope(prefix, 0, SCAN_POSITION, bytes);
     }
 
-    private String envelope(KeyPrefix prefix, int partition, byte kind, byte[] position) {
+    private String envelope(KeyPrefix prefix, int partition, byte kind, byte @Nullable [] position) {
         ByteBuffer out = ByteBuffer.allocate(FIXED_BYTES + (position == null ? 0 : 2 + position.length));
         out.put((byte) VERSION);
         out.put(layoutDigest);
@@ -212,7 +213,7 @@ public final class PageTokenCodec {
         return in;
     }
 
-    private static String readSuffix(ByteBuffer in) {
+    private static @Nullable String readSuffix(ByteBuffer in) {
         if (!in.hasRemaining()) {
             throw invalid("it is truncated");
         }

@@ -23,6 +23,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,7 +64,7 @@ public final class PollingWatcher implements AutoCloseable {
     private final WatchRegistry registry;
     private final List<PolledPrefix> polled = new CopyOnWriteArrayList<>();
     private final Object lifecycle = new Object();
-    private ScheduledExecutorService scheduler; // guarded by lifecycle; started with the first watch
+    private @Nullable ScheduledExecutorService scheduler; // guarded by lifecycle; started with the first watch
     private boolean closed; // guarded by lifecycle
 
     /**
@@ -208,8 +209,8 @@ public final class PollingWatcher implements AutoCloseable {
     /** One watched prefix: what its last poll saw, and its place in the schedule. */
     private final class PolledPrefix {
         final DispatchedWatch watch;
-        Map<MetaKey, Digest> seen; // guarded by this
-        volatile ScheduledFuture<?> future;
+        Map<MetaKey, Digest> seen = Map.of(); // guarded by this; the baseline before the first poll
+        volatile @Nullable ScheduledFuture<?> future;
 
         PolledPrefix(DispatchedWatch watch) {
             this.watch = watch;

@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * For backends that see their own commits: the watches of one store, and their delivery.
@@ -47,7 +48,7 @@ public final class WatchRegistry {
     private final Supplier<ExecutorService> executors;
     private final List<DispatchedWatch> watches = new CopyOnWriteArrayList<>();
     private final Object lifecycle = new Object();
-    private ExecutorService executor; // guarded by lifecycle; started with the first watch
+    private @Nullable ExecutorService executor; // guarded by lifecycle; started with the first watch
     private boolean closed; // guarded by lifecycle
 
     /**

@@ -13,7 +13,9 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -35,7 +37,7 @@ public final class BenchSuite {
     private final Path jmhLog;
     private final PrintWriter progress;
     private final Optional<String> postgresUrl;
-    private PgServer postgres;
+    private @Nullable PgServer postgres; // started with the postgres group, unless a server was named
 
     /**
      * @param jmhLog where JMH's own output goes (every iteration of every benchmark)
@@ -84,7 +86,7 @@ public final class BenchSuite {
                     }
                 }
                 if (group == Group.POSTGRES) {
-                    postgresRoundTrips = PgCostModel.rows(postgres);
+                    postgresRoundTrips = PgCostModel.rows(postgres());
                 }
             }
             loads.add(new MachineLoad(group.name().toLowerCase(Locale.ROOT), before, MachineLoad.now()));
@@ -163,6 +165,11 @@ public final class BenchSuite {
         }
     }
 
+    /** The server of the postgres group, which starts it before its first benchmark. */
+    private PgServer postgres() {
+        return Objects.requireNonNull(postgres, "the postgres group has not started its server");
+    }
+
     private ChainedOptionsBuilder options(Group group, Case c, String backend) {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(benchmark(c.benchmark()))
@@ -173,7 +180,7 @@ public final class BenchSuite {
                 .param("loadedKeys", Integer.toString(plan.loadedKeys()));
         c.durability().ifPresent(d -> options.param("durability", d));
         if (group == Group.POSTGRES) {
-            options.param("jdbcUrl", postgres.jdbcUrl()).param("jdbcUser", postgres.user())
+            options.param("jdbcUrl", postgres().jdbcUrl()).param("jdbcUser", postgres().user())
                     .param("familyKeys", Integer.toString(plan.postgresKeys()));
         }
         if (!backend.isEmpty()) {

@@ -4,6 +4,7 @@ import io.lake.meta.MetaValue;
 import java.util.Arrays;
 
 /** A value prepared once for every backend, as {@link BenchKey} is. */
+@SuppressWarnings("ArrayRecordComponent") // a holder of prepared bytes, never compared or hashed
 public record BenchValue(MetaValue meta, byte[] bytes) {
 
     /** Size of every value the benchmarks write: a small JSON table record is about this long. */

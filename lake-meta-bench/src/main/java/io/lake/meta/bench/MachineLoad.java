@@ -9,7 +9,7 @@ record MachineLoad(String group, String before, String after) {
 
     static String now() {
         try {
-            String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+", -1);
             return fields[0] + " " + fields[1] + " " + fields[2];
         } catch (IOException | RuntimeException e) {
             return "unknown";

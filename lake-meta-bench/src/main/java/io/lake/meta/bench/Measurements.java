@@ -27,7 +27,7 @@ final class Measurements {
     /** The median of a secondary result (an aux counter) of {@code Class.method}'s trials, if it ran. */
     Optional<Double> secondary(String benchmark, Map<String, String> params, String label) {
         return median(find(benchmark, params).stream().map(r -> r.getSecondaryResults().get(label))
-                .filter(Objects::nonNull).map(Result::getScore).toList());
+                .filter(Objects::nonNull).map(Result<?>::getScore).toList());
     }
 
     /** Every trial's primary score of {@code Class.method} with these parameter values, in run order. */

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.Locale;
 import java.util.stream.Stream;
 
 /** A backend opened in a fresh temporary directory, deleted again on close. */
@@ -21,7 +22,8 @@ final class OpenedStore implements AutoCloseable {
 
     static OpenedStore open(Backend backend, Durability durability) {
         try {
-            Path directory = Files.createTempDirectory("lake-meta-bench-" + backend.name().toLowerCase() + "-");
+            Path directory =
+                    Files.createTempDirectory("lake-meta-bench-" + backend.name().toLowerCase(Locale.ROOT) + "-");
             return new OpenedStore(directory, backend.open(directory, durability));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The RocksDB lines of the report, each lake-meta figure against its raw baseline from the same
@@ -20,12 +22,17 @@ final class RocksRows {
 
     private final Map<BenchPlan.Group, Measurements> groups;
     private final BenchPlan plan;
-    private Measurements m;
+    private @Nullable Measurements m; // the group in(...) chose
     private final List<BenchRow> rows = new ArrayList<>();
 
     private RocksRows(Map<BenchPlan.Group, Measurements> groups, BenchPlan plan) {
         this.groups = groups;
         this.plan = plan;
+    }
+
+    /** The measurements of the group {@link #in} chose. */
+    private Measurements m() {
+        return Objects.requireNonNull(m, "in(group) first");
     }
 
     /** Every line whose benchmarks ran; lines of benchmarks left out of the run are left out. */
@@ -45,7 +52,7 @@ final class RocksRows {
     }
 
     private Optional<Double> write(String method, String backend, String durability) {
-        return m.score("WriteBenchmark." + method, Map.of("backend", backend, "durability", durability));
+        return m().score("WriteBenchmark." + method, Map.of("backend", backend, "durability", durability));
     }
 
     /** The ratio of each round (lake-meta's trial over the raw trial of the same round), to show the spread. */
@@ -59,8 +66,8 @@ final class RocksRows {
         lake.put("backend", LAKE);
         Map<String, String> raw = new java.util.HashMap<>(params);
         raw.put("backend", RAW);
-        List<Double> a = m.scores(benchmark, lake);
-        List<Double> b = m.scores(benchmark, raw);
+        List<Double> a = m().scores(benchmark, lake);
+        List<Double> b = m().scores(benchmark, raw);
         if (a.size() < 2 || a.size() != b.size()) {
             return "";
         }
@@ -99,8 +106,8 @@ final class RocksRows {
 
     private void hotKey() {
         Map<String, String> synced = Map.of("durability", SYNCED);
-        Optional<Double> successes = m.secondary("HotKeyBenchmark.readThenCas", synced, "successes");
-        Optional<Double> conflicts = m.secondary("HotKeyBenchmark.readThenCas", synced, "conflicts");
+        Optional<Double> successes = m().secondary("HotKeyBenchmark.readThenCas", synced, "successes");
+        Optional<Double> conflicts = m().secondary("HotKeyBenchmark.readThenCas", synced, "conflicts");
         String note = successes.isPresent() && conflicts.isPresent() && successes.get() > 0
                 ? String.format(Locale.ROOT, "%.2f conflicts per success", conflicts.get() / successes.get()) : "";
         add("RocksDB hot key, 16 threads read-then-CAS: successes", "ops/s", successes,
@@ -110,16 +117,16 @@ final class RocksRows {
     private void reads() {
         for (String method : List.of("get1", "get4")) {
             String threads = method.equals("get1") ? "1 thread" : "4 threads";
-            add("RocksDB point read, " + threads, "ops/s", m.score("ReadBenchmark." + method, Map.of("backend", LAKE)),
-                    "raw get, " + threads, m.score("ReadBenchmark." + method, Map.of("backend", RAW)),
+            add("RocksDB point read, " + threads, "ops/s", m().score("ReadBenchmark." + method, Map.of("backend", LAKE)),
+                    "raw get, " + threads, m().score("ReadBenchmark." + method, Map.of("backend", RAW)),
                     Target.atLeast(0.9), rounds("ReadBenchmark." + method, Map.of()));
         }
     }
 
     private void listing() {
         add(String.format(Locale.ROOT, "RocksDB listing of %,d keys in pages of 1,000 (time)", plan.listedKeys()),
-                "ms", m.score("ListingBenchmark.listFamily", Map.of("backend", LAKE)),
-                "raw iterator over the same keys", m.score("ListingBenchmark.listFamily", Map.of("backend", RAW)),
+                "ms", m().score("ListingBenchmark.listFamily", Map.of("backend", LAKE)),
+                "raw iterator over the same keys", m().score("ListingBenchmark.listFamily", Map.of("backend", RAW)),
                 Target.atMost(1.3), rounds("ListingBenchmark.listFamily", Map.of()));
     }
 
@@ -134,7 +141,7 @@ final class RocksRows {
     }
 
     private Optional<Double> bulkRate(String backend, String durability) {
-        return m.score("BulkLoadBenchmark.load", Map.of("backend", backend, "durability", durability))
+        return m().score("BulkLoadBenchmark.load", Map.of("backend", backend, "durability", durability))
                 .map(ms -> plan.loadedKeys() / (ms / 1000.0));
     }
 }

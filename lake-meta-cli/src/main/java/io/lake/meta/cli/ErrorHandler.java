@@ -14,6 +14,7 @@ import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns every failure into an exit code and a one-line message on stderr. User errors never
@@ -72,7 +73,7 @@ public final class ErrorHandler implements IExecutionExceptionHandler, IParamete
      * With {@code --json} among {@code args} and an option of that name on the failing command,
      * prints the error as one JSON object on stdout.
      */
-    static void printJsonError(CommandLine command, String[] args, int exitCode, String message) {
+    static void printJsonError(CommandLine command, String[] args, int exitCode, @Nullable String message) {
         if (command.getCommandSpec().findOption("--json") == null || !Arrays.asList(args).contains("--json")) {
             return;
         }
@@ -95,12 +96,12 @@ public final class ErrorHandler implements IExecutionExceptionHandler, IParamete
         };
     }
 
-    private static String oneLine(String message) {
+    private static String oneLine(@Nullable String message) {
         return String.valueOf(message).replaceAll("\\s*\\R\\s*", " ").strip();
     }
 
     /** Prints {@code lake-meta <command>: message} on one line of stderr. */
-    public static void printError(CommandLine command, String message) {
+    public static void printError(CommandLine command, @Nullable String message) {
         command.getErr().println(command.getCommandSpec().qualifiedName() + ": " + oneLine(message));
         command.getErr().flush();
     }

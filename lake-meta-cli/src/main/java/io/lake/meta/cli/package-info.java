@@ -6,4 +6,7 @@
  * {@code ops}, {@code copy}, {@code dynamo} (dynamo-local, dynamo-migrate), {@code bench},
  * {@code demo}; {@code store} parses and opens the stores they name.
  */
+@NullMarked
 package io.lake.meta.cli;
+
+import org.jspecify.annotations.NullMarked;

@@ -3,6 +3,7 @@ package io.lake.meta.dynamo;
 import io.lake.meta.Ticker;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.metrics.CoreMetric;
@@ -27,7 +28,7 @@ final class AttemptLog implements MetricPublisher {
     private static final String THROTTLING = "Throttling";
 
     /** One attempt as the SDK's metrics describe it: its error type ("" for success) and HTTP status, if any answer came. */
-    private record Attempt(String errorType, Integer httpStatus) {
+    private record Attempt(String errorType, @Nullable Integer httpStatus) {
 
         /**
          * Whether DynamoDB answered this attempt instead of executing it. Of the answers the SDK

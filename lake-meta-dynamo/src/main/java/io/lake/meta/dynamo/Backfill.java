@@ -9,8 +9,10 @@ import io.lake.meta.spi.RaceHooks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -91,7 +93,7 @@ final class Backfill {
     }
 
     /** A legacy item to converge, and what its v2 copy was last seen to hold (null: absent). */
-    private record Pending(MetaKey key, MetaValue value, MetaValue v2Seen) {
+    private record Pending(MetaKey key, MetaValue value, @Nullable MetaValue v2Seen) {
 
         Pending(TableScan.Item item) {
             this(item.key(), item.value(), null);
@@ -114,7 +116,8 @@ final class Backfill {
             converge(group.stream().map(Pending::new).toList(), counts);
             hooks.reached(GROUP_COPIED);
         }
-        Optional<String> next = page.next().map(key -> key.get(V1Layout.HASH).s());
+        // a Scan's last evaluated key is the table's key: the hash attribute
+        Optional<String> next = page.next().map(key -> Objects.requireNonNull(key.get(V1Layout.HASH)).s());
         MigrationState.Cursor to = new MigrationState.Cursor(next, next.isEmpty(), Optional.empty(),
                 cursor.totals().plus(page.scanned(), counts.copied, counts.alreadyEqual, counts.reloaded, false),
                 cursor.revision() + 1);
@@ -186,7 +189,7 @@ final class Backfill {
      *
      * @throws StoreUnavailableException if the migration was finalized meanwhile (the marker check failed)
      */
-    private List<CancellationReason> send(String what, List<TransactWriteItem> actions) {
+    private @Nullable List<CancellationReason> send(String what, List<TransactWriteItem> actions) {
         String token = UUID.randomUUID().toString();
         AttemptLog log = new AttemptLog();
         try {
@@ -221,7 +224,7 @@ final class Backfill {
         List<TableScan.Item> group = new ArrayList<>();
         long bytes = 0;
         for (TableScan.Item item : items) {
-            long size = item.key().utf8Length() + item.value().size();
+            long size = (long) item.key().utf8Length() + item.value().size();
             if (!group.isEmpty() && (group.size() == GROUP_KEYS || bytes + size > GROUP_BYTES)) {
                 groups.add(group);
                 group = new ArrayList<>();

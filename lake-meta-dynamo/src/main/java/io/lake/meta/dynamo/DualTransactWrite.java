@@ -12,8 +12,10 @@ import io.lake.meta.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -99,7 +101,19 @@ final class DualTransactWrite {
 
     private enum Kind { CONDITION, AUTHORITY, OTHER, MARKER, BARRIER }
 
-    private record Step(Kind kind, MetaKey key, WriteCondition condition, Mutation mutation) {
+    /** One action of the transaction; the marker and barrier checks have no key, only checks have no mutation. */
+    private record Step(Kind kind, @Nullable MetaKey key, @Nullable WriteCondition condition,
+            @Nullable Mutation mutation) {
+    }
+
+    /** The key of a step on a key: every step but the marker and barrier checks, which come last. */
+    private static MetaKey keyOf(Step step) {
+        return Objects.requireNonNull(step.key(), "a marker or barrier step has no key");
+    }
+
+    /** The condition of a step that has one: every step but the derived write of a V1-derived copy. */
+    private static WriteCondition conditionOf(Step step) {
+        return Objects.requireNonNull(step.condition(), "a derived write has no condition");
     }
 
     private final DynamoDbClient client;
@@ -184,9 +198,10 @@ final class DualTransactWrite {
                 if (form == Form.V1_DERIVED) {
                     continue; // unconditional: derived data
                 }
-                Optional<Optional<MetaValue>> authorityNow = current(step.mutation(), steps.get(i - 1), reasons.get(i - 1),
+                Mutation mutation = Objects.requireNonNull(step.mutation()); // a step on the other copy writes one
+                Optional<Optional<MetaValue>> authorityNow = current(mutation, steps.get(i - 1), reasons.get(i - 1),
                         authority);
-                Optional<Optional<MetaValue>> otherNow = current(step.mutation(), step, reason, other);
+                Optional<Optional<MetaValue>> otherNow = current(mutation, step, reason, other);
                 if (authorityNow.isPresent() && otherNow.isPresent() && !authorityNow.get().equals(otherNow.get())) {
                     diverged.add(step.key());
                     differences.append(differences.length() == 0 ? "" : "; ").append("'").append(step.key())
@@ -194,7 +209,7 @@ final class DualTransactWrite {
                             .append(", ").append(other.table()).append(" holds ").append(describe(otherNow.get()));
                 }
             } else if (TransactActions.failed(reason)) {
-                failures.add(step.condition().failure(step.key(), TransactActions.itemOf(reason), authority.table()));
+                failures.add(conditionOf(step).failure(keyOf(step), TransactActions.itemOf(reason), authority.table()));
             }
         }
         if (!diverged.isEmpty()) {
@@ -223,7 +238,8 @@ final class DualTransactWrite {
             return Optional.of(Optional.of(mutation instanceof Mutation.Update
                     ? ((Mutation.Update) mutation).expected() : ((Mutation.Delete) mutation).expected()));
         }
-        TransactionFailure failure = step.condition().failure(step.key(), TransactActions.itemOf(reason), copy.table());
+        TransactionFailure failure =
+                conditionOf(step).failure(keyOf(step), TransactActions.itemOf(reason), copy.table());
         return failure.isCurrentKnown() ? Optional.of(failure.currentValue()) : Optional.empty();
     }
 

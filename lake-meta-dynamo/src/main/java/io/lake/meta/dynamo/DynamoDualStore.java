@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
@@ -58,7 +59,7 @@ final class DynamoDualStore implements MetaStore, KeyFamilies {
     private final MigrationState migration;
     private volatile DualTransactWrite.Form form;
     /** The marker this store's reads of the v2 authority are valid under (see {@link #read}). */
-    private volatile String markerIdentity;
+    private volatile @Nullable String markerIdentity;
     private final AtomicBoolean legacyRetired;
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -66,7 +67,8 @@ final class DynamoDualStore implements MetaStore, KeyFamilies {
      * @param marker the completion marker as the store opened (null: none, the legacy authority);
      *     with the horizon passed, the legacy table is retired from the start
      */
-    DynamoDualStore(DynamoDbClient client, String legacyTable, String table, V2Layout layout, MigrationState.MarkerSeen marker,
+    DynamoDualStore(DynamoDbClient client, String legacyTable, String table, V2Layout layout,
+            MigrationState.@Nullable MarkerSeen marker,
             Duration pollInterval, Ticker ticker) {
         this.legacyTable = legacyTable;
         this.table = table;

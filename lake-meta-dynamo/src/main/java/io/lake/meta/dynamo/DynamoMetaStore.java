@@ -4,6 +4,8 @@ import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaStore;
 import io.lake.meta.Ticker;
 import java.time.Duration;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -60,15 +62,15 @@ public final class DynamoMetaStore {
      */
     public static final class Builder {
 
-        private DynamoDbClient client;
-        private String tableName;
-        private String legacyTableName;
-        private DynamoLayoutMode mode;
-        private Integer shardCount;
-        private Boolean createTableIfMissing;
-        private Duration tableActiveTimeout;
-        private Duration pollInterval;
-        private Ticker ticker;
+        private @Nullable DynamoDbClient client;
+        private @Nullable String tableName;
+        private @Nullable String legacyTableName;
+        private @Nullable DynamoLayoutMode mode;
+        private @Nullable Integer shardCount;
+        private @Nullable Boolean createTableIfMissing;
+        private @Nullable Duration tableActiveTimeout;
+        private @Nullable Duration pollInterval;
+        private @Nullable Ticker ticker;
 
         private Builder() {
         }
@@ -219,7 +221,7 @@ public final class DynamoMetaStore {
                 throw new IllegalStateException("legacyTableName is required in mode " + chosen
                         + ": call legacyTableName(String)");
             }
-            if (chosen != DynamoLayoutMode.V2 && legacyTableName.equals(tableName)) {
+            if (chosen != DynamoLayoutMode.V2 && Objects.equals(legacyTableName, tableName)) {
                 throw new InvalidArgumentException("the legacy table and the v2 table are both '" + tableName
                         + "': a migration needs two tables");
             }
@@ -227,13 +229,15 @@ public final class DynamoMetaStore {
                     tableActiveTimeout == null ? Duration.ofMinutes(5) : tableActiveTimeout,
                     pollInterval == null ? DEFAULT_POLL_INTERVAL : pollInterval, ticker == null ? Ticker.system() : ticker);
             return switch (chosen) {
-                case V1 -> opener.openV1(legacyTableName, tableName);
-                case DUAL -> opener.openDual(legacyTableName, tableName, shardCount);
-                case V2 -> opener.openV2(tableName, shardCount);
+                // the names each mode needs were checked above
+                case V1 -> opener.openV1(Objects.requireNonNull(legacyTableName), tableName);
+                case DUAL -> opener.openDual(Objects.requireNonNull(legacyTableName), Objects.requireNonNull(tableName),
+                        shardCount);
+                case V2 -> opener.openV2(Objects.requireNonNull(tableName), shardCount);
             };
         }
 
-        private static void requireUnset(Object current, String option) {
+        private static void requireUnset(@Nullable Object current, String option) {
             if (current != null) {
                 throw new IllegalStateException(option + " was already set; set each option once");
             }

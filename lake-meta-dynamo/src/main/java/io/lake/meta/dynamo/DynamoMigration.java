@@ -7,6 +7,7 @@ import io.lake.meta.Ticker;
 import io.lake.meta.spi.RaceHooks;
 import java.time.Duration;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -249,13 +250,13 @@ public final class DynamoMigration {
     /** Configures a migration; same rules as {@link DynamoMetaStore.Builder}. */
     public static final class Builder {
 
-        private DynamoDbClient client;
-        private String legacyTableName;
-        private String tableName;
-        private Integer shardCount;
-        private Boolean createTableIfMissing;
-        private RaceHooks hooks;
-        private Ticker ticker;
+        private @Nullable DynamoDbClient client;
+        private @Nullable String legacyTableName;
+        private @Nullable String tableName;
+        private @Nullable Integer shardCount;
+        private @Nullable Boolean createTableIfMissing;
+        private @Nullable RaceHooks hooks;
+        private @Nullable Ticker ticker;
 
         private Builder() {
         }
@@ -346,7 +347,7 @@ public final class DynamoMigration {
             return migration;
         }
 
-        private static void requireUnset(Object current, String option) {
+        private static void requireUnset(@Nullable Object current, String option) {
             if (current != null) {
                 throw new IllegalStateException(option + " was already set; set each option once");
             }

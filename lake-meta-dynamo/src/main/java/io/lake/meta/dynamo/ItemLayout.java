@@ -4,8 +4,10 @@ import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import java.util.Map;
+import java.util.Objects;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How one table layout holds logical keys: where a key's item lives and what it looks like, how a
@@ -43,7 +45,7 @@ sealed interface ItemLayout permits V1Layout, V2Layout {
      *
      * @throws DynamoStoreException if the hash key is not one this layout writes
      */
-    String familyOfHashKey(String hashKey, String table);
+    @Nullable String familyOfHashKey(String hashKey, String table);
 
     /** The value of an item this layout wrote; a clear error for anything else. */
     default MetaValue valueIn(Map<String, AttributeValue> item, String table) {
@@ -56,7 +58,7 @@ sealed interface ItemLayout permits V1Layout, V2Layout {
     }
 
     /** The logical key an item of this layout holds, as text; null when the item has none. */
-    default String keyTextOf(Map<String, AttributeValue> item) {
+    default @Nullable String keyTextOf(Map<String, AttributeValue> item) {
         AttributeValue k = item.get(keyAttribute());
         return k == null ? null : k.s();
     }
@@ -65,7 +67,7 @@ sealed interface ItemLayout permits V1Layout, V2Layout {
     default MetaKey keyUnder(Map<String, AttributeValue> item, KeyPrefix prefix, String table) {
         String text = keyTextOf(item);
         try {
-            MetaKey key = MetaKey.of(text);
+            MetaKey key = MetaKey.of(Objects.requireNonNull(text)); // an item without a key is reported below
             if (prefix.contains(key)) {
                 return key;
             }

@@ -2,6 +2,7 @@ package io.lake.meta.dynamo;
 
 import java.time.Duration;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -21,13 +22,13 @@ final class LegacyTableSetup {
         this.table = table;
     }
 
-    /** @return whether the table holds the completion marker (the migration to v2 was finalized) */
+    /** Checks (or creates) the legacy table; whether it holds the completion marker (the migration was finalized). */
     boolean open(boolean createIfMissing, Duration activeTimeout) {
         new TableReady(client, table, TableReady.V1_SCHEMA, "v1 (legacy)").ensure(createIfMissing, activeTimeout);
         return completionMarker() != null;
     }
 
-    private Map<String, AttributeValue> completionMarker() {
+    private @Nullable Map<String, AttributeValue> completionMarker() {
         try {
             var response = client.getItem(r -> r.tableName(table).key(MigrationRecords.v1CompleteKey()).consistentRead(true));
             return response.hasItem() && !response.item().isEmpty() ? response.item() : null;

@@ -9,8 +9,10 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -80,7 +82,8 @@ final class MigrationState {
         AttributeValue position = item.get(POSITION);
         boolean sweeping = item.get(SWEEPING) != null && Boolean.TRUE.equals(item.get(SWEEPING).bool());
         Optional<Map<String, AttributeValue>> sweepFrom = item.get(SWEEP_HASH) == null ? Optional.empty()
-                : Optional.of(V2Layout.keyOf(item.get(SWEEP_HASH).s(), item.get(SWEEP_RANGE).s()));
+                : Optional.of(V2Layout.keyOf(item.get(SWEEP_HASH).s(),
+                        Objects.requireNonNull(item.get(SWEEP_RANGE), "sweep position without its range").s()));
         return new Cursor(position == null ? Optional.empty() : Optional.of(position.s()), sweeping, sweepFrom, totals,
                 n(item, REVISION));
     }
@@ -366,7 +369,7 @@ final class MigrationState {
         }
     }
 
-    private Map<String, AttributeValue> read(String t, Map<String, AttributeValue> key, String what) {
+    private @Nullable Map<String, AttributeValue> read(String t, Map<String, AttributeValue> key, String what) {
         try {
             var response = client.getItem(r -> r.tableName(t).key(key).consistentRead(true));
             return response.hasItem() && !response.item().isEmpty() ? response.item() : null;

@@ -9,6 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -121,7 +122,7 @@ final class MissingLayoutRecord {
         return V2Layout.HASH + "=" + describe(item.get(V2Layout.HASH)) + ", " + V2Layout.RANGE + "=" + describe(item.get(V2Layout.RANGE));
     }
 
-    private static String describe(AttributeValue value) {
+    private static String describe(@Nullable AttributeValue value) {
         return value == null ? "(none)" : value.s() != null ? value.s() : value.toString();
     }
 }

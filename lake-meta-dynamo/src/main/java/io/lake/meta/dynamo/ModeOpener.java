@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -39,7 +40,7 @@ final class ModeOpener {
         this.pollInterval = pollInterval;
     }
 
-    MetaStore openV1(String legacyTable, String table) {
+    MetaStore openV1(String legacyTable, @Nullable String table) {
         if (table != null && hasCompletionMarker(table)) {
             throw finalizedRefusal(legacyTable); // before the legacy table is opened: it may have been deleted after the horizon
         }
@@ -71,7 +72,7 @@ final class ModeOpener {
         }
     }
 
-    MetaStore openDual(String legacyTable, String table, Integer shardCount) {
+    MetaStore openDual(String legacyTable, String table, @Nullable Integer shardCount) {
         V2Layout layout = new TableSetup(client, table).open(shardCount, createIfMissing, activeTimeout);
         List<Map<String, AttributeValue>> records = migrationRecords(table);
         Map<String, AttributeValue> markerItem = record(records, MigrationRecords.COMPLETE);
@@ -93,7 +94,7 @@ final class ModeOpener {
             new MigrationState(client, legacyTable, table, ticker).markStarted();
         }
         return new DynamoDualStore(client, legacyTable, table, layout,
-                marker ? MigrationState.markerSeenIn(markerItem) : null, pollInterval, ticker);
+                markerItem != null ? MigrationState.markerSeenIn(markerItem) : null, pollInterval, ticker);
     }
 
     /**
@@ -101,7 +102,7 @@ final class ModeOpener {
      * horizon was declared passed: before, the legacy table is still a copy every write must keep
      * (or, before finalization, the authority), and a V2 store would write around it.
      */
-    MetaStore openV2(String table, Integer shardCount) {
+    MetaStore openV2(String table, @Nullable Integer shardCount) {
         V2Layout layout = new TableSetup(client, table).open(shardCount, createIfMissing, activeTimeout);
         List<Map<String, AttributeValue>> records = migrationRecords(table);
         if (!records.isEmpty()) {
@@ -134,7 +135,8 @@ final class ModeOpener {
     }
 
     /** The record named {@code sortKey} among {@code records}, or null. */
-    private static Map<String, AttributeValue> record(List<Map<String, AttributeValue>> records, String sortKey) {
-        return records.stream().filter(r -> sortKey.equals(r.get(V2Layout.RANGE).s())).findFirst().orElse(null);
+    private static @Nullable Map<String, AttributeValue> record(List<Map<String, AttributeValue>> records, String sortKey) {
+        return records.stream().filter(r -> r.get(V2Layout.RANGE) != null && sortKey.equals(r.get(V2Layout.RANGE).s()))
+                .findFirst().orElse(null);
     }
 }

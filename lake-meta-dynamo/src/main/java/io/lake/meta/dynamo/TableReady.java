@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
@@ -58,7 +59,7 @@ final class TableReady {
         checkSchema(awaitUsable(activeTimeout));
     }
 
-    private TableDescription describe() {
+    private @Nullable TableDescription describe() {
         try {
             return client.describeTable(r -> r.tableName(table)).table();
         } catch (ResourceNotFoundException e) {
@@ -88,7 +89,7 @@ final class TableReady {
         while (true) {
             TableDescription d = describe();
             TableStatus status = d == null ? null : d.tableStatus();
-            if (status == TableStatus.ACTIVE || status == TableStatus.UPDATING) {
+            if (d != null && (status == TableStatus.ACTIVE || status == TableStatus.UPDATING)) {
                 return d;
             }
             if (d != null && status != TableStatus.CREATING) {

@@ -5,7 +5,9 @@ import io.lake.meta.MetaValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -36,7 +38,7 @@ final class TableScan {
         this.layout = layout;
     }
 
-    ScanPage page(int limit, Map<String, AttributeValue> start) {
+    ScanPage page(int limit, @Nullable Map<String, AttributeValue> start) {
         ScanResponse response;
         try {
             response = client.scan(r -> r.tableName(table).consistentRead(true).limit(limit).exclusiveStartKey(start));
@@ -52,7 +54,7 @@ final class TableScan {
             String text = layout.keyTextOf(item);
             MetaKey key;
             try {
-                key = MetaKey.of(text);
+                key = MetaKey.of(Objects.requireNonNull(text)); // an item without a key is reported below
             } catch (RuntimeException e) {
                 throw new DynamoStoreException("table '" + table + "' holds an item whose key " + text
                         + " is not a lake-meta key: the table holds data lake-meta did not write; migrate it by hand", e);

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -36,12 +37,12 @@ final class TableSetup {
     /**
      * @param configuredShards the builder's shard count, or null to adopt the table's (16 on a new table)
      */
-    V2Layout open(Integer configuredShards, boolean createIfMissing, Duration activeTimeout) {
+    V2Layout open(@Nullable Integer configuredShards, boolean createIfMissing, Duration activeTimeout) {
         new TableReady(client, table, TableReady.V2_SCHEMA, "v2").ensure(createIfMissing, activeTimeout);
         return new V2Layout(layoutShards(configuredShards));
     }
 
-    private int layoutShards(Integer configured) {
+    private int layoutShards(@Nullable Integer configured) {
         Map<String, AttributeValue> record = readLayoutRecord();
         if (record == null) {
             record = layoutRecordOrRefuseItems();
@@ -63,7 +64,7 @@ final class TableSetup {
         return recorded;
     }
 
-    private Map<String, AttributeValue> readLayoutRecord() {
+    private @Nullable Map<String, AttributeValue> readLayoutRecord() {
         try {
             var response = client.getItem(r -> r.tableName(table).key(V2Layout.layoutRecordKey()).consistentRead(true));
             return response.hasItem() && !response.item().isEmpty() ? response.item() : null;
@@ -78,7 +79,7 @@ final class TableSetup {
      * decides; a record that another opener wrote meanwhile (seen by the Scan or read again before
      * refusing) is returned. Null: the table is empty.
      */
-    private Map<String, AttributeValue> layoutRecordOrRefuseItems() {
+    private @Nullable Map<String, AttributeValue> layoutRecordOrRefuseItems() {
         ScanResponse page;
         try {
             page = client.scan(r -> r.tableName(table).limit(ITEMS_SAMPLED).consistentRead(true));
@@ -111,7 +112,7 @@ final class TableSetup {
     }
 
     /** Writes the record if absent; returns null when written, else the record another opener wrote first. */
-    private Map<String, AttributeValue> writeLayoutRecord(int shards) {
+    private @Nullable Map<String, AttributeValue> writeLayoutRecord(int shards) {
         AttemptLog log = new AttemptLog();
         try {
             client.putItem(r -> r.tableName(table).item(V2Layout.layoutRecord(shards))

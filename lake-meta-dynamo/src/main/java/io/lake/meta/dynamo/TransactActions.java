@@ -6,6 +6,7 @@ import io.lake.meta.StoreUnavailableException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
@@ -36,7 +37,7 @@ final class TransactActions {
 
     /** @param values null when the expression uses none */
     static TransactWriteItem check(String table, Map<String, AttributeValue> key, String expression,
-            Map<String, String> names, Map<String, AttributeValue> values) {
+            Map<String, String> names, @Nullable Map<String, AttributeValue> values) {
         return TransactWriteItem.builder().conditionCheck(ConditionCheck.builder().tableName(table).key(key)
                 .conditionExpression(expression).expressionAttributeNames(names).expressionAttributeValues(values)
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build();
@@ -102,7 +103,7 @@ final class TransactActions {
     }
 
     /** The item a failed action returned (ALL_OLD), or null when it sent none. */
-    static Map<String, AttributeValue> itemOf(CancellationReason reason) {
+    static @Nullable Map<String, AttributeValue> itemOf(CancellationReason reason) {
         return reason.hasItem() && !reason.item().isEmpty() ? reason.item() : null;
     }
 }

@@ -5,6 +5,7 @@ import io.lake.meta.MetaValue;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The legacy v1 table layout: one item per logical key, found by the whole key.
@@ -65,7 +66,7 @@ final class V1Layout implements ItemLayout {
 
     /** The hash key is the whole logical key: its family is the text before the first {@code /}. */
     @Override
-    public String familyOfHashKey(String hashKey, String table) {
+    public @Nullable String familyOfHashKey(String hashKey, String table) {
         if (ItemLayout.isInternal(hashKey)) {
             return null;
         }

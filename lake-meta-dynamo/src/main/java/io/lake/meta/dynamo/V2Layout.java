@@ -7,6 +7,7 @@ import java.util.Map;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The v2 table layout: where a logical key lives and how its item looks.
@@ -84,7 +85,7 @@ final class V2Layout implements ItemLayout {
 
     /** The hash key is {@code family#shard}: its family is the text before the {@code #}. */
     @Override
-    public String familyOfHashKey(String hashKey, String table) {
+    public @Nullable String familyOfHashKey(String hashKey, String table) {
         if (ItemLayout.isInternal(hashKey)) {
             return null;
         }

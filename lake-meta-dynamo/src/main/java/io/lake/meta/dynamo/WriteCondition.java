@@ -7,6 +7,7 @@ import io.lake.meta.Mutation;
 import io.lake.meta.TransactionFailure;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -17,7 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *
  * @param values null when the expression uses none (DynamoDB rejects an empty map)
  */
-record WriteCondition(String expression, Map<String, String> names, Map<String, AttributeValue> values,
+record WriteCondition(String expression, Map<String, String> names, @Nullable Map<String, AttributeValue> values,
         boolean requiresAbsent, ItemLayout layout) {
 
     private static final String V = "#v";
@@ -62,7 +63,7 @@ record WriteCondition(String expression, Map<String, String> names, Map<String, 
      * returned with it (ALL_OLD: the item when it exists, nothing when it is absent). A failed
      * "must be absent" proves the item exists, so without an item its value is unknown.
      */
-    TransactionFailure failure(MetaKey key, Map<String, AttributeValue> item, String table) {
+    TransactionFailure failure(MetaKey key, @Nullable Map<String, AttributeValue> item, String table) {
         if (item != null && !item.isEmpty()) {
             return TransactionFailure.found(key, Optional.of(layout.valueIn(item, table)));
         }

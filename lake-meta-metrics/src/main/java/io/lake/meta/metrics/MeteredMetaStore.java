@@ -22,9 +22,11 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link MetaStore} that records Micrometer meters for every call and forwards it, unchanged, to
@@ -72,9 +74,9 @@ public final class MeteredMetaStore extends ForwardingMetaStore {
     private final Counter guardRejections;
 
     private MeteredMetaStore(Builder b) {
-        super(b.store);
-        this.registry = b.registry;
-        this.backend = b.backend;
+        super(Objects.requireNonNull(b.store)); // build() checked the three
+        this.registry = Objects.requireNonNull(b.registry);
+        this.backend = Objects.requireNonNull(b.backend);
         this.pageItems = DistributionSummary.builder(MeterNames.PAGE_ITEMS_EVALUATED)
                 .description("items a page read, look-ahead included")
                 .baseUnit("items")
@@ -150,7 +152,7 @@ public final class MeteredMetaStore extends ForwardingMetaStore {
     @Override
     public Page page(PageRequest request) {
         return timed("page", () -> super.page(request), page -> {
-            pageItems.record(page.cost().itemsEvaluated());
+            pageItems.record((double) page.cost().itemsEvaluated());
             return "ok";
         });
     }
@@ -210,9 +212,9 @@ public final class MeteredMetaStore extends ForwardingMetaStore {
      * raises {@link IllegalStateException}. Not thread-safe.
      */
     public static final class Builder {
-        private MetaStore store;
-        private MeterRegistry registry;
-        private String backend;
+        private @Nullable MetaStore store;
+        private @Nullable MeterRegistry registry;
+        private @Nullable String backend;
 
         private Builder() {
         }
@@ -251,7 +253,7 @@ public final class MeteredMetaStore extends ForwardingMetaStore {
             return new MeteredMetaStore(this);
         }
 
-        private static <T> T set(T current, T value, String name) {
+        private static <T> T set(@Nullable T current, T value, String name) {
             if (value == null) {
                 throw new InvalidArgumentException(name + " must not be null");
             }
@@ -261,7 +263,7 @@ public final class MeteredMetaStore extends ForwardingMetaStore {
             return value;
         }
 
-        private static void required(Object value, String name) {
+        private static void required(@Nullable Object value, String name) {
             if (value == null) {
                 throw new IllegalStateException(name + " is required: call " + name + "(...) before build()");
             }

@@ -73,7 +73,7 @@ final class CommitResolver {
                 connection.setAutoCommit(true);
                 String status = statusOf(connection, xid);
                 if (status == null) {
-                    throw unknown(xid, what, "the server no longer remembers transaction " + xid, lost);
+                    throw unknown(what, "the server no longer remembers transaction " + xid, lost);
                 }
                 switch (status) {
                     case "committed":
@@ -94,14 +94,14 @@ final class CommitResolver {
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw unknown(xid, what, "the server did not settle transaction " + xid + " within " + timeout
+                throw unknown(what, "the server did not settle transaction " + xid + " within " + timeout
                         + " (" + lastAnswer + ")", lost);
             }
             try {
                 Thread.sleep(Math.max(1, Math.min(pause.toMillis(), left / 1_000_000)));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw unknown(xid, what, "interrupted while asking about transaction " + xid, lost);
+                throw unknown(what, "interrupted while asking about transaction " + xid, lost);
             }
             pause = pause.multipliedBy(2).compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : pause.multipliedBy(2);
         }
@@ -183,7 +183,7 @@ final class CommitResolver {
         }
     }
 
-    private OutcomeUnknownException unknown(String xid, String what, String why, SQLException lost) {
+    private OutcomeUnknownException unknown(String what, String why, SQLException lost) {
         return new OutcomeUnknownException(description + ": the answer to " + what + " was lost (" + lost.getMessage()
                 + ") and " + why + "; re-read to learn whether it applied", lost);
     }

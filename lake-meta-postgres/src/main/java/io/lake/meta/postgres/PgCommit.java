@@ -103,9 +103,9 @@ final class PgCommit {
                 } catch (Refused e) {
                     if (attempt >= ATTEMPTS) {
                         throw new StoreUnavailableException(description + ": the server refused " + what + " " + attempt
-                                + " times (" + e.getCause().getMessage() + "); nothing was applied", e.getCause());
+                                + " times (" + e.refusal.getMessage() + "); nothing was applied", e.refusal);
                     }
-                    LOG.debug("{}: {} refused ({}); attempt {} of {}", description, what, e.getCause().getMessage(),
+                    LOG.debug("{}: {} refused ({}); attempt {} of {}", description, what, e.refusal.getMessage(),
                             attempt + 1, ATTEMPTS);
                 }
             }
@@ -256,8 +256,11 @@ final class PgCommit {
     private static final class Refused extends Exception {
         private static final long serialVersionUID = 1L;
 
+        final SQLException refusal;
+
         Refused(SQLException cause) {
             super(cause);
+            this.refusal = cause;
         }
     }
 

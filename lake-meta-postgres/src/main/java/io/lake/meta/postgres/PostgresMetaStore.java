@@ -5,6 +5,7 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.spi.RaceHooks;
 import java.time.Duration;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The PostgreSQL backend of {@link MetaStore}: one table of {@code (k bytea primary key, v bytea)}
@@ -89,12 +90,12 @@ public final class PostgresMetaStore {
      */
     public static final class Builder {
 
-        private DataSource dataSource;
-        private String table;
-        private Boolean createTableIfMissing;
-        private Duration pollInterval;
-        private Duration resolutionTimeout;
-        private RaceHooks raceHooks;
+        private @Nullable DataSource dataSource;
+        private @Nullable String table;
+        private @Nullable Boolean createTableIfMissing;
+        private @Nullable Duration pollInterval;
+        private @Nullable Duration resolutionTimeout;
+        private @Nullable RaceHooks raceHooks;
 
         private Builder() {
         }
@@ -220,7 +221,7 @@ public final class PostgresMetaStore {
             }
         }
 
-        private static void requireUnset(Object current, String option) {
+        private static void requireUnset(@Nullable Object current, String option) {
             if (current != null) {
                 throw new IllegalStateException(option + " was already set to " + current
                         + ": set each option once per builder");

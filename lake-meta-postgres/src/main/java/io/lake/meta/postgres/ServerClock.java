@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +29,7 @@ final class ServerClock extends Clock {
     private static final String NOW = "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint";
 
     private final DataSource dataSource;
-    private volatile Long offsetMillis; // server minus local, at the last successful read
+    private volatile @Nullable Long offsetMillis; // server minus local, at the last successful read
 
     ServerClock(DataSource dataSource) {
         this.dataSource = dataSource;

@@ -20,8 +20,10 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Copies the keys under chosen prefixes from one store to another of any backend, then verifies
@@ -85,7 +87,7 @@ public final class StoreCopy {
 
     private StoreCopy(Builder builder, List<KeyPrefix> plan) {
         this.source = builder.source;
-        this.target = builder.target;
+        this.target = Objects.requireNonNull(builder.target); // build() checked it
         this.everyFamily = builder.prefixes.isEmpty();
         this.prefixes = plan.stream()
                 .sorted(Comparator.comparing(KeyPrefix::utf8, Arrays::compareUnsigned))
@@ -250,7 +252,8 @@ public final class StoreCopy {
         ResumeRecord current = record;
         MetaValue currentValue = recordValue;
         for (List<Entry> chunk : chunks(remaining)) {
-            boolean last = chunk.get(chunk.size() - 1) == remaining.get(remaining.size() - 1);
+            // the entries' keys are distinct: equal entries are the same one
+            boolean last = chunk.get(chunk.size() - 1).equals(remaining.get(remaining.size() - 1));
             current = write(current, currentValue, chunk, last, next);
             currentValue = current.encode();
         }
@@ -283,7 +286,7 @@ public final class StoreCopy {
      * transaction; keys that appear in the target meanwhile are looked at again.
      */
     private ResumeRecord write(ResumeRecord record, MetaValue recordValue, List<Entry> chunk, boolean endsPage,
-            String next) {
+            @Nullable String next) {
         while (true) {
             List<MetaKey> keys = chunk.stream().map(Entry::key).toList();
             Map<MetaKey, MetaValue> present = keys.isEmpty() ? Map.of() : target.getAll(keys);
@@ -355,7 +358,7 @@ public final class StoreCopy {
      */
     public static final class Builder {
         private final MetaStore source;
-        private MetaStore target;
+        private @Nullable MetaStore target;
         private final List<KeyPrefix> prefixes = new ArrayList<>();
         private int pageSize = DEFAULT_PAGE_SIZE;
         private boolean intoNonEmpty;
@@ -363,7 +366,7 @@ public final class StoreCopy {
         /** The named prefixes' bytes in the resume record, bounded so that the record always fits a value. */
         private long planBytes;
         /** The source's families, once listed by {@link #everyFamily()}: the plan of a copy of every family. */
-        private List<KeyPrefix> familyPlan;
+        private @Nullable List<KeyPrefix> familyPlan;
 
         private Builder(MetaStore source) {
             this.source = Checks.notNull(source, "source store");

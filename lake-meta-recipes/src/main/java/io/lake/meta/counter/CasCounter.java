@@ -8,6 +8,7 @@ import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.WriteResult;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -92,7 +93,9 @@ final class CasCounter implements MonotonicCounter {
             }
             Claim claim;
             if (resend && exactlyOnce) {
-                claim = previous; // the same bytes: if the lost write lands first, this one meets it as its own
+                // the same bytes (those of the write that lost its answer): if the lost write lands first,
+                // this one meets it as its own
+                claim = Objects.requireNonNull(previous);
             } else {
                 long next = current.isPresent() ? CounterRecord.decode(key, current.get()).next() : firstValue;
                 if (next > Long.MAX_VALUE - count) {

@@ -61,7 +61,7 @@ record CounterRecord(long next, String nonce) {
             return record;
         } catch (ValueInstantiationException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
-            throw new CorruptCounterRecordException(key, cause.getMessage());
+            throw new CorruptCounterRecordException(key, String.valueOf(cause.getMessage()));
         } catch (JsonProcessingException e) {
             throw new CorruptCounterRecordException(key, e.getOriginalMessage());
         } catch (IOException e) {

@@ -6,6 +6,7 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.internal.Options;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A counter under one key that hands out increasing values, each one at most once, to every
@@ -112,10 +113,10 @@ public interface MonotonicCounter {
         static final int DEFAULT_MAX_ATTEMPTS = 16;
         static final int MAX_MAX_ATTEMPTS = 10_000;
 
-        private MetaStore store;
-        private MetaKey key;
-        private Long firstValue;
-        private Integer maxAttempts;
+        private @Nullable MetaStore store;
+        private @Nullable MetaKey key;
+        private @Nullable Long firstValue;
+        private @Nullable Integer maxAttempts;
 
         private Builder() {
         }
@@ -155,11 +156,13 @@ public interface MonotonicCounter {
             return this;
         }
 
-        /** @throws IllegalStateException if the store or the key is missing */
+        /**
+         * Builds the counter.
+         *
+         * @throws IllegalStateException if the store or the key is missing
+         */
         public MonotonicCounter build() {
-            Options.required(store, "store");
-            Options.required(key, "key");
-            return new CasCounter(store, key, firstValue != null ? firstValue : 1,
+            return new CasCounter(Options.required(store, "store"), Options.required(key, "key"), firstValue != null ? firstValue : 1,
                     maxAttempts != null ? maxAttempts : DEFAULT_MAX_ATTEMPTS);
         }
     }

@@ -15,6 +15,8 @@ public final class Checks {
     }
 
     /**
+     * Checks that argument {@code name} is not null.
+     *
      * @return {@code value}
      * @throws InvalidArgumentException "{@code name} must not be null"
      */
@@ -26,6 +28,8 @@ public final class Checks {
     }
 
     /**
+     * Checks that argument {@code name} is not negative.
+     *
      * @return {@code value} (an epoch, a count)
      * @throws InvalidArgumentException if it is negative
      */

@@ -43,12 +43,12 @@ public final class LeaseSettings {
      * @return {@code id}
      */
     public static String id(@Nullable String id, String name) {
-        Checks.notNull(id, name);
-        if (id.isBlank() || id.length() > MAX_ID_LENGTH) {
+        String checked = Checks.notNull(id, name);
+        if (checked.isBlank() || checked.length() > MAX_ID_LENGTH) {
             throw new InvalidArgumentException(name + " must be 1 to " + MAX_ID_LENGTH
-                    + " characters and not blank, got '" + id + "'");
+                    + " characters and not blank, got '" + checked + "'");
         }
-        return id;
+        return checked;
     }
 
     /** How long an installed or renewed lease lasts: at least 1 ms, at most 365 days. */
@@ -99,7 +99,11 @@ public final class LeaseSettings {
         listenerExecutor = Options.setOnce(listenerExecutor, value, "listenerExecutor");
     }
 
-    /** @throws IllegalStateException if the lease duration (always required) was not set */
+    /**
+     * The lease duration.
+     *
+     * @throws IllegalStateException if the lease duration (always required) was not set
+     */
     public Duration leaseDuration() {
         return Options.required(leaseDuration, "leaseDuration");
     }

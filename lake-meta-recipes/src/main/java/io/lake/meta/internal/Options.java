@@ -30,6 +30,8 @@ public final class Options {
     }
 
     /**
+     * Checks that the required option {@code name} was set.
+     *
      * @return {@code value}
      * @throws IllegalStateException if the required option {@code name} was not set
      */

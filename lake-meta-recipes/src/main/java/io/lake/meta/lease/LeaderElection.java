@@ -14,11 +14,13 @@ import io.lake.meta.internal.Listeners;
 import io.lake.meta.internal.Options;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,15 +92,16 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     private volatile State state = State.LATENT;
 
     private LeaderElection(Builder b, Duration renewInterval) {
-        this.leaseKey = b.leaseKey;
-        this.candidateId = b.candidateId;
+        // build() checked the required options
+        this.leaseKey = Options.required(b.leaseKey, "leaseKey");
+        this.candidateId = Options.required(b.candidateId, "candidateId");
         this.leaseDuration = b.lease.leaseDuration();
         this.renewInterval = renewInterval;
         this.safetyMargin = b.lease.marginFor("a leader");
         this.listeners = LeaseCampaign.listeners(b.lease.listenerExecutor("lake-meta-election-listener-" + candidateId),
                 LOG);
         this.rounds = BackgroundRounds.of(b.lease.scheduler(), "lake-meta-election-" + candidateId, LOG);
-        this.campaign = new LeaseCampaign(b.store, b.leaseKey, b.candidateId, b.lease.clock(), b.lease.ticker(),
+        this.campaign = new LeaseCampaign(Options.required(b.store, "store"), leaseKey, candidateId, b.lease.clock(), b.lease.ticker(),
                 leaseDuration, safetyMargin, listeners, LOG);
         this.driver = new CampaignDriver(campaign, listeners, LOG);
         if (b.listener != null) {
@@ -275,10 +278,11 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     public synchronized void start() {
         if (state != State.LATENT) {
             throw new IllegalStateException("election for '" + leaseKey + "' (candidate " + candidateId
-                    + ") cannot start: it is " + state.name().toLowerCase() + "; an election starts once");
+                    + ") cannot start: it is " + state.name().toLowerCase(Locale.ROOT) + "; an election starts once");
         }
         state = State.STARTED;
-        rounds.every(Duration.ZERO, renewInterval, "campaign round for '" + leaseKey + "' (candidate " + candidateId + ")",
+        // close() cancels the rounds
+        var unused = rounds.every(Duration.ZERO, renewInterval, "campaign round for '" + leaseKey + "' (candidate " + candidateId + ")",
                 "retrying next round", this::backgroundRound);
     }
 
@@ -321,7 +325,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
 
     @Override
     public String toString() {
-        return "LeaderElection[" + leaseKey + ", candidate=" + candidateId + ", " + state.name().toLowerCase()
+        return "LeaderElection[" + leaseKey + ", candidate=" + candidateId + ", " + state.name().toLowerCase(Locale.ROOT)
                 + ", duration=" + leaseDuration + ", renew=" + renewInterval + ", margin=" + safetyMargin + "]";
     }
 
@@ -347,11 +351,11 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
      * @since 0.1.0
      */
     public static final class Builder {
-        private MetaStore store;
-        private MetaKey leaseKey;
-        private String candidateId;
+        private @Nullable MetaStore store;
+        private @Nullable MetaKey leaseKey;
+        private @Nullable String candidateId;
         private final LeaseSettings lease = new LeaseSettings();
-        private LeadershipListener listener;
+        private @Nullable LeadershipListener listener;
 
         private Builder() {
         }
@@ -438,6 +442,8 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         }
 
         /**
+         * Builds the election; it campaigns once {@linkplain LeaderElection#start() started}.
+         *
          * @throws IllegalStateException if a required option is missing
          * @throws InvalidArgumentException if the safety margin is not shorter than the lease
          *     duration, or the renew interval not shorter than duration minus margin

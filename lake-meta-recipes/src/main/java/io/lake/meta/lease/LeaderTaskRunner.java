@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +43,7 @@ public final class LeaderTaskRunner implements AutoCloseable {
     private final LeaderTask task;
     private final ExecutorService thread;
     /** Guarded by this. */
-    private Future<?> running;
+    private @Nullable Future<?> running;
     /** Guarded by this. */
     private long runningEpoch;
     /** Guarded by this. */

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
 /**
@@ -42,7 +43,7 @@ final class LeaseCampaign {
     private final TermMemory terms;
 
     /** The published guard; null when this candidate does not consider itself leader. */
-    private volatile LeaseGuard guard;
+    private volatile @Nullable LeaseGuard guard;
 
     /**
      * @param leaseDuration how long an installed record lasts (its wall-clock expiry is rounded
@@ -225,6 +226,7 @@ final class LeaseCampaign {
     }
 
     /** Compare-and-sets a record held by this candidate over {@code expected}; publishes the guard. */
+    @SuppressWarnings("JavaInstantGetSecondsGetNano") // only the instant's sub-millisecond part is wanted
     private LeadershipStatus install(Optional<MetaValue> expected, long epoch, boolean renewal) {
         long sentAt = ticker.read();
         Instant wallNow = clock.instant();

@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,11 +51,12 @@ public final class LeaseCandidate implements LeaseAuthority {
     private final CampaignDriver driver;
 
     private LeaseCandidate(Builder b) {
-        this.leaseKey = b.leaseKey;
-        this.candidateId = b.candidateId;
-        this.listeners = LeaseCampaign.listeners(b.lease.listenerExecutor("lake-meta-candidate-listener-" + b.candidateId),
+        // build() checked the required options
+        this.leaseKey = Options.required(b.leaseKey, "leaseKey");
+        this.candidateId = Options.required(b.candidateId, "candidateId");
+        this.listeners = LeaseCampaign.listeners(b.lease.listenerExecutor("lake-meta-candidate-listener-" + candidateId),
                 LOG);
-        this.campaign = new LeaseCampaign(b.store, b.leaseKey, b.candidateId, b.lease.clock(), b.lease.ticker(),
+        this.campaign = new LeaseCampaign(Options.required(b.store, "store"), leaseKey, candidateId, b.lease.clock(), b.lease.ticker(),
                 b.lease.leaseDuration(), b.lease.marginFor("a holder"), listeners, LOG);
         this.driver = new CampaignDriver(campaign, listeners, LOG);
         if (b.listener != null) {
@@ -153,11 +155,11 @@ public final class LeaseCandidate implements LeaseAuthority {
      * @since 0.1.0
      */
     public static final class Builder {
-        private MetaStore store;
-        private MetaKey leaseKey;
-        private String candidateId;
+        private @Nullable MetaStore store;
+        private @Nullable MetaKey leaseKey;
+        private @Nullable String candidateId;
         private final LeaseSettings lease = new LeaseSettings();
-        private LeadershipListener listener;
+        private @Nullable LeadershipListener listener;
 
         private Builder() {
         }
@@ -223,6 +225,8 @@ public final class LeaseCandidate implements LeaseAuthority {
         }
 
         /**
+         * Builds the candidate; it does nothing until asked.
+         *
          * @throws IllegalStateException if a required option is missing
          * @throws InvalidArgumentException if the safety margin is not shorter than the lease duration
          */

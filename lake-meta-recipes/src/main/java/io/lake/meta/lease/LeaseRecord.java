@@ -46,12 +46,12 @@ public final class LeaseRecord {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
-    private final String holder;
+    private final @Nullable String holder;
     private final long epoch;
     private final long expiresAtMillis;
-    private final String nonce;
+    private final @Nullable String nonce;
 
-    private LeaseRecord(String holder, long epoch, long expiresAtMillis, String nonce) {
+    private LeaseRecord(@Nullable String holder, long epoch, long expiresAtMillis, @Nullable String nonce) {
         this.holder = holder;
         this.epoch = Checks.notNegative(epoch, "epoch");
         this.expiresAtMillis = expiresAtMillis;

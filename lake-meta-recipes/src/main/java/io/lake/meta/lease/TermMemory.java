@@ -2,6 +2,7 @@ package io.lake.meta.lease;
 
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one candidate remembers of its terms: the record bytes it installed, a write whose answer
@@ -20,9 +21,9 @@ final class TermMemory {
 
     private final MetaKey leaseKey;
     /** The last bytes known to be installed by this election; null when the record is not ours. */
-    private LeaseInstallation installed;
+    private @Nullable LeaseInstallation installed;
     /** Bytes sent whose answer was lost; resolved by the next read of the record. */
-    private LeaseInstallation unresolved;
+    private @Nullable LeaseInstallation unresolved;
     private long highestEpochSeen;
     /** The highest epoch whose term ended here; 0 when none has. */
     private long highestEpochEnded;
@@ -31,16 +32,16 @@ final class TermMemory {
         this.leaseKey = leaseKey;
     }
 
-    LeaseInstallation installed() {
+    @Nullable LeaseInstallation installed() {
         return installed;
     }
 
-    LeaseInstallation unresolved() {
+    @Nullable LeaseInstallation unresolved() {
         return unresolved;
     }
 
     /** The installation of this election the record holds when it holds {@code bytes}, or null. */
-    LeaseInstallation own(MetaValue bytes) {
+    @Nullable LeaseInstallation own(MetaValue bytes) {
         if (installed != null && installed.bytes().equals(bytes)) {
             return installed;
         }

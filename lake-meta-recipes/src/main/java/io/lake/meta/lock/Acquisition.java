@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One call of {@link FencedLock#acquire(Duration)} in progress: its deadline, the answer its
@@ -16,7 +17,7 @@ final class Acquisition {
     /** The hold, or empty when the deadline passed; exceptional when the acquisition failed. */
     final CompletableFuture<Optional<LockHold>> answer = new CompletableFuture<>();
     /** The scheduled next round, if any. */
-    ScheduledFuture<?> nextRound;
+    @Nullable ScheduledFuture<?> nextRound;
     /** What the last round saw, for the timeout's message. */
     String lastSeen = "no round ran";
     /** Whether a round's write lost its answer: it may have installed a record of ours. */

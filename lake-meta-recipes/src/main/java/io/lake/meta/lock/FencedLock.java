@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lock on one resource key, held by one holder at a time, on the lease machinery of
@@ -126,11 +127,11 @@ public interface FencedLock extends AutoCloseable {
      * @since 0.1.0
      */
     final class Builder {
-        private MetaStore store;
-        private MetaKey key;
-        private String holderId;
+        private @Nullable MetaStore store;
+        private @Nullable MetaKey key;
+        private @Nullable String holderId;
         private final LeaseSettings lease = new LeaseSettings();
-        private LockListener listener;
+        private @Nullable LockListener listener;
 
         private Builder() {
         }
@@ -221,14 +222,16 @@ public interface FencedLock extends AutoCloseable {
         }
 
         /**
+         * Builds the lock; it holds nothing until asked.
+         *
          * @throws IllegalStateException if a required option is missing
          * @throws InvalidArgumentException if the safety margin is not shorter than the lease
          *     duration, or the renew interval not shorter than duration minus margin
          */
         public FencedLock build() {
-            Options.required(store, "store");
-            Options.required(key, "key");
-            Options.required(holderId, "holderId");
+            MetaStore store = Options.required(this.store, "store");
+            MetaKey key = Options.required(this.key, "key");
+            String holderId = Options.required(this.holderId, "holderId");
             Duration renew = lease.renewIntervalFor("a hold");
             ReentrantLock mutex = new ReentrantLock();
             MutexAwareDelivery delivery = new MutexAwareDelivery(lease.listenerExecutor("lake-meta-lock-listener-" + key),

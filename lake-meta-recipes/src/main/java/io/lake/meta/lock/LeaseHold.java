@@ -78,7 +78,7 @@ final class LeaseHold implements LockHold {
         lock.forget(this);
     }
 
-    /** @return whether this call ended the hold (it was neither released nor lost before) */
+    /** Returns whether this call ended the hold (it was neither released nor lost before). */
     boolean markLost() {
         return ended.compareAndSet(false, true);
     }

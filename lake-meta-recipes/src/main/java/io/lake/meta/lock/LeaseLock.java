@@ -13,6 +13,7 @@ import io.lake.meta.lease.LeadershipListener;
 import io.lake.meta.lease.LeadershipStatus;
 import io.lake.meta.Ticker;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +23,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,12 +59,12 @@ final class LeaseLock implements FencedLock {
 
     private volatile State state = State.LATENT;
     /** The latest hold (live or ended); guarded by mutex, read without it. */
-    private volatile LeaseHold hold;
+    private volatile @Nullable LeaseHold hold;
     /** Guarded by mutex. */
-    private Acquisition acquiring;
+    private @Nullable Acquisition acquiring;
 
     LeaseLock(MetaStore store, MetaKey key, String holderId, LeaseCandidate candidate, Ticker ticker,
-            Duration renewInterval, Duration retryInterval, ScheduledExecutorService scheduler, LockListener listener,
+            Duration renewInterval, Duration retryInterval, @Nullable ScheduledExecutorService scheduler, @Nullable LockListener listener,
             ReentrantLock mutex, MutexAwareDelivery delivery) {
         this.mutex = mutex;
         this.delivery = delivery;
@@ -122,10 +124,11 @@ final class LeaseLock implements FencedLock {
         try {
             if (state != State.LATENT) {
                 throw new IllegalStateException("lock '" + key + "' (holder " + holderId + ") cannot start: it is "
-                        + state.name().toLowerCase() + "; a lock starts once");
+                        + state.name().toLowerCase(Locale.ROOT) + "; a lock starts once");
             }
             state = State.STARTED;
-            rounds.every(renewInterval, renewInterval, "renewal of lock '" + key + "' (holder " + holderId + ")",
+            // close() cancels the rounds
+            var unused = rounds.every(renewInterval, renewInterval, "renewal of lock '" + key + "' (holder " + holderId + ")",
                     "the hold stays valid until its deadline", this::renewalTick);
         } finally {
             unlock();
@@ -190,7 +193,7 @@ final class LeaseLock implements FencedLock {
 
     @Override
     public String toString() {
-        return "FencedLock[" + key + ", holder=" + holderId + ", " + state.name().toLowerCase()
+        return "FencedLock[" + key + ", holder=" + holderId + ", " + state.name().toLowerCase(Locale.ROOT)
                 + ", renew=" + renewInterval + ", retry=" + retryInterval + "]";
     }
 
@@ -256,7 +259,7 @@ final class LeaseLock implements FencedLock {
         try {
             if (state != State.STARTED) {
                 throw new IllegalStateException("lock '" + key + "' (holder " + holderId + ") is "
-                        + state.name().toLowerCase() + (state == State.LATENT
+                        + state.name().toLowerCase(Locale.ROOT) + (state == State.LATENT
                                 ? ": start() it before acquiring, so that its holds are renewed"
                                 : ": build a new one to acquire again"));
             }
@@ -398,7 +401,7 @@ final class LeaseLock implements FencedLock {
         return "free at epoch " + status.epoch() + ", but another holder won the last round";
     }
 
-    private static RuntimeException rethrown(Throwable cause) {
+    private static RuntimeException rethrown(@Nullable Throwable cause) {
         if (cause instanceof RuntimeException r) {
             return r;
         }

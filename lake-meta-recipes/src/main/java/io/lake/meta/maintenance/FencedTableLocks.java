@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,9 +72,9 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
     private volatile boolean closed;
 
     private FencedTableLocks(Builder b, Settings settings) {
-        this.store = b.store;
+        this.store = Options.required(b.store, "store"); // build() checked it
         this.settings = settings;
-        this.rounds = BackgroundRounds.of(b.lease.scheduler(), "lake-meta-table-locks-" + b.holderId, LOG);
+        this.rounds = BackgroundRounds.of(b.lease.scheduler(), "lake-meta-table-locks-" + settings.holderId, LOG);
     }
 
     /** A builder; store, holder id and lease duration are required. */
@@ -229,8 +230,8 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
      * @since 0.1.0
      */
     public static final class Builder {
-        private MetaStore store;
-        private String holderId;
+        private @Nullable MetaStore store;
+        private @Nullable String holderId;
         private final LeaseSettings lease = new LeaseSettings();
 
         private Builder() {
@@ -288,14 +289,15 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
         }
 
         /**
+         * Builds the provider; it holds nothing until asked.
+         *
          * @throws IllegalStateException if the store, the holder id or the lease duration is missing
          * @throws InvalidArgumentException if the safety margin is not shorter than the lease duration,
          *     or the renew interval not shorter than duration minus margin
          */
         public FencedTableLocks build() {
             Options.required(store, "store");
-            Options.required(holderId, "holderId");
-            return new FencedTableLocks(this, new Settings(holderId, lease));
+            return new FencedTableLocks(this, new Settings(Options.required(holderId, "holderId"), lease));
         }
     }
 }

@@ -15,9 +15,9 @@ public final class MaintenanceAction {
 
     private static final MaintenanceAction NONE = new MaintenanceAction(null);
 
-    private final TableSpec newSpec;
+    private final @Nullable TableSpec newSpec;
 
-    private MaintenanceAction(TableSpec newSpec) {
+    private MaintenanceAction(@Nullable TableSpec newSpec) {
         this.newSpec = newSpec;
     }
 

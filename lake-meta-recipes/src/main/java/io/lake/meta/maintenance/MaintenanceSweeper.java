@@ -12,11 +12,13 @@ import io.lake.meta.registry.TableRegistration;
 import io.lake.meta.registry.TableRegistry;
 import io.lake.meta.registry.TableSpec;
 import java.time.Clock;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,12 +60,13 @@ public final class MaintenanceSweeper {
     private final TableMaintainer maintainer;
     private final MaintenanceLimits limits;
     private final Clock clock;
-    private String token;
+    private @Nullable String token;
 
     private MaintenanceSweeper(Builder b) {
-        this.registry = TableRegistry.over(b.registryStore, b.clock);
-        this.locks = b.locks;
-        this.maintainer = b.maintainer;
+        // build() checked the required ones
+        this.registry = TableRegistry.over(Objects.requireNonNull(b.registryStore), b.clock);
+        this.locks = Objects.requireNonNull(b.locks);
+        this.maintainer = Objects.requireNonNull(b.maintainer);
         this.limits = b.limits;
         this.clock = b.clock;
     }
@@ -217,9 +220,9 @@ public final class MaintenanceSweeper {
      */
     public static final class Builder {
 
-        private MetaStore registryStore;
-        private TableLockProvider locks;
-        private TableMaintainer maintainer;
+        private @Nullable MetaStore registryStore;
+        private @Nullable TableLockProvider locks;
+        private @Nullable TableMaintainer maintainer;
         private MaintenanceLimits limits = MaintenanceLimits.defaults();
         private Clock clock = Clock.systemUTC();
 
@@ -257,6 +260,8 @@ public final class MaintenanceSweeper {
         }
 
         /**
+         * Builds the sweeper.
+         *
          * @throws IllegalStateException if the registry store, the lock provider or the maintainer is missing
          */
         public MaintenanceSweeper build() {

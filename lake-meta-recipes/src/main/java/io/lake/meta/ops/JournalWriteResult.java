@@ -15,9 +15,9 @@ import org.jspecify.annotations.Nullable;
 public final class JournalWriteResult {
 
     private final boolean applied;
-    private final OperationRecord record;
+    private final @Nullable OperationRecord record;
 
-    private JournalWriteResult(boolean applied, OperationRecord record) {
+    private JournalWriteResult(boolean applied, @Nullable OperationRecord record) {
         this.applied = applied;
         this.record = record;
     }

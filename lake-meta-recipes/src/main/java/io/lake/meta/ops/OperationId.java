@@ -34,6 +34,8 @@ public final class OperationId {
     }
 
     /**
+     * The id of operation {@code operationId} of {@code tenant}.
+     *
      * @throws InvalidArgumentException if the tenant or the operation id breaks its rule; the message names it
      */
     public static OperationId of(String tenant, String operationId) {

@@ -24,8 +24,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The idempotent operation journal: one record per operation id, so a retried request is answered
@@ -80,8 +82,8 @@ public final class OperationJournal {
     private final Duration retention;
 
     private OperationJournal(Builder b) {
-        this.store = b.store;
-        this.authority = b.authority;
+        this.store = Objects.requireNonNull(b.store); // build() checked both
+        this.authority = Objects.requireNonNull(b.authority);
         this.clock = b.clock;
         this.retention = b.retention;
     }
@@ -261,7 +263,7 @@ public final class OperationJournal {
         if (!record.state().isTerminal()) {
             return false;
         }
-        long ended = record.endedAtMillis();
+        long ended = Objects.requireNonNull(record.endedAtMillis()); // a terminal record has one
         long age;
         try {
             age = Math.subtractExact(nowMillis, ended);
@@ -418,8 +420,8 @@ public final class OperationJournal {
      */
     public static final class Builder {
 
-        private MetaStore store;
-        private LeaseAuthority authority;
+        private @Nullable MetaStore store;
+        private @Nullable LeaseAuthority authority;
         private Clock clock = Clock.systemUTC();
         private Duration retention = DEFAULT_RETENTION;
 
@@ -461,6 +463,8 @@ public final class OperationJournal {
         }
 
         /**
+         * Builds the journal.
+         *
          * @throws IllegalStateException if the store or the authority is missing, or the store is a
          *     fenced store over another lease than the authority's
          */

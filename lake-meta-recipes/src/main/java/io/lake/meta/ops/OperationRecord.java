@@ -24,14 +24,15 @@ public final class OperationRecord {
     private final OperationOwner owner;
     private final long attempt;
     private final long startedAtMillis;
-    private final Long endedAtMillis;
-    private final String outcome;
-    private final String reason;
+    private final @Nullable Long endedAtMillis;
+    private final @Nullable String outcome;
+    private final @Nullable String reason;
     private final ObjectNode unknownFields;
     private final MetaValue storedValue;
 
     OperationRecord(OperationId id, String payloadDigest, OperationState state, OperationOwner owner, long attempt,
-            long startedAtMillis, Long endedAtMillis, String outcome, String reason, ObjectNode unknownFields,
+            long startedAtMillis, @Nullable Long endedAtMillis, @Nullable String outcome, @Nullable String reason,
+            ObjectNode unknownFields,
             MetaValue storedValue) {
         this.id = id;
         this.payloadDigest = payloadDigest;
@@ -100,7 +101,7 @@ public final class OperationRecord {
         return startedAtMillis;
     }
 
-    Long endedAtMillis() {
+    @Nullable Long endedAtMillis() {
         return endedAtMillis;
     }
 

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The stored form of an operation record, record version {@value #VERSION}:
@@ -49,7 +50,8 @@ final class OperationRecordCodec {
 
     /** Encodes a record with these fields. */
     static OperationRecord encode(OperationId id, String digest, OperationState state, OperationOwner owner,
-            long attempt, long startedAtMillis, Long endedAtMillis, String outcome, String reason,
+            long attempt, long startedAtMillis, @Nullable Long endedAtMillis, @Nullable String outcome,
+            @Nullable String reason,
             ObjectNode unknownFields) {
         ObjectNode root = JSON.createObjectNode();
         root.put("v", VERSION);
@@ -90,7 +92,7 @@ final class OperationRecordCodec {
         try {
             id = OperationId.fromKey(key);
         } catch (InvalidArgumentException e) {
-            throw new CorruptOperationRecordException(key, e.getMessage());
+            throw new CorruptOperationRecordException(key, String.valueOf(e.getMessage()));
         }
         ObjectNode root = parse(key, value);
         long version = integer(key, root, "v", 1);

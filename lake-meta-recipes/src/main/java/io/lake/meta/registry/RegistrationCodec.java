@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The stored form of a registration, record version {@value #VERSION}:
@@ -55,7 +56,7 @@ final class RegistrationCodec {
         try {
             id = TableId.fromKey(key);
         } catch (InvalidArgumentException e) {
-            throw new CorruptRegistrationException(key, e.getMessage());
+            throw new CorruptRegistrationException(key, String.valueOf(e.getMessage()));
         }
         ObjectNode root = parse(key, value);
         int version = (int) integer(key, root, "v", 1, Integer.MAX_VALUE);
@@ -70,7 +71,7 @@ final class RegistrationCodec {
             spec = TableSpec.of(text(key, root, "location"), text(key, root, "format"))
                     .withProperties(properties(key, root));
         } catch (InvalidArgumentException e) {
-            throw new CorruptRegistrationException(key, e.getMessage());
+            throw new CorruptRegistrationException(key, String.valueOf(e.getMessage()));
         }
         Long droppedAt = state.isTombstone() ? integer(key, root, "droppedAtMillis", Long.MIN_VALUE, Long.MAX_VALUE)
                 : null;
@@ -86,8 +87,8 @@ final class RegistrationCodec {
     }
 
     /** The registration {@code id} would hold with these fields, encoded. */
-    static TableRegistration encode(TableId id, TableSpec spec, long generation, TableState state, Long droppedAtMillis,
-            Long purgeStartedAtMillis, ObjectNode unknownFields) {
+    static TableRegistration encode(TableId id, TableSpec spec, long generation, TableState state,
+            @Nullable Long droppedAtMillis, @Nullable Long purgeStartedAtMillis, ObjectNode unknownFields) {
         ObjectNode root = JSON.createObjectNode();
         root.put("v", VERSION);
         root.put("state", state.wireName());

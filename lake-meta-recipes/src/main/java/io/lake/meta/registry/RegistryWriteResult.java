@@ -15,9 +15,9 @@ import org.jspecify.annotations.Nullable;
 public final class RegistryWriteResult {
 
     private final boolean applied;
-    private final TableRegistration registration;
+    private final @Nullable TableRegistration registration;
 
-    private RegistryWriteResult(boolean applied, TableRegistration registration) {
+    private RegistryWriteResult(boolean applied, @Nullable TableRegistration registration) {
         this.applied = applied;
         this.registration = registration;
     }

@@ -24,13 +24,13 @@ public final class TableRegistration {
     private final TableSpec spec;
     private final long generation;
     private final TableState state;
-    private final Long droppedAtMillis;
-    private final Long purgeStartedAtMillis;
+    private final @Nullable Long droppedAtMillis;
+    private final @Nullable Long purgeStartedAtMillis;
     private final ObjectNode unknownFields;
     private final MetaValue storedValue;
 
-    TableRegistration(TableId id, TableSpec spec, long generation, TableState state, Long droppedAtMillis,
-            Long purgeStartedAtMillis, ObjectNode unknownFields, MetaValue storedValue) {
+    TableRegistration(TableId id, TableSpec spec, long generation, TableState state, @Nullable Long droppedAtMillis,
+            @Nullable Long purgeStartedAtMillis, ObjectNode unknownFields, MetaValue storedValue) {
         this.id = id;
         this.spec = spec;
         this.generation = generation;
@@ -101,7 +101,7 @@ public final class TableRegistration {
         return unknownFields;
     }
 
-    Long droppedAtMillis() {
+    @Nullable Long droppedAtMillis() {
         return droppedAtMillis;
     }
 

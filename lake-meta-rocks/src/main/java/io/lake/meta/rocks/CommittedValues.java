@@ -5,6 +5,7 @@ import io.lake.meta.MetaValue;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the most recently used keys hold in the database, as the group commit last read or wrote
@@ -36,7 +37,8 @@ final class CommittedValues {
     };
 
     /** What {@code key} holds, or null when this does not know. */
-    Optional<MetaValue> get(MetaKey key) {
+    @SuppressWarnings("NullableOptional") // null (unknown) apart from empty (absent), in one lookup on the commit path
+    @Nullable Optional<MetaValue> get(MetaKey key) {
         return values.get(key);
     }
 

@@ -8,6 +8,7 @@ import io.lake.meta.spi.TooManyFamiliesException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -64,7 +65,7 @@ final class FamilyScan {
         return -1;
     }
 
-    private static StoreUnavailableException corrupt(String description, byte[] key, Exception cause) {
+    private static StoreUnavailableException corrupt(String description, byte[] key, @Nullable Exception cause) {
         return new StoreUnavailableException(description + " holds a key that is not a valid lake-meta key ("
                 + new String(key, StandardCharsets.UTF_8) + "); the store is corrupt or was written by another"
                 + " program", cause);

@@ -5,6 +5,7 @@ import io.lake.meta.spi.RaceHooks;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Entry point of the embedded RocksDB backend: {@code RocksDbMetaStore.builder().directory(dir).build()}.
@@ -43,12 +44,12 @@ public final class RocksDbMetaStore {
      */
     public static final class Builder {
 
-        private Path directory;
-        private Durability durability;
-        private Boolean createIfMissing;
-        private RaceHooks raceHooks;
-        private WaitingWriters waitingWriters;
-        private Duration pollInterval;
+        private @Nullable Path directory;
+        private @Nullable Durability durability;
+        private @Nullable Boolean createIfMissing;
+        private @Nullable RaceHooks raceHooks;
+        private @Nullable WaitingWriters waitingWriters;
+        private @Nullable Duration pollInterval;
 
         private Builder() {
         }
@@ -195,7 +196,7 @@ public final class RocksDbMetaStore {
             }
         }
 
-        private static void requireUnset(Object current, String option) {
+        private static void requireUnset(@Nullable Object current, String option) {
             if (current != null) {
                 throw new IllegalStateException(option + " was already set to " + current
                         + ": set each option once per builder");

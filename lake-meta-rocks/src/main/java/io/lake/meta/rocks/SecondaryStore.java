@@ -41,6 +41,7 @@ import java.util.Optional;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -140,7 +141,7 @@ final class SecondaryStore implements MetaStore, KeyFamilies {
         }
     }
 
-    private static void closeQuietly(RocksDB db) {
+    private static void closeQuietly(@Nullable RocksDB db) {
         if (db != null) {
             db.close();
         }
@@ -329,7 +330,7 @@ final class SecondaryStore implements MetaStore, KeyFamilies {
         }
     }
 
-    private static StoreUnavailableException replaced(Path directory, String why, Throwable cause) {
+    private static StoreUnavailableException replaced(Path directory, String why, @Nullable Throwable cause) {
         return new StoreUnavailableException("the store this read-only view opened in " + directory
                 + " is gone or was replaced (" + why + "): close the view and open it again", cause);
     }
@@ -356,7 +357,7 @@ final class SecondaryStore implements MetaStore, KeyFamilies {
         return value;
     }
 
-    private static void deleteQuietly(Path dir) {
+    private static void deleteQuietly(@Nullable Path dir) {
         if (dir == null) {
             return;
         }

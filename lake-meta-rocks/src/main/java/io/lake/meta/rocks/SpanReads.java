@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -133,7 +134,7 @@ final class SpanReads {
      */
     private static final class Cursor {
         private final RocksIterator it;
-        private byte[] stored;
+        private byte @Nullable [] stored;
         private int seeks;
         private int steps;
 

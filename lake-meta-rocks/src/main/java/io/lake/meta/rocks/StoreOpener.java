@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Status;
@@ -134,7 +135,7 @@ final class StoreOpener {
         return new StoreUnavailableException("could not open store directory " + directory + ": " + message, e);
     }
 
-    private static void closeQuietly(RocksDB db, DatabaseOptions options) {
+    private static void closeQuietly(@Nullable RocksDB db, DatabaseOptions options) {
         if (db != null) {
             try {
                 db.closeE();

@@ -13,6 +13,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Group commit, led by the writers themselves as RocksDB's own write group is (its
@@ -206,6 +208,7 @@ final class WriteGroup {
      * a system call and a scheduler wake-up, and a batch's writers were woken one after another,
      * the next batch waiting for the last. Yielding gives the CPU to any other runnable thread.
      */
+    @SuppressWarnings("ThreadPriorityCheck") // yielding is the point: the batch's writer is about to finish
     private void yieldWhileItsBatchRuns(Pending pending) {
         long yieldFor = yieldNanos;
         if (yieldFor == 0) {
@@ -396,8 +399,8 @@ final class WriteGroup {
         boolean taken;
         volatile boolean promoted;
         volatile boolean done;
-        Commit.Decision decision;
-        Throwable failure;
+        Commit.@Nullable Decision decision;
+        @Nullable Throwable failure;
 
         Pending(Commit commit, Thread writer) {
             this.commit = commit;
@@ -438,7 +441,7 @@ final class WriteGroup {
             if (failure != null) {
                 throw new IllegalStateException(failure);
             }
-            return decision;
+            return Objects.requireNonNull(decision); // a done commit holds a decision or a failure
         }
     }
 }

@@ -8,4 +8,7 @@
  * {@code [a-z0-9]}); internal records, such as the format marker checked on every open, live
  * under keys starting with {@code 0x00}, which no public key or prefix can reach.
  */
+@NullMarked
 package io.lake.meta.rocks;
+
+import org.jspecify.annotations.NullMarked;

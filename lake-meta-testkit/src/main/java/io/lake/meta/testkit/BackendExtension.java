@@ -118,7 +118,7 @@ final class BackendExtension implements ParameterResolver {
     }
 
     /** A factory the extension created; closed (once) with the context that holds it. */
-    @SuppressWarnings("deprecation") // CloseableResource: closed also where AutoCloseable values in the store are not
+    @SuppressWarnings({"deprecation", "try"}) // CloseableResource: closed also where AutoCloseable values in the store are not
     private static final class Created implements AutoCloseable, ExtensionContext.Store.CloseableResource {
         final BackendFactory factory;
         private final AtomicBoolean closed = new AtomicBoolean();

@@ -29,6 +29,7 @@ import io.lake.meta.MetaStore;
  * {@link #capabilities()}; the suites then expect what the {@link Capability} says instead.
  * @since 0.1.0
  */
+@SuppressWarnings("try") // close() may throw what a backend's clean-up throws, InterruptedException too
 public interface BackendFactory extends AutoCloseable {
 
     /**

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What every suite of the testkit shares: the {@link BackendFactory} it runs on (named by
@@ -34,7 +35,7 @@ public abstract class BackendSuite {
     private BackendFactory backend;
     private Capabilities capabilities;
     private SuiteSettings settings;
-    private Path directories;
+    private @Nullable Path directories;
 
     /** For the suites of the testkit. */
     protected BackendSuite() {

@@ -73,6 +73,7 @@ abstract class BatchReadContract extends TransactionContract {
                 .hasMessageContaining(String.valueOf(Limits.MAX_BATCH_KEYS));
     }
 
+    @SuppressWarnings("NullAway") // hands null to non-null parameters on purpose: they must be refused
     @Test
     void aKeyNamedTwice_orNull_isInvalidArgument() {
         assertThatThrownBy(() -> store.getAll(List.of(key("tbl/ns1/a"), key("tbl/ns1/a"))))

@@ -52,7 +52,7 @@ final class DeclaredCapabilitiesStore extends ForwardingMetaStore {
         Optional<WriteResult> target = result.targetResult();
         if (result.outcome() == GuardedResult.Outcome.TARGET_CONFLICT && target.isPresent()) {
             WriteResult completed = completed(target.get(), mutation.target());
-            return completed == target.get() ? result : GuardedResult.targetConflict(completed);
+            return completed.equals(target.get()) ? result : GuardedResult.targetConflict(completed);
         }
         return result;
     }

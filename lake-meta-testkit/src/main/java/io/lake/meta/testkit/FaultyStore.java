@@ -20,8 +20,10 @@ import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A store that fails on cue: the faults a network or a crashing process causes, injected into the
@@ -67,7 +69,7 @@ public final class FaultyStore extends ForwardingMetaStore {
         ANY;
 
         /** Whether a call of the method {@code method} (never a family) with {@code argument} is one of these. */
-        boolean matches(Call method, Object argument) {
+        boolean matches(Call method, @Nullable Object argument) {
             return switch (this) {
                 case READ -> method == GET || method == GET_ALL || method == PAGE;
                 case WRITE -> method == APPLY || method == APPLY_GUARDED || method == TRANSACT;
@@ -106,10 +108,11 @@ public final class FaultyStore extends ForwardingMetaStore {
         private enum Kind { BEFORE_SENDING, AFTER_SENDING, RESENT }
 
         private final Kind kind;
-        private final Supplier<Throwable> failure;
-        private final Runnable meanwhile;
+        /** What the caller gets; null only for {@link Kind#RESENT}, which answers. */
+        private final @Nullable Supplier<Throwable> failure;
+        private final @Nullable Runnable meanwhile;
 
-        private Fault(Kind kind, Supplier<Throwable> failure, Runnable meanwhile) {
+        private Fault(Kind kind, @Nullable Supplier<Throwable> failure, @Nullable Runnable meanwhile) {
             this.kind = kind;
             this.failure = failure;
             this.meanwhile = meanwhile;
@@ -141,14 +144,14 @@ public final class FaultyStore extends ForwardingMetaStore {
          *
          * @throws IllegalArgumentException if {@code meanwhile} is null
          */
-        public Fault meanwhile(Runnable meanwhile) {
+        public Fault meanwhile(@Nullable Runnable meanwhile) {
             if (meanwhile == null) {
                 throw new IllegalArgumentException("meanwhile must not be null");
             }
             return new Fault(kind, failure, meanwhile);
         }
 
-        private static Supplier<Throwable> constant(Throwable failure) {
+        private static Supplier<Throwable> constant(@Nullable Throwable failure) {
             if (failure == null) {
                 throw new IllegalArgumentException("failure must not be null");
             }
@@ -157,20 +160,17 @@ public final class FaultyStore extends ForwardingMetaStore {
 
         /** Runs {@code call} as this fault says. */
         <R> R inject(Supplier<R> call) {
-            R answer = null;
-            if (kind != Kind.BEFORE_SENDING) {
-                answer = call.get();
-            }
+            R answer = kind == Kind.BEFORE_SENDING ? null : call.get(); // sent: a write applies
             if (kind == Kind.RESENT) {
-                answer = call.get();
+                answer = call.get(); // the caller hears the second answer
             }
             if (meanwhile != null) {
                 meanwhile.run();
             }
-            if (kind == Kind.RESENT) {
+            if (kind == Kind.RESENT && answer != null) {
                 return answer;
             }
-            throw FaultyStore.<RuntimeException>sneaky(failure.get());
+            throw FaultyStore.<RuntimeException>sneaky(Objects.requireNonNull(failure, "a fault that does not answer fails").get());
         }
 
         @Override
@@ -290,7 +290,7 @@ public final class FaultyStore extends ForwardingMetaStore {
     }
 
     /** The fault that decides this call, or null to forward it; counts the call. */
-    private synchronized Fault decide(Call method, Object argument) {
+    private synchronized @Nullable Fault decide(Call method, Object argument) {
         calls.merge(method, 1, Integer::sum);
         if (Call.DELETE.matches(method, argument)) {
             deletes++;
@@ -358,7 +358,7 @@ public final class FaultyStore extends ForwardingMetaStore {
         return "FaultyStore[" + delegate() + "]";
     }
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"}) // throws any Throwable unchecked
     private static <T extends Throwable> T sneaky(Throwable failure) throws T {
         throw (T) failure;
     }

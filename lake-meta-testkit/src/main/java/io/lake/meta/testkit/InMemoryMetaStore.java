@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The obviously-correct {@link MetaStore}: one lock, one sorted map. It is the model the
@@ -208,7 +209,7 @@ public final class InMemoryMetaStore implements MetaStore, KeyFamilies {
         }
     }
 
-    private static Entry first(Map.Entry<byte[], Entry> found) {
+    private static @Nullable Entry first(Map.@Nullable Entry<byte[], Entry> found) {
         return found == null ? null : found.getValue();
     }
 

@@ -4,6 +4,7 @@ import io.lake.meta.spi.RaceHooks;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Remembers, per backend, that a commit never reached {@link RaceHooks#COMMIT_CHECKED}, so that the
@@ -34,7 +35,7 @@ final class MissingRaceHooks {
     }
 
     /** The failure an earlier race test on {@code backend} recorded, or null. */
-    static String seenIn(BackendFactory backend) {
+    static @Nullable String seenIn(BackendFactory backend) {
         return SEEN.get(backend);
     }
 }

@@ -10,6 +10,7 @@ import io.lake.meta.spi.RaceHooks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -97,7 +98,7 @@ abstract class ModelEquivalenceContract extends RaceContract {
         return error;
     }
 
-    private AssertionError failureOf(List<ModelOps.Op> ops) {
+    private @Nullable AssertionError failureOf(List<ModelOps.Op> ops) {
         try {
             runAgainstModel(ops);
             return null;
@@ -113,6 +114,7 @@ abstract class ModelEquivalenceContract extends RaceContract {
         } catch (Exception e) {
             throw new AssertionError("BackendFactory.open(context) failed", e);
         }
+        assertThat(backend).as("openStore(hooks) must return a store").isNotNull();
         try (InMemoryMetaStore model = InMemoryMetaStore.create(); MetaStore b = backend) {
             ModelOps.contentsIfNotEmpty(b).ifPresent(contents -> fail(
                     "BackendFactory.open(context) must return a new, empty store on every call, but it holds " + contents));

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.quicktheories.api.Pair;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
@@ -109,7 +110,8 @@ final class ModelOps {
         }
     }
 
-    static Outcome page(MetaStore store, Tokens tokens, int prefixIndex, String token, int limit, boolean pagesExact) {
+    static Outcome page(MetaStore store, Tokens tokens, int prefixIndex, @Nullable String token, int limit,
+            boolean pagesExact) {
         try {
             KeyPrefix prefix = KeyPrefix.of(PREFIXES.get(prefixIndex));
             PageRequest request = token == null ? PageRequest.first(prefix, limit) : PageRequest.after(prefix, token, limit);
@@ -127,6 +129,7 @@ final class ModelOps {
     }
 
     record Get(int key) implements Op {
+        @Override
         public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
             return attempt(() -> store.get(keyAt(key)));
         }
@@ -139,6 +142,7 @@ final class ModelOps {
 
     /** A batch read of the generated keys (a key twice is an invalid argument). */
     record GetAll(List<Integer> keys) implements Op {
+        @Override
         public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
             return attempt(() -> new ArrayList<>(store.getAll(keys.stream().map(ModelOps::keyAt).toList()).entrySet()));
         }
@@ -150,6 +154,7 @@ final class ModelOps {
     }
 
     record Create(int key, int value) implements Op {
+        @Override
         public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
             return attempt(() -> store.create(keyAt(key), valueAt(value)));
         }
@@ -161,6 +166,7 @@ final class ModelOps {
     }
 
     record Update(int key, int expected, int value) implements Op {
+        @Override
         public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
             MetaValue exp = expectedBytes(expected, key, model);
             return attempt(() -> store.update(keyAt(key), exp, valueAt(value)));
@@ -173,6 +179,7 @@ final class ModelOps {
     }
 
     record Delete(int key, int expected) implements Op {
+        @Override
         public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
             MetaValue exp = expectedBytes(expected, key, model);
             return attempt(() -> store.delete(keyAt(key), exp));
@@ -186,6 +193,7 @@ final class ModelOps {
 
     /** kind: 0 create, 1 update, 2 delete. A guard equal to the target is an invalid argument. */
     record Guarded(int guard, int guardExpected, int kind, int target, int targetExpected) implements Op {
+        @Override
         public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
             MetaValue g = expectedBytes(guardExpected, guard, model);
             MetaValue t = expectedBytes(targetExpected, target, model);
@@ -233,6 +241,7 @@ final class ModelOps {
 
     /** A transaction of the generated steps, conditions and mutations in the order generated. */
     record Transact(List<TxStep> steps) implements Op {
+        @Override
         public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
             List<Condition> conditions = new ArrayList<>();
             List<Mutation> mutations = new ArrayList<>();
@@ -257,6 +266,7 @@ final class ModelOps {
     }
 
     record FirstPage(int prefix, int limit) implements Op {
+        @Override
         public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
             return page(store, tokens, prefix, null, LIMITS.get(limit), pagesExact);
         }
@@ -269,6 +279,7 @@ final class ModelOps {
 
     /** Continues the prefix with this store's own last token, or starts it when there is none. */
     record NextPage(int prefix, int limit) implements Op {
+        @Override
         public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
             return page(store, tokens, prefix, tokens.byPrefix.get(prefix), LIMITS.get(limit), pagesExact);
         }
@@ -281,6 +292,7 @@ final class ModelOps {
 
     /** Uses the last token of one prefix with another prefix. */
     record ForeignToken(int tokenPrefix, int usedPrefix) implements Op {
+        @Override
         public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
             // Whether a store holds a token at all may differ between backends whose pages split
             // differently; what must agree is that no store accepts another prefix's token.
@@ -301,6 +313,7 @@ final class ModelOps {
     }
 
     record GarbageToken(int prefix, int garbage) implements Op {
+        @Override
         public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
             return page(store, new Tokens(), prefix, GARBAGE.get(garbage), 10, pagesExact);
         }
@@ -317,6 +330,8 @@ final class ModelOps {
                 "create(a/1, 256 KiB + 1)", "get(null)", "apply(null)", "applyGuarded(null)",
                 "guarded[a/1] update(a/1)", "page(null)");
 
+        @Override
+        @SuppressWarnings("NullAway") // hands null to non-null parameters on purpose: they must be refused
         public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
             return attempt(() -> switch (which) {
                 case 0 -> store.create(MetaKey.of("A/1"), valueAt(1));

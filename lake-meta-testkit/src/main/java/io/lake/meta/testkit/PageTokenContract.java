@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -30,10 +31,10 @@ abstract class PageTokenContract extends PageContract {
 
     private final KeyPrefix ns1 = prefix("tbl/ns1/");
     /** The token of the first page of {@code tbl/ns1/} with limit 1. */
-    private String token;
+    private String token = ""; // set by fillAndTakeAToken(), as are the next two
     /** The keys of {@code tbl/ns1/} that the first page did not return: what {@link #token} must still yield. */
-    private List<String> afterToken;
-    private Map<String, String> before;
+    private List<String> afterToken = List.of();
+    private Map<String, String> before = Map.of();
 
     /** Each test of this group starts here: keys in and around tbl/ns1/, and the token after its first page. */
     private void fillAndTakeAToken() {
@@ -230,8 +231,8 @@ abstract class PageTokenContract extends PageContract {
         fillAndTakeAToken();
         List<String> garbage = new ArrayList<>(List.of("x", "garbage", "!!!!", "a b c", "AAAA", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
                 "____", "====", "null", "\u00e9\u00e9", "\ud83d\ude00", " " + token, token + " ", "A".repeat(10_000)));
-        if (!token.toLowerCase().equals(token)) {
-            garbage.add(token.toLowerCase());
+        if (!token.toLowerCase(Locale.ROOT).equals(token)) {
+            garbage.add(token.toLowerCase(Locale.ROOT));
         }
         garbage.add(token.replace('-', '+').replace('_', '/') + "+/");
         for (String bad : garbage) {

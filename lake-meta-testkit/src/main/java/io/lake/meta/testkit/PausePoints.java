@@ -101,7 +101,7 @@ public final class PausePoints implements RaceHooks {
          */
         public Thread awaitArrival() {
             await(arrived, "no thread reached point '" + point + "'");
-            return holder.get();
+            return Objects.requireNonNull(holder.get()); // set before the arrival was counted
         }
 
         /** Whether a thread has reached the point (and is held, unless released). */

@@ -57,6 +57,7 @@ final class Racer<T> {
      * reports the thread as runnable), never satisfies this wait: the test then fails after
      * its timeout with a message saying so.
      */
+    @SuppressWarnings("ThreadPriorityCheck") // yields so the racer runs on a busy machine while this thread polls
     void awaitParkedOrDone() {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!task.isDone()) {

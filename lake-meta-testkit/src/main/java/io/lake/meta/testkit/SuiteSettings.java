@@ -3,6 +3,7 @@ package io.lake.meta.testkit;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How long the suites wait and how much they generate on a backend; the defaults suit most
@@ -37,11 +38,11 @@ public final class SuiteSettings {
             DEFAULT_MODEL_EQUIVALENCE_SEQUENCES);
 
     /** Null: the system property, else {@link PausePoints#DEFAULT_SAFETY_TIMEOUT}. */
-    private final Duration raceHookTimeout;
+    private final @Nullable Duration raceHookTimeout;
     private final Duration watchDeliveryTimeout;
     private final int modelEquivalenceSequences;
 
-    private SuiteSettings(Duration raceHookTimeout, Duration watchDeliveryTimeout, int modelEquivalenceSequences) {
+    private SuiteSettings(@Nullable Duration raceHookTimeout, Duration watchDeliveryTimeout, int modelEquivalenceSequences) {
         this.raceHookTimeout = raceHookTimeout;
         this.watchDeliveryTimeout = watchDeliveryTimeout;
         this.modelEquivalenceSequences = modelEquivalenceSequences;

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Hands each test a fresh embedded {@link MetaStore} in a new temporary directory, then closes
@@ -65,7 +66,10 @@ public final class TempDirStoreExtension implements BeforeEachCallback, AfterEac
 
     private final StoreFactory factory;
     private final Map<String, Opened> byTest = new ConcurrentHashMap<>();
+    // per extension instance: each registered extension tracks its own stores on the test's thread
+    @SuppressWarnings("ThreadLocalUsage")
     private final ThreadLocal<Opened> current = new ThreadLocal<>();
+    @SuppressWarnings("ThreadLocalUsage")
     private final ThreadLocal<List<Opened>> openedByTest = new ThreadLocal<>();
 
     private TempDirStoreExtension(StoreFactory factory) {
@@ -120,7 +124,7 @@ public final class TempDirStoreExtension implements BeforeEachCallback, AfterEac
         if (all == null) {
             return;
         }
-        Exception failure = null;
+        @Nullable Exception failure = null;
         for (Opened opened : all) {
             Exception closing = null;
             try {
@@ -131,7 +135,7 @@ public final class TempDirStoreExtension implements BeforeEachCallback, AfterEac
             deleteRecursively(opened.directory(), closing != null ? closing : failure);
             if (closing != null && failure == null) {
                 failure = closing;
-            } else if (closing != null) {
+            } else if (closing != null && failure != null) {
                 failure.addSuppressed(closing);
             }
         }
@@ -176,7 +180,7 @@ public final class TempDirStoreExtension implements BeforeEachCallback, AfterEac
         return opened;
     }
 
-    private static void deleteRecursively(Path directory, Throwable pending) throws IOException {
+    private static void deleteRecursively(Path directory, @Nullable Throwable pending) throws IOException {
         try {
             Files.walkFileTree(directory, new SimpleFileVisitor<>() {
                 @Override

@@ -146,6 +146,7 @@ abstract class TransactionContract extends GuardedMutationContract {
         assertThat(contents("tbl/")).isEqualTo(before);
     }
 
+    @SuppressWarnings("NullAway") // hands null to non-null parameters on purpose: they must be refused
     @Test
     void aTransactionWithoutMutations_orWithNulls_isInvalidArgument() {
         assertThatThrownBy(() -> store.transact(List.of(Condition.absent(schema)), List.of()))

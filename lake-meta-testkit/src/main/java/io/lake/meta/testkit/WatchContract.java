@@ -17,11 +17,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -73,7 +75,7 @@ abstract class WatchContract extends BatchReadContract {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         final CountDownLatch returned = new CountDownLatch(1);
-        volatile Thread deliveryThread;
+        volatile @Nullable Thread deliveryThread;
 
         Blocker() {
             toRelease.add(release);
@@ -93,7 +95,7 @@ abstract class WatchContract extends BatchReadContract {
         void releaseAndAwaitIdle() {
             release.countDown();
             awaitLatch(returned);
-            awaitParkedOrGone(deliveryThread);
+            awaitParkedOrGone(Objects.requireNonNull(deliveryThread)); // set before entered was counted down
         }
     }
 
@@ -102,6 +104,7 @@ abstract class WatchContract extends BatchReadContract {
      * After a listener's call returned, a store that still had something to hand that listener
      * hands it before its thread goes idle; a store that has nothing parks the thread or ends it.
      */
+    @SuppressWarnings("ThreadPriorityCheck") // yields: the delivery thread runs on a busy machine while this one polls
     private void awaitParkedOrGone(Thread thread) {
         long deadline = System.nanoTime() + watchDeliveryTimeout().toNanos();
         while (true) {
@@ -503,6 +506,7 @@ abstract class WatchContract extends BatchReadContract {
         assertThat(watch.events()).noneMatch(e -> e.isInitial() && e.key().equals(c));
     }
 
+    @SuppressWarnings("NullAway") // hands null to non-null parameters on purpose: they must be refused
     @Test
     void nullArguments_areInvalidArguments() {
         assertThatThrownBy(() -> store.watch(null, event -> { })).isInstanceOf(InvalidArgumentException.class);
@@ -530,6 +534,7 @@ abstract class WatchContract extends BatchReadContract {
      * its own prefix, opens another watch of it, and closes its own watch. Nothing deadlocks; the
      * closed watch hears nothing after; the new one starts with the contents and hears the rest.
      */
+    @SuppressWarnings("NullAway") // the references are set by the listener before done is counted down
     @Test
     void aListenerThatWritesUnderItsPrefix_watchesAgain_andClosesItsOwnWatch_fromInsideOnChange() {
         AtomicReference<WatchRecorder> outer = new AtomicReference<>();

@@ -14,10 +14,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A listener for the watch tests: records every event, lets a test wait (with a bounded timeout:
@@ -36,7 +38,7 @@ final class WatchRecorder implements WatchListener {
     private final List<WatchEvent> all = new ArrayList<>();
     private final BlockingQueue<WatchEvent> arrivals = new LinkedBlockingQueue<>(); // wakes waiters
     private int syncs;
-    private volatile Watch watch;
+    private volatile @Nullable Watch watch; // set by the factory, right after construction
 
     private WatchRecorder(KeyPrefix prefix, Duration timeout, WatchListener behaviour) {
         this.prefix = prefix;
@@ -61,7 +63,7 @@ final class WatchRecorder implements WatchListener {
     }
 
     Watch handle() {
-        return watch;
+        return Objects.requireNonNull(watch);
     }
 
     /**
@@ -112,7 +114,8 @@ final class WatchRecorder implements WatchListener {
      */
     void sync(MetaStore store) {
         for (int i = 0; i < 2; i++) {
-            MetaKey marker = MetaKey.of(prefix + SYNC_MARK + (++syncs));
+            syncs++;
+            MetaKey marker = MetaKey.of(prefix + SYNC_MARK + syncs);
             MetaValue mark = MetaValue.utf8("sync");
             store.create(marker, mark);
             awaitValue(marker, mark);

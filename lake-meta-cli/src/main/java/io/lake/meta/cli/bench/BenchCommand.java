@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -88,7 +89,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--postgres", paramLabel = "JDBC-URL",
             description = "The PostgreSQL server of the postgres group (jdbc:postgresql://host:port/database; "
                     + "credentials from PGUSER and PGPASSWORD). Default: start one for this run.")
-    String postgres;
+    @Nullable String postgres;
 
     /** Where JMH lives; absent from the everyday jar. */
     static final String HARNESS_CLASS = "org.openjdk.jmh.runner.Runner";

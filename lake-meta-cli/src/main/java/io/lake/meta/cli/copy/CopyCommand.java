@@ -2,6 +2,7 @@ package io.lake.meta.cli.copy;
 
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaStore;
+import io.lake.meta.cli.Terminal;
 import io.lake.meta.cli.ExitCodeHelp;
 import io.lake.meta.cli.ExitCodes;
 import io.lake.meta.cli.Json;
@@ -15,8 +16,10 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -91,16 +94,16 @@ public final class CopyCommand implements Callable<Integer> {
     boolean intoNonEmpty;
 
     @Option(names = "--from-endpoint", paramLabel = "URI", description = "For a dynamo: source: its endpoint.")
-    String fromEndpoint;
+    @Nullable String fromEndpoint;
 
     @Option(names = "--from-region", paramLabel = "R", description = "For a dynamo: source: its region.")
-    String fromRegion;
+    @Nullable String fromRegion;
 
     @Option(names = "--to-endpoint", paramLabel = "URI", description = "For a dynamo: target: its endpoint.")
-    String toEndpoint;
+    @Nullable String toEndpoint;
 
     @Option(names = "--to-region", paramLabel = "R", description = "For a dynamo: target: its region.")
-    String toRegion;
+    @Nullable String toRegion;
 
     @Option(names = "--json", description = "Print the report as one JSON object.")
     boolean json;
@@ -129,14 +132,14 @@ public final class CopyCommand implements Callable<Integer> {
             return verification.equal() ? ExitCodes.OK : ExitCodes.CONFLICT;
         }
         CopyReport report;
-        try (CopyProgressBar bar = new CopyProgressBar(spec.commandLine().getErr(), System.console() != null && !json)) {
+        try (CopyProgressBar bar = new CopyProgressBar(spec.commandLine().getErr(), Terminal.interactive() && !json)) {
             report = builder.listener(bar::advance).build().run();
         }
         print(report.prefixes(), report, report.verification());
         return report.verification().equal() && report.differing() == 0 ? ExitCodes.OK : ExitCodes.CONFLICT;
     }
 
-    private void print(List<KeyPrefix> plan, CopyReport report, Verification verification) {
+    private void print(List<KeyPrefix> plan, @Nullable CopyReport report, Verification verification) {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> all = new LinkedHashMap<>();
@@ -189,7 +192,7 @@ public final class CopyCommand implements Callable<Integer> {
                         + verification.extraInTarget() + " extra in target, " + verification.valueDiffers()
                         + " with other values" + (verification.sourceStable() ? "" : "; the source changed while it"
                         + " was read: stop its writers") + ")");
-                verification.sample().forEach(d -> out.println("  " + d.kind().name().toLowerCase().replace('_', '-')
+                verification.sample().forEach(d -> out.println("  " + d.kind().name().toLowerCase(Locale.ROOT).replace('_', '-')
                         + ": " + d.key()));
             }
         }

@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -50,13 +51,13 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--path", paramLabel = "DIR",
             description = "Keep the demo's store in DIR, which must be new or empty.")
-    Path path;
+    @Nullable Path path;
 
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         boolean keep = path != null;
-        Path directory = keep ? prepareKeptDirectory(path) : Files.createTempDirectory("lake-meta-demo-");
+        Path directory = path != null ? prepareKeptDirectory(path) : Files.createTempDirectory("lake-meta-demo-");
         List<DemoScene> scenes = DemoScenes.all();
         try {
             out.println("lake-meta demo: RocksDB store in " + directory

@@ -14,6 +14,7 @@ import io.lake.meta.lease.LeadershipStatus;
 import io.lake.meta.spi.ForwardingMetaStore;
 import java.time.Duration;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Two candidates elect a leader on a lease key; the leader pauses with a write in flight, the
@@ -110,7 +111,7 @@ final class LeadershipScene implements DemoScene {
 
     /** The network between node-a and the store: can hold one guarded write while the world moves on. */
     private static final class HeldRequests extends ForwardingMetaStore {
-        private Runnable meanwhile;
+        private @Nullable Runnable meanwhile;
 
         HeldRequests(MetaStore store) {
             super(store);

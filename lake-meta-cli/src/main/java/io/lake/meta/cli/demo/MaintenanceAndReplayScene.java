@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -132,7 +133,7 @@ final class MaintenanceAndReplayScene implements DemoScene {
                     .clock(demo.clock()).build();
 
             BeginResult first = journal.begin("acme", "create-forecasts", digest);
-            demo.step("begin acme/create-forecasts", first.kind().name().toLowerCase());
+            demo.step("begin acme/create-forecasts", first.kind().name().toLowerCase(Locale.ROOT));
             demo.check(first.isStarted(), "the first attempt to start the operation");
             boolean registered = TableRegistry.over(fenced, demo.clock())
                     .register(FORECASTS, TableSpec.of("s3://lake/" + FORECASTS, "iceberg")).isApplied();
@@ -147,7 +148,7 @@ final class MaintenanceAndReplayScene implements DemoScene {
             MetaValue recorded = store.get(first.record().id().key()).orElseThrow();
             BeginResult retry = journal.begin("acme", "create-forecasts", digest);
             Optional<String> answer = retry.record().outcome();
-            demo.step("begin acme/create-forecasts again", retry.kind().name().toLowerCase() + ", outcome "
+            demo.step("begin acme/create-forecasts again", retry.kind().name().toLowerCase(Locale.ROOT) + ", outcome "
                     + answer.orElse("none"));
             demo.check(retry.kind() == BeginResult.Kind.COMPLETED && answer.equals(Optional.of(outcome)),
                     "the retry to be answered with the recorded outcome");

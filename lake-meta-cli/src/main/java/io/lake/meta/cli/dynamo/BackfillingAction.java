@@ -1,5 +1,6 @@
 package io.lake.meta.cli.dynamo;
 
+import io.lake.meta.cli.Terminal;
 import io.lake.meta.cli.UsageException;
 import io.lake.meta.dynamo.BackfillPage;
 import io.lake.meta.dynamo.DynamoMigration;
@@ -35,7 +36,7 @@ abstract class BackfillingAction extends MigrationAction {
     /** Backfills pages until the end of the legacy table or {@code --max-pages}, with the progress bar; answers the last page. */
     BackfillPage backfill(DynamoMigration migration, MigrationSummary summary) {
         MigrationStatus before = migration.status();
-        boolean interactive = System.console() != null && !json;
+        boolean interactive = Terminal.interactive() && !json;
         long started = System.nanoTime();
         long pages = 0;
         long items = 0;

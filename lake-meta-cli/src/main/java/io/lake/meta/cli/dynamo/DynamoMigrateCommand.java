@@ -16,6 +16,7 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
+import java.util.Objects;
 
 /**
  * {@code lake-meta dynamo-migrate ACTION}: drives the online migration of a legacy v1 table to the
@@ -189,7 +190,7 @@ public final class DynamoMigrateCommand implements Callable<Integer> {
                 }
             }
         }
-        CommandLine actionLine = spec.subcommands().get(action);
+        CommandLine actionLine = Objects.requireNonNull(spec.subcommands().get(action), action); // one per action
         // the arguments were checked against the process's argv bytes before this ran: the action's
         // own, rebuilt from them, are run as they are
         actionLine.setExecutionStrategy(new CommandLine.RunLast());

@@ -21,6 +21,7 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What every {@code dynamo-migrate} action shares: the tables and the connection, {@code --json},
@@ -96,7 +97,7 @@ abstract class MigrationAction implements Callable<Integer> {
     }
 
     /** Prints the summary with {@code outcome} and the error, and the error on stderr; answers {@code exitCode}. */
-    int fail(MigrationSummary summary, String outcome, String message, int exitCode) {
+    int fail(MigrationSummary summary, String outcome, @Nullable String message, int exitCode) {
         summary.outcome(outcome).error(message).print(spec.commandLine().getOut(), json);
         ErrorHandler.printError(spec.commandLine(), message);
         return exitCode;

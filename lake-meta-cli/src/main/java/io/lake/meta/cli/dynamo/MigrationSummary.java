@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one {@code dynamo-migrate} run did, printed once at its end: a few lines of text, or with
@@ -31,7 +32,7 @@ final class MigrationSummary {
         return this;
     }
 
-    MigrationSummary error(String message) {
+    MigrationSummary error(@Nullable String message) {
         fields.put("error", message);
         return this;
     }

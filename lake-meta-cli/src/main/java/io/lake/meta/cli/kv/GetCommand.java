@@ -12,7 +12,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -44,21 +46,21 @@ public final class GetCommand extends StoreCommand {
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "KEY",
             description = "The key, family/rest: for example tbl/sales/orders.")
-    String key;
+    @Nullable String key;
 
     @Option(names = "--keys", split = ",", paramLabel = "K1,K2,...",
             description = "Read these keys in one batch (at most 10000, each once) instead of KEY.")
-    List<String> keys;
+    @Nullable List<String> keys;
 
     @Override
     public Integer call() {
         if ((key == null) == (keys == null)) {
             throw new UsageException("give either KEY or --keys K1,K2,..., not " + (key == null ? "neither" : "both"));
         }
-        return key != null ? single() : batch();
+        return key != null ? single(key) : batch(Objects.requireNonNull(keys)); // exactly one is set
     }
 
-    private int single() {
+    private int single(String key) {
         MetaKey metaKey = MetaKey.of(key);
         ValueEncoding encoding = format.encoding();
         Optional<MetaValue> value = withReadOnlyStore(store -> store.get(metaKey));
@@ -73,7 +75,7 @@ public final class GetCommand extends StoreCommand {
         return value.isPresent() ? ExitCodes.OK : ExitCodes.NOT_FOUND;
     }
 
-    private int batch() {
+    private int batch(List<String> keys) {
         List<MetaKey> metaKeys = new ArrayList<>(keys.size());
         keys.forEach(k -> metaKeys.add(MetaKey.of(k)));
         ValueEncoding encoding = format.encoding();

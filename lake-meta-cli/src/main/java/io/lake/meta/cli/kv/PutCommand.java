@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -50,16 +52,16 @@ public final class PutCommand extends StoreCommand {
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "VALUE",
             description = "The new value (or give --value-file).")
-    String value;
+    @Nullable String value;
 
     @Option(names = "--value-file", paramLabel = "F", description = {
         "Read the new value from file F, or from standard input for -: its bytes exactly (with --hex"
                 + " or --base64: its text, decoded; a final newline is ignored)."
     })
-    String valueFile;
+    @Nullable String valueFile;
 
     @ArgGroup(exclusive = true, multiplicity = "0..1")
-    Condition condition;
+    @Nullable Condition condition;
 
     @Option(names = "--create-store", description = {
         "Create the store if it does not exist yet: for rocks:DIR its directory; for dynamo:TABLE an"
@@ -98,7 +100,7 @@ public final class PutCommand extends StoreCommand {
                     : "VALUE and --value-file exclude each other: give one");
         }
         if (valueFile == null) {
-            return encoding.decode(value, "VALUE");
+            return encoding.decode(Objects.requireNonNull(value), "VALUE"); // exactly one of the two is given
         }
         byte[] bytes;
         try {

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -56,7 +57,7 @@ public final class ScanCommand extends StoreCommand {
     int limit;
 
     @Option(names = "--token", paramLabel = "T", description = "The next-token of the previous scan.")
-    String token;
+    @Nullable String token;
 
     @Option(names = "--all", description = "Every entry under the prefix (from --token on, if given).")
     boolean all;

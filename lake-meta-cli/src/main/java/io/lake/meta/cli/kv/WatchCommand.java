@@ -19,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -61,8 +62,9 @@ public final class WatchCommand extends StoreCommand {
 
     @Option(names = "--max-events", paramLabel = "N",
             description = "Stop after printing N events (at least 1); without it, run until interrupted.")
-    Integer maxEvents;
+    @Nullable Integer maxEvents;
 
+    @SuppressWarnings("try") // the watch is held open while events are printed
     @Override
     public Integer call() {
         KeyPrefix keyPrefix = PrefixOption.parse(prefix);

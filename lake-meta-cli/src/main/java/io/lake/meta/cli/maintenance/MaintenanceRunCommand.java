@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -56,12 +57,12 @@ final class MaintenanceRunCommand extends RecipeStoreCommand {
     @Option(names = "--" + MaintenanceLimits.PAGE_SIZE_OPTION, paramLabel = "N",
             description = "Registrations the tick reads, 1 to 10000 (default: $" + MaintenanceLimits.PAGE_SIZE_ENV
                     + ", else 100).")
-    String pageSize;
+    @Nullable String pageSize;
 
     @Option(names = "--" + MaintenanceLimits.INTERVAL_OPTION, paramLabel = "D",
             description = "Time between ticks: 500ms, 30s, 5m, 2h, 1d or PT30S (default: $"
                     + MaintenanceLimits.INTERVAL_ENV + ", else 60s).")
-    String interval;
+    @Nullable String interval;
 
     @Override
     public Integer call() {

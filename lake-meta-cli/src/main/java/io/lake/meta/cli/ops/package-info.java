@@ -1,2 +1,5 @@
 /** {@code ops show}: the operation journal, read-only. */
+@NullMarked
 package io.lake.meta.cli.ops;
+
+import org.jspecify.annotations.NullMarked;

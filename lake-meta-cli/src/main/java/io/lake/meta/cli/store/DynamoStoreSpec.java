@@ -26,6 +26,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.utils.SdkAutoCloseable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code dynamo:TABLE}: a lake-meta table in DynamoDB, reached at {@code --endpoint} (or the
@@ -39,7 +40,7 @@ import software.amazon.awssdk.utils.SdkAutoCloseable;
  * @param endpoint {@code --endpoint}, or null for the region's AWS endpoint
  * @param region {@code --region}, or null for the SDK's default region chain
  */
-public record DynamoStoreSpec(String table, URI endpoint, String region) implements StoreSpec {
+public record DynamoStoreSpec(String table, @Nullable URI endpoint, @Nullable String region) implements StoreSpec {
 
     private static final Pattern REGION = Pattern.compile("[a-z0-9-]{1,64}");
 
@@ -67,7 +68,7 @@ public record DynamoStoreSpec(String table, URI endpoint, String region) impleme
     }
 
     @Override
-    public StoreSpec withConnection(String endpointText, String regionText) {
+    public StoreSpec withConnection(@Nullable String endpointText, @Nullable String regionText) {
         URI uri = endpointText == null ? null : endpoint(endpointText);
         if (regionText != null && !REGION.matcher(regionText).matches()) {
             throw new UsageException("--region '" + regionText + "' is not a region name: write one such as us-east-1");
@@ -174,7 +175,7 @@ public record DynamoStoreSpec(String table, URI endpoint, String region) impleme
     }
 
     /** {@code --region}, else the SDK's region chain; a clear usage error when neither names one. */
-    public static Region region(String flag, AwsRegionProvider chain) {
+    public static Region region(@Nullable String flag, AwsRegionProvider chain) {
         if (flag != null) {
             return Region.of(flag);
         }
@@ -199,7 +200,7 @@ public record DynamoStoreSpec(String table, URI endpoint, String region) impleme
         }
     }
 
-    private static void closeQuietly(AutoCloseable resource, RuntimeException failure) {
+    private static void closeQuietly(@Nullable AutoCloseable resource, RuntimeException failure) {
         if (resource == null) {
             return;
         }

@@ -8,6 +8,7 @@ import io.lake.meta.cli.UsageException;
 import io.lake.meta.postgres.PostgresMetaStore;
 import java.util.Locale;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.postgresql.ds.PGSimpleDataSource;
 import picocli.CommandLine.TypeConversionException;
 
@@ -98,7 +99,7 @@ public record PostgresStoreSpec(String url, String table) implements StoreSpec {
     }
 
     /** The message without the password, should a driver ever echo it. */
-    private static String redact(String message, String password) {
+    private static @Nullable String redact(@Nullable String message, @Nullable String password) {
         return password == null || password.isEmpty() || message == null ? message : message.replace(password, "****");
     }
 }

@@ -1,6 +1,7 @@
 package io.lake.meta.cli.store;
 
 import io.lake.meta.MetaStore;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
 /** The options that choose and open the store of an inspection command. */
@@ -22,12 +23,12 @@ public final class StoreOptions {
     @Option(names = "--endpoint", paramLabel = "URI",
             description = "For dynamo:TABLE only: the DynamoDB endpoint, such as http://127.0.0.1:8000 for dynamo-local"
                     + " (default: the region's AWS endpoint).")
-    String endpoint;
+    @Nullable String endpoint;
 
     @Option(names = "--region", paramLabel = "R",
             description = "For dynamo:TABLE only: the AWS region, such as us-east-1 (default: the AWS SDK's region chain,"
                     + " such as AWS_REGION or the AWS profile's region).")
-    String region;
+    @Nullable String region;
 
     /** Opens the chosen store; the caller closes it. */
     public MetaStore open(boolean createIfMissing) {

@@ -5,6 +5,7 @@ import io.lake.meta.cli.StoreOpenException;
 import io.lake.meta.cli.UsageException;
 import java.util.Map;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -16,6 +17,7 @@ import picocli.CommandLine.TypeConversionException;
 public interface StoreSpec {
 
     /** Every scheme {@code --store} accepts, with the parser of its location. */
+    @SuppressWarnings("ClassInitializationDeadlock") // method references: initializing this initializes no spec
     Map<String, Function<String, StoreSpec>> SCHEMES = Map.of(
             "rocks", RocksStoreSpec::parse,
             "dynamo", DynamoStoreSpec::parse,
@@ -30,7 +32,7 @@ public interface StoreSpec {
      *
      * @throws UsageException if the scheme takes no such option, or a value is malformed
      */
-    default StoreSpec withConnection(String endpoint, String region) {
+    default StoreSpec withConnection(@Nullable String endpoint, @Nullable String region) {
         if (endpoint != null || region != null) {
             throw new UsageException((endpoint != null ? "--endpoint" : "--region")
                     + " applies only to a dynamo:TABLE store, not to " + this.text()

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -43,14 +44,14 @@ final class TablesListCommand extends RecipeStoreCommand {
 
     @Option(names = "--namespace", paramLabel = "N",
             description = "Only this namespace's tables (ns1 never lists ns10's). Default: every namespace.")
-    String namespace;
+    @Nullable String namespace;
 
     @Option(names = "--limit", paramLabel = "N", defaultValue = "100",
             description = "At most N tables, 1 to 10000 (default: ${DEFAULT-VALUE}).")
     int limit;
 
     @Option(names = "--token", paramLabel = "T", description = "The next-token of the previous page.")
-    String token;
+    @Nullable String token;
 
     @Override
     public Integer call() {

@@ -54,6 +54,19 @@ class CopyCommandTest {
         return source;
     }
 
+    /**
+     * The test's standard streams are no terminal: progress comes as log lines, never redrawn in
+     * place. (From JDK 22 on, {@code System.console()} answers a console without a terminal.)
+     */
+    @Test
+    void progress_withoutATerminal_isLoggedInLines_neverRedrawn() {
+        Path source = sourceWith(10);
+        Cli.Run copy = Cli.run("copy", "--from", "rocks:" + source, "--to", "rocks:" + directory.resolve("target"),
+                "--prefix", "tbl/");
+        assertThat(copy.exitCode()).as(copy.toString()).isZero();
+        assertThat(copy.err()).as(copy.toString()).doesNotContain("\r");
+    }
+
     @Test
     void copy_printsCountsDigestsAndEquality_thenVerifyOnlyAgrees() {
         Path source = sourceWith(30);

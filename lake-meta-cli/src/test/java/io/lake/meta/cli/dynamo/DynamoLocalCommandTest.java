@@ -127,7 +127,8 @@ class DynamoLocalCommandTest {
         Running run = new Running("dynamo-local");
         URI endpoint = run.printedEndpoint();
 
-        run.command.shutdownHook.run(); // what Ctrl-C or SIGTERM runs
+        Runnable hook = run.command.shutdownHook; // its body, run here as the JVM runs it on Ctrl-C or SIGTERM
+        hook.run();
 
         assertRefused(endpoint); // the hook returns only after the command closed the server
         assertThat(run.awaitExit()).isZero();

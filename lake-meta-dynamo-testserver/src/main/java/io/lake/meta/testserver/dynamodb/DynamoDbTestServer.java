@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An in-process, DynamoDB-compatible HTTP server for tests and harnesses: no Docker, no native
@@ -70,8 +71,8 @@ public final class DynamoDbTestServer implements Closeable {
     private volatile ServerHooks hooks = ServerHooks.NONE;
 
     private State state = State.NEW;
-    private HttpServer http;
-    private ExecutorService executor;
+    private @Nullable HttpServer http;
+    private @Nullable ExecutorService executor;
     private int boundPort;
 
     private DynamoDbTestServer(Builder builder) {
@@ -124,8 +125,8 @@ public final class DynamoDbTestServer implements Closeable {
         if (state != State.RUNNING) {
             return;
         }
-        http.stop(0);
-        executor.shutdownNow();
+        Objects.requireNonNull(http).stop(0); // both set by start(), as the state says
+        Objects.requireNonNull(executor).shutdownNow();
         state = State.STOPPED;
     }
 

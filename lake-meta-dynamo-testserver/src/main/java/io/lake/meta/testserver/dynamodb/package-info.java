@@ -7,4 +7,7 @@
  * {@code engine}, {@code expr}, {@code model} and {@code protocol} implement the emulation and
  * may change without notice.
  */
+@NullMarked
 package io.lake.meta.testserver.dynamodb;
+
+import org.jspecify.annotations.NullMarked;

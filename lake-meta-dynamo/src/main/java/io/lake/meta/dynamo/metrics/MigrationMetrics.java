@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToDoubleFunction;
 
@@ -83,9 +84,9 @@ public final class MigrationMetrics implements MeterBinder {
         items(registry, "copied", BackfillTotals::copied);
         items(registry, "already_equal", BackfillTotals::alreadyEqual);
         items(registry, "reloaded", BackfillTotals::reloaded);
-        FunctionCounter.builder("lake.meta.migration.pages", totals, t -> t.get().pages())
+        FunctionCounter.builder("lake.meta.migration.pages", totals, t -> current(t).pages())
                 .description("backfill pages completed (the durable cursor's total)").tags(tags).register(registry);
-        Gauge.builder("lake.meta.migration.backfill.done", totals, t -> t.get().done() ? 1 : 0)
+        Gauge.builder("lake.meta.migration.backfill.done", totals, t -> current(t).done() ? 1 : 0)
                 .description("1 once the backfill reached the end of the legacy table").tags(tags)
                 .strongReference(true).register(registry);
     }
@@ -144,9 +145,14 @@ public final class MigrationMetrics implements MeterBinder {
     }
 
     private void items(MeterRegistry registry, String kind, ToDoubleFunction<BackfillTotals> total) {
-        FunctionCounter.builder("lake.meta.migration.items", totals, t -> total.applyAsDouble(t.get()))
+        FunctionCounter.builder("lake.meta.migration.items", totals, t -> total.applyAsDouble(current(t)))
                 .description("legacy items the backfill handled, by kind (the durable cursor's totals)")
                 .tags(tags).tag("kind", kind).register(registry);
+    }
+
+    /** The totals; the reference starts with zeros and is only ever set to a record. */
+    private static BackfillTotals current(AtomicReference<BackfillTotals> totals) {
+        return Objects.requireNonNull(totals.get());
     }
 
     private static String required(String name, String what) {

@@ -7,9 +7,11 @@ import io.lake.meta.testserver.dynamodb.ServerHooks;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -81,9 +83,9 @@ public final class DynamoDbServerExtension implements BeforeAllCallback, AfterAl
 
     private static final AtomicLong TABLES = new AtomicLong();
 
-    private DynamoDbTestServer server;
-    private DynamoDbClient client;
-    private String owner;
+    private @Nullable DynamoDbTestServer server;
+    private @Nullable DynamoDbClient client;
+    private @Nullable String owner;
     private final List<DynamoDbClient> extraClients = new ArrayList<>();
 
     private DynamoDbServerExtension() {
@@ -152,9 +154,13 @@ public final class DynamoDbServerExtension implements BeforeAllCallback, AfterAl
                 extraClients.forEach(DynamoDbClient::close);
                 extraClients.clear();
             }
-            client.close();
+            if (client != null) {
+                client.close();
+            }
         } finally {
-            server.close();
+            if (server != null) {
+                server.close();
+            }
             server = null;
             client = null;
             owner = null;
@@ -190,7 +196,7 @@ public final class DynamoDbServerExtension implements BeforeAllCallback, AfterAl
      */
     public synchronized DynamoDbClient client() {
         running();
-        return client;
+        return Objects.requireNonNull(client); // started with the server
     }
 
     /** The server's endpoint, {@code http://127.0.0.1:<port>}. */

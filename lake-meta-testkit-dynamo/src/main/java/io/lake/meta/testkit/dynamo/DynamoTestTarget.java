@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -62,18 +63,18 @@ public final class DynamoTestTarget {
         IN_PROCESS
     }
 
-    private static DynamoTestTarget shared;
+    private static @Nullable DynamoTestTarget shared;
     private static final AtomicLong TABLES = new AtomicLong();
 
     private final Kind kind;
     private final URI endpoint;
     private final Region region;
     private final AwsCredentialsProvider credentials;
-    private final DynamoDbTestServer server;
+    private final @Nullable DynamoDbTestServer server;
     private final String reason;
 
     private DynamoTestTarget(Kind kind, URI endpoint, Region region, AwsCredentialsProvider credentials,
-                             DynamoDbTestServer server, String reason) {
+                             @Nullable DynamoDbTestServer server, String reason) {
         this.kind = kind;
         this.endpoint = endpoint;
         this.region = region;
@@ -105,10 +106,13 @@ public final class DynamoTestTarget {
         return start(env, dockerAnswers, null);
     }
 
-    static DynamoTestTarget start(Map<String, String> env, BooleanSupplier dockerAnswers, ContainerTarget container) {
+    static DynamoTestTarget start(Map<String, String> env, BooleanSupplier dockerAnswers,
+            @Nullable ContainerTarget container) {
         switch (decide(env, dockerAnswers)) {
             case ENDPOINT:
-                return new DynamoTestTarget(Kind.ENDPOINT, URI.create(env.get(ENDPOINT_ENV).trim()), region(env),
+                // decide() chose the endpoint because the variable is set
+                URI endpoint = URI.create(Objects.requireNonNull(env.get(ENDPOINT_ENV)).trim());
+                return new DynamoTestTarget(Kind.ENDPOINT, endpoint, region(env),
                         credentials(env), null, ENDPOINT_ENV + " is set");
             case LOCALSTACK:
                 return startContainer(Objects.requireNonNull(container, "container"), env);
@@ -130,7 +134,7 @@ public final class DynamoTestTarget {
 
     private static Region region(Map<String, String> env) {
         String region = !blank(env.get(REGION_ENV)) ? env.get(REGION_ENV) : env.get("AWS_REGION");
-        return Region.of(blank(region) ? "us-east-1" : region.trim());
+        return Region.of(region == null || region.isBlank() ? "us-east-1" : region.trim());
     }
 
     private static AwsCredentialsProvider credentials(Map<String, String> env) {
@@ -140,7 +144,7 @@ public final class DynamoTestTarget {
         return StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
     }
 
-    private static boolean blank(String s) {
+    private static boolean blank(@Nullable String s) {
         return s == null || s.isBlank();
     }
 
@@ -211,7 +215,7 @@ public final class DynamoTestTarget {
     public DynamoDbTestServer requireInProcessServer() {
         Assumptions.assumeTrue(server != null, () -> "needs the in-process DynamoDB test server (fault injection,"
                 + " statistics or pause hooks), but the target is " + this);
-        return server;
+        return Objects.requireNonNull(server);
     }
 
     /**

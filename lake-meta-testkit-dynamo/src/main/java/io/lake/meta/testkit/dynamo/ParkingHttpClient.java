@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.http.ExecutableHttpRequest;
 import software.amazon.awssdk.http.HttpExecuteRequest;
@@ -83,7 +84,7 @@ public final class ParkingHttpClient implements SdkHttpClient {
     public ExecutableHttpRequest prepareRequest(HttpExecuteRequest request) {
         ExecutableHttpRequest call = delegate.prepareRequest(request);
         return new ExecutableHttpRequest() {
-            private volatile Future<HttpExecuteResponse> running;
+            private volatile @Nullable Future<HttpExecuteResponse> running;
 
             @Override
             public HttpExecuteResponse call() throws IOException {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A loopback TCP proxy in front of the PostgreSQL server that cuts a connection at a chosen point
@@ -62,8 +63,8 @@ public final class CuttingProxy implements AutoCloseable {
     private final CountDownLatch cutDone = new CountDownLatch(1);
     private final java.util.concurrent.atomic.AtomicInteger cuts = new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicLong roundTrips = new java.util.concurrent.atomic.AtomicLong();
-    private volatile byte[] marker;
-    private volatile Cut cut;
+    private volatile byte @Nullable [] marker;
+    private volatile @Nullable Cut cut;
     private volatile boolean refuseNew;
     private volatile boolean refuseAfterCut;
     private volatile boolean closed;

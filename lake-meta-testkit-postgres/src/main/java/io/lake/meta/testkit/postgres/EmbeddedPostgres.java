@@ -110,17 +110,17 @@ public final class EmbeddedPostgres {
         if (init) {
             run(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "postgres", "-A", "trust",
                     "-E", "UTF8", "--no-locale", "--no-sync"));
-            Files.writeString(data.resolve("postgresql.conf"), String.join("\n",
-                    "",
-                    "# lake-meta tests: loopback only, bounded memory, no disk syncs",
-                    "listen_addresses = '127.0.0.1'",
-                    "unix_socket_directories = ''",
-                    "shared_buffers = 16MB",
-                    "max_connections = 60",
-                    "fsync = off",
-                    "full_page_writes = off",
-                    "logging_collector = off",
-                    ""), StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(data.resolve("postgresql.conf"), """
+
+                    # lake-meta tests: loopback only, bounded memory, no disk syncs
+                    listen_addresses = '127.0.0.1'
+                    unix_socket_directories = ''
+                    shared_buffers = 16MB
+                    max_connections = 60
+                    fsync = off
+                    full_page_writes = off
+                    logging_collector = off
+                    """, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
         }
         run(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", runDir.resolve("server.log").toString(),
                 "-o", "-p " + port, "-w", "-t", "60", "-s", "start"));

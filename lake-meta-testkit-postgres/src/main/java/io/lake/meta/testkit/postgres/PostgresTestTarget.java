@@ -5,9 +5,11 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
@@ -26,18 +28,19 @@ public final class PostgresTestTarget {
     public static final String USER_VARIABLE = "LAKE_META_POSTGRES_USER";
     public static final String PASSWORD_VARIABLE = "LAKE_META_POSTGRES_PASSWORD";
 
-    private static PostgresTestTarget shared;
+    private static @Nullable PostgresTestTarget shared;
 
     private final String host;
     private final int port;
     private final String adminDatabase;
     private final String user;
-    private final String password;
+    private final @Nullable String password;
     private final String description;
     private final String runId = Long.toString(ProcessHandle.current().pid(), 36) + "_" + Long.toString(System.nanoTime() & 0xFFFFF, 36);
     private final AtomicInteger databases = new AtomicInteger();
 
-    private PostgresTestTarget(String host, int port, String adminDatabase, String user, String password, String description) {
+    private PostgresTestTarget(String host, int port, String adminDatabase, String user, @Nullable String password,
+            String description) {
         this.host = host;
         this.port = port;
         this.adminDatabase = adminDatabase;
@@ -98,7 +101,7 @@ public final class PostgresTestTarget {
 
     /** A fresh, empty database for one test class; close it when the class ends. */
     public TestDatabase newDatabase(String label) {
-        String name = ("lm_" + runId + "_" + databases.incrementAndGet() + "_" + label.toLowerCase().replaceAll("[^a-z0-9]", ""));
+        String name = ("lm_" + runId + "_" + databases.incrementAndGet() + "_" + label.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", ""));
         name = name.substring(0, Math.min(name.length(), 63));
         execute(adminDatabase, "CREATE DATABASE " + name);
         return new TestDatabase(this, name);

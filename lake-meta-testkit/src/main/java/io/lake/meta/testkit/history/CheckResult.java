@@ -1,5 +1,7 @@
 package io.lake.meta.testkit.history;
 
+import java.util.Locale;
+
 /**
  * The verdict of {@link LinearizabilityChecker} on one history, with what it looked at.
  *
@@ -83,7 +85,7 @@ public final class CheckResult {
 
     @Override
     public String toString() {
-        String head = verdict.name().toLowerCase().replace('_', ' ') + ": " + operationsChecked + " operations checked ("
+        String head = verdict.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": " + operationsChecked + " operations checked ("
                 + unknownOutcomes + " with unknown outcomes), " + leftOut + " left out, " + statesExplored + " states explored";
         return explanation.isEmpty() ? head : head + "\n" + explanation;
     }

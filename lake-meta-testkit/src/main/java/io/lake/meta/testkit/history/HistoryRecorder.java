@@ -155,7 +155,7 @@ public final class HistoryRecorder {
         @Override
         public TransactionResult transact(Transaction transaction) {
             if (transaction == null) {
-                return super.transact(null);
+                return super.transact(transaction); // the store refuses it; nothing to record
             }
             return record(new Call.Transact(transaction), () -> super.transact(transaction), Outcome.Transacted::new);
         }
@@ -172,7 +172,7 @@ public final class HistoryRecorder {
         @Override
         public Optional<MetaValue> get(MetaKey key) {
             if (key == null) {
-                return super.get(null); // the store refuses it; nothing to record
+                return super.get(key); // the store refuses it; nothing to record
             }
             return record(new Call.Get(key), () -> super.get(key), Outcome.Read::new);
         }
@@ -180,7 +180,7 @@ public final class HistoryRecorder {
         @Override
         public WriteResult apply(Mutation mutation) {
             if (mutation == null) {
-                return super.apply(null);
+                return super.apply(mutation); // the store refuses it; nothing to record
             }
             return record(new Call.Write(mutation), () -> super.apply(mutation), Outcome.Written::new);
         }
@@ -188,7 +188,7 @@ public final class HistoryRecorder {
         @Override
         public GuardedResult applyGuarded(GuardedMutation mutation) {
             if (mutation == null) {
-                return super.applyGuarded(null);
+                return super.applyGuarded(mutation); // the store refuses it; nothing to record
             }
             return record(new Call.Guarded(mutation), () -> super.applyGuarded(mutation), Outcome.GuardedWritten::new);
         }

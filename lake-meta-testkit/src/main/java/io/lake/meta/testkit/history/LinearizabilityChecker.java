@@ -11,8 +11,10 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks a {@link History} for linearizability against the multi-key register model of the
@@ -57,6 +59,9 @@ public final class LinearizabilityChecker {
     }
 
     /**
+     * Checks {@code history}: whether one order of its operations, each within its own time span,
+     * explains every answer.
+     *
      * @param history the operations to check
      * @param initial what the store held before the first operation (keys not in it are absent)
      */
@@ -84,9 +89,9 @@ public final class LinearizabilityChecker {
         final int index;
         final boolean invocation;
         final long time;
-        Entry answer;
-        Entry prev;
-        Entry next;
+        @Nullable Entry answer;
+        @Nullable Entry prev;
+        @Nullable Entry next;
 
         Entry(Operation op, int index, boolean invocation, long time) {
             this.op = op;
@@ -95,7 +100,14 @@ public final class LinearizabilityChecker {
             this.time = time;
         }
 
+        /** The list's first entry, before every invocation and answer: it is never placed, and has no operation. */
+        @SuppressWarnings("NullAway") // its op is never read: the search starts at head.next
+        static Entry head() {
+            return new Entry(null, -1, false, Long.MIN_VALUE);
+        }
+
         void unlink() {
+            Entry prev = Objects.requireNonNull(this.prev); // only the head has none, and it is never unlinked
             prev.next = next;
             if (next != null) {
                 next.prev = prev;
@@ -103,6 +115,7 @@ public final class LinearizabilityChecker {
         }
 
         void relink() {
+            Entry prev = Objects.requireNonNull(this.prev);
             prev.next = this;
             if (next != null) {
                 next.prev = this;
@@ -121,12 +134,12 @@ public final class LinearizabilityChecker {
         private final List<Operation> ops;
         private final int leftOut;
         private final Map<MetaKey, MetaValue> initial;
-        private final Entry head = new Entry(null, -1, false, Long.MIN_VALUE);
+        private final Entry head = Entry.head();
         private int answersLeft;
 
         private int deepest = -1;
-        private Operation blockedAtDeepest;
-        private Map<MetaKey, MetaValue> stateAtDeepest;
+        private @Nullable Operation blockedAtDeepest;
+        private @Nullable Map<MetaKey, MetaValue> stateAtDeepest;
         private List<Operation> orderAtDeepest = List.of();
 
         Search(List<Operation> ops, int leftOut, Map<MetaKey, MetaValue> initial) {
@@ -162,6 +175,9 @@ public final class LinearizabilityChecker {
             Map<MetaKey, MetaValue> state = initial;
             Entry entry = head.next;
             while (answersLeft > 0) {
+                if (entry == null) { // an answer left is an entry ahead
+                    throw new IllegalStateException("the search ran past the last entry with answers left");
+                }
                 if (entry.invocation) {
                     Optional<Map<MetaKey, MetaValue>> next = RegisterModel.step(state, entry.op.call(), entry.op.outcome());
                     if (next.isPresent()) {

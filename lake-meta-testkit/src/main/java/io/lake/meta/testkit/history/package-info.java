@@ -16,4 +16,7 @@
  * <p>A failure report names the operation no order explains and the longest consistent order
  * found before it. A check that runs out of its state budget says so and never passes.
  */
+@NullMarked
 package io.lake.meta.testkit.history;
+
+import org.jspecify.annotations.NullMarked;

@@ -129,6 +129,7 @@ abstract class FencedTransactionContract extends FencedMutationCoverageContract 
         assertThat(store.get(MetaKey.of("tbl/over/k000"))).isEmpty();
     }
 
+    @SuppressWarnings("NullAway") // hands null to non-null parameters on purpose: they must be refused
     @Test
     void transaction_withoutEverLeading_isFenced_andNothingIsSent() {
         LeaderElection a = candidate("node-a", new ManualTicker());

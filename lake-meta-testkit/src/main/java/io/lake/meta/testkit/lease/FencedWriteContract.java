@@ -140,6 +140,7 @@ abstract class FencedWriteContract extends LostLeaseAnswerContract {
         assertThat(leaseBytes()).isEqualTo(lease);
     }
 
+    @SuppressWarnings("NullAway") // hands null to non-null parameters on purpose: they must be refused
     @Test
     void nullMutation_isInvalid_andNothingIsSent() {
         LeaderElection a = candidate("node-a", new ManualTicker());

@@ -40,7 +40,6 @@ import org.junit.jupiter.api.Test;
 abstract class PausedLeaderContract extends FencedWriteContract {
 
     private static final MetaKey TARGET = MetaKey.of("tbl/ns1/orders");
-    private static final MetaKey OTHER = MetaKey.of("tbl/ns1/customers");
 
     /**
      * A leads and builds a write, then pauses (GC, network) with the request in flight

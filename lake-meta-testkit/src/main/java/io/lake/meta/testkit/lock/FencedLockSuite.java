@@ -12,6 +12,7 @@ import io.lake.meta.lock.FencedLock;
 import io.lake.meta.lock.LockHold;
 import io.lake.meta.spi.ForwardingMetaStore;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -92,7 +93,7 @@ public abstract class FencedLockSuite extends LockFencingContract {
         @Test
         void close_whileAnAcquisitionWaits_failsIt() throws Exception {
             Node b = node("node-b");
-            lock(node("node-a"), LOCK_KEY).tryAcquire().orElseThrow();
+            assertThat(lock(node("node-a"), LOCK_KEY).tryAcquire()).isPresent();
             FencedLock lockB = lock(b, LOCK_KEY);
             Future<LockHold> waiting = thread().submit(() -> lockB.acquire(Duration.ofSeconds(30)));
             b.scheduler.awaitPendingOneShots(1);
@@ -117,7 +118,7 @@ public abstract class FencedLockSuite extends LockFencingContract {
             });
             b.scheduler.awaitPendingOneShots(1);
 
-            waiter.get().interrupt();
+            Objects.requireNonNull(waiter.get()).interrupt(); // the acquisition is pending: its thread set it
 
             assertThatThrownBy(waiting::get).isInstanceOf(ExecutionException.class)
                     .cause().isInstanceOf(InterruptedException.class);
@@ -174,7 +175,7 @@ public abstract class FencedLockSuite extends LockFencingContract {
             if (!renewed.await(SAFETY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new AssertionError("no renewal within " + SAFETY_TIMEOUT);
             }
-            return renewer.get();
+            return Objects.requireNonNull(renewer.get()); // set before renewed was counted down
         }
 
         @Override

@@ -148,7 +148,7 @@ public final class ManualScheduler extends AbstractExecutorService implements Sc
 
     @Override
     public void execute(Runnable command) {
-        schedule(command, 0, TimeUnit.NANOSECONDS);
+        var unused = schedule(command, 0, TimeUnit.NANOSECONDS); // execute hands back no future
     }
 
     @Override

@@ -71,6 +71,7 @@ public abstract class FencedTableLocksSuite extends RecipeSupport {
     }
 
     /** One sweeper process: its own ticker, and the scheduler its locks renew on. */
+    @SuppressWarnings("JavaLangClash") // a nested type, written FencedTableLocksContract.Process outside this class
     protected static final class Process {
         final String id;
         final ManualTicker ticker = new ManualTicker();
@@ -207,6 +208,7 @@ public abstract class FencedTableLocksSuite extends RecipeSupport {
             assertThat(lockRecord(ORDERS).epoch()).as("a new hold, past node-b's").isEqualTo(2);
         }
 
+        @SuppressWarnings("try") // a resource held for its block is what the block relies on
         @Test
         void oneProvider_neverHandsOutATableItHoldsAgain_andDoesNoIoToSaySo() {
             CountingMetaStore counting = new CountingMetaStore(store);

@@ -124,11 +124,12 @@ public abstract class MaintenanceSuite extends RecipeSupport {
             tickThroughOnePass(sweeper);
 
             assertThat(maintainer.maintained()).extracting(TableRegistration::id).hasSize(6)
-                    .containsOnlyElementsOf(three);
+                    .isSubsetOf(three);
             assertThat(maintainer.maintained().subList(3, 6)).extracting(TableRegistration::id)
                     .containsExactlyInAnyOrderElementsOf(three);
         }
 
+        @SuppressWarnings("try") // a resource held for its block is what the block relies on
         @Test
         void aTableLockedElsewhere_isSkipped_withoutARead() {
             TableId busy = TableId.of("ns", "busy");

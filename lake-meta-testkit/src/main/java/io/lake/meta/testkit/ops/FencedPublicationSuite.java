@@ -35,6 +35,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -87,6 +88,7 @@ public abstract class FencedPublicationSuite extends RecipeSupport {
     @Nested
     class EveryRecipeWrite {
 
+        @SuppressWarnings("try") // a resource held for its block is what the block relies on
         @Test
         void reachesTheBackendGuardedByTheLeasesCurrentBytes_neverAsAPlainWrite() {
             ManualTicker ticker = new ManualTicker();
@@ -123,9 +125,10 @@ public abstract class FencedPublicationSuite extends RecipeSupport {
                         }
                     }),
                     new WritePath("begin", () -> ops.put("op-1", journal.begin("acme", "op-1", "sha256:01").record())),
-                    new WritePath("complete", () -> journal.complete(ops.get("op-1"), "done")),
+                    new WritePath("complete", () -> journal.complete(Objects.requireNonNull(ops.get("op-1")), "done")),
                     new WritePath("begin another", () -> ops.put("op-2", journal.begin("acme", "op-2", "sha256:02").record())),
-                    new WritePath("abandon", () -> journal.abandon(ops.get("op-2"), "declined")),
+                    new WritePath("abandon",
+                            () -> journal.abandon(Objects.requireNonNull(ops.get("op-2")), "declined")),
                     new WritePath("journal garbage collection", () -> {
                         wall.advance(RETENTION);
                         assertThat(OperationJournalSuite.collectAll(journal, OperationJournal.inTenant("acme", 10)))

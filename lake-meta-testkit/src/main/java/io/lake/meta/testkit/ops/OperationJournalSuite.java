@@ -181,6 +181,7 @@ public abstract class OperationJournalSuite extends RecipeSupport {
             assertThat(store.get(keyOf("op-2"))).isEmpty();
         }
 
+        @SuppressWarnings("NullAway") // hands null to non-null parameters on purpose: they must be refused
         @Test
         void invalidTenantsIdsAndDigests_areRejected_beforeAnyRead() {
             LeaderElection a = leader("node-a", new ManualTicker());

@@ -10,6 +10,7 @@ import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.WriteResult;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Nested;
@@ -75,6 +76,19 @@ class LinearizabilityCheckerTest {
         assertThat(result.verdict()).as(result.toString()).isEqualTo(CheckResult.Verdict.NOT_LINEARIZABLE);
         assertThat(result.isLinearizable()).isFalse();
         return result;
+    }
+
+    /** In the Turkish locale "LINEARIZABLE".toLowerCase() has dotless i's: the verdict must not depend on it. */
+    @Test
+    void verdict_readsTheSameInEveryLocale() {
+        Locale before = Locale.getDefault();
+        try {
+            Locale.setDefault(Locale.forLanguageTag("tr-TR"));
+            assertThat(CheckResult.linearizable(1, 0, 0, 1).toString())
+                    .startsWith("linearizable: 1 operations checked");
+        } finally {
+            Locale.setDefault(before);
+        }
     }
 
     @Nested

@@ -15,7 +15,9 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * BatchGetItem (at most 100 keys) and BatchWriteItem (at most 25 requests). This emulator
@@ -49,7 +51,7 @@ final class BatchOperations {
         Requests.onlyMembers("BatchGetItem", body, Set.of("RequestItems", "ReturnConsumedCapacity"));
         ObjectNode requestItems = requestItems(body);
         String capacityMode = Requests.returnConsumedCapacity(body);
-        record TableRequest(String name, List<Map<String, AttrValue>> keys, ProjectionExpression projection,
+        record TableRequest(String name, List<Map<String, AttrValue>> keys, @Nullable ProjectionExpression projection,
                             boolean consistent) {
         }
         List<TableRequest> requests = new ArrayList<>();
@@ -132,7 +134,7 @@ final class BatchOperations {
         ObjectNode requestItems = requestItems(body);
         String capacityMode = Requests.returnConsumedCapacity(body);
         Requests.returnItemCollectionMetrics(body);
-        record Write(String tableName, Map<String, AttrValue> item, Map<String, AttrValue> key) {
+        record Write(String tableName, @Nullable Map<String, AttrValue> item, @Nullable Map<String, AttrValue> key) {
         }
         List<Write> writes = new ArrayList<>();
         for (Map.Entry<String, JsonNode> e : requestItems.properties()) {
@@ -151,7 +153,9 @@ final class BatchOperations {
                 if (put != null) {
                     writes.add(new Write(e.getKey(), ItemOperations.requiredItem(put, "Item", "item"), null));
                 } else {
-                    writes.add(new Write(e.getKey(), null, ItemOperations.requiredItem(delete, "Key", "key")));
+                    // exactly one of the two is set (checked above)
+                    writes.add(new Write(e.getKey(), null,
+                            ItemOperations.requiredItem(Objects.requireNonNull(delete), "Key", "key")));
                 }
             }
         }

@@ -2,6 +2,7 @@ package io.lake.meta.testserver.dynamodb.engine;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.jspecify.annotations.Nullable;
 
 /**
  * DynamoDB's capacity arithmetic. Reads: one unit per 4 KB (rounded up, at least one), halved
@@ -29,7 +30,7 @@ final class Capacity {
      * The ConsumedCapacity of a single-table, non-transactional call, or null for NONE: TOTAL
      * gives the table name and units; INDEXES adds the table's share under {@code Table}.
      */
-    static ObjectNode single(String mode, String table, double units) {
+    static @Nullable ObjectNode single(@Nullable String mode, String table, double units) {
         if ("NONE".equals(mode)) {
             return null;
         }

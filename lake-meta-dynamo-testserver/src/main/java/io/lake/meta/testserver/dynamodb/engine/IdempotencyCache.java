@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * ClientRequestTokens of committed transactions, remembered for 10 minutes after completion.
@@ -27,7 +28,7 @@ final class IdempotencyCache {
     }
 
     /** The live entry for a token, or null when unknown or older than the window. */
-    Entry find(String token) {
+    @Nullable Entry find(String token) {
         Instant now = clock.instant();
         for (Iterator<Entry> it = entries.values().iterator(); it.hasNext(); ) {
             if (!it.next().completed().plus(WINDOW).isAfter(now)) {

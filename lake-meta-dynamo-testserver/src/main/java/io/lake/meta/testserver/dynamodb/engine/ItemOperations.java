@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
 
 /** GetItem, PutItem, DeleteItem, UpdateItem. */
 final class ItemOperations {
@@ -54,7 +55,7 @@ final class ItemOperations {
                 "NONE", "ALL_OLD", "NONE");
     }
 
-    static ConditionExpression condition(ObjectNode body, Placeholders placeholders) {
+    static @Nullable ConditionExpression condition(ObjectNode body, Placeholders placeholders) {
         String source = Requests.string(body, "ConditionExpression");
         return source == null ? null : ConditionExpression.parse(source, "ConditionExpression", placeholders);
     }
@@ -126,11 +127,11 @@ final class ItemOperations {
 
     /** A parsed PutItem or DeleteItem: {@code item} is the item to put, or the key to delete. */
     private record SingleWrite(String tableName, Map<String, AttrValue> item, String returnValues,
-                               String capacityMode, String onFailure, ConditionExpression condition) {
+                               String capacityMode, String onFailure, @Nullable ConditionExpression condition) {
     }
 
     /** The item a single write found (null when absent) and the write units it was charged. */
-    private record Committed(Map<String, AttrValue> old, double units) {
+    private record Committed(@Nullable Map<String, AttrValue> old, double units) {
     }
 
     /** Validates and reads a PutItem or DeleteItem request, in the order the service checks it. */
@@ -258,8 +259,9 @@ final class ItemOperations {
      * would nest too deeply is refused with {@code tooDeepMessage}, whose wording depends on the
      * operation.
      */
-    static Map<String, AttrValue> applyUpdate(Table table, Map<String, AttrValue> key, Map<String, AttrValue> old,
-                                              UpdateExpression update, String tooDeepMessage) {
+    static Map<String, AttrValue> applyUpdate(Table table, Map<String, AttrValue> key,
+                                              @Nullable Map<String, AttrValue> old,
+                                              @Nullable UpdateExpression update, String tooDeepMessage) {
         Map<String, AttrValue> start = old != null ? old : table.schema.keyOf(key);
         Map<String, AttrValue> updated = update == null ? start : update.apply(start);
         if (Nesting.tooDeep(updated)) {
@@ -269,11 +271,12 @@ final class ItemOperations {
         return orderedCopy(updated);
     }
 
-    static Map<String, AttrValue> orderedCopy(Map<String, AttrValue> item) {
+    static Map<String, AttrValue> orderedCopy(@Nullable Map<String, AttrValue> item) {
         return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(item));
     }
 
-    static void putIfNotNull(ObjectNode response, String member, com.fasterxml.jackson.databind.JsonNode value) {
+    static void putIfNotNull(ObjectNode response, String member,
+                             com.fasterxml.jackson.databind.@Nullable JsonNode value) {
         if (value != null) {
             response.set(member, value);
         }

@@ -10,6 +10,8 @@ import io.lake.meta.testserver.dynamodb.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A Query's key condition checked against the table's key schema: one equality on the partition
@@ -45,10 +47,10 @@ final class KeyCondition {
     }
 
     final AttrValue hashValue;
-    private final Part range;
+    private final @Nullable Part range; // null: no sort-key condition
     private final boolean wholeKey;
 
-    private KeyCondition(AttrValue hashValue, Part range, boolean wholeKey) {
+    private KeyCondition(AttrValue hashValue, @Nullable Part range, boolean wholeKey) {
         this.hashValue = hashValue;
         this.range = range;
         this.wholeKey = wholeKey;
@@ -67,7 +69,7 @@ final class KeyCondition {
     }
 
     /** The smallest sort-key value the condition can match, or null when unbounded below. */
-    AttrValue lowerBound() {
+    @Nullable AttrValue lowerBound() {
         if (range == null) {
             return null;
         }
@@ -80,7 +82,7 @@ final class KeyCondition {
     }
 
     /** The largest sort-key value the condition can match, or null when unbounded above. */
-    AttrValue upperBound() {
+    @Nullable AttrValue upperBound() {
         if (range == null) {
             return null;
         }
@@ -99,7 +101,7 @@ final class KeyCondition {
     }
 
     /** Whether a sort-key value satisfies the sort-key condition (true when there is none). */
-    boolean matchesRange(AttrValue value) {
+    boolean matchesRange(@Nullable AttrValue value) {
         if (range == null) {
             return true;
         }
@@ -175,17 +177,19 @@ final class KeyCondition {
         checkType(hash, schema.hashType());
         KeySchema.checkNotEmpty(schema.hashName(), hash.values.get(0));
         KeySchema.checkHashSize(hash.values.get(0));
-        if (schema.hasRange()) {
-            startKey.attribute(schema.rangeName(), schema.rangeType());
+        String rangeName = schema.rangeName();
+        AttrValue.Type rangeType = schema.rangeType();
+        if (rangeName != null && rangeType != null) {
+            startKey.attribute(rangeName, rangeType);
             if (nonKeyCondition) {
-                throw Errors.validation("Query condition missed key schema element: " + schema.rangeName());
+                throw Errors.validation("Query condition missed key schema element: " + rangeName);
             }
         }
         if (range != null) {
-            checkType(range, schema.rangeType());
-            range.values.forEach(v -> KeySchema.checkNotEmpty(schema.rangeName(), v));
+            checkType(range, Objects.requireNonNull(rangeType)); // a sort-key condition names the schema's sort key
+            range.values.forEach(v -> KeySchema.checkNotEmpty(rangeName, v));
             range.values.forEach(KeySchema::checkRangeSize);
-            if (range.operator.equals("begins_with") && schema.rangeType() == AttrValue.Type.N) {
+            if (range.operator.equals("begins_with") && rangeType == AttrValue.Type.N) {
                 throw invalid("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, "
                         + "operand type: N");
             }

@@ -6,9 +6,11 @@ import io.lake.meta.testserver.dynamodb.protocol.Errors;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** A table's primary key: the partition (HASH) key and an optional sort (RANGE) key. */
-record KeySchema(String hashName, AttrValue.Type hashType, String rangeName, AttrValue.Type rangeType) {
+record KeySchema(String hashName, AttrValue.Type hashType, @Nullable String rangeName,
+        AttrValue.@Nullable Type rangeType) {
 
     static final int MAX_HASH_KEY_BYTES = 2048;
     static final int MAX_RANGE_KEY_BYTES = 1024;
@@ -26,7 +28,7 @@ record KeySchema(String hashName, AttrValue.Type hashType, String rangeName, Att
     }
 
     /** The key of a {@code Key} member (GetItem, DeleteItem, UpdateItem, transactions). */
-    PrimaryKey fromKey(Map<String, AttrValue> key) {
+    PrimaryKey fromKey(@Nullable Map<String, AttrValue> key) {
         if (key == null || key.size() != (hasRange() ? 2 : 1)) {
             throw mismatch();
         }
@@ -42,7 +44,7 @@ record KeySchema(String hashName, AttrValue.Type hashType, String rangeName, Att
     /** The key of a whole item (PutItem), with PutItem's messages. */
     PrimaryKey fromItem(Map<String, AttrValue> item) {
         AttrValue hash = requireInItem(item, hashName, hashType);
-        AttrValue range = hasRange() ? requireInItem(item, rangeName, rangeType) : null;
+        AttrValue range = rangeName != null && rangeType != null ? requireInItem(item, rangeName, rangeType) : null;
         checkValues(hash, range);
         return PrimaryKey.of(hash, range);
     }
@@ -59,7 +61,7 @@ record KeySchema(String hashName, AttrValue.Type hashType, String rangeName, Att
         return v;
     }
 
-    private void checkValues(AttrValue hash, AttrValue range) {
+    private void checkValues(AttrValue hash, @Nullable AttrValue range) {
         checkNotEmpty(hashName, hash);
         if (range != null) {
             checkNotEmpty(rangeName, range);
@@ -85,7 +87,7 @@ record KeySchema(String hashName, AttrValue.Type hashType, String rangeName, Att
     }
 
     /** Rejects an empty string or binary in a key attribute. */
-    static void checkNotEmpty(String name, AttrValue v) {
+    static void checkNotEmpty(@Nullable String name, AttrValue v) {
         if (v.type() == AttrValue.Type.S && v.s().isEmpty()) {
             throw Errors.validation("One or more parameter values are not valid. The AttributeValue for a key "
                     + "attribute cannot contain an empty string value. Key: " + name);

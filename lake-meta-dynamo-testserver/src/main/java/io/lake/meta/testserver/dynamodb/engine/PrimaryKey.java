@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An item's position in a table: a 32-bit token hashed from the partition key (the order a
@@ -16,18 +17,18 @@ final class PrimaryKey implements Comparable<PrimaryKey> {
 
     private final long token;
     private final AttrValue hash;
-    private final AttrValue range;
+    private final @Nullable AttrValue range; // null: the table has no sort key, or a partition bound
     /** -1: before every item of the partition; +1: after every one; 0: a real key. */
     private final int bound;
 
-    private PrimaryKey(long token, AttrValue hash, AttrValue range, int bound) {
+    private PrimaryKey(long token, AttrValue hash, @Nullable AttrValue range, int bound) {
         this.token = token;
         this.hash = hash;
         this.range = range;
         this.bound = bound;
     }
 
-    static PrimaryKey of(AttrValue hash, AttrValue range) {
+    static PrimaryKey of(AttrValue hash, @Nullable AttrValue range) {
         return new PrimaryKey(token(hash), hash, range, 0);
     }
 
@@ -39,6 +40,7 @@ final class PrimaryKey implements Comparable<PrimaryKey> {
         return new PrimaryKey(token(hash), hash, null, 1);
     }
 
+    @SuppressWarnings("EnumOrdinal") // the type's ordinal is part of the token, which fixes the items' order
     static long token(AttrValue hash) {
         try {
             MessageDigest md5 = MessageDigest.getInstance("MD5");
@@ -55,7 +57,7 @@ final class PrimaryKey implements Comparable<PrimaryKey> {
     }
 
     /** The sort-key value; null on tables without a sort key. */
-    AttrValue range() {
+    @Nullable AttrValue range() {
         return range;
     }
 

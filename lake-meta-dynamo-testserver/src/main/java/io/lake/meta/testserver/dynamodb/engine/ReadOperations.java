@@ -16,8 +16,10 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Query and Scan, with DynamoDB's page model: {@code Limit} counts evaluated items (before the
@@ -39,21 +41,24 @@ final class ReadOperations {
 
     /** The parts of a Query or Scan request shared by both. */
     private static final class Common {
-        String tableName;
-        String capacityMode;
+        final String tableName;
+        String capacityMode = "NONE"; // ReturnConsumedCapacity's default, until the request is read
         boolean consistent;
-        Integer limit;
-        String select;
-        ConditionExpression filter;
-        ProjectionExpression projection;
-        Map<String, AttrValue> exclusiveStartKey;
+        @Nullable Integer limit;
+        @Nullable String select;
+        @Nullable ConditionExpression filter;
+        @Nullable ProjectionExpression projection;
+        @Nullable Map<String, AttrValue> exclusiveStartKey;
+
+        Common(String tableName) {
+            this.tableName = tableName;
+        }
     }
 
     private Common common(String operation, ObjectNode body, boolean query) {
         rejectLegacyReads(operation, body);
-        Common c = new Common();
-        c.tableName = Requests.tableName(body, 1);
-        c.select = Requests.enumValue(body, "Select", "select", null,
+        Common c = new Common(Requests.tableName(body, 1));
+        c.select = Requests.optionalEnumValue(body, "Select", "select",
                 "SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES");
         Long limit = Requests.number(body, "Limit");
         if (limit != null && limit < 1) {
@@ -133,7 +138,7 @@ final class ReadOperations {
      * and the projection into {@code c}, checks that every placeholder was used and the Select,
      * then finds the table and refuses an index.
      */
-    private Table filterProjectionAndTable(Common c, ObjectNode body, String filterSource, String projectionSource,
+    private Table filterProjectionAndTable(Common c, ObjectNode body, @Nullable String filterSource, @Nullable String projectionSource,
                                            Placeholders placeholders) {
         c.filter = filterSource == null ? null : ConditionExpression.parse(filterSource, "FilterExpression", placeholders);
         c.projection = projectionSource == null ? null : ProjectionExpression.parse(projectionSource, placeholders);
@@ -224,7 +229,7 @@ final class ReadOperations {
             throw Errors.validation("The Segment parameter is required but was not present in the request when "
                     + "parameter TotalSegments is present");
         }
-        if (segment != null && segment >= totalSegments) {
+        if (segment != null && totalSegments != null && segment >= totalSegments) {
             throw Errors.validation("The Segment parameter is zero-based and must be less than parameter TotalSegments: "
                     + "Segment: " + segment + " is not less than TotalSegments: " + totalSegments);
         }
@@ -263,9 +268,9 @@ final class ReadOperations {
             Predicate<Map.Entry<PrimaryKey, Map<String, AttrValue>>> pastRun) {
         return new Iterator<>() {
             private boolean matchedAny;
-            private Map.Entry<PrimaryKey, Map<String, AttrValue>> next = advance();
+            private Map.@Nullable Entry<PrimaryKey, Map<String, AttrValue>> next = advance();
 
-            private Map.Entry<PrimaryKey, Map<String, AttrValue>> advance() {
+            private Map.@Nullable Entry<PrimaryKey, Map<String, AttrValue>> advance() {
                 while (walk.hasNext()) {
                     Map.Entry<PrimaryKey, Map<String, AttrValue>> e = walk.next();
                     if (inRun.test(e)) {
@@ -287,6 +292,9 @@ final class ReadOperations {
             @Override
             public Map.Entry<PrimaryKey, Map<String, AttrValue>> next() {
                 Map.Entry<PrimaryKey, Map<String, AttrValue>> e = next;
+                if (e == null) {
+                    throw new NoSuchElementException();
+                }
                 next = advance();
                 return e;
             }

@@ -8,8 +8,10 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /** Reading members of a request body with the service's type and constraint messages. */
 final class Requests {
@@ -30,12 +32,12 @@ final class Requests {
         }
     }
 
-    static JsonNode member(JsonNode body, String name) {
+    static @Nullable JsonNode member(JsonNode body, String name) {
         JsonNode node = body.get(name);
         return node == null || node.isNull() ? null : node;
     }
 
-    static String string(JsonNode body, String name) {
+    static @Nullable String string(JsonNode body, String name) {
         JsonNode node = member(body, name);
         if (node == null) {
             return null;
@@ -46,7 +48,7 @@ final class Requests {
         return node.textValue();
     }
 
-    static Boolean bool(JsonNode body, String name) {
+    static @Nullable Boolean bool(JsonNode body, String name) {
         JsonNode node = member(body, name);
         if (node == null) {
             return null;
@@ -57,7 +59,7 @@ final class Requests {
         return node.booleanValue();
     }
 
-    static Long number(JsonNode body, String name) {
+    static @Nullable Long number(JsonNode body, String name) {
         JsonNode node = member(body, name);
         if (node == null) {
             return null;
@@ -68,7 +70,7 @@ final class Requests {
         return node.longValue();
     }
 
-    static ObjectNode object(JsonNode body, String name) {
+    static @Nullable ObjectNode object(JsonNode body, String name) {
         JsonNode node = member(body, name);
         if (node == null) {
             return null;
@@ -79,7 +81,7 @@ final class Requests {
         return (ObjectNode) node;
     }
 
-    static List<JsonNode> list(JsonNode body, String name) {
+    static @Nullable List<JsonNode> list(JsonNode body, String name) {
         JsonNode node = member(body, name);
         if (node == null) {
             return null;
@@ -92,11 +94,7 @@ final class Requests {
         return list;
     }
 
-    /**
-     * The constraint checks of a table name, as one "N validation errors detected" message.
-     *
-     * @param minLength 3 for CreateTable, 1 for data-plane operations
-     */
+    /** A table's ARN; group 1 is the table's name. */
     private static final Pattern TABLE_ARN = Pattern.compile("arn:aws[a-z-]*:dynamodb:[^:]*:[0-9]*:table/([a-zA-Z0-9_.-]{3,255})");
 
     /** A table name, or the name inside a table ARN. */
@@ -110,6 +108,12 @@ final class Requests {
         return nameOrArn;
     }
 
+    /**
+     * The request's table name, after the constraint checks of a table name, as one "N validation
+     * errors detected" message.
+     *
+     * @param minLength 3 for CreateTable, 1 for data-plane operations
+     */
     static String tableName(JsonNode body, int minLength) {
         String name = string(body, "TableName");
         if (minLength == 1 && name != null && name.startsWith("arn:") && name.length() <= 1024) {
@@ -137,7 +141,7 @@ final class Requests {
             }
         }
         throwIfAny(problems);
-        return name;
+        return Objects.requireNonNull(name); // a null one was a problem
     }
 
     static void throwIfAny(List<String> problems) {
@@ -150,9 +154,15 @@ final class Requests {
 
     /** Checks an enum member and returns its value, or {@code fallback} when absent. */
     static String enumValue(JsonNode body, String member, String path, String fallback, String... allowed) {
+        String value = optionalEnumValue(body, member, path, allowed);
+        return value != null ? value : fallback;
+    }
+
+    /** Checks an enum member and returns its value, or null when absent. */
+    static @Nullable String optionalEnumValue(JsonNode body, String member, String path, String... allowed) {
         String value = string(body, member);
         if (value == null) {
-            return fallback;
+            return null;
         }
         for (String a : allowed) {
             if (a.equals(value)) {

@@ -9,8 +9,10 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentSkipListMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One table: its definition and its items. Items are immutable maps held in a concurrent sorted
@@ -46,7 +48,7 @@ final class Table {
         return now.isBefore(activeAt);
     }
 
-    Map<String, AttrValue> get(PrimaryKey key) {
+    @Nullable Map<String, AttrValue> get(PrimaryKey key) {
         return items.get(key);
     }
 
@@ -56,8 +58,8 @@ final class Table {
      * unbounded) and strictly after {@code exclusiveStart} in the walking direction.
      */
     Iterable<Map.Entry<PrimaryKey, Map<String, AttrValue>>> partition(AttrValue hash, boolean forward,
-                                                                       PrimaryKey exclusiveStart,
-                                                                       AttrValue lower, AttrValue upper) {
+                                                                       @Nullable PrimaryKey exclusiveStart,
+                                                                       @Nullable AttrValue lower, @Nullable AttrValue upper) {
         PrimaryKey from = lower == null ? PrimaryKey.partitionStart(hash) : PrimaryKey.of(hash, lower);
         boolean fromInclusive = true;
         PrimaryKey to = upper == null ? PrimaryKey.partitionEnd(hash) : PrimaryKey.of(hash, upper);
@@ -84,7 +86,8 @@ final class Table {
         ArrayNode definitions = d.putArray("AttributeDefinitions");
         definitions.addObject().put("AttributeName", schema.hashName()).put("AttributeType", schema.hashType().name());
         if (schema.hasRange()) {
-            definitions.addObject().put("AttributeName", schema.rangeName()).put("AttributeType", schema.rangeType().name());
+            definitions.addObject().put("AttributeName", schema.rangeName()).put("AttributeType",
+                    Objects.requireNonNull(schema.rangeType()).name());
         }
         d.put("TableName", name);
         ArrayNode keySchema = d.putArray("KeySchema");

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /** CreateTable, DescribeTable, DeleteTable, ListTables. */
@@ -50,12 +51,14 @@ final class TableOperations {
                     + (keySchema.isEmpty() ? "greater than or equal to 1" : "less than or equal to 2"));
         }
         Requests.throwIfAny(problems);
+        Objects.requireNonNull(definitions); // a null one was a problem, as was a null key schema
+        Objects.requireNonNull(keySchema);
         Map<String, AttrValue.Type> types = new LinkedHashMap<>();
         for (int i = 0; i < definitions.size(); i++) {
             JsonNode d = definitions.get(i);
             String attribute = Requests.string(d, "AttributeName");
-            String type = Requests.enumValue(d, "AttributeType", "attributeDefinitions." + (i + 1) + ".member.attributeType",
-                    null, "B", "N", "S");
+            String type = Requests.optionalEnumValue(d, "AttributeType",
+                    "attributeDefinitions." + (i + 1) + ".member.attributeType", "B", "N", "S");
             if (attribute == null || type == null) {
                 throw Errors.validation("1 validation error detected: Value null at 'attributeDefinitions."
                         + (i + 1) + ".member." + (attribute == null ? "attributeName" : "attributeType")
@@ -68,7 +71,8 @@ final class TableOperations {
         for (int i = 0; i < keySchema.size(); i++) {
             JsonNode k = keySchema.get(i);
             String attribute = Requests.string(k, "AttributeName");
-            String keyType = Requests.enumValue(k, "KeyType", "keySchema." + (i + 1) + ".member.keyType", null, "HASH", "RANGE");
+            String keyType = Requests.optionalEnumValue(k, "KeyType", "keySchema." + (i + 1) + ".member.keyType", "HASH",
+                    "RANGE");
             if (attribute == null || keyType == null) {
                 throw Errors.validation("1 validation error detected: Value null at 'keySchema." + (i + 1) + ".member."
                         + (attribute == null ? "attributeName" : "keyType") + "' failed to satisfy constraint: Member must not be null");
@@ -137,7 +141,10 @@ final class TableOperations {
             read = r;
             write = w;
         }
-        KeySchema schema = new KeySchema(hash, types.get(hash), range, range == null ? null : types.get(range));
+        // the key schema has a HASH element first, and every key attribute is defined (checked above)
+        String hashName = Objects.requireNonNull(hash);
+        KeySchema schema = new KeySchema(hashName, Objects.requireNonNull(types.get(hashName)), range,
+                range == null ? null : types.get(range));
         java.time.Instant now = db.clock.instant();
         Table table = new Table(name, schema, payPerRequest, read, write, now, now.plus(db.tableCreationDelay),
                 db.region, db.account);

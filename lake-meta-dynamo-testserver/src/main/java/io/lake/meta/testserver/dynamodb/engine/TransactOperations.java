@@ -19,8 +19,10 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * TransactWriteItems and TransactGetItems. Checks run in this order: request constraints;
@@ -56,6 +58,7 @@ final class TransactOperations {
         final String wireName;
         /** The member holding the key: the whole item for a Put. */
         final String keyMember;
+        @SuppressWarnings("ImmutableEnumChecker") // Set.copyOf: unmodifiable
         final Set<String> members;
 
         Kind(String wireName, String keyMember, String... extraMembers) {
@@ -69,18 +72,29 @@ final class TransactOperations {
     }
 
     private static final class Action {
-        Kind kind;
-        String tableName;
-        Map<String, AttrValue> key;     // Key, or the Put item
-        ConditionExpression condition;
-        UpdateExpression update;
+        final Kind kind;
+        final String tableName;
+        final Map<String, AttrValue> key;     // Key, or the Put item
+        @Nullable ConditionExpression condition;
+        @Nullable UpdateExpression update;
         boolean allOldOnFailure;
-        Table table;
-        PrimaryKey pk;
-        DynamoException schemaError;
+        @Nullable Table table;
+        @Nullable PrimaryKey pk;
+        @Nullable DynamoException schemaError;
+
+        Action(Kind kind, String tableName, Map<String, AttrValue> key) {
+            this.kind = kind;
+            this.tableName = tableName;
+            this.key = key;
+        }
+
+        /** The action's table, which commit() resolves before anything reads it. */
+        Table table() {
+            return Objects.requireNonNull(table);
+        }
     }
 
-    private static void checkActionCount(List<JsonNode> items) {
+    private static List<JsonNode> checkActionCount(@Nullable List<JsonNode> items) {
         if (items == null) {
             throw Errors.validation("1 validation error detected: Value null at 'transactItems' failed to satisfy "
                     + "constraint: Member must not be null");
@@ -93,13 +107,13 @@ final class TransactOperations {
             throw Errors.validation("1 validation error detected: Value '" + items + "' at 'transactItems' failed to "
                     + "satisfy constraint: Member must have length less than or equal to " + MAX_ACTIONS);
         }
+        return items;
     }
 
     ObjectNode transactWriteItems(ObjectNode body) {
         Requests.onlyMembers("TransactWriteItems", body, Set.of("TransactItems", "ReturnConsumedCapacity",
                 "ReturnItemCollectionMetrics", "ClientRequestToken"));
-        List<JsonNode> items = Requests.list(body, "TransactItems");
-        checkActionCount(items);
+        List<JsonNode> items = checkActionCount(Requests.list(body, "TransactItems"));
         String capacityMode = Requests.returnConsumedCapacity(body);
         Requests.returnItemCollectionMetrics(body);
         String token = Requests.string(body, "ClientRequestToken");
@@ -141,16 +155,17 @@ final class TransactOperations {
         }
     }
 
-    private ObjectNode commit(List<Action> actions, String capacityMode, String token, ObjectNode comparable) {
+    private ObjectNode commit(List<Action> actions, String capacityMode, @Nullable String token,
+                              ObjectNode comparable) {
         for (Action a : actions) {
             a.table = db.table(a.tableName);
         }
         for (Action a : actions) {
-            checkKeyNotEmpty(a.table.schema, a.key);
+            checkKeyNotEmpty(a.table().schema, a.key);
         }
         for (Action a : actions) {
             try {
-                a.pk = a.kind == Kind.PUT ? a.table.schema.fromItem(a.key) : a.table.schema.fromKey(a.key);
+                a.pk = a.kind == Kind.PUT ? a.table().schema.fromItem(a.key) : a.table().schema.fromKey(a.key);
             } catch (DynamoException e) {
                 a.schemaError = e;
             }
@@ -170,7 +185,7 @@ final class TransactOperations {
             String invalidMessage = null;
             for (int i = 0; i < actions.size(); i++) {
                 Action a = actions.get(i);
-                Map<String, AttrValue> old = a.pk == null ? null : a.table.get(a.pk);
+                Map<String, AttrValue> old = a.pk == null ? null : a.table().get(a.pk);
                 olds.add(old);
                 Map<String, AttrValue> after = null;
                 if (invalid < 0) {
@@ -221,10 +236,10 @@ final class TransactOperations {
                     switch (a.kind) {
                         case PUT:
                         case UPDATE:
-                            a.table.items.put(a.pk, after);
+                            a.table().items.put(a.pk, after);
                             break;
                         case DELETE:
-                            a.table.items.remove(a.pk);
+                            a.table().items.remove(a.pk);
                             break;
                         default:
                             break;
@@ -276,7 +291,7 @@ final class TransactOperations {
     }
 
     /** The action's schema and run-time checks; returns the item after a Put or Update. */
-    private static Map<String, AttrValue> validate(Action a, Map<String, AttrValue> old) {
+    private static @Nullable Map<String, AttrValue> validate(Action a, @Nullable Map<String, AttrValue> old) {
         if (a.schemaError != null) {
             throw a.schemaError;
         }
@@ -285,13 +300,14 @@ final class TransactOperations {
                 ItemOperations.checkItemSize(a.key, "Item size has exceeded the maximum allowed size");
                 return ItemOperations.orderedCopy(a.key);
             case UPDATE:
-                for (String name : a.update.topLevelNames()) {
-                    if (a.table.schema.isKeyAttribute(name)) {
+                UpdateExpression update = Objects.requireNonNull(a.update); // an Update has one (checked when parsed)
+                for (String name : update.topLevelNames()) {
+                    if (a.table().schema.isKeyAttribute(name)) {
                         throw Errors.validation("One or more parameter values were invalid: Cannot update attribute "
                                 + name + ". This attribute is part of the key");
                     }
                 }
-                return ItemOperations.applyUpdate(a.table, a.key, old, a.update, Nesting.TOO_DEEP_REASON);
+                return ItemOperations.applyUpdate(a.table(), a.key, old, update, Nesting.TOO_DEEP_REASON);
             default:
                 return null;
         }
@@ -314,17 +330,17 @@ final class TransactOperations {
         if (present.size() != 1) {
             throw Errors.validation("TransactItems can only contain one of Check, Put, Update or Delete");
         }
-        Action a = new Action();
-        a.kind = present.get(0);
-        ObjectNode body = Requests.object(node, a.kind.wireName);
-        String memberPath = "transactItems." + position + ".member." + lowerFirst(a.kind.wireName);
-        Requests.onlyMembers("TransactWriteItems " + a.kind.wireName, body, a.kind.members);
-        a.key = ItemOperations.requiredItem(body, a.kind.keyMember, memberPath + "." + lowerFirst(a.kind.keyMember));
+        Kind kind = present.get(0);
+        ObjectNode body = Objects.requireNonNull(Requests.object(node, kind.wireName)); // present (checked above)
+        String memberPath = "transactItems." + position + ".member." + lowerFirst(kind.wireName);
+        Requests.onlyMembers("TransactWriteItems " + kind.wireName, body, kind.members);
+        Map<String, AttrValue> key =
+                ItemOperations.requiredItem(body, kind.keyMember, memberPath + "." + lowerFirst(kind.keyMember));
         if (Requests.member(body, "TableName") == null) {
             throw Errors.validation("1 validation error detected: Value null at '" + memberPath
                     + ".tableName' failed to satisfy constraint: Member must not be null");
         }
-        a.tableName = Requests.tableName(body, 1);
+        Action a = new Action(kind, Requests.tableName(body, 1), key);
         a.allOldOnFailure = ItemOperations.returnValuesOnConditionCheckFailure(body).equals("ALL_OLD");
         String conditionSource = Requests.string(body, "ConditionExpression");
         String updateSource = Requests.string(body, "UpdateExpression");
@@ -348,7 +364,8 @@ final class TransactOperations {
     }
 
     /** A cancellation where one action has {@code code} and every other action {@code None}. */
-    static DynamoException cancellation(int actions, int index, String code, String message, ObjectNode item) {
+    static DynamoException cancellation(int actions, int index, String code, @Nullable String message,
+                                        @Nullable ObjectNode item) {
         ArrayNode reasons = JSON.arrayNode();
         for (int i = 0; i < actions; i++) {
             ObjectNode reason = reasons.addObject();
@@ -374,8 +391,7 @@ final class TransactOperations {
 
     ObjectNode transactGetItems(ObjectNode body) {
         Requests.onlyMembers("TransactGetItems", body, Set.of("TransactItems", "ReturnConsumedCapacity"));
-        List<JsonNode> items = Requests.list(body, "TransactItems");
-        checkActionCount(items);
+        List<JsonNode> items = checkActionCount(Requests.list(body, "TransactItems"));
         String capacityMode = Requests.returnConsumedCapacity(body);
         List<String> tableNames = new ArrayList<>();
         List<Map<String, AttrValue>> keys = new ArrayList<>();

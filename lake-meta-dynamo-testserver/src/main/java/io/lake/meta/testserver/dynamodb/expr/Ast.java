@@ -2,6 +2,7 @@ package io.lake.meta.testserver.dynamodb.expr;
 
 import java.util.List;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The syntax tree of condition, key-condition, filter, projection and update expressions.
@@ -25,7 +26,7 @@ public final class Ast {
      * One step of a document path: a name (possibly a {@code #placeholder}, resolved on use) or a
      * list index.
      */
-    public record Step(String name, int index) {
+    public record Step(@Nullable String name, int index) { // name null: a list index
         public boolean isIndex() {
             return name == null;
         }

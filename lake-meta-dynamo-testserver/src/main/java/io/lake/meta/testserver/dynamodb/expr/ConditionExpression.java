@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A parsed and checked condition, filter or key-condition expression, evaluated against items
@@ -70,7 +71,7 @@ public final class ConditionExpression {
     }
 
     /** Evaluates the condition; an absent item is an empty attribute map. */
-    public boolean matches(Map<String, AttrValue> item) {
+    public boolean matches(@Nullable Map<String, AttrValue> item) {
         return eval(root, item == null ? Map.of() : item);
     }
 
@@ -201,7 +202,7 @@ public final class ConditionExpression {
                 case "=": return l != null && l.equals(r);
                 case "<>": return l == null || !l.equals(r);
                 default: {
-                    if (!orderable(l, r)) {
+                    if (l == null || r == null || !orderable(l, r)) {
                         return false;
                     }
                     int order = AttrValue.compareScalars(l, r);
@@ -219,7 +220,7 @@ public final class ConditionExpression {
             AttrValue v = operand(b.operand(), item);
             AttrValue low = operand(b.low(), item);
             AttrValue high = operand(b.high(), item);
-            return orderable(v, low) && orderable(v, high)
+            return v != null && low != null && high != null && orderable(v, low) && orderable(v, high)
                     && AttrValue.compareScalars(low, v) <= 0 && AttrValue.compareScalars(v, high) <= 0;
         }
         if (c instanceof In) {
@@ -239,7 +240,7 @@ public final class ConditionExpression {
     }
 
     private static boolean orderable(AttrValue a, AttrValue b) {
-        return a != null && b != null && a.type() == b.type() && a.type().scalar();
+        return a.type() == b.type() && a.type().scalar();
     }
 
     private boolean function(Function f, Map<String, AttrValue> item) {
@@ -307,7 +308,7 @@ public final class ConditionExpression {
         return -1;
     }
 
-    private AttrValue operand(Operand o, Map<String, AttrValue> item) {
+    private @Nullable AttrValue operand(Operand o, Map<String, AttrValue> item) {
         if (o instanceof Value) {
             return constant(o);
         }

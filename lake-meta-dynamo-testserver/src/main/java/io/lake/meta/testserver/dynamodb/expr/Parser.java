@@ -139,7 +139,7 @@ final class Parser {
         }
         if (t.kind() == Token.Kind.IDENT && peekAt(1).is("(") && CONDITION_FUNCTIONS.contains(t.text())) {
             next();
-            List<Operand> args = parseArguments(t.text());
+            List<Operand> args = parseArguments();
             checkConditionFunction(t.text(), args);
             Token after = peek();
             if (isComparator(after) || after.isKeyword("BETWEEN") || after.isKeyword("IN")) {
@@ -216,7 +216,7 @@ final class Parser {
             next();
             String function = t.text();
             if (CONDITION_FUNCTIONS.contains(function)) {
-                parseArguments(function);
+                parseArguments();
                 throw error("The function is not allowed to be used this way in an expression; function: " + function);
             }
             if (function.equals("if_not_exists") || function.equals("list_append")) {
@@ -225,7 +225,7 @@ final class Parser {
             if (!function.equals("size")) {
                 throw error("Invalid function name; function: " + function);
             }
-            List<Operand> args = parseArguments(function);
+            List<Operand> args = parseArguments();
             checkArity(function, args, 1);
             if (!(args.get(0) instanceof Path)) {
                 throw error("Operator or function requires a document path; operator or function: size");
@@ -235,7 +235,7 @@ final class Parser {
         return parsePath();
     }
 
-    private List<Operand> parseArguments(String function) {
+    private List<Operand> parseArguments() {
         expect("(");
         List<Operand> args = new ArrayList<>();
         if (!peek().is(")")) {

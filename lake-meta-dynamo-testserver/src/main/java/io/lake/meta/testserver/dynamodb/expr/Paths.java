@@ -6,6 +6,7 @@ import io.lake.meta.testserver.dynamodb.model.AttrValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** Document paths with their placeholders resolved: reading, and overlap checks. */
 final class Paths {
@@ -17,13 +18,14 @@ final class Paths {
     static List<Object> resolve(Path path, Placeholders placeholders) {
         List<Object> steps = new ArrayList<>();
         for (Step s : path.steps()) {
-            steps.add(s.isIndex() ? (Object) s.index() : placeholders.name(s.name()));
+            String name = s.name();
+            steps.add(name == null ? (Object) s.index() : placeholders.name(name));
         }
         return steps;
     }
 
     /** The value at a path, or null when any step is missing or of the wrong kind. */
-    static AttrValue get(Map<String, AttrValue> item, List<Object> steps) {
+    static @Nullable AttrValue get(Map<String, AttrValue> item, List<Object> steps) {
         AttrValue current = item.get((String) steps.get(0));
         for (int i = 1; i < steps.size() && current != null; i++) {
             Object step = steps.get(i);

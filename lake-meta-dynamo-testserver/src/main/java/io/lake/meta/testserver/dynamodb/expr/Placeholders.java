@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The ExpressionAttributeNames and ExpressionAttributeValues of one request (or one action of a
@@ -54,32 +55,33 @@ public final class Placeholders {
      *     DynamoDB lists them in its message (such as "ConditionExpression"), when none of them is
      *     present; null when at least one is present
      */
-    public static Placeholders read(JsonNode namesNode, JsonNode valuesNode, boolean anyExpression,
-                                    String valueExpressions) {
-        boolean hasNames = namesNode != null && !namesNode.isNull();
-        boolean hasValues = valuesNode != null && !valuesNode.isNull();
-        if (hasNames && !anyExpression) {
+    public static Placeholders read(@Nullable JsonNode namesNode, @Nullable JsonNode valuesNode, boolean anyExpression,
+                                    @Nullable String valueExpressions) {
+        // a JSON null is no member
+        JsonNode namesGiven = namesNode == null || namesNode.isNull() ? null : namesNode;
+        JsonNode valuesGiven = valuesNode == null || valuesNode.isNull() ? null : valuesNode;
+        if (namesGiven != null && !anyExpression) {
             throw Errors.validation("ExpressionAttributeNames can only be specified when using expressions");
         }
-        if (hasValues && valueExpressions != null) {
+        if (valuesGiven != null && valueExpressions != null) {
             throw Errors.validation("ExpressionAttributeValues can only be specified when using expressions: "
                     + valueExpressions + (valueExpressions.contains(" and ") ? " are null" : " is null"));
         }
-        if (hasNames && !namesNode.isObject()) {
-            throw Errors.serialization(AttrJson.jsonTypeName(namesNode) + " cannot be converted to Map");
+        if (namesGiven != null && !namesGiven.isObject()) {
+            throw Errors.serialization(AttrJson.jsonTypeName(namesGiven) + " cannot be converted to Map");
         }
-        if (hasValues && !valuesNode.isObject()) {
-            throw Errors.serialization(AttrJson.jsonTypeName(valuesNode) + " cannot be converted to Map");
+        if (valuesGiven != null && !valuesGiven.isObject()) {
+            throw Errors.serialization(AttrJson.jsonTypeName(valuesGiven) + " cannot be converted to Map");
         }
-        if (hasNames && namesNode.size() == 0) {
+        if (namesGiven != null && namesGiven.size() == 0) {
             throw Errors.validation("ExpressionAttributeNames must not be empty");
         }
-        if (hasValues && valuesNode.size() == 0) {
+        if (valuesGiven != null && valuesGiven.size() == 0) {
             throw Errors.validation("ExpressionAttributeValues must not be empty");
         }
         Map<String, String> names = new LinkedHashMap<>();
-        if (hasNames) {
-            for (Map.Entry<String, JsonNode> e : namesNode.properties()) {
+        if (namesGiven != null) {
+            for (Map.Entry<String, JsonNode> e : namesGiven.properties()) {
                 if (!NAME_KEY.matcher(e.getKey()).matches()) {
                     throw Errors.validation("ExpressionAttributeNames contains invalid key: Syntax error; key: \""
                             + e.getKey() + "\"");
@@ -97,8 +99,8 @@ public final class Placeholders {
             }
         }
         Map<String, AttrValue> values = new LinkedHashMap<>();
-        if (hasValues) {
-            for (Map.Entry<String, JsonNode> e : valuesNode.properties()) {
+        if (valuesGiven != null) {
+            for (Map.Entry<String, JsonNode> e : valuesGiven.properties()) {
                 if (!VALUE_KEY.matcher(e.getKey()).matches()) {
                     throw Errors.validation("ExpressionAttributeValues contains invalid key: Syntax error; key: \""
                             + e.getKey() + "\"");
@@ -147,12 +149,24 @@ public final class Placeholders {
 
     /** The attribute name a path step stands for. */
     public String name(String step) {
-        return step.startsWith("#") ? names.get(step) : step;
+        if (!step.startsWith("#")) {
+            return step;
+        }
+        String name = names.get(step);
+        if (name == null) {
+            throw new IllegalStateException("placeholder " + step + " is not defined, yet the expression parsed");
+        }
+        return name;
     }
 
-    /** The attribute value a placeholder stands for. */
+    /** The attribute value a placeholder stands for; the parser refused expressions using an undefined one. */
     public AttrValue value(String placeholder) {
-        return values.get(placeholder);
+        AttrValue value = values.get(placeholder);
+        if (value == null) {
+            throw new IllegalStateException("placeholder " + placeholder
+                    + " is not defined, yet the expression parsed");
+        }
+        return value;
     }
 
     /** Raises DynamoDB's error for the first kind of unused placeholder, names first. */

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A parsed projection: the document paths to keep. Missing paths are silently left out.
@@ -50,7 +51,7 @@ public final class ProjectionExpression {
         return result;
     }
 
-    private static AttrValue projectValue(AttrValue v, List<List<Object>> tails) {
+    private static @Nullable AttrValue projectValue(AttrValue v, List<List<Object>> tails) {
         for (List<Object> t : tails) {
             if (t.isEmpty()) {
                 return v;

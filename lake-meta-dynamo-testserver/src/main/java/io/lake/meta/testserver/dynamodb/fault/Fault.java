@@ -2,6 +2,7 @@ package io.lake.meta.testserver.dynamodb.fault;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One fault to inject, and which requests it hits. Immutable: each {@code on...}/{@code times}
@@ -57,21 +58,21 @@ public final class Fault {
     }
 
     private final Kind kind;
-    private final String operation;
-    private final String table;
+    private final @Nullable String operation; // null: any
+    private final @Nullable String table;     // null: any
     private final int attempt;
     private final int times;
     private final Duration latency;
     private final int conflictingAction;
-    private final String reasonCode;
+    private final @Nullable String reasonCode;
 
-    private Fault(Kind kind, String operation, String table, int attempt, int times, Duration latency,
-                  int conflictingAction) {
+    private Fault(Kind kind, @Nullable String operation, @Nullable String table, int attempt, int times,
+                  Duration latency, int conflictingAction) {
         this(kind, operation, table, attempt, times, latency, conflictingAction, null);
     }
 
-    private Fault(Kind kind, String operation, String table, int attempt, int times, Duration latency,
-                  int conflictingAction, String reasonCode) {
+    private Fault(Kind kind, @Nullable String operation, @Nullable String table, int attempt, int times,
+                  Duration latency, int conflictingAction, @Nullable String reasonCode) {
         this.kind = kind;
         this.operation = operation;
         this.table = table;
@@ -219,7 +220,7 @@ public final class Fault {
     }
 
     /** The cancellation reason code of a {@link Kind#CANCELLATION} fault, else null. */
-    public String reasonCode() {
+    public @Nullable String reasonCode() {
         return reasonCode;
     }
 

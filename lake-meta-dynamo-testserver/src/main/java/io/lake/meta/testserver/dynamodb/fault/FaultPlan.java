@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The faults armed on a server, consulted for every request in arming order. Latency faults add
@@ -15,6 +16,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class FaultPlan {
 
     private final List<ArmedFault> armed = new CopyOnWriteArrayList<>();
+
+    /** An empty plan; a server has its own ({@code DynamoDbTestServer.faults()}). */
+    public FaultPlan() {
+    }
 
     /** Arms a fault; returns its handle to observe how often it fired. */
     public ArmedFault arm(Fault fault) {
@@ -34,7 +39,7 @@ public final class FaultPlan {
     }
 
     /** The faults that hit one request: total latency, and the other fault, if any. */
-    public record Decision(Duration latency, Fault fault) {
+    public record Decision(Duration latency, @Nullable Fault fault) { // fault null: none
     }
 
     /** Decides, and consumes, the faults for one request. */

@@ -12,8 +12,10 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads and writes attribute values in DynamoDB JSON, with the service's validation messages.
@@ -31,7 +33,7 @@ public final class AttrJson {
     }
 
     /** Reads an item (a map of attribute values); {@code null} when the node is absent. */
-    public static Map<String, AttrValue> readItem(JsonNode node) {
+    public static @Nullable Map<String, AttrValue> readItem(@Nullable JsonNode node) {
         if (node == null || node.isNull()) {
             return null;
         }
@@ -53,7 +55,7 @@ public final class AttrJson {
      * What is wrong with a top-level attribute name (1..65535 UTF-8 bytes), or null. The wording
      * is this emulator's: DynamoDB's exact text is not known, only the limit.
      */
-    public static String attributeNameProblem(String name) {
+    public static @Nullable String attributeNameProblem(String name) {
         if (name.isEmpty()) {
             return "Empty attribute name";
         }
@@ -107,6 +109,8 @@ public final class AttrJson {
             throw Errors.validation(
                     "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
         }
+        Objects.requireNonNull(typeName); // count is 1: both were set
+        Objects.requireNonNull(value);
         AttrValue.Type type = AttrValue.Type.valueOf(typeName);
         switch (type) {
             case S:

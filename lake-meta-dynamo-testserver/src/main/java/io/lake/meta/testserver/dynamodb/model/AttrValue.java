@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One immutable DynamoDB attribute value. Numbers are kept normalised (see {@link Numbers});
@@ -43,15 +44,16 @@ public final class AttrValue {
     }
 
     private final Type type;
-    private final String string;       // S; N in normalised text form
-    private final BigDecimal number;   // N
-    private final byte[] bytes;        // B
-    private final boolean bool;        // BOOL
-    private final Map<String, AttrValue> map;  // M
-    private final List<AttrValue> list;        // L and sets
+    // set for the types named, null for the others
+    private final @Nullable String string;       // S; N in normalised text form
+    private final @Nullable BigDecimal number;   // N
+    private final byte @Nullable [] bytes;       // B
+    private final boolean bool;                  // BOOL
+    private final @Nullable Map<String, AttrValue> map;  // M
+    private final @Nullable List<AttrValue> list;        // L and sets
 
-    private AttrValue(Type type, String string, BigDecimal number, byte[] bytes, boolean bool,
-                      Map<String, AttrValue> map, List<AttrValue> list) {
+    private AttrValue(Type type, @Nullable String string, @Nullable BigDecimal number, byte @Nullable [] bytes,
+                      boolean bool, @Nullable Map<String, AttrValue> map, @Nullable List<AttrValue> list) {
         this.type = type;
         this.string = string;
         this.number = number;
@@ -104,24 +106,24 @@ public final class AttrValue {
     }
 
     public String s() {
-        return string;
+        return present(string);
     }
 
     /** The canonical text of a number. */
     public String nText() {
-        return string;
+        return present(string);
     }
 
     public BigDecimal n() {
-        return number;
+        return present(number);
     }
 
     public byte[] b() {
-        return bytes.clone();
+        return rawBytes().clone();
     }
 
     byte[] rawBytes() {
-        return bytes;
+        return present(bytes);
     }
 
     public boolean boolValue() {
@@ -129,20 +131,28 @@ public final class AttrValue {
     }
 
     public Map<String, AttrValue> m() {
-        return map;
+        return present(map);
     }
 
     /** The elements of a list or a set. */
     public List<AttrValue> elements() {
-        return list;
+        return present(list);
+    }
+
+    /** A field of this value's type; asking a value of another type for it is a bug. */
+    private <T> T present(@Nullable T field) {
+        if (field == null) {
+            throw new IllegalStateException("a " + type + " value has no such field");
+        }
+        return field;
     }
 
     /** The bytes that identify a scalar: UTF-8 for S, raw for B, canonical text for N. */
     public byte[] identityBytes() {
         switch (type) {
-            case S: return string.getBytes(StandardCharsets.UTF_8);
-            case N: return string.getBytes(StandardCharsets.US_ASCII);
-            case B: return bytes;
+            case S: return s().getBytes(StandardCharsets.UTF_8);
+            case N: return nText().getBytes(StandardCharsets.US_ASCII);
+            case B: return rawBytes();
             default: throw new IllegalStateException("not a scalar: " + type);
         }
     }
@@ -156,15 +166,15 @@ public final class AttrValue {
             throw new IllegalArgumentException("cannot order " + a.type + " against " + b.type);
         }
         switch (a.type) {
-            case N: return a.number.compareTo(b.number);
-            case B: return Arrays.compareUnsigned(a.bytes, b.bytes);
-            default: return Arrays.compareUnsigned(a.string.getBytes(StandardCharsets.UTF_8),
-                    b.string.getBytes(StandardCharsets.UTF_8));
+            case N: return a.n().compareTo(b.n());
+            case B: return Arrays.compareUnsigned(a.rawBytes(), b.rawBytes());
+            default: return Arrays.compareUnsigned(a.s().getBytes(StandardCharsets.UTF_8),
+                    b.s().getBytes(StandardCharsets.UTF_8));
         }
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@Nullable Object o) {
         if (this == o) {
             return true;
         }
@@ -178,7 +188,7 @@ public final class AttrValue {
         switch (type) {
             case S:
             case N:
-                return string.equals(other.string);
+                return s().equals(other.string);
             case B:
                 return Arrays.equals(bytes, other.bytes);
             case BOOL:
@@ -186,11 +196,12 @@ public final class AttrValue {
             case NULL:
                 return true;
             case M:
-                return map.equals(other.map);
+                return m().equals(other.map);
             case L:
-                return list.equals(other.list);
+                return elements().equals(other.list);
             default:
-                return list.size() == other.list.size() && new HashSet<>(list).equals(new HashSet<>(other.list));
+                return elements().size() == other.elements().size()
+                        && new HashSet<>(elements()).equals(new HashSet<>(other.elements()));
         }
     }
 
@@ -199,7 +210,7 @@ public final class AttrValue {
         switch (type) {
             case S:
             case N:
-                return string.hashCode() * 31 + type.ordinal();
+                return s().hashCode() * 31 + type.name().hashCode();
             case B:
                 return Arrays.hashCode(bytes);
             case BOOL:
@@ -207,12 +218,12 @@ public final class AttrValue {
             case NULL:
                 return 7;
             case M:
-                return map.hashCode();
+                return m().hashCode();
             case L:
-                return list.hashCode();
+                return elements().hashCode();
             default:
-                Set<AttrValue> elements = new HashSet<>(list);
-                return elements.hashCode() + type.ordinal();
+                Set<AttrValue> elements = new HashSet<>(elements());
+                return elements.hashCode() + type.name().hashCode();
         }
     }
 
@@ -222,7 +233,7 @@ public final class AttrValue {
         switch (type) {
             case S: return "{S:" + string + "}";
             case N: return "{N:" + string + "}";
-            case B: return "{B:" + java.util.Base64.getEncoder().encodeToString(bytes) + "}";
+            case B: return "{B:" + java.util.Base64.getEncoder().encodeToString(rawBytes()) + "}";
             case BOOL: return "{BOOL:" + bool + "}";
             case NULL: return "{NULL:true}";
             case M: return "{M:" + map + "}";

@@ -2,6 +2,7 @@ package io.lake.meta.testserver.dynamodb.protocol;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An error answer of the emulated service: the {@code __type}, the message (under the member
@@ -19,7 +20,7 @@ public final class DynamoException extends RuntimeException {
     private final int status;
     private final ObjectNode extra;
 
-    DynamoException(String type, String message, String messageMember, int status) {
+    DynamoException(String type, @Nullable String message, String messageMember, int status) {
         super(message, null, false, false);
         this.type = type;
         this.messageMember = messageMember;

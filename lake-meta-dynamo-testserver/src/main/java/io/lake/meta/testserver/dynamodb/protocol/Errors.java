@@ -2,6 +2,7 @@ package io.lake.meta.testserver.dynamodb.protocol;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The errors the emulator sends, with the namespaces, message member spellings and HTTP
@@ -27,7 +28,7 @@ public final class Errors {
     private Errors() {
     }
 
-    public static DynamoException validation(String message) {
+    public static DynamoException validation(@Nullable String message) {
         return new DynamoException(VALIDATE + "ValidationException", message, "message", 400);
     }
 
@@ -39,7 +40,7 @@ public final class Errors {
         return validation("Unsupported by the lake-meta DynamoDB test server: " + what);
     }
 
-    public static DynamoException serialization(String message) {
+    public static DynamoException serialization(@Nullable String message) {
         return new DynamoException(CORAL + "SerializationException", message, "Message", 400);
     }
 
@@ -60,7 +61,7 @@ public final class Errors {
         return new DynamoException(DYNAMO + "ResourceInUseException", message, "message", 400);
     }
 
-    public static DynamoException conditionalCheckFailed(ObjectNode itemOrNull) {
+    public static DynamoException conditionalCheckFailed(@Nullable ObjectNode itemOrNull) {
         DynamoException e = new DynamoException(DYNAMO + "ConditionalCheckFailedException",
                 "The conditional request failed", "message", 400);
         if (itemOrNull != null) {

@@ -15,10 +15,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The DynamoDB JSON 1.0 wire protocol over the JDK's HTTP server: {@code POST /} with
@@ -159,8 +161,9 @@ public final class HttpFront implements HttpHandler {
                     sendError(exchange, Errors.serviceUnavailable(), requestId);
                     return;
                 case CANCELLATION:
-                    sendError(exchange, Database.injectedCancellation(body, fault.conflictingAction(), fault.reasonCode()),
-                            requestId);
+                    // a cancellation fault always has its reason code
+                    sendError(exchange, Database.injectedCancellation(body, fault.conflictingAction(),
+                            Objects.requireNonNull(fault.reasonCode())), requestId);
                     return;
                 case DROP_CONNECTION:
                     drop(exchange);
@@ -217,7 +220,7 @@ public final class HttpFront implements HttpHandler {
         return 1;
     }
 
-    private static byte[] readBody(InputStream in) throws IOException {
+    private static byte @Nullable [] readBody(InputStream in) throws IOException {
         byte[] body = in.readNBytes(MAX_REQUEST_BYTES + 1);
         return body.length > MAX_REQUEST_BYTES ? null : body;
     }

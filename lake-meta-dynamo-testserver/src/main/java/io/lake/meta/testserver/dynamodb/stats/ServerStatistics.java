@@ -15,12 +15,17 @@ public final class ServerStatistics {
 
     private final ConcurrentHashMap<String, Counters> tables = new ConcurrentHashMap<>();
 
+    /** No counts yet; a server has its own ({@code DynamoDbTestServer.statistics()}). */
+    public ServerStatistics() {
+    }
+
     private static final class Counters {
         final ConcurrentHashMap<String, LongAdder> requests = new ConcurrentHashMap<>();
         final LongAdder evaluated = new LongAdder();
         final LongAdder returned = new LongAdder();
         final DoubleAdder read = new DoubleAdder();
         final DoubleAdder write = new DoubleAdder();
+
     }
 
     private Counters counters(String table) {
