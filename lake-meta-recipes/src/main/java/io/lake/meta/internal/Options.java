@@ -3,10 +3,11 @@ package io.lake.meta.internal;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The rule every recipe builder keeps for its options: each is set at most once (a second call is
- * a configuration mistake, {@link IllegalStateException}), never to null
- * ({@link io.lake.meta.InvalidArgumentException}), and a required one is set before
- * {@code build()} ({@link IllegalStateException}).
+ * The rule the lease builders (election, candidate, lock, table locks) and the counter's keep for
+ * their options: each is set at most once (a second call is a configuration mistake,
+ * {@link IllegalStateException}), never to null ({@link io.lake.meta.InvalidArgumentException}),
+ * and a required one is set before {@code build()} ({@link IllegalStateException}). The journal's,
+ * the sweeper's and the copy's builders take the last value set, as they always have.
  *
  * @since 0.1.0
  */
