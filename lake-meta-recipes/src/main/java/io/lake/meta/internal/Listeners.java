@@ -41,6 +41,7 @@ public final class Listeners<L> {
     private final ArrayDeque<Runnable> pending = new ArrayDeque<>();
     /** Guarded by lock: a drain is scheduled or running. */
     private boolean draining;
+    private final Drain drainTask = new Drain();
 
     /**
      * @param kind what the listeners are, for the log ("leadership listener")
@@ -108,8 +109,34 @@ public final class Listeners<L> {
             draining = true;
         }
         try {
-            executor.execute(this::drain);
-        } catch (RejectedExecutionException e) {
+            executor.execute(drainTask);
+        } catch (RuntimeException | Error e) {
+            handOverFailed(e);
+        }
+    }
+
+    /**
+     * For an executor that holds a delivery task back and hands it on later (the lock's, while its
+     * mutex is held): when that later hand-over fails, it reports the failure here, as if the
+     * executor had refused the task at once, so the listeners are not left waiting for a delivery
+     * that never starts.
+     *
+     * @param task a task this executor was given by {@link #flush()}
+     */
+    public static void handOverFailed(Runnable task, Throwable failure) {
+        if (task instanceof Listeners<?>.Drain drain) {
+            drain.owner().handOverFailed(failure);
+        }
+    }
+
+    /**
+     * The executor did not take the drain: a refusal (shut down, saturated) drops the queued
+     * events, as it would drop any task; any other failure (a pool that cannot start a thread
+     * throws {@code OutOfMemoryError}) keeps them for the next flush. Either way the recipe that
+     * flushed is not failed, and the next flush hands a drain to the executor again.
+     */
+    private void handOverFailed(Throwable e) {
+        if (e instanceof RejectedExecutionException) {
             int dropped;
             synchronized (lock) {
                 dropped = pending.size();
@@ -118,6 +145,23 @@ public final class Listeners<L> {
             }
             log.warn("listener executor refused delivery (was it shut down?): {} event(s) dropped: {}", dropped,
                     e.toString());
+            return;
+        }
+        synchronized (lock) {
+            draining = false;
+        }
+        log.error("could not start delivering to the {}s; their events stay queued for the next one", kind, e);
+    }
+
+    /** The one task handed to the executor. */
+    private final class Drain implements Runnable {
+        @Override
+        public void run() {
+            drain();
+        }
+
+        Listeners<?> owner() {
+            return Listeners.this;
         }
     }
 
