@@ -125,8 +125,13 @@ final class LeaseLock implements FencedLock {
                         + state.name().toLowerCase() + "; a lock starts once");
             }
             state = State.STARTED;
-            rounds.every(renewInterval, renewInterval, "renewal of lock '" + key + "' (holder " + holderId + ")",
-                    "the hold stays valid until its deadline", this::renewalTick);
+            try {
+                rounds.every(renewInterval, renewInterval, "renewal of lock '" + key + "' (holder " + holderId + ")",
+                        "the hold stays valid until its deadline", this::renewalTick);
+            } catch (IllegalStateException e) {
+                state = State.LATENT; // no renewal runs: nothing started
+                throw e;
+            }
         } finally {
             unlock();
         }
