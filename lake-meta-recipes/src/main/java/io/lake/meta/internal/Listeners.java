@@ -42,6 +42,8 @@ public final class Listeners<L> {
     /** Guarded by lock: a drain is scheduled or running. */
     private boolean draining;
     private final Drain drainTask = new Drain();
+    /** The fatal error a listener last threw out of a drain; what an executor running it inline passes on. */
+    private volatile Throwable escapedFromListener;
 
     /**
      * @param kind what the listeners are, for the log ("leadership listener")
@@ -136,6 +138,10 @@ public final class Listeners<L> {
      * flushed is not failed, and the next flush hands a drain to the executor again.
      */
     private void handOverFailed(Throwable e) {
+        if (e == escapedFromListener) { // a direct executor ran the drain: a listener's fatal error, not a hand-over
+            escapedFromListener = null;
+            throw (VirtualMachineError) e;
+        }
         if (e instanceof RejectedExecutionException) {
             int dropped;
             synchronized (lock) {
@@ -166,7 +172,6 @@ public final class Listeners<L> {
     }
 
     private void drain() {
-        boolean done = false;
         try {
             while (true) {
                 Runnable next;
@@ -174,18 +179,17 @@ public final class Listeners<L> {
                     next = pending.poll();
                     if (next == null) {
                         draining = false;
-                        done = true;
                         return;
                     }
                 }
                 next.run();
             }
-        } finally {
-            if (!done) { // a VirtualMachineError escaped a listener: let the next flush deliver what is left
-                synchronized (lock) {
-                    draining = false;
-                }
+        } catch (VirtualMachineError fatal) { // from a listener: let the next flush deliver what is left
+            synchronized (lock) {
+                draining = false;
             }
+            escapedFromListener = fatal;
+            throw fatal;
         }
     }
 }

@@ -143,6 +143,25 @@ class ListenersTest {
     }
 
     @Test
+    void aVirtualMachineErrorFromAListener_onADirectExecutor_reachesTheFlushingThread_andTheNextFlushDeliversAgain() {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        Listeners<Consumer<String>> listeners = on(Runnable::run);
+        listeners.add(e -> {
+            if (e.equals("fatal")) {
+                throw new StackOverflowError("the JVM is failing, not a hand-over");
+            }
+            heard.add(e);
+        });
+        listeners.post("fatal", l -> l.accept("fatal"));
+
+        assertThatThrownBy(listeners::flush).isInstanceOf(StackOverflowError.class);
+
+        listeners.post("next", l -> l.accept("next"));
+        listeners.flush();
+        assertThat(heard).containsExactly("next");
+    }
+
+    @Test
     void aNullListener_isRefused() {
         assertThatThrownBy(() -> on(Runnable::run).add(null)).isInstanceOf(InvalidArgumentException.class);
     }
