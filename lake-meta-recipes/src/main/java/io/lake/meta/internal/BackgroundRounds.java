@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -63,12 +64,17 @@ public final class BackgroundRounds implements AutoCloseable {
      * @param what the round, for the log: "campaign round for 'lease/x' (candidate a)"
      * @param afterFailure what a failed round leaves, for the log: "retrying next round"
      * @return the rounds' future; {@link #close()} cancels it too
-     * @throws java.util.concurrent.RejectedExecutionException if the scheduler is shut down
+     * @throws IllegalStateException if the scheduler refused the rounds (it was shut down)
      */
     public ScheduledFuture<?> every(Duration firstDelay, Duration interval, String what, String afterFailure,
             Runnable round) {
-        ScheduledFuture<?> rounds = scheduler.scheduleWithFixedDelay(() -> runRound(what, afterFailure, round),
-                firstDelay.toNanos(), interval.toNanos(), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> rounds;
+        try {
+            rounds = scheduler.scheduleWithFixedDelay(() -> runRound(what, afterFailure, round), firstDelay.toNanos(),
+                    interval.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            throw new IllegalStateException(what + " cannot run: the scheduler refused it (was it shut down?)", e);
+        }
         synchronized (this) {
             if (closed) {
                 rounds.cancel(false);

@@ -9,6 +9,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
 /**
@@ -41,6 +42,9 @@ public final class Listeners<L> {
     private final ArrayDeque<Runnable> pending = new ArrayDeque<>();
     /** Guarded by lock: a drain is scheduled or running. */
     private boolean draining;
+    private final Drain drainTask = new Drain();
+    /** The fatal error a listener last threw out of a drain; what an executor running it inline passes on. */
+    private volatile @Nullable Throwable escapedFromListener;
 
     /**
      * @param kind what the listeners are, for the log ("leadership listener")
@@ -108,8 +112,38 @@ public final class Listeners<L> {
             draining = true;
         }
         try {
-            executor.execute(this::drain);
-        } catch (RejectedExecutionException e) {
+            executor.execute(drainTask);
+        } catch (RuntimeException | Error e) {
+            handOverFailed(e);
+        }
+    }
+
+    /**
+     * For an executor that holds a delivery task back and hands it on later (the lock's, while its
+     * mutex is held): when that later hand-over fails, it reports the failure here, as if the
+     * executor had refused the task at once, so the listeners are not left waiting for a delivery
+     * that never starts.
+     *
+     * @param task a task this executor was given by {@link #flush()}
+     */
+    public static void handOverFailed(Runnable task, Throwable failure) {
+        if (task instanceof Listeners<?>.Drain drain) {
+            drain.owner().handOverFailed(failure);
+        }
+    }
+
+    /**
+     * The executor did not take the drain: a refusal (shut down, saturated) drops the queued
+     * events, as it would drop any task; any other failure (a pool that cannot start a thread
+     * throws {@code OutOfMemoryError}) keeps them for the next flush. Either way the recipe that
+     * flushed is not failed, and the next flush hands a drain to the executor again.
+     */
+    private void handOverFailed(Throwable e) {
+        if (e == escapedFromListener) { // a direct executor ran the drain: a listener's fatal error, not a hand-over
+            escapedFromListener = null;
+            throw (VirtualMachineError) e;
+        }
+        if (e instanceof RejectedExecutionException) {
             int dropped;
             synchronized (lock) {
                 dropped = pending.size();
@@ -118,11 +152,27 @@ public final class Listeners<L> {
             }
             log.warn("listener executor refused delivery (was it shut down?): {} event(s) dropped: {}", dropped,
                     e.toString());
+            return;
+        }
+        synchronized (lock) {
+            draining = false;
+        }
+        log.error("could not start delivering to the {}s; their events stay queued for the next one", kind, e);
+    }
+
+    /** The one task handed to the executor. */
+    private final class Drain implements Runnable {
+        @Override
+        public void run() {
+            drain();
+        }
+
+        Listeners<?> owner() {
+            return Listeners.this;
         }
     }
 
     private void drain() {
-        boolean done = false;
         try {
             while (true) {
                 Runnable next;
@@ -130,18 +180,17 @@ public final class Listeners<L> {
                     next = pending.poll();
                     if (next == null) {
                         draining = false;
-                        done = true;
                         return;
                     }
                 }
                 next.run();
             }
-        } finally {
-            if (!done) { // a VirtualMachineError escaped a listener: let the next flush deliver what is left
-                synchronized (lock) {
-                    draining = false;
-                }
+        } catch (VirtualMachineError fatal) { // from a listener: let the next flush deliver what is left
+            synchronized (lock) {
+                draining = false;
             }
+            escapedFromListener = fatal;
+            throw fatal;
         }
     }
 }

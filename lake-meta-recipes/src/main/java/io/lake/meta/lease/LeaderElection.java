@@ -273,7 +273,8 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
      * delay), on the scheduler supplied to the builder or on a single daemon thread this election
      * owns. Round failures are logged and the rounds go on.
      *
-     * @throws IllegalStateException if already started or closed
+     * @throws IllegalStateException if already started or closed, or if the supplied scheduler is
+     *     shut down (the election stays latent)
      */
     public synchronized void start() {
         if (state != State.LATENT) {
@@ -281,9 +282,14 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
                     + ") cannot start: it is " + state.name().toLowerCase(Locale.ROOT) + "; an election starts once");
         }
         state = State.STARTED;
-        // close() cancels the rounds
-        var unused = rounds.every(Duration.ZERO, renewInterval, "campaign round for '" + leaseKey + "' (candidate " + candidateId + ")",
-                "retrying next round", this::backgroundRound);
+        try {
+            // close() cancels the rounds
+            var unused = rounds.every(Duration.ZERO, renewInterval, "campaign round for '" + leaseKey + "' (candidate "
+                    + candidateId + ")", "retrying next round", this::backgroundRound);
+        } catch (IllegalStateException e) {
+            state = State.LATENT; // no round runs: nothing started
+            throw e;
+        }
     }
 
     /**

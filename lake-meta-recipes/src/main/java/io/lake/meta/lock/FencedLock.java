@@ -76,7 +76,8 @@ public interface FencedLock extends AutoCloseable {
      * Starts the background renewals: every renew interval, a live hold is renewed (never
      * re-acquired). On the scheduler given to the builder, or on a daemon thread the lock owns.
      *
-     * @throws IllegalStateException if already started or closed
+     * @throws IllegalStateException if already started or closed, or if the supplied scheduler is
+     *     shut down (the lock stays latent)
      */
     void start();
 

@@ -127,9 +127,14 @@ final class LeaseLock implements FencedLock {
                         + state.name().toLowerCase(Locale.ROOT) + "; a lock starts once");
             }
             state = State.STARTED;
-            // close() cancels the rounds
-            var unused = rounds.every(renewInterval, renewInterval, "renewal of lock '" + key + "' (holder " + holderId + ")",
-                    "the hold stays valid until its deadline", this::renewalTick);
+            try {
+                // close() cancels the rounds
+                var unused = rounds.every(renewInterval, renewInterval, "renewal of lock '" + key + "' (holder "
+                        + holderId + ")", "the hold stays valid until its deadline", this::renewalTick);
+            } catch (IllegalStateException e) {
+                state = State.LATENT; // no renewal runs: nothing started
+                throw e;
+            }
         } finally {
             unlock();
         }

@@ -1,5 +1,6 @@
 package io.lake.meta.lock;
 
+import io.lake.meta.internal.Listeners;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -39,7 +40,11 @@ final class MutexAwareDelivery implements Executor {
         }
         Runnable delivery;
         while ((delivery = deferred.poll()) != null) {
-            target.execute(delivery);
+            try {
+                target.execute(delivery);
+            } catch (RuntimeException | Error e) { // refused now: as if refused when the listeners flushed
+                Listeners.handOverFailed(delivery, e);
+            }
         }
     }
 }

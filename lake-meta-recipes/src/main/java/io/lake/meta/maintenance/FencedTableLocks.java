@@ -213,11 +213,16 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
             this.ticker = lease.ticker();
         }
 
-        /** A latent lock on {@code key}; building does no I/O. */
+        /**
+         * A latent lock on {@code key}; building does no I/O. Its events are delivered on the thread
+         * that made the transition (after the lock's locks are released): nobody but the lock itself
+         * listens, and a listener thread of each table's own would outlive it by its idle time, a
+         * page of tables' worth of threads per tick.
+         */
         FencedLock lockOn(MetaStore store, MetaKey key, ScheduledExecutorService scheduler) {
             return FencedLock.builder().store(store).key(key).holderId(holderId).leaseDuration(leaseDuration)
                     .safetyMargin(safetyMargin).renewInterval(renewInterval).clock(clock).ticker(ticker)
-                    .scheduler(scheduler).build();
+                    .scheduler(scheduler).listenerExecutor(Runnable::run).build();
         }
     }
 

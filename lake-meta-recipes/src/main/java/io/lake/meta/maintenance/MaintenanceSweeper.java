@@ -111,6 +111,8 @@ public final class MaintenanceSweeper {
     /**
      * Ticks every {@link MaintenanceLimits#interval()} on {@code scheduler} (fixed delay, the first after
      * one interval); a failing tick is logged and the next goes on. Cancel the returned future to stop.
+     *
+     * @throws IllegalStateException if {@code scheduler} is shut down
      */
     public ScheduledFuture<?> scheduleOn(ScheduledExecutorService scheduler) {
         Checks.notNull(scheduler, "scheduler");

@@ -122,6 +122,46 @@ class ListenersTest {
     }
 
     @Test
+    void anExecutorThatFailsToTakeTheDelivery_failsNoPoster_andTheNextFlushDeliversTheKeptEvents() {
+        boolean[] fail = {true};
+        List<String> heard = new CopyOnWriteArrayList<>();
+        Listeners<Consumer<String>> listeners = on(task -> {
+            if (fail[0]) {
+                // not a refusal: an executor's own failure (a pool that cannot start a thread throws
+                // OutOfMemoryError, which would also end this test's JVM)
+                throw new IllegalStateException("could not start a delivery thread");
+            }
+            task.run();
+        });
+        listeners.add(heard::add);
+        listeners.post("kept", l -> l.accept("kept"));
+        listeners.flush(); // the recipe that flushed (a round that won the lease) is not failed
+        fail[0] = false;
+        listeners.post("next", l -> l.accept("next"));
+        listeners.flush();
+        assertThat(heard).containsExactly("kept", "next");
+    }
+
+    @Test
+    void aVirtualMachineErrorFromAListener_onADirectExecutor_reachesTheFlushingThread_andTheNextFlushDeliversAgain() {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        Listeners<Consumer<String>> listeners = on(Runnable::run);
+        listeners.add(e -> {
+            if (e.equals("fatal")) {
+                throw new StackOverflowError("the JVM is failing, not a hand-over");
+            }
+            heard.add(e);
+        });
+        listeners.post("fatal", l -> l.accept("fatal"));
+
+        assertThatThrownBy(listeners::flush).isInstanceOf(StackOverflowError.class);
+
+        listeners.post("next", l -> l.accept("next"));
+        listeners.flush();
+        assertThat(heard).containsExactly("next");
+    }
+
+    @Test
     void aNullListener_isRefused() {
         assertThatThrownBy(() -> on(Runnable::run).add(null)).isInstanceOf(InvalidArgumentException.class);
     }
