@@ -10,7 +10,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,6 +39,8 @@ public abstract class BackendSuite {
     private Capabilities capabilities;
     private SuiteSettings settings;
     private @Nullable Path directories;
+    /** The stores {@link BackendFactory#open} returned to this test, by identity. */
+    private final Set<MetaStore> opened = Collections.newSetFromMap(new IdentityHashMap<>());
 
     /** For the suites of the testkit. */
     protected BackendSuite() {
@@ -73,18 +78,30 @@ public abstract class BackendSuite {
 
     /**
      * Opens a new, empty store of the backend, handing it {@code hooks} and {@code clock} (and
-     * {@link Ticker#system()}); the caller closes it.
+     * {@link Ticker#system()}); the caller closes it. Fails at once, saying so, when the factory
+     * returns a store it already returned to this test.
      */
     protected final MetaStore openStore(RaceHooks hooks, Clock clock) throws Exception {
         StoreContext context = new SuiteContext(hooks, clock);
         MetaStore store = backend().open(context);
         assertThat(store).as("%s.open(context) must return a store", backend).isNotNull();
+        boolean isNew;
+        synchronized (opened) {
+            isNew = opened.add(store);
+        }
+        if (!isNew) {
+            throw new AssertionError(backend + ".open(context) returned a store it had already returned to this test ("
+                    + store + "): every call must return a new, empty store, which the test closes");
+        }
         return store;
     }
 
     /** Deletes the directories this test's stores were given; runs after the suites closed their stores. */
     @AfterEach
     final void deleteStoreDirectories() throws IOException {
+        synchronized (opened) {
+            opened.clear();
+        }
         Path root = directories;
         directories = null;
         if (root == null) {
