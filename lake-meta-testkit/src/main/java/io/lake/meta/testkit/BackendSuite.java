@@ -7,13 +7,15 @@ import io.lake.meta.Ticker;
 import io.lake.meta.spi.RaceHooks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.ref.WeakReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Collections;
+import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
-import java.util.Set;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,8 +41,12 @@ public abstract class BackendSuite {
     private Capabilities capabilities;
     private SuiteSettings settings;
     private @Nullable Path directories;
-    /** The stores {@link BackendFactory#open} returned to this test, by identity. */
-    private final Set<MetaStore> opened = Collections.newSetFromMap(new IdentityHashMap<>());
+    /**
+     * The stores each factory returned, held weakly and compared by identity: a factory that returns
+     * a store again (cached, or kept in a field) fails the test at once, not with hundreds of
+     * misleading failures on a closed or shared store.
+     */
+    private static final Map<BackendFactory, List<WeakReference<MetaStore>>> RETURNED = new WeakHashMap<>();
 
     /** For the suites of the testkit. */
     protected BackendSuite() {
@@ -79,19 +85,15 @@ public abstract class BackendSuite {
     /**
      * Opens a new, empty store of the backend, handing it {@code hooks} and {@code clock} (and
      * {@link Ticker#system()}); the caller closes it. Fails at once, saying so, when the factory
-     * returns a store it already returned to this test.
+     * returns a store it already returned (to this test or an earlier one).
      */
     protected final MetaStore openStore(RaceHooks hooks, Clock clock) throws Exception {
         StoreContext context = new SuiteContext(hooks, clock);
         MetaStore store = backend().open(context);
         assertThat(store).as("%s.open(context) must return a store", backend).isNotNull();
-        boolean isNew;
-        synchronized (opened) {
-            isNew = opened.add(store);
-        }
-        if (!isNew) {
-            throw new AssertionError(backend + ".open(context) returned a store it had already returned to this test ("
-                    + store + "): every call must return a new, empty store, which the test closes");
+        if (!firstReturnOf(backend(), store)) {
+            throw new AssertionError(backend + ".open(context) returned a store it had already returned (" + store
+                    + "): every call must return a new, empty store, which the test closes");
         }
         return store;
     }
@@ -99,9 +101,6 @@ public abstract class BackendSuite {
     /** Deletes the directories this test's stores were given; runs after the suites closed their stores. */
     @AfterEach
     final void deleteStoreDirectories() throws IOException {
-        synchronized (opened) {
-            opened.clear();
-        }
         Path root = directories;
         directories = null;
         if (root == null) {
@@ -118,6 +117,18 @@ public abstract class BackendSuite {
         } catch (UncheckedIOException e) {
             throw new IOException("could not delete " + root + ", the directories the test's stores were given"
                     + " (a store still open, or a file held by the backend?)", e.getCause());
+        }
+    }
+
+    private static boolean firstReturnOf(BackendFactory backend, MetaStore store) {
+        synchronized (RETURNED) {
+            List<WeakReference<MetaStore>> returned = RETURNED.computeIfAbsent(backend, b -> new ArrayList<>());
+            returned.removeIf(ref -> ref.get() == null);
+            if (returned.stream().anyMatch(ref -> ref.get() == store)) {
+                return false;
+            }
+            returned.add(new WeakReference<>(store));
+            return true;
         }
     }
 

@@ -145,6 +145,10 @@ class BackendExtensionTest {
         }
     }
 
+    @Backend(OneStoreBackend.class)
+    static class OneStoreForTwoTests extends TwoTests {
+    }
+
     abstract static class AbstractBackend implements BackendFactory {
     }
 
@@ -211,8 +215,17 @@ class BackendExtensionTest {
 
         assertThat(summary.getTestsFailedCount()).isEqualTo(1);
         assertThat(summary.getFailures()).allSatisfy(failure -> assertThat(failure.getException())
-                .hasMessageContaining("returned a store it had already returned to this test")
+                .hasMessageContaining("returned a store it had already returned")
                 .hasMessageContaining("new, empty store"));
+    }
+
+    @Test
+    void aFactoryReturningTheStoreOfAnEarlierTest_failsAtOnce_sayingSo() {
+        TestExecutionSummary summary = run(OneStoreForTwoTests.class);
+
+        assertThat(summary.getTestsSucceededCount()).isEqualTo(1);
+        assertThat(summary.getFailures()).singleElement().satisfies(failure -> assertThat(failure.getException())
+                .hasMessageContaining("returned a store it had already returned"));
     }
 
     @Test
