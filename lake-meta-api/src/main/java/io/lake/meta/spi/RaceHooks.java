@@ -25,7 +25,7 @@ public interface RaceHooks {
     /**
      * Called by the backend when the calling thread reaches {@code point}. May block.
      *
-     * @param point the point's documented name, such as {@code "rocks.commit.checked"}
+     * @param point the point's documented name, such as {@link #COMMIT_CHECKED} ({@code "commit.checked"})
      */
     void reached(String point);
 }

@@ -78,8 +78,8 @@ final class BackendExtension implements ParameterResolver {
     }
 
     /**
-     * The test's class, then the classes of the instances enclosing it: a {@code @Nested} group a
-     * suite declares runs inside an instance of the backend's class, not of the suite's.
+     * The test's class, then the classes of the instances enclosing it: a suite a backend's class
+     * holds as a {@code @Nested} class runs inside an instance of the class carrying {@code @Backend}.
      */
     private static List<Class<?>> testClassesInnermostFirst(ExtensionContext context) {
         List<Class<?>> types = new ArrayList<>();
@@ -108,6 +108,11 @@ final class BackendExtension implements ParameterResolver {
     }
 
     private static BackendFactory instantiate(Class<?> annotated, Class<? extends BackendFactory> factory) {
+        if (factory.isInterface() || Modifier.isAbstract(factory.getModifiers())) {
+            throw new ExtensionConfigurationException("@Backend(" + factory.getSimpleName() + ".class) on "
+                    + annotated.getName() + ": " + factory.getName() + " is abstract: name a concrete class"
+                    + " that implements BackendFactory");
+        }
         try {
             return ReflectionSupport.newInstance(factory);
         } catch (Exception e) { // checked ones too: newInstance rethrows NoSuchMethodException and the constructor's unchecked

@@ -7,10 +7,15 @@ import io.lake.meta.Ticker;
 import io.lake.meta.spi.RaceHooks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.ref.WeakReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,6 +41,12 @@ public abstract class BackendSuite {
     private Capabilities capabilities;
     private SuiteSettings settings;
     private @Nullable Path directories;
+    /**
+     * The stores each factory returned, held weakly and compared by identity: a factory that returns
+     * a store again (cached, or kept in a field) fails the test at once, not with hundreds of
+     * misleading failures on a closed or shared store.
+     */
+    private static final Map<BackendFactory, List<WeakReference<MetaStore>>> RETURNED = new WeakHashMap<>();
 
     /** For the suites of the testkit. */
     protected BackendSuite() {
@@ -73,12 +84,17 @@ public abstract class BackendSuite {
 
     /**
      * Opens a new, empty store of the backend, handing it {@code hooks} and {@code clock} (and
-     * {@link Ticker#system()}); the caller closes it.
+     * {@link Ticker#system()}); the caller closes it. Fails at once, saying so, when the factory
+     * returns a store it already returned (to this test or an earlier one).
      */
     protected final MetaStore openStore(RaceHooks hooks, Clock clock) throws Exception {
         StoreContext context = new SuiteContext(hooks, clock);
         MetaStore store = backend().open(context);
         assertThat(store).as("%s.open(context) must return a store", backend).isNotNull();
+        if (!firstReturnOf(backend(), store)) {
+            throw new AssertionError(backend + ".open(context) returned a store it had already returned (" + store
+                    + "): every call must return a new, empty store, which the test closes");
+        }
         return store;
     }
 
@@ -101,6 +117,18 @@ public abstract class BackendSuite {
         } catch (UncheckedIOException e) {
             throw new IOException("could not delete " + root + ", the directories the test's stores were given"
                     + " (a store still open, or a file held by the backend?)", e.getCause());
+        }
+    }
+
+    private static boolean firstReturnOf(BackendFactory backend, MetaStore store) {
+        synchronized (RETURNED) {
+            List<WeakReference<MetaStore>> returned = RETURNED.computeIfAbsent(backend, b -> new ArrayList<>());
+            returned.removeIf(ref -> ref.get() == null);
+            if (returned.stream().anyMatch(ref -> ref.get() == store)) {
+                return false;
+            }
+            returned.add(new WeakReference<>(store));
+            return true;
         }
     }
 

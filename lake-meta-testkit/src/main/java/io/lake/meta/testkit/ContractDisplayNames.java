@@ -10,8 +10,8 @@ import org.junit.jupiter.api.DisplayNameGenerator;
  * bytes conflicts and keeps value}. A test declared in a part of a suite marked
  * {@link ContractGroup} is named {@code group > behaviour} under the backend's class (the JUnit
  * test-interface shape: every test of the suite belongs to the backend's class, so runners count
- * them there); a group that is a {@code @Nested} class is named after the backend's class that runs
- * it (not the testkit class that declares it). Method names are split at underscores and
+ * them there); every suite of the testkit has this shape. A {@code @Nested} class (a backend's
+ * own grouping of suites) is named after the class enclosing it. Method names are split at underscores and
  * capitals. Reports show these names where the runner uses display names (IDEs, the JUnit
  * console, Surefire with its phrased-name options, as the testing guide shows).
  *

@@ -28,6 +28,13 @@ import org.junit.jupiter.api.Test;
 abstract class ModelEquivalenceContract extends RaceContract {
 
     static final int MAX_OPERATIONS = 30;
+    /** How much of one answer, and of the QuickTheories report, a failure message shows. */
+    private static final int OUTCOME_CHARS = 300;
+    private static final int REPORT_CHARS = 1_500;
+    static final String PAGES_HINT = "By default the contract expects pages equal to the model's, page for page"
+            + " (unsigned-byte key order, full pages while keys remain). If the backend's pages may legitimately"
+            + " hold fewer entries (the API allows it), declare so in its BackendFactory: return"
+            + " Capabilities.all().without(Capability.PAGES_MATCH_THE_MODEL, \"<why>\") from capabilities()";
 
     /** How many random sequences the properties run: {@link SuiteSettings#modelEquivalenceSequences()}. */
     final int modelEquivalenceSequences() {
@@ -92,10 +99,32 @@ abstract class ModelEquivalenceContract extends RaceContract {
         }
         message.append("Difference: ").append(why == null ? "(the shortened script passed when rerun)"
                         : why.getMessage() == null ? why.toString() : why.getMessage().strip())
-                .append("\n\nQuickTheories report:\n").append(quickTheoriesReport.getMessage());
+                .append("\n\nQuickTheories report (in full: the suppressed exception):\n")
+                .append(withoutStackFrames(quickTheoriesReport.getMessage()));
         AssertionError error = new AssertionError(message.toString(), why);
         error.addSuppressed(quickTheoriesReport);
         return error;
+    }
+
+    /**
+     * The report without the stack frames of its cause and the other falsifying sequences (the
+     * shortest and the seed are what reproduce it), at most {@code REPORT_CHARS} characters.
+     */
+    private static String withoutStackFrames(@Nullable String report) {
+        StringBuilder kept = new StringBuilder();
+        boolean others = false;
+        for (String line : (Iterable<String>) String.valueOf(report).lines()::iterator) {
+            others = (others || line.startsWith("Other found falsifying")) && !line.startsWith("Seed was");
+            if (!others && !line.startsWith("\tat ") && !line.matches("\\s*\\.\\.\\. \\d+ more")) {
+                kept.append(line).append('\n');
+            }
+        }
+        return bounded(kept.toString().strip(), REPORT_CHARS);
+    }
+
+    /** {@code text}, cut to {@code max} characters with a note of how long it was. */
+    static String bounded(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max) + "... (" + text.length() + " characters)";
     }
 
     private @Nullable AssertionError failureOf(List<ModelOps.Op> ops) {
@@ -129,7 +158,13 @@ abstract class ModelEquivalenceContract extends RaceContract {
                 // which must not have changed yet.
                 actual = op.run(b, model, backendTokens, exact);
                 expected = op.run(model, model, modelTokens, exact);
-                assertThat(actual).as("step %d, %s: backend answered %s, the model %s", i + 1, op, actual, expected)
+                if (exact && actual.answer() instanceof ModelOps.PageOutcome && expected.answer() instanceof ModelOps.PageOutcome
+                        && !actual.equals(expected)) {
+                    fail(String.format("step %d, %s: the backend's page %s is not the model's %s. %s", i + 1, op,
+                            bounded(actual.toString(), OUTCOME_CHARS), bounded(expected.toString(), OUTCOME_CHARS), PAGES_HINT));
+                }
+                assertThat(actual).as("step %d, %s: backend answered %s, the model %s", i + 1, op,
+                        bounded(actual.toString(), OUTCOME_CHARS), bounded(expected.toString(), OUTCOME_CHARS))
                         .isEqualTo(expected);
             }
             for (String family : ModelOps.FAMILIES) {

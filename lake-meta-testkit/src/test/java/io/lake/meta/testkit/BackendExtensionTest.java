@@ -5,6 +5,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 
 import io.lake.meta.MetaStore;
 import io.lake.meta.spi.RaceHooks;
+import io.lake.meta.testkit.counter.CounterSuite;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -123,6 +124,42 @@ class BackendExtensionTest {
     static class UnconstructibleBackend extends TwoTests {
     }
 
+    /** Returns its one store on every call, as a factory caching its store would. */
+    static final class OneStoreBackend implements BackendFactory {
+        private final MetaStore store = InMemoryMetaStore.create();
+
+        @Override
+        public MetaStore open(StoreContext context) {
+            return store;
+        }
+    }
+
+    @Backend(OneStoreBackend.class)
+    static class TwoStoresInOneTest extends BackendSuite {
+        @Test
+        void opensTwoStores() throws Exception {
+            try (MetaStore first = openStore(RaceHooks.NONE, Clock.systemUTC());
+                    MetaStore second = openStore(RaceHooks.NONE, Clock.systemUTC())) {
+                assertThat(second).isNotSameAs(first);
+            }
+        }
+    }
+
+    @Backend(OneStoreBackend.class)
+    static class OneStoreForTwoTests extends TwoTests {
+    }
+
+    abstract static class AbstractBackend implements BackendFactory {
+    }
+
+    @Backend(AbstractBackend.class)
+    static class AbstractFactory extends TwoTests {
+    }
+
+    /** A backend's suite class that forgot {@code @Backend}. */
+    static class CounterWithoutBackend extends CounterSuite {
+    }
+
     private static TestExecutionSummary run(Class<?> testClass) {
         SummaryGeneratingListener listener = new SummaryGeneratingListener();
         LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(testClass)).build(),
@@ -170,5 +207,42 @@ class BackendExtensionTest {
         assertThat(summary.getTestsFailedCount()).isEqualTo(2);
         assertThat(summary.getFailures()).allSatisfy(failure -> assertThat(failure.getException())
                 .hasStackTraceContaining("cannot create").hasStackTraceContaining("NoDefaultConstructor"));
+    }
+
+    @Test
+    void aFactoryReturningAStoreItAlreadyReturned_failsAtOnce_sayingSo() {
+        TestExecutionSummary summary = run(TwoStoresInOneTest.class);
+
+        assertThat(summary.getTestsFailedCount()).isEqualTo(1);
+        assertThat(summary.getFailures()).allSatisfy(failure -> assertThat(failure.getException())
+                .hasMessageContaining("returned a store it had already returned")
+                .hasMessageContaining("new, empty store"));
+    }
+
+    @Test
+    void aFactoryReturningTheStoreOfAnEarlierTest_failsAtOnce_sayingSo() {
+        TestExecutionSummary summary = run(OneStoreForTwoTests.class);
+
+        assertThat(summary.getTestsSucceededCount()).isEqualTo(1);
+        assertThat(summary.getFailures()).singleElement().satisfies(failure -> assertThat(failure.getException())
+                .hasMessageContaining("returned a store it had already returned"));
+    }
+
+    @Test
+    void anAbstractFactory_failsSayingItIsAbstract() {
+        TestExecutionSummary summary = run(AbstractFactory.class);
+
+        assertThat(summary.getTestsFailedCount()).isEqualTo(2);
+        assertThat(summary.getFailures()).allSatisfy(failure -> assertThat(failure.getException())
+                .hasMessageContaining(AbstractBackend.class.getName() + " is abstract"));
+    }
+
+    @Test
+    void aRecipeSuiteWithoutABackend_namesTheBackendsClass_notTheTestkits() {
+        TestExecutionSummary summary = run(CounterWithoutBackend.class);
+
+        assertThat(summary.getTestsFailedCount()).isPositive().isEqualTo(summary.getTestsFoundCount());
+        assertThat(summary.getFailures()).allSatisfy(failure -> assertThat(failure.getException())
+                .hasMessageContaining("no backend for " + CounterWithoutBackend.class.getName() + ":"));
     }
 }

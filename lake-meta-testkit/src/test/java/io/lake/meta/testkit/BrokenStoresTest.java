@@ -321,6 +321,33 @@ class BrokenStoresTest {
                 .contains("Capability.CONFLICT_REPORTS_CURRENT_VALUE");
     }
 
+    /** Pages half as full as asked (as a backend that pages shard by shard may): allowed, but not the model's pages. */
+    private static final class HalfPagesStore extends ForwardingMetaStore {
+        HalfPagesStore(MetaStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public Page page(PageRequest request) {
+            if (request.limit() < 2) {
+                return super.page(request);
+            }
+            Optional<String> token = request.token();
+            return super.page(token.isPresent() ? PageRequest.after(request.prefix(), token.get(), request.limit() / 2)
+                    : PageRequest.first(request.prefix(), request.limit() / 2));
+        }
+    }
+
+    @Test
+    void modelEquivalence_pagesUnlikeTheModels_nameTheCapability_inABoundedMessage() throws Exception {
+        var property = open(hooks -> new HalfPagesStore(InMemoryMetaStore.withHooks(hooks)));
+
+        Throwable failure = catchFailure(property::randomOperationSequences_answerExactlyLikeTheModel);
+
+        assertThat(failure.getMessage()).contains("Shortest failing script").contains("Seed was")
+                .contains("Capability.PAGES_MATCH_THE_MODEL").hasSizeLessThan(4_000);
+    }
+
     private void assertPropertyFails(java.util.function.Supplier<MetaStore> broken) throws Exception {
         var property = open(hooks -> broken.get());
 

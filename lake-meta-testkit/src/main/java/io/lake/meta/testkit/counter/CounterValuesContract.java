@@ -6,171 +6,110 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
-import io.lake.meta.MetaValue;
-import io.lake.meta.counter.CorruptCounterRecordException;
 import io.lake.meta.counter.CounterExhaustedException;
 import io.lake.meta.counter.CounterRange;
 import io.lake.meta.counter.MonotonicCounter;
+import io.lake.meta.testkit.ContractGroup;
 import io.lake.meta.testkit.lease.CountingMetaStore;
 import java.util.List;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-/** Part of {@link CounterSuite}: the values handed out, the record, and the errors. */
+/** Part of {@link CounterSuite}: values. */
+@ContractGroup("values")
 abstract class CounterValuesContract extends CounterSupport {
 
-    @Nested
-    class Values {
+    @Test
+    void get_readsTheNextValue_withoutWriting() {
+        MonotonicCounter counter = counter(store, b -> b.firstValue(10));
 
-        @Test
-        void get_readsTheNextValue_withoutWriting() {
-            MonotonicCounter counter = counter(store, b -> b.firstValue(10));
-
-            assertThat(counter.get()).as("fresh key: the first value").isEqualTo(10);
-            assertThat(store.get(COUNTER_KEY)).as("get writes nothing").isEmpty();
-            assertThat(counter.next()).isEqualTo(10);
-            assertThat(counter.get()).isEqualTo(11);
-        }
-
-        @Test
-        void add_movesForward_skipsTheValues_andAnswersTheNewValue() {
-            MonotonicCounter counter = counter();
-            counter.next();
-
-            assertThat(counter.add(5)).isEqualTo(7);
-            assertThat(counter.get()).isEqualTo(7);
-            assertThat(counter.next()).as("the values added over are never handed out").isEqualTo(7);
-            assertThatThrownBy(() -> counter.add(0)).isInstanceOf(InvalidArgumentException.class);
-            assertThatThrownBy(() -> counter.add(Long.MAX_VALUE)).isInstanceOf(CounterExhaustedException.class);
-            assertThat(counter.get()).as("nothing moved").isEqualTo(8);
-        }
-
-        @Test
-        void next_onAnAbsentKey_startsAtOne_andIncreasesByOne() {
-            MonotonicCounter counter = counter();
-
-            assertThat(counter.next()).isEqualTo(1);
-            assertThat(counter.next()).isEqualTo(2);
-            assertThat(counter.next()).isEqualTo(3);
-            assertThat(storedNext()).isEqualTo(4);
-        }
-
-        @Test
-        void firstValue_appliesOnlyWhileTheKeyIsAbsent() {
-            assertThat(counter(store, b -> b.firstValue(0)).next()).isZero();
-
-            assertThat(counter(store, b -> b.firstValue(1_000)).next()).as("the record decides once it exists").isEqualTo(1);
-        }
-
-        @Test
-        void nextRange_handsOutConsecutiveValues_withOneReadAndOneWrite() {
-            CountingMetaStore counting = new CountingMetaStore(store);
-            MonotonicCounter counter = counter(counting, b -> b);
-
-            CounterRange range = counter.nextRange(1_000);
-
-            assertThat(range).isEqualTo(new CounterRange(1, 1_000));
-            assertThat(range.last()).isEqualTo(1_000);
-            assertThat(range.values()).hasSize(1_000).startsWith(1L, 2L).endsWith(1_000L);
-            assertThat(counting.reads()).isEqualTo(1);
-            assertThat(counting.plainWrites()).hasSize(1);
-            assertThat(counter.next()).isEqualTo(1_001);
-        }
-
-        @Test
-        void countersOnOneKey_shareOneSequence_andOtherKeysAreIndependent() {
-            MonotonicCounter a = counter();
-            MonotonicCounter b = counter();
-            MonotonicCounter other = MonotonicCounter.builder().store(store).key(MetaKey.of("seq/other")).build();
-
-            assertThat(List.of(a.next(), b.next(), a.nextRange(3).first(), b.next(), other.next()))
-                    .containsExactly(1L, 2L, 3L, 6L, 1L);
-        }
-
-        /** A crashed caller's values are skipped, never handed out again: the store is the only state. */
-        @Test
-        void aNewCounterAfterACrash_continuesPastEverythingHandedOut() {
-            CounterRange beforeCrash = counter().nextRange(50); // handed out, then the process died
-
-            assertThat(counter().next()).isEqualTo(beforeCrash.last() + 1);
-        }
-
-        @Test
-        void record_isTypedJson_withTheNextValueAndAFreshNoncePerWrite() {
-            MonotonicCounter counter = counter();
-            counter.next();
-            JsonNode first = record();
-            counter.next();
-            JsonNode second = record();
-
-            assertThat(first.get("next").isIntegralNumber()).isTrue();
-            assertThat(first.get("next").asLong()).isEqualTo(2);
-            assertThat(second.get("next").asLong()).isEqualTo(3);
-            assertThat(first.get("nonce").asText()).isNotBlank().isNotEqualTo(second.get("nonce").asText());
-        }
-
-        @Test
-        void recordSeededByHand_withUnknownFieldsAndNoNonce_isRead() {
-            seed("{\"next\":41,\"owner\":\"ops\"}");
-
-            assertThat(counter().next()).isEqualTo(41);
-            assertThat(storedNext()).isEqualTo(42);
-        }
+        assertThat(counter.get()).as("fresh key: the first value").isEqualTo(10);
+        assertThat(store.get(COUNTER_KEY)).as("get writes nothing").isEmpty();
+        assertThat(counter.next()).isEqualTo(10);
+        assertThat(counter.get()).isEqualTo(11);
     }
 
-    @Nested
-    class Errors {
+    @Test
+    void add_movesForward_skipsTheValues_andAnswersTheNewValue() {
+        MonotonicCounter counter = counter();
+        counter.next();
 
-        @Test
-        void nextRange_belowOne_isInvalid_andNothingIsReadOrWritten() {
-            CountingMetaStore counting = new CountingMetaStore(store);
-            MonotonicCounter counter = counter(counting, b -> b);
+        assertThat(counter.add(5)).isEqualTo(7);
+        assertThat(counter.get()).isEqualTo(7);
+        assertThat(counter.next()).as("the values added over are never handed out").isEqualTo(7);
+        assertThatThrownBy(() -> counter.add(0)).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> counter.add(Long.MAX_VALUE)).isInstanceOf(CounterExhaustedException.class);
+        assertThat(counter.get()).as("nothing moved").isEqualTo(8);
+    }
 
-            assertThatThrownBy(() -> counter.nextRange(0)).isInstanceOf(InvalidArgumentException.class)
-                    .hasMessageContaining("count");
-            assertThatThrownBy(() -> counter.nextRange(-5)).isInstanceOf(InvalidArgumentException.class);
-            assertThat(counting.reads()).isZero();
-            assertThat(counting.plainWrites()).isEmpty();
-        }
+    @Test
+    void next_onAnAbsentKey_startsAtOne_andIncreasesByOne() {
+        MonotonicCounter counter = counter();
 
-        @Test
-        void corruptRecords_failClosed_andAreLeftUnchanged() {
-            List<String> corrupt = List.of(
-                    "not json",
-                    "[1]",
-                    "{}",
-                    "{\"next\":-1,\"nonce\":\"x\"}",
-                    "{\"next\":1.5,\"nonce\":\"x\"}",
-                    "{\"next\":\"7\",\"nonce\":\"x\"}",
-                    "{\"next\":null,\"nonce\":\"x\"}",
-                    "{\"next\":99999999999999999999,\"nonce\":\"x\"}",
-                    "{\"next\":1,\"next\":2,\"nonce\":\"x\"}",
-                    "{\"next\":1,\"nonce\":\"x\"} {}");
-            for (int i = 0; i < corrupt.size(); i++) {
-                MetaKey key = MetaKey.of("seq/corrupt-" + i);
-                MetaValue bytes = MetaValue.utf8(corrupt.get(i));
-                store.create(key, bytes);
-                MonotonicCounter counter = MonotonicCounter.builder().store(store).key(key).build();
+        assertThat(counter.next()).isEqualTo(1);
+        assertThat(counter.next()).isEqualTo(2);
+        assertThat(counter.next()).isEqualTo(3);
+        assertThat(storedNext()).isEqualTo(4);
+    }
 
-                assertThatThrownBy(counter::next).as(corrupt.get(i))
-                        .isInstanceOf(CorruptCounterRecordException.class).hasMessageContaining(key.toString());
-                assertThat(store.get(key)).contains(bytes);
-            }
-        }
+    @Test
+    void firstValue_appliesOnlyWhileTheKeyIsAbsent() {
+        assertThat(counter(store, b -> b.firstValue(0)).next()).isZero();
 
-        @Test
-        void theLastValues_areHandedOut_thenTheCounterFailsClosed() {
-            seed("{\"next\":" + (Long.MAX_VALUE - 3) + ",\"nonce\":\"x\"}");
-            MonotonicCounter counter = counter();
+        assertThat(counter(store, b -> b.firstValue(1_000)).next()).as("the record decides once it exists").isEqualTo(1);
+    }
 
-            assertThatThrownBy(() -> counter.nextRange(4)).isInstanceOf(CounterExhaustedException.class)
-                    .hasMessageContaining("nothing was written");
-            assertThat(storedNext()).isEqualTo(Long.MAX_VALUE - 3);
-            assertThat(counter.nextRange(2)).isEqualTo(new CounterRange(Long.MAX_VALUE - 3, 2));
-            assertThat(counter.next()).isEqualTo(Long.MAX_VALUE - 1);
-            assertThatThrownBy(counter::next).isInstanceOf(CounterExhaustedException.class)
-                    .satisfies(e -> assertThat(((CounterExhaustedException) e).retryable()).isFalse());
-            assertThat(storedNext()).isEqualTo(Long.MAX_VALUE);
-        }
+    @Test
+    void nextRange_handsOutConsecutiveValues_withOneReadAndOneWrite() {
+        CountingMetaStore counting = new CountingMetaStore(store);
+        MonotonicCounter counter = counter(counting, b -> b);
+
+        CounterRange range = counter.nextRange(1_000);
+
+        assertThat(range).isEqualTo(new CounterRange(1, 1_000));
+        assertThat(range.last()).isEqualTo(1_000);
+        assertThat(range.values()).hasSize(1_000).startsWith(1L, 2L).endsWith(1_000L);
+        assertThat(counting.reads()).isEqualTo(1);
+        assertThat(counting.plainWrites()).hasSize(1);
+        assertThat(counter.next()).isEqualTo(1_001);
+    }
+
+    @Test
+    void countersOnOneKey_shareOneSequence_andOtherKeysAreIndependent() {
+        MonotonicCounter a = counter();
+        MonotonicCounter b = counter();
+        MonotonicCounter other = MonotonicCounter.builder().store(store).key(MetaKey.of("seq/other")).build();
+
+        assertThat(List.of(a.next(), b.next(), a.nextRange(3).first(), b.next(), other.next()))
+                .containsExactly(1L, 2L, 3L, 6L, 1L);
+    }
+
+    /** A crashed caller's values are skipped, never handed out again: the store is the only state. */
+    @Test
+    void aNewCounterAfterACrash_continuesPastEverythingHandedOut() {
+        CounterRange beforeCrash = counter().nextRange(50); // handed out, then the process died
+
+        assertThat(counter().next()).isEqualTo(beforeCrash.last() + 1);
+    }
+
+    @Test
+    void record_isTypedJson_withTheNextValueAndAFreshNoncePerWrite() {
+        MonotonicCounter counter = counter();
+        counter.next();
+        JsonNode first = record();
+        counter.next();
+        JsonNode second = record();
+
+        assertThat(first.get("next").isIntegralNumber()).isTrue();
+        assertThat(first.get("next").asLong()).isEqualTo(2);
+        assertThat(second.get("next").asLong()).isEqualTo(3);
+        assertThat(first.get("nonce").asText()).isNotBlank().isNotEqualTo(second.get("nonce").asText());
+    }
+
+    @Test
+    void recordSeededByHand_withUnknownFieldsAndNoNonce_isRead() {
+        seed("{\"next\":41,\"owner\":\"ops\"}");
+
+        assertThat(counter().next()).isEqualTo(41);
+        assertThat(storedNext()).isEqualTo(42);
     }
 }

@@ -5,13 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
+import io.lake.meta.WriteResult;
 import io.lake.meta.lease.LeaderElection;
 import io.lake.meta.lease.LeaseRecord;
 import io.lake.meta.spi.RaceHooks;
 import io.lake.meta.testkit.BackendSuite;
+import io.lake.meta.testkit.Capability;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -95,6 +98,17 @@ public abstract class LeaseSupport extends BackendSuite {
     /** Writes raw lease bytes, as an older library version or an operator would have. */
     protected void seedLease(String json) {
         assertThat(store.create(LEASE_KEY, MetaValue.utf8(json)).isApplied()).isTrue();
+    }
+
+    /**
+     * The answers the backend may give to a write conflicting on a key that holds {@code current}:
+     * the conflict carrying it, and, when the backend is declared without
+     * {@link Capability#CONFLICT_REPORTS_CURRENT_VALUE}, the conflict with the current value unknown.
+     */
+    final List<WriteResult> conflictsAsDeclared(Optional<MetaValue> current) {
+        WriteResult known = WriteResult.conflict(current);
+        return capabilities().has(Capability.CONFLICT_REPORTS_CURRENT_VALUE) ? List.of(known)
+                : List.of(known, WriteResult.conflictWithUnknownCurrent());
     }
 
     /** The key {@code text} spells. */
