@@ -22,5 +22,6 @@ module io.lake.meta.recipes {
     exports io.lake.meta.registry;
 
     // CounterRecord is read and written by Jackson's data binding through its package-private constructor
-    opens io.lake.meta.counter to com.fasterxml.jackson.databind;
+    opens io.lake.meta.counter to
+            com.fasterxml.jackson.databind;
 }

@@ -23,20 +23,26 @@ class CatalogNodeTest {
     void aLeaderRegistersTables_throughTheFencedStore() throws Exception {
         try (CatalogNode node = CatalogNode.onRocksDb(dir.resolve("catalog"), "node-a")) {
             node.start();
-            assertThat(node.awaitLeadership(Duration.ofSeconds(30))).as("node-a leads").isTrue();
+            assertThat(node.awaitLeadership(Duration.ofSeconds(30)))
+                    .as("node-a leads")
+                    .isTrue();
 
-            assertThat(node.register("sales", "orders", "{\"format\":\"iceberg\"}")).isEqualTo(WriteResult.applied());
+            assertThat(node.register("sales", "orders", "{\"format\":\"iceberg\"}"))
+                    .isEqualTo(WriteResult.applied());
             assertThat(node.registration("sales", "orders")).contains("{\"format\":\"iceberg\"}");
             assertThat(node.register("sales", "orders", "{\"format\":\"delta\"}"))
-                    .isEqualTo(WriteResult.conflict(Optional.of(io.lake.meta.MetaValue.utf8("{\"format\":\"iceberg\"}"))));
+                    .isEqualTo(
+                            WriteResult.conflict(Optional.of(io.lake.meta.MetaValue.utf8("{\"format\":\"iceberg\"}"))));
         }
     }
 
     @Test
     void aNodeThatDoesNotLead_writesNothing() {
-        try (MetaStore shared = RocksDbMetaStore.builder().directory(dir.resolve("shared")).build();
-             CatalogNode leader = new CatalogNode(notClosing(shared), "node-a");
-             CatalogNode follower = new CatalogNode(notClosing(shared), "node-b")) {
+        try (MetaStore shared = RocksDbMetaStore.builder()
+                        .directory(dir.resolve("shared"))
+                        .build();
+                CatalogNode leader = new CatalogNode(notClosing(shared), "node-a");
+                CatalogNode follower = new CatalogNode(notClosing(shared), "node-b")) {
             assertThat(leader.campaign()).isTrue();
             assertThat(follower.campaign()).as("the lease is node-a's").isFalse();
 
@@ -49,8 +55,7 @@ class CatalogNodeTest {
     private static MetaStore notClosing(MetaStore store) {
         return new ForwardingMetaStore(store) {
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 }

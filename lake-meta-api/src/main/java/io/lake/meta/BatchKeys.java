@@ -13,8 +13,7 @@ import java.util.Set;
  */
 public final class BatchKeys {
 
-    private BatchKeys() {
-    }
+    private BatchKeys() {}
 
     /**
      * The keys of a batch read, in the caller's order, checked before any I/O.
@@ -37,8 +36,8 @@ public final class BatchKeys {
                 throw new InvalidArgumentException("keys[" + list.size() + "] must not be null");
             }
             if (!seen.add(key)) {
-                throw new InvalidArgumentException("key '" + key + "' appears more than once in a batch read:"
-                        + " name each key once");
+                throw new InvalidArgumentException(
+                        "key '" + key + "' appears more than once in a batch read:" + " name each key once");
             }
             list.add(key);
         }

@@ -10,8 +10,7 @@ import java.util.Optional;
  */
 final class Checks {
 
-    private Checks() {
-    }
+    private Checks() {}
 
     static <T> T notNull(T value, String name) {
         if (value == null) {
@@ -57,12 +56,12 @@ final class Checks {
                     i++;
                     continue;
                 }
-                throw new InvalidArgumentException(what + " has a lone high surrogate at index " + i
-                        + ": it must be valid Unicode text");
+                throw new InvalidArgumentException(
+                        what + " has a lone high surrogate at index " + i + ": it must be valid Unicode text");
             }
             if (Character.isLowSurrogate(c)) {
-                throw new InvalidArgumentException(what + " has a lone low surrogate at index " + i
-                        + ": it must be valid Unicode text");
+                throw new InvalidArgumentException(
+                        what + " has a lone low surrogate at index " + i + ": it must be valid Unicode text");
             }
         }
         return text;

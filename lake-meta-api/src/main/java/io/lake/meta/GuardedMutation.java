@@ -55,6 +55,7 @@ public record GuardedMutation(MetaKey guardKey, MetaValue expectedGuard, Mutatio
         if (result.failureOf(guardKey).isPresent()) {
             return GuardedResult.guardRejected();
         }
-        return GuardedResult.targetConflict(result.failureOf(target.key()).orElseThrow().asWriteResult());
+        return GuardedResult.targetConflict(
+                result.failureOf(target.key()).orElseThrow().asWriteResult());
     }
 }

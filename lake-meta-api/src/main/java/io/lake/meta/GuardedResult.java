@@ -76,7 +76,8 @@ public final class GuardedResult {
 
     @Override
     public boolean equals(@Nullable Object o) {
-        return o instanceof GuardedResult && ((GuardedResult) o).outcome == outcome
+        return o instanceof GuardedResult
+                && ((GuardedResult) o).outcome == outcome
                 && Objects.equals(((GuardedResult) o).target, target);
     }
 
@@ -87,7 +88,8 @@ public final class GuardedResult {
 
     @Override
     public String toString() {
-        return outcome == Outcome.TARGET_CONFLICT ? "target " + target
+        return outcome == Outcome.TARGET_CONFLICT
+                ? "target " + target
                 : outcome.name().toLowerCase(Locale.ROOT).replace('_', ' ');
     }
 }

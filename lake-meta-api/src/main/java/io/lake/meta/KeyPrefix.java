@@ -1,6 +1,7 @@
 package io.lake.meta;
 
 import org.jspecify.annotations.Nullable;
+
 /**
  * A validated prefix for page reads. It starts with a full family segment ({@code tbl/},
  * {@code tbl/ns1/}, {@code tbl/ns1/t}), so a page can never cross into another family.

@@ -5,8 +5,7 @@ import java.nio.charset.StandardCharsets;
 /** Validation shared by {@link MetaKey} and {@link KeyPrefix}; every failure is a typed error. */
 final class KeyRules {
 
-    private KeyRules() {
-    }
+    private KeyRules() {}
 
     /**
      * Checks the family segment and the encoded size and returns the key's UTF-8 bytes.

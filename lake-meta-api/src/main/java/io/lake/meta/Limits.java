@@ -31,6 +31,5 @@ public final class Limits {
      */
     public static final int MAX_TRANSACTION_BYTES = 2 * 1024 * 1024;
 
-    private Limits() {
-    }
+    private Limits() {}
 }

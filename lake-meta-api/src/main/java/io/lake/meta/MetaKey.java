@@ -118,8 +118,7 @@ public final class MetaKey implements Comparable<MetaKey> {
 
     /** UTF-8 decoding that refuses malformed input instead of replacing it. */
     static final class Utf8 {
-        private Utf8() {
-        }
+        private Utf8() {}
 
         static boolean isAscii(byte[] bytes) {
             for (byte b : bytes) {
@@ -133,7 +132,8 @@ public final class MetaKey implements Comparable<MetaKey> {
         static String decodeStrict(byte[] bytes, String what) {
             Checks.notNull(bytes, what + " bytes");
             try {
-                return StandardCharsets.UTF_8.newDecoder()
+                return StandardCharsets.UTF_8
+                        .newDecoder()
                         .decode(java.nio.ByteBuffer.wrap(bytes))
                         .toString();
             } catch (java.nio.charset.CharacterCodingException e) {

@@ -1,6 +1,7 @@
 package io.lake.meta;
 
 import org.jspecify.annotations.Nullable;
+
 /**
  * Root of every error a {@link MetaStore} or a recipe built on it throws.
  *

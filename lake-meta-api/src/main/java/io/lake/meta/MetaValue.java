@@ -92,7 +92,9 @@ public final class MetaValue {
         String text = asUtf8();
         boolean printable = text.codePoints().allMatch(cp -> cp >= 0x20 && cp != 0x7f && cp != 0xfffd);
         if (printable) {
-            return text.length() <= 80 ? '"' + text + '"' : '"' + text.substring(0, 77) + "...\" (" + size() + " bytes)";
+            return text.length() <= 80
+                    ? '"' + text + '"'
+                    : '"' + text.substring(0, 77) + "...\" (" + size() + " bytes)";
         }
         StringBuilder hex = new StringBuilder("0x");
         for (int i = 0; i < Math.min(bytes.length, 32); i++) {

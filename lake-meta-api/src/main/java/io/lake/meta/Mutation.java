@@ -68,7 +68,8 @@ public sealed interface Mutation permits Mutation.Create, Mutation.Update, Mutat
 
         @Override
         public boolean preconditionHolds(Optional<MetaValue> current) {
-            return Checks.notNull(current, "current value").isPresent() && current.get().equals(expected);
+            return Checks.notNull(current, "current value").isPresent()
+                    && current.get().equals(expected);
         }
 
         @Override
@@ -86,7 +87,8 @@ public sealed interface Mutation permits Mutation.Create, Mutation.Update, Mutat
 
         @Override
         public boolean preconditionHolds(Optional<MetaValue> current) {
-            return Checks.notNull(current, "current value").isPresent() && current.get().equals(expected);
+            return Checks.notNull(current, "current value").isPresent()
+                    && current.get().equals(expected);
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.lake.meta;
 
 import org.jspecify.annotations.Nullable;
+
 /**
  * A write was sent and may or may not have applied: its answer was lost, or it (or an earlier
  * attempt of the same call) was answered with a server error, which does not prove that nothing

@@ -1,6 +1,7 @@
 package io.lake.meta;
 
 import org.jspecify.annotations.Nullable;
+
 /**
  * The backend could not serve the call right now, and nothing was applied: a read that failed
  * (throttling, network, a server error after the client's own retries), or a write the backend

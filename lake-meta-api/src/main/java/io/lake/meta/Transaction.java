@@ -82,8 +82,9 @@ public final class Transaction {
     public void requireAtMostBytes(int limit, String store) {
         Checks.notNull(store, "store description");
         if (sizeBytes > limit) {
-            throw new InvalidArgumentException("a transaction carries " + sizeBytes + " bytes of keys and values; " + store
-                    + " accepts at most " + limit + " bytes per transaction: split it into several transactions");
+            throw new InvalidArgumentException(
+                    "a transaction carries " + sizeBytes + " bytes of keys and values; " + store + " accepts at most "
+                            + limit + " bytes per transaction: split it into several transactions");
         }
     }
 
@@ -132,7 +133,8 @@ public final class Transaction {
         }
         for (Mutation mutation : mutations) {
             requireFirst(seen, mutation.key());
-            bytes += mutation.key().utf8Length() + mutation.newValue().map(MetaValue::size).orElse(0);
+            bytes += mutation.key().utf8Length()
+                    + mutation.newValue().map(MetaValue::size).orElse(0);
             if (mutation instanceof Mutation.Update) {
                 bytes += ((Mutation.Update) mutation).expected().size();
             } else if (mutation instanceof Mutation.Delete) {
@@ -156,7 +158,8 @@ public final class Transaction {
 
     @Override
     public boolean equals(@Nullable Object o) {
-        return o instanceof Transaction && ((Transaction) o).conditions.equals(conditions)
+        return o instanceof Transaction
+                && ((Transaction) o).conditions.equals(conditions)
                 && ((Transaction) o).mutations.equals(mutations);
     }
 
@@ -176,8 +179,7 @@ public final class Transaction {
         private final List<Condition> conditions = new ArrayList<>();
         private final List<Mutation> mutations = new ArrayList<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Adds a condition. */
         public Builder require(Condition condition) {

@@ -33,7 +33,9 @@ public final class WriteResult {
 
     /** The precondition failed; {@code current} is the key's value at that moment (empty = absent). */
     public static WriteResult conflict(Optional<MetaValue> current) {
-        return Checks.notNull(current, "current value").map(v -> new WriteResult(false, true, v)).orElse(CONFLICT_ABSENT);
+        return Checks.notNull(current, "current value")
+                .map(v -> new WriteResult(false, true, v))
+                .orElse(CONFLICT_ABSENT);
     }
 
     /** The precondition failed and the backend does not know the current value. */
@@ -67,8 +69,7 @@ public final class WriteResult {
             return false;
         }
         WriteResult other = (WriteResult) o;
-        return applied == other.applied && currentKnown == other.currentKnown
-                && Objects.equals(current, other.current);
+        return applied == other.applied && currentKnown == other.currentKnown && Objects.equals(current, other.current);
     }
 
     @Override

@@ -21,17 +21,22 @@ class EntryTest {
             assertThat(adopted.key().utf8()).isEqualTo(keyBytes);
             assertThat(adopted.key().toString()).isEqualTo(key);
         }
-        assertThat(Entry.adopting("tbl/k".getBytes(StandardCharsets.UTF_8), new byte[0]).value()).isEqualTo(MetaValue.empty());
+        assertThat(Entry.adopting("tbl/k".getBytes(StandardCharsets.UTF_8), new byte[0])
+                        .value())
+                .isEqualTo(MetaValue.empty());
     }
 
     @Test
     void adopting_refusesWhatTheCopyingFactoriesRefuse() {
         assertThatThrownBy(() -> Entry.adopting("no-family".getBytes(StandardCharsets.UTF_8), new byte[1]))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("has no family");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("has no family");
         assertThatThrownBy(() -> Entry.adopting(new byte[] {'t', '/', (byte) 0xff}, new byte[1]))
                 .isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> Entry.adopting("tbl/k".getBytes(StandardCharsets.UTF_8), new byte[Limits.MAX_VALUE_BYTES + 1]))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("262145 bytes");
+        assertThatThrownBy(() ->
+                        Entry.adopting("tbl/k".getBytes(StandardCharsets.UTF_8), new byte[Limits.MAX_VALUE_BYTES + 1]))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("262145 bytes");
         assertThatThrownBy(() -> Entry.adopting(null, new byte[1])).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> Entry.adopting("tbl/k".getBytes(StandardCharsets.UTF_8), null))
                 .isInstanceOf(InvalidArgumentException.class);

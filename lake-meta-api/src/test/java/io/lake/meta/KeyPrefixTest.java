@@ -39,7 +39,9 @@ class KeyPrefixTest {
         assertThat(ns1.contains(MetaKey.of("tbl/ns1/a"))).isTrue();
         assertThat(ns1.contains(MetaKey.of("tbl/ns10/a"))).isFalse();
         assertThat(ns1.contains(MetaKey.of("tbl/ns1"))).isFalse();
-        assertThat(KeyPrefix.of("tbl/ns1/t").contains(MetaKey.of("tbl/ns1/t"))).as("a key equal to the prefix").isTrue();
+        assertThat(KeyPrefix.of("tbl/ns1/t").contains(MetaKey.of("tbl/ns1/t")))
+                .as("a key equal to the prefix")
+                .isTrue();
     }
 
     @Test
@@ -49,7 +51,10 @@ class KeyPrefixTest {
         bytes[0] = 0;
 
         assertThat(p.utf8()).isEqualTo("tbl/\u00e9".getBytes(StandardCharsets.UTF_8));
-        assertThat(p).isEqualTo(KeyPrefix.of("tbl/\u00e9")).hasSameHashCodeAs(KeyPrefix.of("tbl/\u00e9"))
-                .isNotEqualTo(KeyPrefix.of("tbl/e")).hasToString("tbl/\u00e9");
+        assertThat(p)
+                .isEqualTo(KeyPrefix.of("tbl/\u00e9"))
+                .hasSameHashCodeAs(KeyPrefix.of("tbl/\u00e9"))
+                .isNotEqualTo(KeyPrefix.of("tbl/e"))
+                .hasToString("tbl/\u00e9");
     }
 }

@@ -17,7 +17,9 @@ import org.quicktheories.generators.Generate;
 class MetaKeyTest {
 
     private static void assertRejected(String text, String messagePart) {
-        assertThatThrownBy(() -> MetaKey.of(text)).as("'%s'", text).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> MetaKey.of(text))
+                .as("'%s'", text)
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining(messagePart);
     }
 
@@ -79,12 +81,15 @@ class MetaKeyTest {
 
     @Test
     void null_isRejectedWithTheTypedError() {
-        assertThatThrownBy(() -> MetaKey.of(null)).isInstanceOf(InvalidArgumentException.class).hasMessageContaining("null");
+        assertThatThrownBy(() -> MetaKey.of(null))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("null");
     }
 
     @Test
     void messages_abbreviateLongKeys() {
-        assertThatThrownBy(() -> MetaKey.of("tbl/" + "k".repeat(2000))).hasMessageContaining("...(2004 chars)")
+        assertThatThrownBy(() -> MetaKey.of("tbl/" + "k".repeat(2000)))
+                .hasMessageContaining("...(2004 chars)")
                 .satisfies(e -> assertThat(e.getMessage().length()).isLessThan(400));
     }
 
@@ -100,15 +105,28 @@ class MetaKeyTest {
     /** Pages decode ASCII keys in one pass over the bytes: it must keep exactly the rules of {@link MetaKey#of}. */
     @Test
     void fromUtf8_ofAsciiBytes_acceptsAndRefusesAsOfDoes() {
-        Gen<String> text = lists().of(Generate.pick(List.of('a', 'z', '0', '9', '_', '-', '/', 'A', '.', ' ', '\u007f')))
-                .ofSizeBetween(0, 40).map(chars -> {
+        Gen<String> text = lists().of(
+                        Generate.pick(List.of('a', 'z', '0', '9', '_', '-', '/', 'A', '.', ' ', '\u007f')))
+                .ofSizeBetween(0, 40)
+                .map(chars -> {
                     StringBuilder b = new StringBuilder();
                     chars.forEach(b::append);
                     return b.toString();
                 });
         qt().withExamples(5000).forAll(text).checkAssert(MetaKeyTest::assertDecodedAsOfDoes);
-        for (String edge : List.of("/", "a/", "/a", "a//", "_a/b", "a_/b", "-a/b", "a-/b", "a".repeat(32) + "/b",
-                "a".repeat(33) + "/b", "t/" + "x".repeat(Limits.MAX_KEY_BYTES - 2), "t/" + "x".repeat(Limits.MAX_KEY_BYTES - 1))) {
+        for (String edge : List.of(
+                "/",
+                "a/",
+                "/a",
+                "a//",
+                "_a/b",
+                "a_/b",
+                "-a/b",
+                "a-/b",
+                "a".repeat(32) + "/b",
+                "a".repeat(33) + "/b",
+                "t/" + "x".repeat(Limits.MAX_KEY_BYTES - 2),
+                "t/" + "x".repeat(Limits.MAX_KEY_BYTES - 1))) {
             assertDecodedAsOfDoes(edge);
         }
     }
@@ -119,8 +137,10 @@ class MetaKeyTest {
         try {
             expected = MetaKey.of(text);
         } catch (InvalidArgumentException refused) {
-            assertThatThrownBy(() -> MetaKey.fromUtf8(bytes)).as("'%s'", text)
-                    .isInstanceOf(InvalidArgumentException.class).hasMessage(refused.getMessage());
+            assertThatThrownBy(() -> MetaKey.fromUtf8(bytes))
+                    .as("'%s'", text)
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessage(refused.getMessage());
             return;
         }
         MetaKey decoded = MetaKey.fromUtf8(bytes);
@@ -135,11 +155,14 @@ class MetaKeyTest {
         MetaKey key = MetaKey.of("tbl/caf\u00e9/\ud83d\ude00");
 
         assertThat(MetaKey.fromUtf8(key.utf8())).isEqualTo(key);
-        assertThatThrownBy(() -> MetaKey.fromUtf8(new byte[] {'t', '/', (byte) 0xff})).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> MetaKey.fromUtf8(new byte[] {'t', '/', (byte) 0xff}))
+                .isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> MetaKey.fromUtf8(new byte[] {'t', '/', (byte) 0xed, (byte) 0xa0, (byte) 0x80}))
-                .as("an encoded lone surrogate").isInstanceOf(InvalidArgumentException.class);
+                .as("an encoded lone surrogate")
+                .isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> MetaKey.fromUtf8(new byte[] {'t', '/', (byte) 0xc0, (byte) 0xaf}))
-                .as("an overlong encoding").isInstanceOf(InvalidArgumentException.class);
+                .as("an overlong encoding")
+                .isInstanceOf(InvalidArgumentException.class);
     }
 
     @Test
@@ -158,30 +181,50 @@ class MetaKeyTest {
 
     @Test
     void ordering_isUnsignedUtf8Bytes() {
-        List<MetaKey> keys = new ArrayList<>(List.of(MetaKey.of("tbl/\ud83d\ude00"), MetaKey.of("tbl/\uffff"),
-                MetaKey.of("tbl/\u00e9"), MetaKey.of("tbl/z"), MetaKey.of("tbl/Z"), MetaKey.of("tbl/"
-                        + "\u0000"), MetaKey.of("tbl/a/b"), MetaKey.of("tbl/a")));
+        List<MetaKey> keys = new ArrayList<>(List.of(
+                MetaKey.of("tbl/\ud83d\ude00"),
+                MetaKey.of("tbl/\uffff"),
+                MetaKey.of("tbl/\u00e9"),
+                MetaKey.of("tbl/z"),
+                MetaKey.of("tbl/Z"),
+                MetaKey.of("tbl/" + "\u0000"),
+                MetaKey.of("tbl/a/b"),
+                MetaKey.of("tbl/a")));
 
         keys.sort(null);
 
-        assertThat(keys).extracting(MetaKey::toString).containsExactly("tbl/\u0000", "tbl/Z", "tbl/a", "tbl/a/b", "tbl/z",
-                "tbl/\u00e9", "tbl/\uffff", "tbl/\ud83d\ude00");
+        assertThat(keys)
+                .extracting(MetaKey::toString)
+                .containsExactly(
+                        "tbl/\u0000",
+                        "tbl/Z",
+                        "tbl/a",
+                        "tbl/a/b",
+                        "tbl/z",
+                        "tbl/\u00e9",
+                        "tbl/\uffff",
+                        "tbl/\ud83d\ude00");
     }
 
     @Test
     void ordering_agreesWithByteComparison_andEquality_forAnyValidKeys() {
-        Gen<Integer> scalar = Generate.oneOf(integers().between(0, 0x7f), integers().between(0x80, 0xd7ff),
-                integers().between(0xe000, 0xffff), integers().between(0x10000, 0x10ffff));
-        Gen<String> rest = lists().of(scalar).ofSizeBetween(1, 6)
-                .map(cps -> cps.stream().collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString());
-        qt().withExamples(500).forAll(rest, rest)
-                .checkAssert((a, b) -> {
-                    MetaKey ka = MetaKey.of("t/" + a);
-                    MetaKey kb = MetaKey.of("t/" + b);
-                    int bytes = Integer.signum(Arrays.compareUnsigned(ka.utf8(), kb.utf8()));
-                    assertThat(Integer.signum(ka.compareTo(kb))).isEqualTo(bytes);
-                    assertThat(Integer.signum(kb.compareTo(ka))).isEqualTo(-bytes);
-                    assertThat(ka.compareTo(kb) == 0).isEqualTo(ka.equals(kb));
-                });
+        Gen<Integer> scalar = Generate.oneOf(
+                integers().between(0, 0x7f),
+                integers().between(0x80, 0xd7ff),
+                integers().between(0xe000, 0xffff),
+                integers().between(0x10000, 0x10ffff));
+        Gen<String> rest = lists().of(scalar)
+                .ofSizeBetween(1, 6)
+                .map(cps -> cps.stream()
+                        .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+                        .toString());
+        qt().withExamples(500).forAll(rest, rest).checkAssert((a, b) -> {
+            MetaKey ka = MetaKey.of("t/" + a);
+            MetaKey kb = MetaKey.of("t/" + b);
+            int bytes = Integer.signum(Arrays.compareUnsigned(ka.utf8(), kb.utf8()));
+            assertThat(Integer.signum(ka.compareTo(kb))).isEqualTo(bytes);
+            assertThat(Integer.signum(kb.compareTo(ka))).isEqualTo(-bytes);
+            assertThat(ka.compareTo(kb) == 0).isEqualTo(ka.equals(kb));
+        });
     }
 }

@@ -13,7 +13,8 @@ class MetaValueTest {
     void sizeLimit_is256KiB() {
         assertThat(MetaValue.of(new byte[Limits.MAX_VALUE_BYTES]).size()).isEqualTo(256 * 1024);
         assertThatThrownBy(() -> MetaValue.of(new byte[Limits.MAX_VALUE_BYTES + 1]))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("262145 bytes");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("262145 bytes");
     }
 
     @Test
@@ -29,9 +30,13 @@ class MetaValueTest {
 
             Throwable thrown = catchThrowable(() -> stored.set(MetaValue.utf8(text)));
 
-            assertThat(thrown).as("MetaValue.utf8 of the UTF-16 units %s (stored instead: %s)",
-                    text.chars().mapToObj(Integer::toHexString).toList(), stored.get())
-                    .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("lone").hasMessageContaining("surrogate");
+            assertThat(thrown)
+                    .as(
+                            "MetaValue.utf8 of the UTF-16 units %s (stored instead: %s)",
+                            text.chars().mapToObj(Integer::toHexString).toList(), stored.get())
+                    .isInstanceOf(InvalidArgumentException.class)
+                    .hasMessageContaining("lone")
+                    .hasMessageContaining("surrogate");
         }
         assertThatThrownBy(() -> MetaValue.utf8("ab\ud83d")).hasMessageContaining("at index 2");
     }
@@ -61,9 +66,11 @@ class MetaValueTest {
 
     @Test
     void equality_isByteForByte() {
-        assertThat(MetaValue.of(new byte[] {1, 2})).isEqualTo(MetaValue.of(new byte[] {1, 2}))
+        assertThat(MetaValue.of(new byte[] {1, 2}))
+                .isEqualTo(MetaValue.of(new byte[] {1, 2}))
                 .hasSameHashCodeAs(MetaValue.of(new byte[] {1, 2}));
-        assertThat(MetaValue.of(new byte[] {1, 2})).isNotEqualTo(MetaValue.of(new byte[] {1, 2, 0}))
+        assertThat(MetaValue.of(new byte[] {1, 2}))
+                .isNotEqualTo(MetaValue.of(new byte[] {1, 2, 0}))
                 .isNotEqualTo(MetaValue.of(new byte[] {2, 1}));
         assertThat(MetaValue.utf8("\u00e9")).isEqualTo(MetaValue.of(new byte[] {(byte) 0xc3, (byte) 0xa9}));
     }

@@ -29,7 +29,8 @@ class ResultsTest {
         assertThat(conflict.isConflict()).isTrue();
         assertThat(conflict.isCurrentKnown()).isTrue();
         assertThat(conflict.currentValue()).contains(v);
-        assertThat(conflict).isEqualTo(WriteResult.conflict(Optional.of(MetaValue.utf8("v"))))
+        assertThat(conflict)
+                .isEqualTo(WriteResult.conflict(Optional.of(MetaValue.utf8("v"))))
                 .hasSameHashCodeAs(WriteResult.conflict(Optional.of(MetaValue.utf8("v"))))
                 .isNotEqualTo(WriteResult.conflict(Optional.of(MetaValue.utf8("w"))));
     }
@@ -50,7 +51,8 @@ class ResultsTest {
 
     @Test
     void writeResult_conflictWithEmptyValue_differsFromAbsent() {
-        assertThat(WriteResult.conflict(Optional.of(MetaValue.empty()))).isNotEqualTo(WriteResult.conflict(Optional.empty()));
+        assertThat(WriteResult.conflict(Optional.of(MetaValue.empty())))
+                .isNotEqualTo(WriteResult.conflict(Optional.empty()));
     }
 
     @Test
@@ -87,12 +89,15 @@ class ResultsTest {
                 .isNotEqualTo(GuardedResult.targetConflict(WriteResult.conflict(Optional.empty())))
                 .isNotEqualTo(GuardedResult.guardRejected())
                 .isNotEqualTo(GuardedResult.applied());
-        assertThat(GuardedResult.guardRejected()).isEqualTo(GuardedResult.guardRejected()).hasToString("guard rejected");
+        assertThat(GuardedResult.guardRejected())
+                .isEqualTo(GuardedResult.guardRejected())
+                .hasToString("guard rejected");
     }
 
     @Test
     void guardedResult_targetConflictNeedsAConflict() {
-        assertThatThrownBy(() -> GuardedResult.targetConflict(WriteResult.applied())).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> GuardedResult.targetConflict(WriteResult.applied()))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("conflicting WriteResult");
     }
 
@@ -100,9 +105,11 @@ class ResultsTest {
     void guardedMutation_guardEqualToTarget_isInvalidArgument() {
         MetaKey k = MetaKey.of("tbl/a");
 
-        assertThatThrownBy(() -> new GuardedMutation(k, v, Mutation.delete(k, v))).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> new GuardedMutation(k, v, Mutation.delete(k, v)))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("equals the target key");
-        assertThatThrownBy(() -> new GuardedMutation(null, v, Mutation.delete(k, v))).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> new GuardedMutation(null, v, Mutation.delete(k, v)))
+                .isInstanceOf(InvalidArgumentException.class);
     }
 
     @Test
@@ -110,10 +117,13 @@ class ResultsTest {
         MetaKey k = MetaKey.of("tbl/a");
 
         assertThat(Mutation.create(k, v).preconditionHolds(Optional.empty())).isTrue();
-        assertThat(Mutation.create(k, v).preconditionHolds(Optional.of(MetaValue.empty()))).isFalse();
-        assertThat(Mutation.update(k, v, v).preconditionHolds(Optional.of(MetaValue.utf8("v")))).isTrue();
+        assertThat(Mutation.create(k, v).preconditionHolds(Optional.of(MetaValue.empty())))
+                .isFalse();
+        assertThat(Mutation.update(k, v, v).preconditionHolds(Optional.of(MetaValue.utf8("v"))))
+                .isTrue();
         assertThat(Mutation.update(k, v, v).preconditionHolds(Optional.empty())).isFalse();
-        assertThat(Mutation.delete(k, MetaValue.empty()).preconditionHolds(Optional.empty())).isFalse();
+        assertThat(Mutation.delete(k, MetaValue.empty()).preconditionHolds(Optional.empty()))
+                .isFalse();
         assertThat(Mutation.delete(k, v).newValue()).isEmpty();
         assertThat(Mutation.update(k, v, MetaValue.empty()).newValue()).contains(MetaValue.empty());
     }
@@ -125,7 +135,8 @@ class ResultsTest {
         assertThat(PageRequest.first(p, 1).limit()).isEqualTo(1);
         assertThat(PageRequest.first(p, Limits.MAX_PAGE_LIMIT).limit()).isEqualTo(10_000);
         for (int bad : new int[] {0, -1, 10_001, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
-            assertThatThrownBy(() -> PageRequest.first(p, bad)).isInstanceOf(InvalidArgumentException.class)
+            assertThatThrownBy(() -> PageRequest.first(p, bad))
+                    .isInstanceOf(InvalidArgumentException.class)
                     .hasMessageContaining("1 to 10000");
         }
         assertThatThrownBy(() -> PageRequest.after(p, "", 1)).isInstanceOf(InvalidPageTokenException.class);

@@ -16,7 +16,8 @@ import io.lake.meta.testkit.dynamo.DynamoDbServerExtension;
  */
 final class InProcessDynamoBackend implements BackendFactory {
 
-    private final DynamoDbServerExtension dynamo = DynamoDbServerExtension.create().start();
+    private final DynamoDbServerExtension dynamo =
+            DynamoDbServerExtension.create().start();
 
     @Override
     public MetaStore open(StoreContext context) {
@@ -28,14 +29,16 @@ final class InProcessDynamoBackend implements BackendFactory {
                 .createTableIfMissing(true)
                 .ticker(context.ticker())
                 .build();
-        dynamo.pauseCommitsOf(table, context.raceHooks());   // the server calls the hooks inside this table's commits
+        dynamo.pauseCommitsOf(table, context.raceHooks()); // the server calls the hooks inside this table's commits
         return store;
     }
 
     @Override
     public Capabilities capabilities() {
         return Capabilities.all()
-                .without(Capability.PAGES_MATCH_THE_MODEL, "pages go shard by shard: their boundaries differ from the model's, their contents do not");
+                .without(
+                        Capability.PAGES_MATCH_THE_MODEL,
+                        "pages go shard by shard: their boundaries differ from the model's, their contents do not");
     }
 
     /** Fewer generated sequences than the default: each one creates a table. */

@@ -5,5 +5,4 @@ import io.lake.meta.testkit.MetaStoreSuite;
 
 /** The whole MetaStore contract on DynamoDB, in-process. */
 @Backend(InProcessDynamoBackend.class)
-class InProcessDynamoContractTest extends MetaStoreSuite {
-}
+class InProcessDynamoContractTest extends MetaStoreSuite {}

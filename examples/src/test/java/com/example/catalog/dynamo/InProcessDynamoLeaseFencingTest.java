@@ -5,5 +5,4 @@ import io.lake.meta.testkit.lease.LeaseFencingSuite;
 
 /** The lease and fencing suite on DynamoDB, in-process. */
 @Backend(InProcessDynamoBackend.class)
-class InProcessDynamoLeaseFencingTest extends LeaseFencingSuite {
-}
+class InProcessDynamoLeaseFencingTest extends LeaseFencingSuite {}

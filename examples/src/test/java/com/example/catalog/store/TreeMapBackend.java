@@ -14,12 +14,14 @@ final class TreeMapBackend implements BackendFactory {
 
     @Override
     public MetaStore open(StoreContext context) {
-        return new TreeMapMetaStore(context.raceHooks());   // a new, empty store; calls the hooks inside its commits
+        return new TreeMapMetaStore(context.raceHooks()); // a new, empty store; calls the hooks inside its commits
     }
 
     @Override
     public Capabilities capabilities() {
-        return Capabilities.all().without(Capability.KEY_FAMILIES,
-                "TreeMapMetaStore lists keys by prefix only: it does not implement KeyFamilies");
+        return Capabilities.all()
+                .without(
+                        Capability.KEY_FAMILIES,
+                        "TreeMapMetaStore lists keys by prefix only: it does not implement KeyFamilies");
     }
 }

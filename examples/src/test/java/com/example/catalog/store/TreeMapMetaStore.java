@@ -50,7 +50,8 @@ final class TreeMapMetaStore implements MetaStore {
     }
 
     private static int byUtf8(String a, String b) {
-        return java.util.Arrays.compareUnsigned(a.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        return java.util.Arrays.compareUnsigned(
+                a.getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 b.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
@@ -123,17 +124,24 @@ final class TreeMapMetaStore implements MetaStore {
         try {
             open();
             KeyPrefix prefix = request.prefix();
-            Optional<MetaKey> after = request.token().flatMap(t -> tokens.decode(prefix, t).afterKey(prefix));
+            Optional<MetaKey> after =
+                    request.token().flatMap(t -> tokens.decode(prefix, t).afterKey(prefix));
             Map<String, Entry> tail = after.isPresent()
-                    ? entries.tailMap(after.get().toString(), false) : entries.tailMap(prefix.toString(), true);
-            Iterator<Entry> candidates = tail.values().stream().takeWhile(e -> prefix.contains(e.key())).iterator();
+                    ? entries.tailMap(after.get().toString(), false)
+                    : entries.tailMap(prefix.toString(), true);
+            Iterator<Entry> candidates = tail.values().stream()
+                    .takeWhile(e -> prefix.contains(e.key()))
+                    .iterator();
             List<Entry> page = new ArrayList<>();
             while (page.size() < request.limit() && candidates.hasNext()) {
                 page.add(candidates.next());
             }
             boolean more = candidates.hasNext();
             Optional<String> next = more
-                    ? Optional.of(tokens.encode(prefix, PageCursor.after(0, prefix, page.get(page.size() - 1).key())))
+                    ? Optional.of(tokens.encode(
+                            prefix,
+                            PageCursor.after(
+                                    0, prefix, page.get(page.size() - 1).key())))
                     : Optional.empty();
             return new Page(page, next, PageCost.items(page.size() + (more ? 1 : 0)));
         } finally {
@@ -143,7 +151,7 @@ final class TreeMapMetaStore implements MetaStore {
 
     @Override
     public Watch watch(KeyPrefix prefix, WatchListener listener) {
-        return watches.watch(this, prefix, listener);   // checks its arguments, reads the contents through page()
+        return watches.watch(this, prefix, listener); // checks its arguments, reads the contents through page()
     }
 
     @Override

@@ -17,38 +17,29 @@ import org.junit.jupiter.api.Nested;
 class TreeMapSuitesTest {
 
     @Nested
-    class Contract extends MetaStoreSuite {
-    }
+    class Contract extends MetaStoreSuite {}
 
     @Nested
-    class LeaseFencing extends LeaseFencingSuite {
-    }
+    class LeaseFencing extends LeaseFencingSuite {}
 
     @Nested
-    class FencedLocks extends FencedLockSuite {
-    }
+    class FencedLocks extends FencedLockSuite {}
 
     @Nested
-    class Counters extends CounterSuite {
-    }
+    class Counters extends CounterSuite {}
 
     @Nested
-    class TableRegistry extends TableRegistrySuite {
-    }
+    class TableRegistry extends TableRegistrySuite {}
 
     @Nested
-    class Maintenance extends MaintenanceSuite {
-    }
+    class Maintenance extends MaintenanceSuite {}
 
     @Nested
-    class FencedTableLocks extends FencedTableLocksSuite {
-    }
+    class FencedTableLocks extends FencedTableLocksSuite {}
 
     @Nested
-    class OperationJournal extends OperationJournalSuite {
-    }
+    class OperationJournal extends OperationJournalSuite {}
 
     @Nested
-    class FencedPublication extends FencedPublicationSuite {
-    }
+    class FencedPublication extends FencedPublicationSuite {}
 }

@@ -210,8 +210,12 @@ final class DispatchedWatch implements Watch {
             synchronized (lock) {
                 scheduled = false;
             }
-            LOG.error("{}: could not start delivering to the listener of the watch on '{}'; its events stay queued"
-                    + " and the next change tries again", description, prefix, e);
+            LOG.error(
+                    "{}: could not start delivering to the listener of the watch on '{}'; its events stay queued"
+                            + " and the next change tries again",
+                    description,
+                    prefix,
+                    e);
         }
     }
 
@@ -255,8 +259,12 @@ final class DispatchedWatch implements Watch {
         try {
             listener.onChange(event);
         } catch (Error e) {
-            LOG.error("{}: the listener of the watch on '{}' threw an Error on the event for '{}'; the watch is closed",
-                    description, prefix, event.key(), e);
+            LOG.error(
+                    "{}: the listener of the watch on '{}' threw an Error on the event for '{}'; the watch is closed",
+                    description,
+                    prefix,
+                    event.key(),
+                    e);
             // closed before the drain lets go of 'scheduled', so a change offered meanwhile cannot
             // start a second drain that hands this listener another event after its Error
             close();
@@ -265,8 +273,13 @@ final class DispatchedWatch implements Watch {
             }
             throw e;
         } catch (Throwable e) { // a RuntimeException, or a checked one (a Kotlin listener, a sneaky throw)
-            LOG.warn("{}: the listener of the watch on '{}' threw on the event for '{}'; that event is dropped,"
-                    + " later ones still come", description, prefix, event.key(), e);
+            LOG.warn(
+                    "{}: the listener of the watch on '{}' threw on the event for '{}'; that event is dropped,"
+                            + " later ones still come",
+                    description,
+                    prefix,
+                    event.key(),
+                    e);
         }
     }
 

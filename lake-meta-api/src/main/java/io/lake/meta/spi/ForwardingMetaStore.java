@@ -52,7 +52,8 @@ public abstract class ForwardingMetaStore implements MetaStore {
      */
     protected ForwardingMetaStore(MetaStore delegate) {
         if (delegate == null) {
-            throw new InvalidArgumentException("delegate must not be null: a forwarding store needs a store to forward to");
+            throw new InvalidArgumentException(
+                    "delegate must not be null: a forwarding store needs a store to forward to");
         }
         this.delegate = delegate;
     }

@@ -46,7 +46,8 @@ public final class PageCursor {
         if (!notNull(prefix, "prefix").contains(notNull(lastKey, "last key"))) {
             throw new InvalidArgumentException("key " + lastKey + " is not under prefix " + prefix);
         }
-        return new PageCursor(partition, lastKey.toString().substring(prefix.toString().length()));
+        return new PageCursor(
+                partition, lastKey.toString().substring(prefix.toString().length()));
     }
 
     static PageCursor decoded(int partition, @Nullable String afterSuffix) {
@@ -77,7 +78,8 @@ public final class PageCursor {
 
     @Override
     public boolean equals(@Nullable Object o) {
-        return o instanceof PageCursor && ((PageCursor) o).partition == partition
+        return o instanceof PageCursor
+                && ((PageCursor) o).partition == partition
                 && Objects.equals(((PageCursor) o).afterSuffix, afterSuffix);
     }
 

@@ -3,7 +3,6 @@ package io.lake.meta.spi;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.InvalidPageTokenException;
 import io.lake.meta.KeyPrefix;
-import io.lake.meta.MetaKey;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -87,10 +86,12 @@ public final class PageTokenCodec {
     public String encode(KeyPrefix prefix, PageCursor cursor) {
         notNull(prefix, "prefix");
         if (notNull(cursor, "cursor").partition() >= partitions) {
-            throw new InvalidArgumentException("partition " + cursor.partition() + " is outside 0.." + (partitions - 1)
-                    + " of layout " + layout);
+            throw new InvalidArgumentException(
+                    "partition " + cursor.partition() + " is outside 0.." + (partitions - 1) + " of layout " + layout);
         }
-        byte[] suffix = cursor.afterSuffix().map(s -> s.getBytes(StandardCharsets.UTF_8)).orElse(null);
+        byte[] suffix = cursor.afterSuffix()
+                .map(s -> s.getBytes(StandardCharsets.UTF_8))
+                .orElse(null);
         return envelope(prefix, cursor.partition(), suffix == null ? NO_POSITION : KEY_SUFFIX, suffix);
     }
 
@@ -110,8 +111,8 @@ public final class PageTokenCodec {
         notNull(prefix, "prefix");
         byte[] bytes = notNull(position, "position").getBytes(StandardCharsets.UTF_8);
         if (bytes.length == 0 || bytes.length > MAX_SCAN_POSITION_BYTES) {
-            throw new InvalidArgumentException("a scan position is 1 to " + MAX_SCAN_POSITION_BYTES + " UTF-8 bytes, got "
-                    + bytes.length);
+            throw new InvalidArgumentException(
+                    "a scan position is 1 to " + MAX_SCAN_POSITION_BYTES + " UTF-8 bytes, got " + bytes.length);
         }
         return envelope(prefix, 0, SCAN_POSITION, bytes);
     }
@@ -192,20 +193,21 @@ public final class PageTokenCodec {
             throw invalid("it is empty");
         }
         if (raw[0] != VERSION) {
-            throw invalid("its version " + (raw[0] & 0xff) + " is not supported (this library reads version "
-                    + VERSION + ")");
+            throw invalid("its version " + (raw[0] & 0xff) + " is not supported (this library reads version " + VERSION
+                    + ")");
         }
         if (raw.length < FIXED_BYTES) {
             throw invalid("it is truncated");
         }
         int body = raw.length - CHECKSUM_BYTES;
-        if (!MessageDigest.isEqual(digest(Arrays.copyOf(raw, body), CHECKSUM_BYTES),
-                Arrays.copyOfRange(raw, body, raw.length))) {
+        if (!MessageDigest.isEqual(
+                digest(Arrays.copyOf(raw, body), CHECKSUM_BYTES), Arrays.copyOfRange(raw, body, raw.length))) {
             throw invalid("its checksum does not match: it was truncated, corrupted or edited");
         }
         ByteBuffer in = ByteBuffer.wrap(raw, 1, body - 1);
         if (!MessageDigest.isEqual(read(in, LAYOUT_DIGEST_BYTES), layoutDigest)) {
-            throw invalid("it was issued by another store layout (backend, layout version or shard count), not " + layout);
+            throw invalid(
+                    "it was issued by another store layout (backend, layout version or shard count), not " + layout);
         }
         if (!MessageDigest.isEqual(read(in, PREFIX_DIGEST_BYTES), digest(prefix.utf8(), PREFIX_DIGEST_BYTES))) {
             throw invalid("it was issued for another prefix than '" + prefix + "'");
@@ -242,7 +244,10 @@ public final class PageTokenCodec {
             throw invalid("its position is malformed");
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(read(in, length))).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(read(in, length)))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw invalid("its position is not valid UTF-8");
         }
@@ -283,8 +288,9 @@ public final class PageTokenCodec {
     }
 
     private static InvalidPageTokenException invalid(String why) {
-        return new InvalidPageTokenException("invalid page token: " + why
-                + "; pass the token exactly as the previous page returned it, with the same prefix, or start again without a token");
+        return new InvalidPageTokenException(
+                "invalid page token: " + why
+                        + "; pass the token exactly as the previous page returned it, with the same prefix, or start again without a token");
     }
 
     private static byte[] digest(byte[] data, int bytes) {

@@ -140,7 +140,8 @@ public final class PollingWatcher implements AutoCloseable {
             }
             polled.add(prefix);
             long nanos = interval.toNanos();
-            prefix.future = scheduler.scheduleWithFixedDelay(() -> pollQuietly(prefix), nanos, nanos, TimeUnit.NANOSECONDS);
+            prefix.future =
+                    scheduler.scheduleWithFixedDelay(() -> pollQuietly(prefix), nanos, nanos, TimeUnit.NANOSECONDS);
         }
         if (prefix.watch.isClosed()) { // closed while being scheduled, before its future was known
             polled.remove(prefix);
@@ -172,12 +173,22 @@ public final class PollingWatcher implements AutoCloseable {
         } catch (StoreClosedException e) {
             LOG.debug("{}: the store closed; the watch of '{}' ends", description, prefix.watch.prefix());
         } catch (VirtualMachineError e) {
-            LOG.error("{}: polling '{}' failed with {}; this watch polls no more", description, prefix.watch.prefix(),
-                    e.toString(), e);
+            LOG.error(
+                    "{}: polling '{}' failed with {}; this watch polls no more",
+                    description,
+                    prefix.watch.prefix(),
+                    e.toString(),
+                    e);
             throw e;
-        } catch (Throwable e) { // any other Error or exception, a checked one included (a store in Kotlin, a sneaky throw)
-            LOG.warn("{}: polling '{}' failed ({}); changes will be reported by a later poll",
-                    description, prefix.watch.prefix(), e.toString(), e);
+        } catch (
+                Throwable
+                        e) { // any other Error or exception, a checked one included (a store in Kotlin, a sneaky throw)
+            LOG.warn(
+                    "{}: polling '{}' failed ({}); changes will be reported by a later poll",
+                    description,
+                    prefix.watch.prefix(),
+                    e.toString(),
+                    e);
         }
     }
 

@@ -14,8 +14,7 @@ final class PrefixListing {
     /** Entries asked for per page: large enough to list a prefix in few calls, small enough to stay cheap per call. */
     static final int PAGE_LIMIT = 1000;
 
-    private PrefixListing() {
-    }
+    private PrefixListing() {}
 
     static void forEach(MetaStore source, KeyPrefix prefix, Consumer<Entry> each) {
         Optional<PageRequest> request = Optional.of(PageRequest.first(prefix, PAGE_LIMIT));

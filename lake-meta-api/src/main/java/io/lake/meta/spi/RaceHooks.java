@@ -20,7 +20,7 @@ public interface RaceHooks {
     String COMMIT_CHECKED = "commit.checked";
 
     /** Hooks that do nothing. */
-    RaceHooks NONE = point -> { };
+    RaceHooks NONE = point -> {};
 
     /**
      * Called by the backend when the calling thread reaches {@code point}. May block.

@@ -56,11 +56,14 @@ public final class WatchRegistry {
      * @throws InvalidArgumentException if it is null
      */
     public WatchRegistry(String storeDescription) {
-        this(storeDescription, () -> Executors.newCachedThreadPool(task -> {
-            Thread thread = new Thread(task, "lake-meta-watch-" + THREADS.incrementAndGet() + "[" + storeDescription + "]");
-            thread.setDaemon(true);
-            return thread;
-        }));
+        this(
+                storeDescription,
+                () -> Executors.newCachedThreadPool(task -> {
+                    Thread thread = new Thread(
+                            task, "lake-meta-watch-" + THREADS.incrementAndGet() + "[" + storeDescription + "]");
+                    thread.setDaemon(true);
+                    return thread;
+                }));
     }
 
     /** For tests: listeners run on the executors {@code executors} makes (one, with the first watch). */
@@ -80,7 +83,7 @@ public final class WatchRegistry {
      */
     public Watch watch(MetaStore source, KeyPrefix prefix, WatchListener listener) {
         requireArgument(source, "source");
-        DispatchedWatch watch = register(prefix, listener, () -> { });
+        DispatchedWatch watch = register(prefix, listener, () -> {});
         try {
             PrefixListing.forEach(source, prefix, watch::addInitial);
             return watch.start();
@@ -140,7 +143,9 @@ public final class WatchRegistry {
         requireArgument(mutations, "mutations");
         return mutations.stream()
                 .map(m -> requireArgument(m, "a mutation"))
-                .map(m -> m.newValue().map(v -> WatchEvent.changed(m.key(), v)).orElseGet(() -> WatchEvent.deleted(m.key())))
+                .map(m -> m.newValue()
+                        .map(v -> WatchEvent.changed(m.key(), v))
+                        .orElseGet(() -> WatchEvent.deleted(m.key())))
                 .toList();
     }
 

@@ -89,7 +89,9 @@ public final class WatchEvent {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof WatchEvent other && other.key.equals(key) && Objects.equals(other.value, value)
+        return o instanceof WatchEvent other
+                && other.key.equals(key)
+                && Objects.equals(other.value, value)
                 && other.initial == initial;
     }
 

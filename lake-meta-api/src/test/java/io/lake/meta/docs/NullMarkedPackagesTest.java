@@ -26,13 +26,19 @@ class NullMarkedPackagesTest {
         List<Path> packages;
         try (Stream<Path> files = Files.walk(sources)) {
             packages = files.filter(p -> p.toString().endsWith(".java") && !p.endsWith("module-info.java"))
-                    .map(Path::getParent).distinct().toList();
+                    .map(Path::getParent)
+                    .distinct()
+                    .toList();
         }
         assertThat(packages).isNotEmpty();
         for (Path dir : packages) {
             Path info = dir.resolve("package-info.java");
-            assertThat(info).as("package-info.java of %s", sources.relativize(dir)).exists();
-            assertThat(Files.readString(info)).as("%s", sources.relativize(info)).contains("@NullMarked");
+            assertThat(info)
+                    .as("package-info.java of %s", sources.relativize(dir))
+                    .exists();
+            assertThat(Files.readString(info))
+                    .as("%s", sources.relativize(info))
+                    .contains("@NullMarked");
         }
     }
 }

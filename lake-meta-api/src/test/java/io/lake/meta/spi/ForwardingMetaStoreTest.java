@@ -36,8 +36,8 @@ class ForwardingMetaStoreTest {
         final Optional<MetaValue> read = Optional.of(VALUE);
         final WriteResult written = WriteResult.conflictWithUnknownCurrent();
         final GuardedResult guarded = GuardedResult.guardRejected();
-        final TransactionResult transacted = TransactionResult.notApplied(
-                List.of(TransactionFailure.currentUnknown(KEY)));
+        final TransactionResult transacted =
+                TransactionResult.notApplied(List.of(TransactionFailure.currentUnknown(KEY)));
         final int keyLimit = 7;
         final Page paged = new Page(List.of(), Optional.empty(), PageCost.items(0));
         final Watch watched = new Watch() {
@@ -47,8 +47,7 @@ class ForwardingMetaStoreTest {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
 
         @Override
@@ -107,16 +106,19 @@ class ForwardingMetaStoreTest {
     }
 
     private final Recording inner = new Recording();
-    private final ForwardingMetaStore store = new ForwardingMetaStore(inner) { };
+    private final ForwardingMetaStore store = new ForwardingMetaStore(inner) {};
 
     @Test
     void everyCallIsForwardedWithItsArgumentAndAnswer() {
         Mutation mutation = Mutation.create(KEY, VALUE);
         GuardedMutation guarded = new GuardedMutation(MetaKey.of("tbl/ns1/lease"), VALUE, mutation);
         PageRequest request = PageRequest.first(KeyPrefix.of("tbl/ns1/"), 10);
-        Transaction transaction = Transaction.builder().requireAbsent(MetaKey.of("tbl/ns1/u")).apply(mutation).build();
+        Transaction transaction = Transaction.builder()
+                .requireAbsent(MetaKey.of("tbl/ns1/u"))
+                .apply(mutation)
+                .build();
         KeyPrefix watched = KeyPrefix.of("tbl/ns2/");
-        WatchListener listener = event -> { };
+        WatchListener listener = event -> {};
 
         assertThat(store.get(KEY)).isSameAs(inner.read);
         assertThat(store.apply(mutation)).isSameAs(inner.written);
@@ -128,8 +130,18 @@ class ForwardingMetaStoreTest {
         assertThat(store.watch(watched, listener)).isSameAs(inner.watched);
         store.close();
 
-        assertThat(inner.calls).containsExactly(KEY, mutation, guarded, transaction, "maxTransactionKeys",
-                "maxTransactionBytes", request, watched, listener, "close");
+        assertThat(inner.calls)
+                .containsExactly(
+                        KEY,
+                        mutation,
+                        guarded,
+                        transaction,
+                        "maxTransactionKeys",
+                        "maxTransactionBytes",
+                        request,
+                        watched,
+                        listener,
+                        "close");
         assertThat(store.delegate()).isSameAs(inner);
     }
 
@@ -168,8 +180,7 @@ class ForwardingMetaStoreTest {
     void aDecoratorThatDoesNotOwnItsDelegateLeavesItOpen() {
         ForwardingMetaStore borrowing = new ForwardingMetaStore(inner) {
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
 
         borrowing.close();
@@ -179,6 +190,6 @@ class ForwardingMetaStoreTest {
 
     @Test
     void theDelegateMustNotBeNull() {
-        assertThatThrownBy(() -> new ForwardingMetaStore(null) { }).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> new ForwardingMetaStore(null) {}).isInstanceOf(InvalidArgumentException.class);
     }
 }

@@ -54,7 +54,8 @@ class PageTokenCodecTest {
 
     @Test
     void roundTrip_multiByteSuffix_keepsEveryCharacter() {
-        for (String k : new String[] {"tbl/ns1/caf\u00e9", "tbl/ns1/\u20ac100", "tbl/ns1/\ud83d\ude00/x", "tbl/ns1/\u0000"}) {
+        for (String k :
+                new String[] {"tbl/ns1/caf\u00e9", "tbl/ns1/\u20ac100", "tbl/ns1/\ud83d\ude00/x", "tbl/ns1/\u0000"}) {
             MetaKey last = MetaKey.of(k);
 
             PageCursor cursor = codec.decode(prefix, codec.encode(prefix, PageCursor.after(0, prefix, last)));
@@ -87,7 +88,8 @@ class PageTokenCodecTest {
     void roundTrip_keepsThePartition() {
         PageTokenCodec sharded = new PageTokenCodec("dynamodb-v2/shards=16", 16);
 
-        assertThat(sharded.decode(prefix, sharded.encode(prefix, PageCursor.startOf(15)))).isEqualTo(PageCursor.startOf(15));
+        assertThat(sharded.decode(prefix, sharded.encode(prefix, PageCursor.startOf(15))))
+                .isEqualTo(PageCursor.startOf(15));
         assertThat(sharded.decode(prefix, sharded.encode(prefix, PageCursor.after(7, prefix, MetaKey.of("tbl/ns1/x")))))
                 .isEqualTo(PageCursor.after(7, prefix, MetaKey.of("tbl/ns1/x")));
     }
@@ -101,7 +103,8 @@ class PageTokenCodecTest {
 
     @Test
     void encode_partitionOutsideTheLayout_isRefused() {
-        assertThatThrownBy(() -> codec.encode(prefix, PageCursor.startOf(1))).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> codec.encode(prefix, PageCursor.startOf(1)))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("partition 1");
     }
 
@@ -116,8 +119,10 @@ class PageTokenCodecTest {
 
     @Test
     void malformedBase64_isRejected() {
-        for (String garbage : new String[] {"", "A", "a+b/", "abc def", "!!!!", "ab==cd", "\u00e9\u00e9\u00e9\u00e9", "%41%42"}) {
-            assertThatThrownBy(() -> codec.decode(prefix, garbage)).as("'%s'", garbage)
+        for (String garbage :
+                new String[] {"", "A", "a+b/", "abc def", "!!!!", "ab==cd", "\u00e9\u00e9\u00e9\u00e9", "%41%42"}) {
+            assertThatThrownBy(() -> codec.decode(prefix, garbage))
+                    .as("'%s'", garbage)
                     .isInstanceOf(InvalidPageTokenException.class);
         }
         assertThatThrownBy(() -> codec.decode(prefix, null)).isInstanceOf(InvalidPageTokenException.class);
@@ -130,19 +135,22 @@ class PageTokenCodecTest {
 
         for (int length = 0; length < token.length(); length++) {
             String cut = token.substring(0, length);
-            assertThatThrownBy(() -> codec.decode(prefix, cut)).as("text cut to %d chars", length)
+            assertThatThrownBy(() -> codec.decode(prefix, cut))
+                    .as("text cut to %d chars", length)
                     .isInstanceOf(InvalidPageTokenException.class);
         }
         for (int length = 0; length < raw.length; length++) {
             String cut = encode(Arrays.copyOf(raw, length));
-            assertThatThrownBy(() -> codec.decode(prefix, cut)).as("bytes cut to %d", length)
+            assertThatThrownBy(() -> codec.decode(prefix, cut))
+                    .as("bytes cut to %d", length)
                     .isInstanceOf(InvalidPageTokenException.class);
         }
     }
 
     @Test
     void flippedBit_isRejected_anywhereInTheToken() {
-        for (PageCursor cursor : new PageCursor[] {PageCursor.startOf(0), PageCursor.after(0, prefix, MetaKey.of("tbl/ns1/o\u00e9"))}) {
+        for (PageCursor cursor :
+                new PageCursor[] {PageCursor.startOf(0), PageCursor.after(0, prefix, MetaKey.of("tbl/ns1/o\u00e9"))}) {
             byte[] raw = decode(codec.encode(prefix, cursor));
             for (int i = 0; i < raw.length; i++) {
                 for (int bit = 0; bit < 8; bit++) {
@@ -151,7 +159,8 @@ class PageTokenCodecTest {
                     String token = encode(flipped);
                     int byteIndex = i;
                     int bitIndex = bit;
-                    assertThatThrownBy(() -> codec.decode(prefix, token)).as("bit %d of byte %d", bitIndex, byteIndex)
+                    assertThatThrownBy(() -> codec.decode(prefix, token))
+                            .as("bit %d of byte %d", bitIndex, byteIndex)
                             .isInstanceOf(InvalidPageTokenException.class);
                 }
             }
@@ -170,16 +179,26 @@ class PageTokenCodecTest {
         for (String token : tokens) {
             byte[] raw = decode(token);
             for (String variant : sameBytesSpellings(token)) {
-                assertThat(decode(variant)).as("%s decodes to the bytes of %s", variant, token).isEqualTo(raw);
+                assertThat(decode(variant))
+                        .as("%s decodes to the bytes of %s", variant, token)
+                        .isEqualTo(raw);
                 Throwable thrown = catchThrowable(() -> codec.decode(prefix, variant));
-                assertThat(thrown).as("decode %s, a respelling of the issued %s", variant, token)
-                        .isInstanceOf(InvalidPageTokenException.class).hasMessageContaining("not spelled");
+                assertThat(thrown)
+                        .as("decode %s, a respelling of the issued %s", variant, token)
+                        .isInstanceOf(InvalidPageTokenException.class)
+                        .hasMessageContaining("not spelled");
                 tried++;
             }
-            assertThat(codec.decode(prefix, token)).as("the genuine token %s", token).isNotNull();
+            assertThat(codec.decode(prefix, token))
+                    .as("the genuine token %s", token)
+                    .isNotNull();
         }
-        assertThat(tokens.stream().map(t -> t.length() % 4).distinct()).as("token lengths modulo 4").contains(0, 2, 3);
-        assertThat(tried).as("respellings tried: 15 + 3 last characters per unused-bits class, plus padding").isGreaterThanOrEqualTo(20);
+        assertThat(tokens.stream().map(t -> t.length() % 4).distinct())
+                .as("token lengths modulo 4")
+                .contains(0, 2, 3);
+        assertThat(tried)
+                .as("respellings tried: 15 + 3 last characters per unused-bits class, plus padding")
+                .isGreaterThanOrEqualTo(20);
     }
 
     @Test
@@ -188,8 +207,10 @@ class PageTokenCodecTest {
         for (int version : new int[] {0, 2, 255}) {
             byte[] body = Arrays.copyOf(raw, raw.length - CHECKSUM_BYTES);
             body[0] = (byte) version;
-            assertThatThrownBy(() -> codec.decode(prefix, forge(body))).as("version %d", version)
-                    .isInstanceOf(InvalidPageTokenException.class).hasMessageContaining("version");
+            assertThatThrownBy(() -> codec.decode(prefix, forge(body)))
+                    .as("version %d", version)
+                    .isInstanceOf(InvalidPageTokenException.class)
+                    .hasMessageContaining("version");
         }
     }
 
@@ -198,7 +219,8 @@ class PageTokenCodecTest {
         String rocksToken = new PageTokenCodec("rocksdb", 1).encode(prefix, PageCursor.startOf(0));
         String otherShards = new PageTokenCodec("dynamodb-v2/shards=16", 16).encode(prefix, PageCursor.startOf(0));
 
-        assertThatThrownBy(() -> codec.decode(prefix, rocksToken)).isInstanceOf(InvalidPageTokenException.class)
+        assertThatThrownBy(() -> codec.decode(prefix, rocksToken))
+                .isInstanceOf(InvalidPageTokenException.class)
                 .hasMessageContaining("layout");
         assertThatThrownBy(() -> new PageTokenCodec("dynamodb-v2/shards=8", 8).decode(prefix, otherShards))
                 .isInstanceOf(InvalidPageTokenException.class);
@@ -208,9 +230,13 @@ class PageTokenCodecTest {
     void otherPrefix_isRejected() {
         String token = codec.encode(prefix, PageCursor.after(0, prefix, MetaKey.of("tbl/ns1/orders")));
 
-        for (String other : new String[] {"tbl/ns10/", "tbl/ns1/o", "tbl/", "tbl/ns1", "tbl2/ns1/", "TBL/ns1/".toLowerCase() + "x"}) {
-            assertThatThrownBy(() -> codec.decode(KeyPrefix.of(other), token)).as(other)
-                    .isInstanceOf(InvalidPageTokenException.class).hasMessageContaining("prefix");
+        for (String other :
+                new String[] {"tbl/ns10/", "tbl/ns1/o", "tbl/", "tbl/ns1", "tbl2/ns1/", "TBL/ns1/".toLowerCase() + "x"
+                }) {
+            assertThatThrownBy(() -> codec.decode(KeyPrefix.of(other), token))
+                    .as(other)
+                    .isInstanceOf(InvalidPageTokenException.class)
+                    .hasMessageContaining("prefix");
         }
     }
 
@@ -219,14 +245,17 @@ class PageTokenCodecTest {
         for (int partition : new int[] {1, 16, -1, Integer.MIN_VALUE}) {
             byte[] body = body(codec.encode(prefix, PageCursor.startOf(0)));
             ByteBuffer.wrap(body).putInt(1 + 4 + 8, partition);
-            assertThatThrownBy(() -> codec.decode(prefix, forge(body))).as("partition %d", partition)
-                    .isInstanceOf(InvalidPageTokenException.class).hasMessageContaining("partition");
+            assertThatThrownBy(() -> codec.decode(prefix, forge(body)))
+                    .as("partition %d", partition)
+                    .isInstanceOf(InvalidPageTokenException.class)
+                    .hasMessageContaining("partition");
         }
     }
 
     @Test
     void trailingBytes_areRejected_evenWithAValidChecksum() {
-        for (PageCursor cursor : new PageCursor[] {PageCursor.startOf(0), PageCursor.after(0, prefix, MetaKey.of("tbl/ns1/a"))}) {
+        for (PageCursor cursor :
+                new PageCursor[] {PageCursor.startOf(0), PageCursor.after(0, prefix, MetaKey.of("tbl/ns1/a"))}) {
             byte[] body = body(codec.encode(prefix, cursor));
             byte[] longer = Arrays.copyOf(body, body.length + 1);
             assertThatThrownBy(() -> codec.decode(prefix, forge(longer))).isInstanceOf(InvalidPageTokenException.class);
@@ -237,8 +266,12 @@ class PageTokenCodecTest {
     void forgedPositionThatIsNoValidKey_isRejected() {
         // A suffix that makes the key longer than 1024 bytes, one that is not UTF-8, one with an
         // encoded surrogate, a bad flag, and a length that runs past the end.
-        byte[][] suffixes = {"x".repeat(1024 - prefix.utf8().length + 1).getBytes(StandardCharsets.UTF_8),
-            {(byte) 0xff}, {(byte) 0xed, (byte) 0xa0, (byte) 0x80}, {(byte) 0xc3}};
+        byte[][] suffixes = {
+            "x".repeat(1024 - prefix.utf8().length + 1).getBytes(StandardCharsets.UTF_8),
+            {(byte) 0xff},
+            {(byte) 0xed, (byte) 0xa0, (byte) 0x80},
+            {(byte) 0xc3}
+        };
         for (byte[] suffix : suffixes) {
             assertThatThrownBy(() -> codec.decode(prefix, forge(bodyWithSuffix(1, suffix.length, suffix))))
                     .isInstanceOf(InvalidPageTokenException.class);
@@ -247,8 +280,10 @@ class PageTokenCodecTest {
                 .isInstanceOf(InvalidPageTokenException.class);
         assertThatThrownBy(() -> codec.decode(prefix, forge(bodyWithSuffix(1, 5, new byte[] {'a'}))))
                 .isInstanceOf(InvalidPageTokenException.class);
-        assertThatThrownBy(() -> codec.decode(KeyPrefix.of("tbl/"), forge(bodyWithSuffix(KeyPrefix.of("tbl/"), 1, 0, new byte[0]))))
-                .as("an empty position under a family prefix is no key").isInstanceOf(InvalidPageTokenException.class);
+        assertThatThrownBy(() -> codec.decode(
+                        KeyPrefix.of("tbl/"), forge(bodyWithSuffix(KeyPrefix.of("tbl/"), 1, 0, new byte[0]))))
+                .as("an empty position under a family prefix is no key")
+                .isInstanceOf(InvalidPageTokenException.class);
     }
 
     @Test
@@ -264,41 +299,58 @@ class PageTokenCodecTest {
     @Test
     void decodingGarbage_eitherFailsTypedOrStaysInsideThePrefix() {
         Gen<String> text = strings().allPossible().ofLengthBetween(0, 80);
-        Gen<String> base64OfBytes = Generate.byteArrays(integers().between(0, 120), Generate.bytes(Byte.MIN_VALUE, Byte.MAX_VALUE, (byte) 0))
+        Gen<String> base64OfBytes = Generate.byteArrays(
+                        integers().between(0, 120), Generate.bytes(Byte.MIN_VALUE, Byte.MAX_VALUE, (byte) 0))
                 .map(PageTokenCodecTest::encode);
-        Gen<String> forgedBodies = Generate.byteArrays(integers().between(0, 60), Generate.bytes(Byte.MIN_VALUE, Byte.MAX_VALUE, (byte) 0))
+        Gen<String> forgedBodies = Generate.byteArrays(
+                        integers().between(0, 60), Generate.bytes(Byte.MIN_VALUE, Byte.MAX_VALUE, (byte) 0))
                 .map(tail -> forge(concat(header(prefix), tail)));
-        Gen<String> forgedSuffixes = Generate.byteArrays(integers().between(0, 40), Generate.bytes(Byte.MIN_VALUE, Byte.MAX_VALUE, (byte) 0))
+        Gen<String> forgedSuffixes = Generate.byteArrays(
+                        integers().between(0, 40), Generate.bytes(Byte.MIN_VALUE, Byte.MAX_VALUE, (byte) 0))
                 .map(suffix -> forge(bodyWithSuffix(1, suffix.length, suffix)));
 
-        qt().withExamples(2000).forAll(Generate.oneOf(text, base64OfBytes, forgedBodies, forgedSuffixes)).checkAssert(token -> {
-            PageCursor cursor;
-            try {
-                cursor = codec.decode(prefix, token);
-            } catch (InvalidPageTokenException expected) {
-                return;
-            }
-            Optional<MetaKey> after = cursor.afterKey(prefix);
-            assertThat(cursor.partition()).isZero();
-            after.ifPresent(k -> assertThat(prefix.contains(k)).as("%s under %s", k, prefix).isTrue());
-        });
+        qt().withExamples(2000)
+                .forAll(Generate.oneOf(text, base64OfBytes, forgedBodies, forgedSuffixes))
+                .checkAssert(token -> {
+                    PageCursor cursor;
+                    try {
+                        cursor = codec.decode(prefix, token);
+                    } catch (InvalidPageTokenException expected) {
+                        return;
+                    }
+                    Optional<MetaKey> after = cursor.afterKey(prefix);
+                    assertThat(cursor.partition()).isZero();
+                    after.ifPresent(k -> assertThat(prefix.contains(k))
+                            .as("%s under %s", k, prefix)
+                            .isTrue());
+                });
     }
 
     // --- scan positions ---------------------------------------------------------------------
 
     @Test
     void scanPosition_roundTrips_insideOrOutsideThePrefix() {
-        for (String position : List.of("tbl/ns1/orders", "lease/elsewhere", "#migration#complete", "caf\u00e9/\ud83d\ude00",
+        for (String position : List.of(
+                "tbl/ns1/orders",
+                "lease/elsewhere",
+                "#migration#complete",
+                "caf\u00e9/\ud83d\ude00",
                 "x".repeat(PageTokenCodec.MAX_SCAN_POSITION_BYTES))) {
-            assertThat(codec.decodeScanPosition(prefix, codec.encodeScanPosition(prefix, position))).isEqualTo(position);
+            assertThat(codec.decodeScanPosition(prefix, codec.encodeScanPosition(prefix, position)))
+                    .isEqualTo(position);
         }
     }
 
     @Test
     void scanPosition_emptyOrTooLongOrNull_isRefusedWhenEncoding() {
-        for (String position : new String[] {"", "x".repeat(PageTokenCodec.MAX_SCAN_POSITION_BYTES + 1),
-            "\u00e9".repeat(PageTokenCodec.MAX_SCAN_POSITION_BYTES / 2 + 1), null}) {
-            assertThatThrownBy(() -> codec.encodeScanPosition(prefix, position)).isInstanceOf(InvalidArgumentException.class);
+        for (String position : new String[] {
+            "",
+            "x".repeat(PageTokenCodec.MAX_SCAN_POSITION_BYTES + 1),
+            "\u00e9".repeat(PageTokenCodec.MAX_SCAN_POSITION_BYTES / 2 + 1),
+            null
+        }) {
+            assertThatThrownBy(() -> codec.encodeScanPosition(prefix, position))
+                    .isInstanceOf(InvalidArgumentException.class);
         }
         assertThatThrownBy(() -> codec.encodeScanPosition(null, "k")).isInstanceOf(InvalidArgumentException.class);
     }
@@ -309,10 +361,12 @@ class PageTokenCodecTest {
         String cursor = codec.encode(prefix, PageCursor.after(0, prefix, MetaKey.of("tbl/ns1/orders")));
         String start = codec.encode(prefix, PageCursor.startOf(0));
 
-        assertThatThrownBy(() -> codec.decode(prefix, scan)).isInstanceOf(InvalidPageTokenException.class)
+        assertThatThrownBy(() -> codec.decode(prefix, scan))
+                .isInstanceOf(InvalidPageTokenException.class)
                 .hasMessageContaining("scan position");
         for (String token : List.of(cursor, start)) {
-            assertThatThrownBy(() -> codec.decodeScanPosition(prefix, token)).isInstanceOf(InvalidPageTokenException.class)
+            assertThatThrownBy(() -> codec.decodeScanPosition(prefix, token))
+                    .isInstanceOf(InvalidPageTokenException.class)
                     .hasMessageContaining("no scan position");
         }
     }
@@ -321,46 +375,59 @@ class PageTokenCodecTest {
     void scanPosition_isBoundToItsPrefixAndLayout_andEveryFlippedBitIsRejected() {
         String token = codec.encodeScanPosition(prefix, "other/k\u00e9");
         assertThatThrownBy(() -> codec.decodeScanPosition(KeyPrefix.of("tbl/ns2/"), token))
-                .isInstanceOf(InvalidPageTokenException.class).hasMessageContaining("prefix");
+                .isInstanceOf(InvalidPageTokenException.class)
+                .hasMessageContaining("prefix");
         assertThatThrownBy(() -> new PageTokenCodec("dynamodb-v1", 1).decodeScanPosition(prefix, token))
-                .isInstanceOf(InvalidPageTokenException.class).hasMessageContaining("layout");
+                .isInstanceOf(InvalidPageTokenException.class)
+                .hasMessageContaining("layout");
         byte[] raw = decode(token);
         for (int i = 0; i < raw.length; i++) {
             for (int bit = 0; bit < 8; bit++) {
                 byte[] flipped = raw.clone();
                 flipped[i] ^= (byte) (1 << bit);
                 String forged = encode(flipped);
-                assertThatThrownBy(() -> codec.decodeScanPosition(prefix, forged)).isInstanceOf(InvalidPageTokenException.class);
+                assertThatThrownBy(() -> codec.decodeScanPosition(prefix, forged))
+                        .isInstanceOf(InvalidPageTokenException.class);
             }
         }
     }
 
     @Test
     void forgedScanPositions_thatAreEmptyTooLongNotUtf8OrOfAnotherPartition_areRejected() {
-        byte[][] positions = {new byte[0], "x".repeat(PageTokenCodec.MAX_SCAN_POSITION_BYTES + 1).getBytes(StandardCharsets.UTF_8),
-            {(byte) 0xff}, {(byte) 0xed, (byte) 0xa0, (byte) 0x80}};
+        byte[][] positions = {
+            new byte[0],
+            "x".repeat(PageTokenCodec.MAX_SCAN_POSITION_BYTES + 1).getBytes(StandardCharsets.UTF_8),
+            {(byte) 0xff},
+            {(byte) 0xed, (byte) 0xa0, (byte) 0x80}
+        };
         for (byte[] position : positions) {
-            assertThatThrownBy(() -> codec.decodeScanPosition(prefix, forge(bodyWithSuffix(2, position.length, position))))
+            assertThatThrownBy(
+                            () -> codec.decodeScanPosition(prefix, forge(bodyWithSuffix(2, position.length, position))))
                     .isInstanceOf(InvalidPageTokenException.class);
         }
         byte[] otherPartition = bodyWithSuffix(2, 1, new byte[] {'a'});
         ByteBuffer.wrap(otherPartition).putInt(1 + 4 + 8, 1);
         assertThatThrownBy(() -> codec.decodeScanPosition(prefix, forge(otherPartition)))
-                .isInstanceOf(InvalidPageTokenException.class).hasMessageContaining("partition");
+                .isInstanceOf(InvalidPageTokenException.class)
+                .hasMessageContaining("partition");
         byte[] longer = bodyWithSuffix(2, 1, new byte[] {'a', 'b'});
         assertThatThrownBy(() -> codec.decodeScanPosition(prefix, forge(longer)))
-                .isInstanceOf(InvalidPageTokenException.class).hasMessageContaining("trailing");
+                .isInstanceOf(InvalidPageTokenException.class)
+                .hasMessageContaining("trailing");
     }
 
     @Test
     void decodingGarbageAsAScanPosition_eitherFailsTypedOrAnswersAWellFormedPosition() {
-        Gen<String> forgedBodies = Generate.byteArrays(integers().between(0, 60), Generate.bytes(Byte.MIN_VALUE, Byte.MAX_VALUE, (byte) 0))
+        Gen<String> forgedBodies = Generate.byteArrays(
+                        integers().between(0, 60), Generate.bytes(Byte.MIN_VALUE, Byte.MAX_VALUE, (byte) 0))
                 .map(tail -> forge(concat(header(prefix), tail)));
-        Gen<String> forgedPositions = Generate.byteArrays(integers().between(0, 40), Generate.bytes(Byte.MIN_VALUE, Byte.MAX_VALUE, (byte) 0))
+        Gen<String> forgedPositions = Generate.byteArrays(
+                        integers().between(0, 40), Generate.bytes(Byte.MIN_VALUE, Byte.MAX_VALUE, (byte) 0))
                 .map(position -> forge(bodyWithSuffix(2, position.length, position)));
 
-        qt().withExamples(2000).forAll(Generate.oneOf(strings().allPossible().ofLengthBetween(0, 80), forgedBodies,
-                forgedPositions)).checkAssert(token -> {
+        qt().withExamples(2000)
+                .forAll(Generate.oneOf(strings().allPossible().ofLengthBetween(0, 80), forgedBodies, forgedPositions))
+                .checkAssert(token -> {
                     String position;
                     try {
                         position = codec.decodeScanPosition(prefix, token);

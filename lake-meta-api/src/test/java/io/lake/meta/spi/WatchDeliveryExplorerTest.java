@@ -68,7 +68,8 @@ class WatchDeliveryExplorerTest {
         final Map<MetaKey, Integer> model = new HashMap<>(); // key -> the write number it holds
         final Map<MetaKey, Integer> view = new LinkedHashMap<>(); // what the listener heard
         final Map<MetaKey, Integer> lastHeard = new HashMap<>(); // write number of the last change heard per key
-        final Map<MetaKey, java.util.TreeSet<Integer>> deletions = new HashMap<>(); // write numbers of each key's deletions
+        final Map<MetaKey, java.util.TreeSet<Integer>> deletions =
+                new HashMap<>(); // write numbers of each key's deletions
         final Map<MetaKey, Integer> changedAtDelivery = new HashMap<>(); // first unheard change, by delivery count
         List<WatchEvent> batch; // changes written but not yet published, while a batch is written
         int writes;
@@ -85,7 +86,7 @@ class WatchDeliveryExplorerTest {
         }
 
         void explore() {
-            watch = registry.register(PREFIX, this::heard, () -> { });
+            watch = registry.register(PREFIX, this::heard, () -> {});
             // registration: the initial read adds what it finds while writers publish
             List<MetaKey> toRead = new ArrayList<>();
             for (int i = 0; i < KEYS; i++) {
@@ -104,8 +105,12 @@ class WatchDeliveryExplorerTest {
             }
             write(); // something to deliver even when nothing was found
             executor.runAll(); // the listener writes while it hears, until the write budget is spent
-            assertThat(view).as("seed %d: the listener's view once everything was heard", seed).isEqualTo(model);
-            assertThat(watch.queuedEvents()).as("seed %d: nothing left queued", seed).isZero();
+            assertThat(view)
+                    .as("seed %d: the listener's view once everything was heard", seed)
+                    .isEqualTo(model);
+            assertThat(watch.queuedEvents())
+                    .as("seed %d: nothing left queued", seed)
+                    .isZero();
         }
 
         /** Each key read at the instant it is added: never a stale page. */
@@ -149,7 +154,8 @@ class WatchDeliveryExplorerTest {
 
         void write() {
             writes++;
-            MetaKey key = random.nextInt(8) == 0 ? MetaKey.of("tbl/ns10/" + random.nextInt(KEYS))
+            MetaKey key = random.nextInt(8) == 0
+                    ? MetaKey.of("tbl/ns10/" + random.nextInt(KEYS))
                     : MetaKey.of("tbl/ns1/" + random.nextInt(KEYS));
             WatchEvent change;
             if (model.containsKey(key) && random.nextInt(3) == 0) {
@@ -196,29 +202,38 @@ class WatchDeliveryExplorerTest {
         void heard(WatchEvent event) {
             deliveries++;
             MetaKey key = event.key();
-            assertThat(PREFIX.contains(key)).as("seed %d: %s is under the prefix", seed, event).isTrue();
+            assertThat(PREFIX.contains(key))
+                    .as("seed %d: %s is under the prefix", seed, event)
+                    .isTrue();
             Integer since = changedAtDelivery.remove(key);
             if (since != null) {
-                assertThat(deliveries - since).as("seed %d: deliveries before %s was heard", seed, event)
+                assertThat(deliveries - since)
+                        .as("seed %d: deliveries before %s was heard", seed, event)
                         .isLessThanOrEqualTo(2 * KEYS);
             }
             if (event.isDeletion()) {
-                assertThat(view).as("seed %d: %s deletes a key the listener heard of", seed, event).containsKey(key);
+                assertThat(view)
+                        .as("seed %d: %s deletes a key the listener heard of", seed, event)
+                        .containsKey(key);
                 view.remove(key);
                 // A deletion heard is a deletion written after the value heard last: from now on only a
                 // later write may be heard (hearing that value, or an older one, again resurrects the key).
-                Integer deletedAt = deletions.getOrDefault(key, new java.util.TreeSet<>()).higher(lastHeard.get(key));
-                assertThat(deletedAt).as("seed %d: %s follows a deletion written after write %d", seed, event,
-                        lastHeard.get(key)).isNotNull();
+                Integer deletedAt =
+                        deletions.getOrDefault(key, new java.util.TreeSet<>()).higher(lastHeard.get(key));
+                assertThat(deletedAt)
+                        .as("seed %d: %s follows a deletion written after write %d", seed, event, lastHeard.get(key))
+                        .isNotNull();
                 lastHeard.put(key, deletedAt);
             } else {
                 int number = Integer.parseInt(event.value().orElseThrow().asUtf8());
-                assertThat(number).as("seed %d: %s is not older than what was heard of it (a deletion included)", seed,
-                        event).isGreaterThanOrEqualTo(lastHeard.getOrDefault(key, 0));
+                assertThat(number)
+                        .as("seed %d: %s is not older than what was heard of it (a deletion included)", seed, event)
+                        .isGreaterThanOrEqualTo(lastHeard.getOrDefault(key, 0));
                 lastHeard.put(key, number);
                 view.put(key, number);
             }
-            assertThat(watch.queuedEvents()).as("seed %d: events queued", seed)
+            assertThat(watch.queuedEvents())
+                    .as("seed %d: events queued", seed)
                     .isLessThanOrEqualTo(KEYS + watch.keysHeard());
             int burst = random.nextInt(4); // 0 to 3 writes per delivery: on average faster than the listener
             for (int i = 0; i < burst && writes < WRITES; i++) {

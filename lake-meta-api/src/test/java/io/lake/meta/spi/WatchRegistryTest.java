@@ -37,7 +37,7 @@ class WatchRegistryTest {
     }
 
     private DispatchedWatch registered() {
-        return registry.register(NS1, heard::add, () -> { });
+        return registry.register(NS1, heard::add, () -> {});
     }
 
     @Test
@@ -53,7 +53,8 @@ class WatchRegistryTest {
         watch.start();
         executor.runAll();
 
-        assertThat(heard).containsExactly(WatchEvent.initial(A, v("a1")), WatchEvent.initial(C, v("c1")), changed(B, "b2"));
+        assertThat(heard)
+                .containsExactly(WatchEvent.initial(A, v("a1")), WatchEvent.initial(C, v("c1")), changed(B, "b2"));
     }
 
     @Test
@@ -83,15 +84,19 @@ class WatchRegistryTest {
         List<MetaKey> cold = List.of(A, B, C);
         int rounds = 300;
         List<Integer> hotWrittenAt = new ArrayList<>(); // the delivery count when hot was written, per value
-        DispatchedWatch watch = registry.register(NS1, event -> {
-            heard.add(event);
-            int round = heard.size();
-            if (round <= rounds) {
-                hotWrittenAt.add(heard.size());
-                registry.publish(List.of(changed(cold.get(round % cold.size()), String.valueOf(round)),
-                        changed(hot, String.valueOf(round))));
-            }
-        }, () -> { });
+        DispatchedWatch watch = registry.register(
+                NS1,
+                event -> {
+                    heard.add(event);
+                    int round = heard.size();
+                    if (round <= rounds) {
+                        hotWrittenAt.add(heard.size());
+                        registry.publish(List.of(
+                                changed(cold.get(round % cold.size()), String.valueOf(round)),
+                                changed(hot, String.valueOf(round))));
+                    }
+                },
+                () -> {});
         watch.start();
         registry.publish(List.of(changed(A, "0"), changed(B, "0"), changed(C, "0"), changed(hot, "0")));
 
@@ -101,7 +106,8 @@ class WatchRegistryTest {
         for (int value = 1; value <= rounds; value++) {
             int writtenAt = hotWrittenAt.get(value - 1);
             int heardAt = firstHeard(hot, value, writtenAt);
-            assertThat(heardAt - writtenAt).as("deliveries between writing %s = %d and hearing it", hot, value)
+            assertThat(heardAt - writtenAt)
+                    .as("deliveries between writing %s = %d and hearing it", hot, value)
                     .isLessThanOrEqualTo(keys);
         }
     }
@@ -129,7 +135,9 @@ class WatchRegistryTest {
         assertThat(watch.queuedEvents()).as("events queued for the listener").isEqualTo(2);
         executor.runAll();
         assertThat(heard).containsExactly(changed(A, "seen"), changed(B, "kept"), WatchEvent.deleted(A));
-        assertThat(watch.keysHeard()).as("keys the watch remembers the listener knows").isEqualTo(1);
+        assertThat(watch.keysHeard())
+                .as("keys the watch remembers the listener knows")
+                .isEqualTo(1);
     }
 
     @Test
@@ -173,8 +181,10 @@ class WatchRegistryTest {
         watch.start();
         executor.runAll();
 
-        assertThat(heard).as("a's initial value is superseded by its deletion, which says nothing to a listener"
-                + " that never heard of a").containsExactly(WatchEvent.initial(B, v("b1")));
+        assertThat(heard)
+                .as("a's initial value is superseded by its deletion, which says nothing to a listener"
+                        + " that never heard of a")
+                .containsExactly(WatchEvent.initial(B, v("b1")));
         registry.publish(List.of(changed(A, "a3")));
         executor.runAll();
         assertThat(heard).endsWith(changed(A, "a3"));
@@ -190,15 +200,19 @@ class WatchRegistryTest {
     void aCallerHoldingItsWatchHandlesMonitor_holdsUpNoPublisher_ofItsPrefixOrAnother() throws Exception {
         DispatchedWatch watch = registered();
         Watch handle = watch.start();
-        Thread publisher = new Thread(() -> {
-            registry.publish(List.of(changed(MetaKey.of("tbl/ns2/x"), "elsewhere")));
-            registry.publish(List.of(changed(A, "1")));
-        }, "publisher");
+        Thread publisher = new Thread(
+                () -> {
+                    registry.publish(List.of(changed(MetaKey.of("tbl/ns2/x"), "elsewhere")));
+                    registry.publish(List.of(changed(A, "1")));
+                },
+                "publisher");
 
         synchronized (handle) {
             publisher.start();
             Thread.State state = awaitEndedOrStuckOn(publisher, handle);
-            assertThat(state).as("the publisher while the caller holds its watch handle's monitor").isEqualTo(Thread.State.TERMINATED);
+            assertThat(state)
+                    .as("the publisher while the caller holds its watch handle's monitor")
+                    .isEqualTo(Thread.State.TERMINATED);
         }
         executor.runAll();
         assertThat(heard).containsExactly(changed(A, "1"));
@@ -211,14 +225,16 @@ class WatchRegistryTest {
      */
     private static Thread.State awaitEndedOrStuckOn(Thread thread, Object monitor) {
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-        long giveUp = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30); // stuck elsewhere: fail, never hang
+        long giveUp = System.nanoTime()
+                + java.util.concurrent.TimeUnit.SECONDS.toNanos(30); // stuck elsewhere: fail, never hang
         while (System.nanoTime() < giveUp) {
             java.lang.management.ThreadInfo info = threads.getThreadInfo(thread.getId());
             if (info == null || thread.getState() == Thread.State.TERMINATED) {
                 return Thread.State.TERMINATED;
             }
             java.lang.management.LockInfo lock = info.getLockInfo();
-            if (lock != null && lock.getIdentityHashCode() == System.identityHashCode(monitor)
+            if (lock != null
+                    && lock.getIdentityHashCode() == System.identityHashCode(monitor)
                     && lock.getClassName().equals(monitor.getClass().getName())) {
                 return info.getThreadState();
             }
@@ -249,7 +265,8 @@ class WatchRegistryTest {
     private int firstHeard(MetaKey key, int value, int from) {
         for (int i = from; i < heard.size(); i++) {
             WatchEvent event = heard.get(i);
-            if (event.key().equals(key) && Integer.parseInt(event.value().orElseThrow().asUtf8()) >= value) {
+            if (event.key().equals(key)
+                    && Integer.parseInt(event.value().orElseThrow().asUtf8()) >= value) {
                 return i;
             }
         }
@@ -260,8 +277,11 @@ class WatchRegistryTest {
     void changesOutsideThePrefix_areDropped() {
         registered().start();
 
-        registry.publish(List.of(changed(MetaKey.of("tbl/ns10/a"), "x"), changed(MetaKey.of("ops/ns1/a"), "x"),
-                changed(MetaKey.of("tbl/ns1"), "x"), changed(A, "in")));
+        registry.publish(List.of(
+                changed(MetaKey.of("tbl/ns10/a"), "x"),
+                changed(MetaKey.of("ops/ns1/a"), "x"),
+                changed(MetaKey.of("tbl/ns1"), "x"),
+                changed(A, "in")));
         executor.runAll();
 
         assertThat(heard).containsExactly(changed(A, "in"));
@@ -285,10 +305,13 @@ class WatchRegistryTest {
     @Test
     void aListenerClosingItsOwnWatch_hearsNothingMore() {
         Watch[] self = new Watch[1];
-        DispatchedWatch watch = registry.register(NS1, event -> {
-            heard.add(event);
-            self[0].close();
-        }, () -> { });
+        DispatchedWatch watch = registry.register(
+                NS1,
+                event -> {
+                    heard.add(event);
+                    self[0].close();
+                },
+                () -> {});
         self[0] = watch.start();
 
         registry.publish(List.of(changed(A, "1"), changed(B, "1")));
@@ -299,12 +322,16 @@ class WatchRegistryTest {
 
     @Test
     void aListenerThatThrows_losesThatEventOnly() {
-        registry.register(NS1, event -> {
-            heard.add(event);
-            if (event.key().equals(A)) {
-                throw new IllegalStateException("listener bug");
-            }
-        }, () -> { }).start();
+        registry.register(
+                        NS1,
+                        event -> {
+                            heard.add(event);
+                            if (event.key().equals(A)) {
+                                throw new IllegalStateException("listener bug");
+                            }
+                        },
+                        () -> {})
+                .start();
 
         registry.publish(List.of(changed(A, "1"), changed(B, "1")));
         executor.runAll();
@@ -316,10 +343,13 @@ class WatchRegistryTest {
 
     @Test
     void aListenerThatThrowsAnError_endsItsWatch_andTheErrorPropagates() {
-        DispatchedWatch watch = registry.register(NS1, event -> {
-            heard.add(event);
-            throw new AssertionError("an Error, not an exception");
-        }, () -> { });
+        DispatchedWatch watch = registry.register(
+                NS1,
+                event -> {
+                    heard.add(event);
+                    throw new AssertionError("an Error, not an exception");
+                },
+                () -> {});
         watch.start();
 
         registry.publish(List.of(changed(A, "1"), changed(B, "1")));
@@ -342,19 +372,24 @@ class WatchRegistryTest {
 
         assertThat(heard).isEmpty();
         assertThat(first.isClosed()).isTrue();
-        assertThatThrownBy(loading::start).isInstanceOf(StoreClosedException.class).hasMessageContaining("test store");
+        assertThatThrownBy(loading::start)
+                .isInstanceOf(StoreClosedException.class)
+                .hasMessageContaining("test store");
         assertThatThrownBy(this::registered).isInstanceOf(StoreClosedException.class);
         assertThat(executor.isShutdown()).isTrue();
     }
 
     @Test
     void nullArguments_areInvalidArguments_andRegisterNothing() {
-        assertThatThrownBy(() -> registry.register(null, heard::add, () -> { })).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> registry.register(null, heard::add, () -> {}))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("prefix");
-        assertThatThrownBy(() -> registry.register(NS1, null, () -> { })).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> registry.register(NS1, null, () -> {}))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("listener");
         assertThat(registry.hasWatches()).isFalse();
-        assertThatThrownBy(() -> registry.watch(null, NS1, heard::add)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> registry.watch(null, NS1, heard::add))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("source");
         assertThatThrownBy(() -> registry.publish(null)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> WatchRegistry.changesOf(null)).isInstanceOf(InvalidArgumentException.class);
@@ -365,8 +400,9 @@ class WatchRegistryTest {
 
     @Test
     void theChangesOfMutations_areTheirNewValues_orDeletions() {
-        assertThat(WatchRegistry.changesOf(List.of(Mutation.create(A, v("1")), Mutation.update(B, v("1"), v("2")),
-                Mutation.delete(C, v("3"))))).containsExactly(changed(A, "1"), changed(B, "2"), WatchEvent.deleted(C));
+        assertThat(WatchRegistry.changesOf(List.of(
+                        Mutation.create(A, v("1")), Mutation.update(B, v("1"), v("2")), Mutation.delete(C, v("3")))))
+                .containsExactly(changed(A, "1"), changed(B, "2"), WatchEvent.deleted(C));
     }
 
     /**
@@ -377,12 +413,16 @@ class WatchRegistryTest {
      */
     @Test
     void aListenerThatThrowsACheckedException_keepsHearingLaterEvents() {
-        DispatchedWatch watch = registry.register(NS1, event -> {
-            heard.add(event);
-            if (event.key().equals(A)) {
-                throw WatchRegistryTest.<RuntimeException>sneaky(new java.io.IOException("a Kotlin listener's IOException"));
-            }
-        }, () -> { });
+        DispatchedWatch watch = registry.register(
+                NS1,
+                event -> {
+                    heard.add(event);
+                    if (event.key().equals(A)) {
+                        throw WatchRegistryTest.<RuntimeException>sneaky(
+                                new java.io.IOException("a Kotlin listener's IOException"));
+                    }
+                },
+                () -> {});
         watch.start();
         registry.publish(List.of(changed(A, "1")));
         Throwable escaped = null;
@@ -394,7 +434,8 @@ class WatchRegistryTest {
         registry.publish(List.of(changed(B, "1")));
         executor.runAll();
 
-        assertThat(heard).as("events heard (the delivery task let %s escape)", escaped)
+        assertThat(heard)
+                .as("events heard (the delivery task let %s escape)", escaped)
                 .containsExactly(changed(A, "1"), changed(B, "1"));
     }
 

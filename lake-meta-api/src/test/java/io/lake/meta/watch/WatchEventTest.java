@@ -36,7 +36,8 @@ class WatchEventTest {
 
     @Test
     void equality_coversKeyValueAndKind() {
-        assertThat(WatchEvent.changed(KEY, VALUE)).isEqualTo(WatchEvent.changed(KEY, MetaValue.utf8("v")))
+        assertThat(WatchEvent.changed(KEY, VALUE))
+                .isEqualTo(WatchEvent.changed(KEY, MetaValue.utf8("v")))
                 .hasSameHashCodeAs(WatchEvent.changed(KEY, MetaValue.utf8("v")))
                 .isNotEqualTo(WatchEvent.initial(KEY, VALUE))
                 .isNotEqualTo(WatchEvent.changed(KEY, MetaValue.utf8("w")))
@@ -46,7 +47,8 @@ class WatchEventTest {
     @Test
     void nullArguments_areInvalidArguments() {
         assertThatThrownBy(() -> WatchEvent.changed(null, VALUE)).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> WatchEvent.changed(KEY, null)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> WatchEvent.changed(KEY, null))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("WatchEvent.deleted");
         assertThatThrownBy(() -> WatchEvent.initial(KEY, null)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> WatchEvent.deleted(null)).isInstanceOf(InvalidArgumentException.class);

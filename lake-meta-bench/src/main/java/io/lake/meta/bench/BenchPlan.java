@@ -22,11 +22,31 @@ import java.util.Set;
  * @param postgresKeys keys in the family the PostgreSQL benchmarks read pages and batches from
  * @param groups the groups of benchmarks to run
  */
-public record BenchPlan(String name, int rounds, int forks, int warmups, int measurements, int iterationMillis, int readKeys,
-        int listedKeys, int loadedKeys, int bulkShots, int dynamoKeys, int postgresKeys, Set<Group> groups) {
+public record BenchPlan(
+        String name,
+        int rounds,
+        int forks,
+        int warmups,
+        int measurements,
+        int iterationMillis,
+        int readKeys,
+        int listedKeys,
+        int loadedKeys,
+        int bulkShots,
+        int dynamoKeys,
+        int postgresKeys,
+        Set<Group> groups) {
 
     /** Benchmarks that run together, chosen with {@code --only}. */
-    public enum Group { WRITES, HOTKEY, READS, LISTING, BULK, DYNAMO, POSTGRES }
+    public enum Group {
+        WRITES,
+        HOTKEY,
+        READS,
+        LISTING,
+        BULK,
+        DYNAMO,
+        POSTGRES
+    }
 
     public BenchPlan {
         groups = Set.copyOf(groups);
@@ -38,20 +58,35 @@ public record BenchPlan(String name, int rounds, int forks, int warmups, int mea
      * by 0.1 or more, as much as some rows' margin to their targets.
      */
     public static BenchPlan full() {
-        return new BenchPlan("full", 5, 1, 1, 3, 2000, 10_000, 100_000, 1_000_000, 2, 2_500, 1_000, EnumSet.allOf(Group.class));
+        return new BenchPlan(
+                "full", 5, 1, 1, 3, 2000, 10_000, 100_000, 1_000_000, 2, 2_500, 1_000, EnumSet.allOf(Group.class));
     }
 
     public static BenchPlan quick() {
-        return new BenchPlan("quick", 1, 1, 1, 2, 1000, 10_000, 100_000, 100_000, 1, 2_500, 1_000, EnumSet.allOf(Group.class));
+        return new BenchPlan(
+                "quick", 1, 1, 1, 2, 1000, 10_000, 100_000, 100_000, 1, 2_500, 1_000, EnumSet.allOf(Group.class));
     }
 
     /** One short point-read benchmark in this JVM, and the DynamoDB cost model on a small family. */
     public static BenchPlan smoke() {
-        return new BenchPlan("smoke", 1, 0, 0, 1, 200, 1_000, 1_000, 1_000, 1, 5, 200, EnumSet.of(Group.READS, Group.DYNAMO));
+        return new BenchPlan(
+                "smoke", 1, 0, 0, 1, 200, 1_000, 1_000, 1_000, 1, 5, 200, EnumSet.of(Group.READS, Group.DYNAMO));
     }
 
     public BenchPlan only(Set<Group> chosen) {
-        return new BenchPlan(name, rounds, forks, warmups, measurements, iterationMillis, readKeys, listedKeys, loadedKeys,
-                bulkShots, dynamoKeys, postgresKeys, chosen);
+        return new BenchPlan(
+                name,
+                rounds,
+                forks,
+                warmups,
+                measurements,
+                iterationMillis,
+                readKeys,
+                listedKeys,
+                loadedKeys,
+                bulkShots,
+                dynamoKeys,
+                postgresKeys,
+                chosen);
     }
 }

@@ -22,25 +22,45 @@ public record BenchReport(String plan, List<BenchRow> rows, List<MachineLoad> lo
     /** A Markdown table, then the load averages. */
     public String toText() {
         StringBuilder out = new StringBuilder();
-        out.append("lake-meta bench (").append(plan).append(" run) on ")
-                .append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ")
-                .append(System.getProperty("java.version")).append("\n\n");
+        out.append("lake-meta bench (")
+                .append(plan)
+                .append(" run) on ")
+                .append(Runtime.getRuntime().availableProcessors())
+                .append(" cores, Java ")
+                .append(System.getProperty("java.version"))
+                .append("\n\n");
         out.append("| row | lake-meta | against | baseline | ratio | target | met | note |\n");
         out.append("|---|---:|---|---:|---:|---|---|---|\n");
         for (BenchRow r : rows) {
-            out.append("| ").append(r.row())
-                    .append(" | ").append(BenchRow.format(r.value())).append(' ').append(r.unit())
-                    .append(" | ").append(r.against())
-                    .append(" | ").append(BenchRow.format(r.baseline()))
-                    .append(" | ").append(BenchRow.format(r.ratio()))
-                    .append(" | ").append(r.target())
-                    .append(" | ").append(r.met() ? "yes" : "NO")
-                    .append(" | ").append(r.note()).append(" |\n");
+            out.append("| ")
+                    .append(r.row())
+                    .append(" | ")
+                    .append(BenchRow.format(r.value()))
+                    .append(' ')
+                    .append(r.unit())
+                    .append(" | ")
+                    .append(r.against())
+                    .append(" | ")
+                    .append(BenchRow.format(r.baseline()))
+                    .append(" | ")
+                    .append(BenchRow.format(r.ratio()))
+                    .append(" | ")
+                    .append(r.target())
+                    .append(" | ")
+                    .append(r.met() ? "yes" : "NO")
+                    .append(" | ")
+                    .append(r.note())
+                    .append(" |\n");
         }
         out.append("\nload average (1, 5, 15 min) before -> after each group:\n");
         for (MachineLoad load : loads) {
-            out.append("  ").append(load.group()).append(": ").append(load.before()).append(" -> ")
-                    .append(load.after()).append('\n');
+            out.append("  ")
+                    .append(load.group())
+                    .append(": ")
+                    .append(load.before())
+                    .append(" -> ")
+                    .append(load.after())
+                    .append('\n');
         }
         out.append("JMH's own output: ").append(jmhLog).append('\n');
         return out.toString();
@@ -68,7 +88,11 @@ public record BenchReport(String plan, List<BenchRow> rows, List<MachineLoad> lo
         }
         ArrayNode loadNodes = root.putArray("loadAverages");
         for (MachineLoad load : loads) {
-            loadNodes.addObject().put("group", load.group()).put("before", load.before()).put("after", load.after());
+            loadNodes
+                    .addObject()
+                    .put("group", load.group())
+                    .put("before", load.before())
+                    .put("after", load.after());
         }
         root.put("jmhLog", jmhLog.toString());
         try {

@@ -13,8 +13,8 @@ import java.util.Locale;
  * @param target the goal for {@code value / baseline}
  * @param note what else the line tells (conflicts per success, capacity), or empty
  */
-public record BenchRow(String row, String unit, double value, String against, double baseline, Target target,
-        String note) {
+public record BenchRow(
+        String row, String unit, double value, String against, double baseline, Target target, String note) {
 
     public double ratio() {
         return baseline == 0 ? Double.NaN : value / baseline;

@@ -5,8 +5,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
@@ -77,10 +77,13 @@ public final class BenchSuite {
                 if (group == Group.POSTGRES) {
                     postgres = postgresUrl.map(PgServer::at).orElseGet(PgServer::embedded);
                 }
-                for (int round = 0; round < plan.rounds(); round++) { // rounds outermost: every case sees each phase of the load
+                for (int round = 0;
+                        round < plan.rounds();
+                        round++) { // rounds outermost: every case sees each phase of the load
                     for (Case c : cases(group)) {
                         for (String backend : inTurn(c.backends(), round)) {
-                            measurements.computeIfAbsent(group, g -> new Measurements())
+                            measurements
+                                    .computeIfAbsent(group, g -> new Measurements())
                                     .addAll(runLogged(options(group, c, backend)));
                         }
                     }
@@ -103,8 +106,7 @@ public final class BenchSuite {
      * One benchmark method at one durability, run for each backend in turn, round after round:
      * alternating keeps lake-meta and its raw baseline under the same share of a busy machine.
      */
-    private record Case(String benchmark, Optional<String> durability, List<String> backends) {
-    }
+    private record Case(String benchmark, Optional<String> durability, List<String> backends) {}
 
     /** Odd rounds run the backends in reverse order, so neither always goes first. */
     private static List<String> inTurn(List<String> backends, int round) {
@@ -128,7 +130,8 @@ public final class BenchSuite {
             case HOTKEY -> {
                 // lake-meta only; its baseline, raw 1-thread synced puts, alternates with it so the group stands alone
                 cases.add(new Case("HotKeyBenchmark.readThenCas", Optional.of("SYNCED_WAL"), List.of("")));
-                cases.add(new Case("WriteBenchmark.cas1", Optional.of("SYNCED_WAL"), List.of(Backend.RAW_ROCKSDB.name())));
+                cases.add(new Case(
+                        "WriteBenchmark.cas1", Optional.of("SYNCED_WAL"), List.of(Backend.RAW_ROCKSDB.name())));
             }
             case READS -> {
                 cases.add(new Case("ReadBenchmark.get1", Optional.empty(), both));
@@ -154,7 +157,8 @@ public final class BenchSuite {
         try {
             Path runLog = Files.createTempFile("lake-meta-bench-run-", ".log");
             try {
-                Collection<RunResult> results = new Runner(options.output(runLog.toString()).build()).run();
+                Collection<RunResult> results =
+                        new Runner(options.output(runLog.toString()).build()).run();
                 Files.write(jmhLog, Files.readAllBytes(runLog), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
                 return results;
             } finally {
@@ -180,7 +184,8 @@ public final class BenchSuite {
                 .param("loadedKeys", Integer.toString(plan.loadedKeys()));
         c.durability().ifPresent(d -> options.param("durability", d));
         if (group == Group.POSTGRES) {
-            options.param("jdbcUrl", postgres().jdbcUrl()).param("jdbcUser", postgres().user())
+            options.param("jdbcUrl", postgres().jdbcUrl())
+                    .param("jdbcUser", postgres().user())
                     .param("familyKeys", Integer.toString(plan.postgresKeys()));
         }
         if (!backend.isEmpty()) {
@@ -190,8 +195,10 @@ public final class BenchSuite {
             options.warmupIterations(plan.bulkShots() > 1 ? 1 : 0).measurementIterations(plan.bulkShots());
         } else {
             TimeValue iteration = TimeValue.milliseconds(plan.iterationMillis());
-            options.warmupIterations(plan.warmups()).warmupTime(iteration)
-                    .measurementIterations(plan.measurements()).measurementTime(iteration);
+            options.warmupIterations(plan.warmups())
+                    .warmupTime(iteration)
+                    .measurementIterations(plan.measurements())
+                    .measurementTime(iteration);
         }
         return options;
     }

@@ -47,7 +47,10 @@ public class BulkLoadBenchmark {
     public int batchKeys;
 
     /** The order the keys are loaded in. */
-    public enum KeyOrder { IN_ORDER, SHUFFLED }
+    public enum KeyOrder {
+        IN_ORDER,
+        SHUFFLED
+    }
 
     @Param({"IN_ORDER"})
     public KeyOrder keyOrder;

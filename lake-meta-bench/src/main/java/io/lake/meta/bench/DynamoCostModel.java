@@ -64,15 +64,21 @@ final class DynamoCostModel {
     }
 
     private static DynamoDbClient client(URI endpoint, String region) {
-        return DynamoDbClient.builder().endpointOverride(endpoint).region(Region.of(region))
+        return DynamoDbClient.builder()
+                .endpointOverride(endpoint)
+                .region(Region.of(region))
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("bench", "bench")))
                 .httpClientBuilder(UrlConnectionHttpClient.builder())
                 .build();
     }
 
     private MetaStore open(String table) {
-        return DynamoMetaStore.builder().client(client).tableName(table).shardCount(SHARDS)
-                .createTableIfMissing(true).build();
+        return DynamoMetaStore.builder()
+                .client(client)
+                .tableName(table)
+                .shardCount(SHARDS)
+                .createTableIfMissing(true)
+                .build();
     }
 
     private void operations() {
@@ -88,10 +94,21 @@ final class DynamoCostModel {
             perOperation(table, "CAS conflict (update from stale bytes)", "PutItem", () -> store.update(key, v1, v3));
             perOperation(table, "point read", "GetItem", () -> store.get(key));
             store.create(lease, v1);
-            perOperation(table, "guarded mutation", "TransactWriteItems",
-                    () -> store.applyGuarded(new GuardedMutation(lease, v1, io.lake.meta.Mutation.update(key, v2, v3))));
-            perOperation(table, "transaction of 3 keys", "TransactWriteItems", () -> store.transact(Transaction.builder()
-                    .requireHolds(lease, v1).update(key, v3, v1).create(MetaKey.of("tbl/sales/new"), v1).build()));
+            perOperation(
+                    table,
+                    "guarded mutation",
+                    "TransactWriteItems",
+                    () -> store.applyGuarded(
+                            new GuardedMutation(lease, v1, io.lake.meta.Mutation.update(key, v2, v3))));
+            perOperation(
+                    table,
+                    "transaction of 3 keys",
+                    "TransactWriteItems",
+                    () -> store.transact(Transaction.builder()
+                            .requireHolds(lease, v1)
+                            .update(key, v3, v1)
+                            .create(MetaKey.of("tbl/sales/new"), v1)
+                            .build()));
             perOperation(table, "delete", "DeleteItem", () -> store.delete(key, v1));
         }
     }
@@ -102,15 +119,27 @@ final class DynamoCostModel {
         TableStatistics after = server.statistics().table(table);
         long requests = total(after) - total(before);
         long expected = after.requests(request) - before.requests(request);
-        String note = String.format(Locale.ROOT, "%d %s; %.1f RCU, %.1f WCU", expected, request,
+        String note = String.format(
+                Locale.ROOT,
+                "%d %s; %.1f RCU, %.1f WCU",
+                expected,
+                request,
                 after.readCapacityUnits() - before.readCapacityUnits(),
                 after.writeCapacityUnits() - before.writeCapacityUnits());
-        rows.add(new BenchRow("DynamoDB " + operation + ": requests", "requests", requests,
-                "one request", 1, Target.atMost(1.0), note));
+        rows.add(new BenchRow(
+                "DynamoDB " + operation + ": requests",
+                "requests",
+                requests,
+                "one request",
+                1,
+                Target.atMost(1.0),
+                note));
     }
 
     private static long total(TableStatistics statistics) {
-        return statistics.requests().values().stream().mapToLong(Long::longValue).sum();
+        return statistics.requests().values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
     }
 
     private void listing(int n) {
@@ -143,16 +172,36 @@ final class DynamoCostModel {
                         + queries + " and " + serverEvaluated);
             }
             int fullPages = (n + PAGE_LIMIT - 1) / PAGE_LIMIT;
-            String family = String.format(Locale.ROOT, "DynamoDB full listing of a %,d-key family, %d shards, limit %d",
-                    n, SHARDS, PAGE_LIMIT);
-            rows.add(new BenchRow(family + ": page calls", "calls", pageCalls,
-                    "ceil(n/limit) + 1", fullPages + 1, Target.atMost(1.0), ""));
-            rows.add(new BenchRow(family + ": Query requests", "requests", queries,
-                    "shards + ceil(n/limit)", SHARDS + fullPages, Target.atMost(1.0),
+            String family = String.format(
+                    Locale.ROOT,
+                    "DynamoDB full listing of a %,d-key family, %d shards, limit %d",
+                    n,
+                    SHARDS,
+                    PAGE_LIMIT);
+            rows.add(new BenchRow(
+                    family + ": page calls",
+                    "calls",
+                    pageCalls,
+                    "ceil(n/limit) + 1",
+                    fullPages + 1,
+                    Target.atMost(1.0),
+                    ""));
+            rows.add(new BenchRow(
+                    family + ": Query requests",
+                    "requests",
+                    queries,
+                    "shards + ceil(n/limit)",
+                    SHARDS + fullPages,
+                    Target.atMost(1.0),
                     String.format(Locale.ROOT, "%.1f RCU", after.readCapacityUnits() - before.readCapacityUnits())));
             double v1 = v1ScanEvaluatedPerReturned(table);
-            rows.add(new BenchRow(family + ": items evaluated per item returned", "items", (double) evaluated / n,
-                    "every item listed once", 1, Target.atMost(1.0),
+            rows.add(new BenchRow(
+                    family + ": items evaluated per item returned",
+                    "items",
+                    (double) evaluated / n,
+                    "every item listed once",
+                    1,
+                    Target.atMost(1.0),
                     String.format(Locale.ROOT, "a v1-style Scan with a filter evaluates %.1f per item returned", v1)));
         }
     }
@@ -163,7 +212,8 @@ final class DynamoCostModel {
             batch.add(MetaKey.of(family + "/table-" + i));
             if (batch.size() == 25 || i == count - 1) {
                 Transaction.Builder transaction = Transaction.builder();
-                batch.forEach(key -> transaction.create(key, BenchValue.seeded(key.hashCode()).meta()));
+                batch.forEach(key -> transaction.create(
+                        key, BenchValue.seeded(key.hashCode()).meta()));
                 if (!store.transact(transaction.build()).isApplied()) {
                     throw new IllegalStateException("loading " + family + " did not apply");
                 }
@@ -179,15 +229,18 @@ final class DynamoCostModel {
         Map<String, AttributeValue> start = null;
         do {
             Map<String, AttributeValue> from = start;
-            ScanResponse response = client.scan(r -> r.tableName(table).consistentRead(true)
+            ScanResponse response = client.scan(r -> r.tableName(table)
+                    .consistentRead(true)
                     .filterExpression("begins_with(#k, :p)")
                     .expressionAttributeNames(Map.of("#k", "sk"))
                     .expressionAttributeValues(Map.of(":p", AttributeValue.fromS("listed/")))
                     .exclusiveStartKey(from));
             scanned += response.scannedCount();
             kept += response.count();
-            start = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
-                    ? response.lastEvaluatedKey() : null;
+            start = response.hasLastEvaluatedKey()
+                            && !response.lastEvaluatedKey().isEmpty()
+                    ? response.lastEvaluatedKey()
+                    : null;
         } while (start != null);
         return kept == 0 ? Double.NaN : (double) scanned / kept;
     }

@@ -76,7 +76,8 @@ public class HotKeyBenchmark {
     @Threads(16)
     public WriteResult readThenCas(Outcomes outcomes) {
         MetaValue current = store.get(HOT).orElseThrow();
-        WriteResult result = store.update(HOT, current, BenchValue.seeded(outcomes.seed++).meta());
+        WriteResult result =
+                store.update(HOT, current, BenchValue.seeded(outcomes.seed++).meta());
         if (result.isApplied()) {
             outcomes.successes++;
         } else {

@@ -17,7 +17,10 @@ final class LakeMetaRocksStore implements BenchStore {
     private final MetaStore store;
 
     LakeMetaRocksStore(Path directory, Durability durability) {
-        this.store = RocksDbMetaStore.builder().directory(directory).durability(durability).build();
+        this.store = RocksDbMetaStore.builder()
+                .directory(directory)
+                .durability(durability)
+                .build();
     }
 
     MetaStore metaStore() {

@@ -21,22 +21,31 @@ final class Measurements {
 
     /** The median primary score of {@code Class.method}'s trials with these parameter values, if it ran. */
     Optional<Double> score(String benchmark, Map<String, String> params) {
-        return median(find(benchmark, params).stream().map(r -> r.getPrimaryResult().getScore()).toList());
+        return median(find(benchmark, params).stream()
+                .map(r -> r.getPrimaryResult().getScore())
+                .toList());
     }
 
     /** The median of a secondary result (an aux counter) of {@code Class.method}'s trials, if it ran. */
     Optional<Double> secondary(String benchmark, Map<String, String> params, String label) {
-        return median(find(benchmark, params).stream().map(r -> r.getSecondaryResults().get(label))
-                .filter(Objects::nonNull).map(Result<?>::getScore).toList());
+        return median(find(benchmark, params).stream()
+                .map(r -> r.getSecondaryResults().get(label))
+                .filter(Objects::nonNull)
+                .map(Result<?>::getScore)
+                .toList());
     }
 
     /** Every trial's primary score of {@code Class.method} with these parameter values, in run order. */
     List<Double> scores(String benchmark, Map<String, String> params) {
-        return find(benchmark, params).stream().map(r -> r.getPrimaryResult().getScore()).toList();
+        return find(benchmark, params).stream()
+                .map(r -> r.getPrimaryResult().getScore())
+                .toList();
     }
 
     private List<RunResult> find(String benchmark, Map<String, String> params) {
-        return results.stream().filter(r -> matches(r.getParams(), benchmark, params)).toList();
+        return results.stream()
+                .filter(r -> matches(r.getParams(), benchmark, params))
+                .toList();
     }
 
     private static Optional<Double> median(List<Double> scores) {

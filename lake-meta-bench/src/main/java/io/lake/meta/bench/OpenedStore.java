@@ -22,8 +22,8 @@ final class OpenedStore implements AutoCloseable {
 
     static OpenedStore open(Backend backend, Durability durability) {
         try {
-            Path directory =
-                    Files.createTempDirectory("lake-meta-bench-" + backend.name().toLowerCase(Locale.ROOT) + "-");
+            Path directory = Files.createTempDirectory(
+                    "lake-meta-bench-" + backend.name().toLowerCase(Locale.ROOT) + "-");
             return new OpenedStore(directory, backend.open(directory, durability));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

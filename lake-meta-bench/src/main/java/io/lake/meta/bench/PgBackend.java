@@ -6,12 +6,12 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
 import io.lake.meta.postgres.PostgresMetaStore;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,7 +25,11 @@ public enum PgBackend {
         PgBenchStore open(PgServer server, int poolSize) {
             HikariDataSource pool = server.pool(poolSize);
             String table = freshTable("lake");
-            MetaStore store = PostgresMetaStore.builder().dataSource(pool).table(table).createTableIfMissing(true).build();
+            MetaStore store = PostgresMetaStore.builder()
+                    .dataSource(pool)
+                    .table(table)
+                    .createTableIfMissing(true)
+                    .build();
             return new PgBenchStore() {
                 @Override
                 public void create(BenchKey key, BenchValue value) {
@@ -36,7 +40,8 @@ public enum PgBackend {
 
                 @Override
                 public boolean compareAndSet(BenchKey key, BenchValue expected, BenchValue next) {
-                    return store.update(key.meta(), expected.meta(), next.meta()).isApplied();
+                    return store.update(key.meta(), expected.meta(), next.meta())
+                            .isApplied();
                 }
 
                 @Override
@@ -47,7 +52,8 @@ public enum PgBackend {
 
                 @Override
                 public int getAll(List<BenchKey> keys) {
-                    return store.getAll(keys.stream().map(BenchKey::meta).toList()).size();
+                    return store.getAll(keys.stream().map(BenchKey::meta).toList())
+                            .size();
                 }
 
                 @Override
@@ -73,7 +79,8 @@ public enum PgBackend {
             return new PgBenchStore() {
                 @Override
                 public void create(BenchKey key, BenchValue value) {
-                    try (Connection c = pool.getConnection(); PreparedStatement s = c.prepareStatement(insert)) {
+                    try (Connection c = pool.getConnection();
+                            PreparedStatement s = c.prepareStatement(insert)) {
                         s.setBytes(1, key.utf8());
                         s.setBytes(2, value.bytes());
                         s.executeUpdate();
@@ -84,7 +91,8 @@ public enum PgBackend {
 
                 @Override
                 public boolean compareAndSet(BenchKey key, BenchValue expected, BenchValue next) {
-                    try (Connection c = pool.getConnection(); PreparedStatement s = c.prepareStatement(update)) {
+                    try (Connection c = pool.getConnection();
+                            PreparedStatement s = c.prepareStatement(update)) {
                         s.setBytes(1, next.bytes());
                         s.setBytes(2, key.utf8());
                         s.setBytes(3, expected.bytes());
@@ -100,10 +108,12 @@ public enum PgBackend {
                     byte[] to = Arrays.copyOf(from, from.length);
                     to[to.length - 1]++; // the benchmarks' prefixes end in '/'
                     int entries = 0;
-                    try (Connection c = pool.getConnection(); PreparedStatement s = c.prepareStatement(page)) {
+                    try (Connection c = pool.getConnection();
+                            PreparedStatement s = c.prepareStatement(page)) {
                         s.setBytes(1, from);
                         s.setBytes(2, to);
-                        s.setInt(3, limit + 1); // the look-ahead row that tells whether there is a next page, as lake-meta reads
+                        s.setInt(3, limit + 1); // the look-ahead row that tells whether there is a next page, as
+                        // lake-meta reads
                         try (ResultSet rows = s.executeQuery()) {
                             while (rows.next() && entries < limit) {
                                 rows.getBytes(1);
@@ -120,8 +130,13 @@ public enum PgBackend {
                 @Override
                 public int getAll(List<BenchKey> keys) {
                     int found = 0;
-                    try (Connection c = pool.getConnection(); PreparedStatement s = c.prepareStatement(getAll)) {
-                        s.setArray(1, c.createArrayOf("bytea", keys.stream().map(BenchKey::utf8).toArray(byte[][]::new)));
+                    try (Connection c = pool.getConnection();
+                            PreparedStatement s = c.prepareStatement(getAll)) {
+                        s.setArray(
+                                1,
+                                c.createArrayOf(
+                                        "bytea",
+                                        keys.stream().map(BenchKey::utf8).toArray(byte[][]::new)));
                         try (ResultSet rows = s.executeQuery()) {
                             while (rows.next()) {
                                 rows.getBytes(1);
@@ -153,7 +168,8 @@ public enum PgBackend {
     }
 
     private static void execute(HikariDataSource pool, String sql) {
-        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = pool.getConnection();
+                Statement s = c.createStatement()) {
             s.execute(sql);
         } catch (SQLException e) {
             throw new IllegalStateException("PostgreSQL refused: " + sql + " (" + e.getMessage() + ")", e);

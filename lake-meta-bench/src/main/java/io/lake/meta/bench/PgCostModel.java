@@ -20,8 +20,7 @@ final class PgCostModel {
 
     static final int CALLS = 20;
 
-    private PgCostModel() {
-    }
+    private PgCostModel() {}
 
     static List<BenchRow> rows(PgServer server) {
         URI target = URI.create(server.jdbcUrl().substring("jdbc:".length()));
@@ -39,8 +38,14 @@ final class PgCostModel {
             String[] against = {"raw UPDATE in autocommit", "raw SELECT ... LIMIT 101", "raw SELECT ... = ANY(?)"};
             double[] bounds = {3, 1, 1};
             for (int i = 0; i < operations.length; i++) {
-                rows.add(new BenchRow("PostgreSQL " + operations[i] + ": round trips", "round trips", lake[i], against[i],
-                        raw[i], Target.atMost(bounds[i]), String.format(Locale.ROOT, "counted over %d calls", CALLS)));
+                rows.add(new BenchRow(
+                        "PostgreSQL " + operations[i] + ": round trips",
+                        "round trips",
+                        lake[i],
+                        against[i],
+                        raw[i],
+                        Target.atMost(bounds[i]),
+                        String.format(Locale.ROOT, "counted over %d calls", CALLS)));
             }
             return rows;
         } catch (IOException e) {
@@ -61,11 +66,14 @@ final class PgCostModel {
             BenchValue[] values = {BenchValue.seeded(0), BenchValue.seeded(1)};
             store.create(writer, values[0]);
             int[] turn = {0};
-            double cas = count(proxy, s -> {
-                boolean applied = s.compareAndSet(writer, values[turn[0]], values[1 - turn[0]]);
-                turn[0] = 1 - turn[0];
-                return applied ? 1 : 0;
-            }, store);
+            double cas = count(
+                    proxy,
+                    s -> {
+                        boolean applied = s.compareAndSet(writer, values[turn[0]], values[1 - turn[0]]);
+                        turn[0] = 1 - turn[0];
+                        return applied ? 1 : 0;
+                    },
+                    store);
             double page = count(proxy, s -> s.firstPage("page/", 100), store);
             double getAll = count(proxy, s -> s.getAll(family.subList(40, 56)), store);
             return new double[] {cas, page, getAll};

@@ -22,7 +22,8 @@ record PgServer(String jdbcUrl, String user) {
     /** A server the user runs. */
     static PgServer at(String jdbcUrl) {
         if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
-            throw new IllegalArgumentException("not a PostgreSQL JDBC URL (jdbc:postgresql://host:port/database): " + jdbcUrl);
+            throw new IllegalArgumentException(
+                    "not a PostgreSQL JDBC URL (jdbc:postgresql://host:port/database): " + jdbcUrl);
         }
         String lower = jdbcUrl.toLowerCase(java.util.Locale.ROOT);
         if (lower.contains("password=") || lower.contains("user=")) { // JMH's log prints the URL with every result

@@ -32,9 +32,16 @@ final class PostgresRows {
     static List<BenchRow> of(Measurements m, BenchPlan plan, List<BenchRow> roundTrips) {
         PostgresRows r = new PostgresRows(m);
         r.timed("PostgreSQL CAS, 1 thread", "cas1", "raw UPDATE ... WHERE k AND v, 1 thread", Target.atLeast(0.33));
-        r.timed("PostgreSQL CAS, 16 threads", "cas16", "raw UPDATE ... WHERE k AND v, 16 threads", Target.atLeast(0.33));
-        r.timed(String.format("PostgreSQL first page of 100 of a %,d-key family", plan.postgresKeys()), "page1",
-                "raw SELECT ... ORDER BY k LIMIT 101", Target.atLeast(0.8));
+        r.timed(
+                "PostgreSQL CAS, 16 threads",
+                "cas16",
+                "raw UPDATE ... WHERE k AND v, 16 threads",
+                Target.atLeast(0.33));
+        r.timed(
+                String.format("PostgreSQL first page of 100 of a %,d-key family", plan.postgresKeys()),
+                "page1",
+                "raw SELECT ... ORDER BY k LIMIT 101",
+                Target.atLeast(0.8));
         r.timed("PostgreSQL getAll of 16 keys", "getAll1", "raw SELECT ... WHERE k = ANY(?)", Target.atLeast(0.8));
         r.rows.addAll(roundTrips);
         return r.rows;

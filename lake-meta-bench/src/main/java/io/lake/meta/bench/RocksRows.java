@@ -78,8 +78,14 @@ final class RocksRows {
         return note.toString();
     }
 
-    private void add(String row, String unit, Optional<Double> value, String against, Optional<Double> baseline,
-            Target target, String note) {
+    private void add(
+            String row,
+            String unit,
+            Optional<Double> value,
+            String against,
+            Optional<Double> baseline,
+            Target target,
+            String note) {
         if (value.isPresent() && baseline.isPresent()) {
             rows.add(new BenchRow(row, unit, value.get(), against, baseline.get(), target, note));
         }
@@ -88,19 +94,39 @@ final class RocksRows {
     private void writes() {
         writeVsRaw("RocksDB synced CAS, 1 thread", "cas1", SYNCED, "raw synced put, 1 thread", Target.atLeast(0.95));
         writeVsRaw("RocksDB synced CAS, 16 threads", "cas16", SYNCED, "raw synced put, 16 threads", Target.atLeast(2));
-        add("RocksDB synced CAS, 16 threads vs 1", "ops/s", write("cas16", LAKE, SYNCED),
-                "lake-meta synced CAS, 1 thread", write("cas1", LAKE, SYNCED), Target.atLeast(8), "");
-        writeVsRaw("RocksDB synced create, 16 threads", "create16", SYNCED, "raw synced put, 16 threads",
+        add(
+                "RocksDB synced CAS, 16 threads vs 1",
+                "ops/s",
+                write("cas16", LAKE, SYNCED),
+                "lake-meta synced CAS, 1 thread",
+                write("cas1", LAKE, SYNCED),
+                Target.atLeast(8),
+                "");
+        writeVsRaw(
+                "RocksDB synced create, 16 threads",
+                "create16",
+                SYNCED,
+                "raw synced put, 16 threads",
                 Target.atLeast(2));
-        writeVsRaw("RocksDB unsynced CAS, 1 thread", "cas1", UNSYNCED, "raw unsynced put, 1 thread",
-                Target.atLeast(0.8));
-        writeVsRaw("RocksDB unsynced CAS, 16 threads", "cas16", UNSYNCED, "raw unsynced put, 16 threads",
+        writeVsRaw(
+                "RocksDB unsynced CAS, 1 thread", "cas1", UNSYNCED, "raw unsynced put, 1 thread", Target.atLeast(0.8));
+        writeVsRaw(
+                "RocksDB unsynced CAS, 16 threads",
+                "cas16",
+                UNSYNCED,
+                "raw unsynced put, 16 threads",
                 Target.atLeast(1));
     }
 
     /** A write benchmark's lake-meta figure against raw RocksDB's, with the paired rounds. */
     private void writeVsRaw(String row, String method, String durability, String against, Target target) {
-        add(row, "ops/s", write(method, LAKE, durability), against, write(method, RAW, durability), target,
+        add(
+                row,
+                "ops/s",
+                write(method, LAKE, durability),
+                against,
+                write(method, RAW, durability),
+                target,
                 rounds("WriteBenchmark." + method, Map.of("durability", durability)));
     }
 
@@ -109,33 +135,57 @@ final class RocksRows {
         Optional<Double> successes = m().secondary("HotKeyBenchmark.readThenCas", synced, "successes");
         Optional<Double> conflicts = m().secondary("HotKeyBenchmark.readThenCas", synced, "conflicts");
         String note = successes.isPresent() && conflicts.isPresent() && successes.get() > 0
-                ? String.format(Locale.ROOT, "%.2f conflicts per success", conflicts.get() / successes.get()) : "";
-        add("RocksDB hot key, 16 threads read-then-CAS: successes", "ops/s", successes,
-                "raw synced put, 1 thread", write("cas1", RAW, SYNCED), Target.atLeast(0.5), note);
+                ? String.format(Locale.ROOT, "%.2f conflicts per success", conflicts.get() / successes.get())
+                : "";
+        add(
+                "RocksDB hot key, 16 threads read-then-CAS: successes",
+                "ops/s",
+                successes,
+                "raw synced put, 1 thread",
+                write("cas1", RAW, SYNCED),
+                Target.atLeast(0.5),
+                note);
     }
 
     private void reads() {
         for (String method : List.of("get1", "get4")) {
             String threads = method.equals("get1") ? "1 thread" : "4 threads";
-            add("RocksDB point read, " + threads, "ops/s", m().score("ReadBenchmark." + method, Map.of("backend", LAKE)),
-                    "raw get, " + threads, m().score("ReadBenchmark." + method, Map.of("backend", RAW)),
-                    Target.atLeast(0.9), rounds("ReadBenchmark." + method, Map.of()));
+            add(
+                    "RocksDB point read, " + threads,
+                    "ops/s",
+                    m().score("ReadBenchmark." + method, Map.of("backend", LAKE)),
+                    "raw get, " + threads,
+                    m().score("ReadBenchmark." + method, Map.of("backend", RAW)),
+                    Target.atLeast(0.9),
+                    rounds("ReadBenchmark." + method, Map.of()));
         }
     }
 
     private void listing() {
-        add(String.format(Locale.ROOT, "RocksDB listing of %,d keys in pages of 1,000 (time)", plan.listedKeys()),
-                "ms", m().score("ListingBenchmark.listFamily", Map.of("backend", LAKE)),
-                "raw iterator over the same keys", m().score("ListingBenchmark.listFamily", Map.of("backend", RAW)),
-                Target.atMost(1.3), rounds("ListingBenchmark.listFamily", Map.of()));
+        add(
+                String.format(Locale.ROOT, "RocksDB listing of %,d keys in pages of 1,000 (time)", plan.listedKeys()),
+                "ms",
+                m().score("ListingBenchmark.listFamily", Map.of("backend", LAKE)),
+                "raw iterator over the same keys",
+                m().score("ListingBenchmark.listFamily", Map.of("backend", RAW)),
+                Target.atMost(1.3),
+                rounds("ListingBenchmark.listFamily", Map.of()));
     }
 
     private void bulk() {
         for (String durability : List.of(SYNCED, UNSYNCED)) {
             String kind = durability.equals(SYNCED) ? "synced" : "unsynced";
-            add(String.format(Locale.ROOT, "RocksDB %s bulk load of %,d keys, transactions of 100", kind,
-                    plan.loadedKeys()), "keys/s", bulkRate(LAKE, durability),
-                    "raw WriteBatch of 100, " + kind, bulkRate(RAW, durability), Target.atLeast(0.5),
+            add(
+                    String.format(
+                            Locale.ROOT,
+                            "RocksDB %s bulk load of %,d keys, transactions of 100",
+                            kind,
+                            plan.loadedKeys()),
+                    "keys/s",
+                    bulkRate(LAKE, durability),
+                    "raw WriteBatch of 100, " + kind,
+                    bulkRate(RAW, durability),
+                    Target.atLeast(0.5),
                     rounds("BulkLoadBenchmark.load", Map.of("durability", durability), true));
         }
     }

@@ -7,11 +7,11 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Proves the bench still runs: one short point-read benchmark in this JVM against its raw
@@ -51,11 +51,17 @@ class BenchSmokeTest {
     void postgresGroup_measuresEachOperationAgainstPlainJdbc_andCountsRoundTrips() throws Exception {
         StringWriter progress = new StringWriter();
         Path log = dir.resolve("jmh-postgres.log");
-        BenchReport report = new BenchSuite(BenchPlan.smoke().only(java.util.Set.of(BenchPlan.Group.POSTGRES)), log,
-                new PrintWriter(progress)).run();
+        BenchReport report = new BenchSuite(
+                        BenchPlan.smoke().only(java.util.Set.of(BenchPlan.Group.POSTGRES)),
+                        log,
+                        new PrintWriter(progress))
+                .run();
 
-        for (String name : java.util.List.of("PostgreSQL CAS, 1 thread", "PostgreSQL CAS, 16 threads",
-                "PostgreSQL first page of 100 of a 200-key family", "PostgreSQL getAll of 16 keys")) {
+        for (String name : java.util.List.of(
+                "PostgreSQL CAS, 1 thread",
+                "PostgreSQL CAS, 16 threads",
+                "PostgreSQL first page of 100 of a 200-key family",
+                "PostgreSQL getAll of 16 keys")) {
             BenchRow row = row(report, name);
             assertThat(row.value()).as(name).isPositive();
             assertThat(row.baseline()).as(name).isPositive();
@@ -64,8 +70,10 @@ class BenchSmokeTest {
         BenchRow cas = row(report, "PostgreSQL CAS (update): round trips");
         assertThat(cas.baseline()).isEqualTo(1.0);
         assertThat(cas.value()).isGreaterThan(1.0).isEqualTo(Math.rint(cas.value())); // whole round trips per call
-        assertThat(row(report, "PostgreSQL first page of 100: round trips").baseline()).isEqualTo(1.0);
-        assertThat(row(report, "PostgreSQL getAll of 16 keys: round trips").value()).isEqualTo(1.0);
+        assertThat(row(report, "PostgreSQL first page of 100: round trips").baseline())
+                .isEqualTo(1.0);
+        assertThat(row(report, "PostgreSQL getAll of 16 keys: round trips").value())
+                .isEqualTo(1.0);
         assertThat(Files.readString(log)).contains("PostgresBenchmark.cas16").contains("RAW_JDBC");
         assertThat(report.toText()).contains("| PostgreSQL CAS, 16 threads |").contains("postgres: ");
         assertThat(progress.toString()).contains("running postgres");
@@ -74,10 +82,15 @@ class BenchSmokeTest {
     @Test
     void hotKeyCounters_areRatesLikeThePrimaryScore_soSuccessesCompareWithPutsPerSecond() throws Exception {
         RunResult result = new Runner(new OptionsBuilder()
-                .include("^" + HotKeyBenchmark.class.getName().replace(".", "\\.") + "\\.readThenCas$")
-                .forks(0).warmupIterations(0).measurementIterations(1)
-                .measurementTime(TimeValue.milliseconds(300)).shouldFailOnError(true)
-                .output(dir.resolve("hotkey.log").toString()).build()).runSingle();
+                        .include("^" + HotKeyBenchmark.class.getName().replace(".", "\\.") + "\\.readThenCas$")
+                        .forks(0)
+                        .warmupIterations(0)
+                        .measurementIterations(1)
+                        .measurementTime(TimeValue.milliseconds(300))
+                        .shouldFailOnError(true)
+                        .output(dir.resolve("hotkey.log").toString())
+                        .build())
+                .runSingle();
 
         double attempts = result.getPrimaryResult().getScore();
         double successes = result.getSecondaryResults().get("successes").getScore();
@@ -89,7 +102,9 @@ class BenchSmokeTest {
     }
 
     private static BenchRow row(BenchReport report, String name) {
-        return report.rows().stream().filter(r -> r.row().equals(name)).findFirst()
+        return report.rows().stream()
+                .filter(r -> r.row().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no row '" + name + "' in " + report.toText()));
     }
 }

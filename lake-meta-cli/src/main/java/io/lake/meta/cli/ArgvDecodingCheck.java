@@ -32,8 +32,8 @@ final class ArgvDecodingCheck {
 
     private static final Path CMDLINE = Path.of("/proc/self/cmdline");
 
-    private static final String FIX = "write keys, prefixes and paths as UTF-8 text, and values that are not"
-            + " text with --hex or --base64";
+    private static final String FIX =
+            "write keys, prefixes and paths as UTF-8 text, and values that are not" + " text with --hex or --base64";
 
     private final Optional<List<byte[]>> bytes;
     private final String argumentEncoding;
@@ -73,9 +73,11 @@ final class ArgvDecodingCheck {
                 }
             } else if (argument.indexOf(REPLACEMENT) >= 0) {
                 throw new UsageException(position + " (" + escaped(argument) + ") "
-                        + (isUtf8(argumentEncoding) ? "holds U+FFFD, which is also what Java reads in place of bytes"
-                                + " that are not UTF-8; on this platform lake-meta cannot see the bytes, so it refuses"
-                                + " it: " + FIX : lostByLocale()));
+                        + (isUtf8(argumentEncoding)
+                                ? "holds U+FFFD, which is also what Java reads in place of bytes"
+                                        + " that are not UTF-8; on this platform lake-meta cannot see the bytes, so it refuses"
+                                        + " it: " + FIX
+                                : lostByLocale()));
             }
         }
     }
@@ -144,7 +146,10 @@ final class ArgvDecodingCheck {
 
     private static Optional<String> strictUtf8(byte[] raw) {
         try {
-            return Optional.of(StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(raw)).toString());
+            return Optional.of(StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(raw))
+                    .toString());
         } catch (CharacterCodingException e) {
             return Optional.empty();
         }
@@ -166,8 +171,9 @@ final class ArgvDecodingCheck {
     /** Printable ASCII as it is, every other character as {@code \\uNNNN}. */
     private static String escaped(String argument) {
         StringBuilder text = new StringBuilder();
-        argument.chars().forEach(c -> text.append(c >= 0x20 && c < 0x7f && c != '\\' ? String.valueOf((char) c)
-                : String.format("\\u%04X", c)));
+        argument.chars()
+                .forEach(c -> text.append(
+                        c >= 0x20 && c < 0x7f && c != '\\' ? String.valueOf((char) c) : String.format("\\u%04X", c)));
         return text.toString();
     }
 

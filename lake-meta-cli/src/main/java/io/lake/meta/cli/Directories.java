@@ -8,8 +8,7 @@ import java.util.stream.Stream;
 /** Directory checks the commands share. */
 public final class Directories {
 
-    private Directories() {
-    }
+    private Directories() {}
 
     /** Whether {@code directory} is an existing directory with nothing in it. */
     public static boolean isEmpty(Path directory) throws IOException {

@@ -8,13 +8,13 @@ import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Turns every failure into an exit code and a one-line message on stderr. User errors never
@@ -25,8 +25,7 @@ import org.jspecify.annotations.Nullable;
 public final class ErrorHandler implements IExecutionExceptionHandler, IParameterExceptionHandler {
 
     /** The handler {@link LakeMetaCommand} installs; other packages use {@link #printError} only. */
-    ErrorHandler() {
-    }
+    ErrorHandler() {}
 
     @Override
     public int handleParseException(ParameterException ex, String[] args) {
@@ -50,9 +49,15 @@ public final class ErrorHandler implements IExecutionExceptionHandler, IParamete
         } else {
             printError(command, ex.getMessage() + RequestBudget.explain(ex));
         }
-        String[] args = parseResult == null ? new String[0] : parseResult.originalArgs().toArray(String[]::new);
-        printJsonError(command, args, exitCode,
-                exitCode == ExitCodes.INTERNAL_ERROR ? "internal error: " + ex : ex.getMessage() + RequestBudget.explain(ex));
+        String[] args =
+                parseResult == null ? new String[0] : parseResult.originalArgs().toArray(String[]::new);
+        printJsonError(
+                command,
+                args,
+                exitCode,
+                exitCode == ExitCodes.INTERNAL_ERROR
+                        ? "internal error: " + ex
+                        : ex.getMessage() + RequestBudget.explain(ex));
         return exitCode;
     }
 
@@ -63,7 +68,9 @@ public final class ErrorHandler implements IExecutionExceptionHandler, IParamete
         if (ex instanceof CopyRefusedException) {
             return ExitCodes.CONFLICT; // the target's state refuses the copy, as a conflict refuses a write
         }
-        if (ex instanceof StoreOpenException || ex instanceof ServerStartException || ex instanceof MetaStoreException) {
+        if (ex instanceof StoreOpenException
+                || ex instanceof ServerStartException
+                || ex instanceof MetaStoreException) {
             return ExitCodes.STORE_ERROR;
         }
         return ExitCodes.INTERNAL_ERROR;
@@ -74,7 +81,8 @@ public final class ErrorHandler implements IExecutionExceptionHandler, IParamete
      * prints the error as one JSON object on stdout.
      */
     static void printJsonError(CommandLine command, String[] args, int exitCode, @Nullable String message) {
-        if (command.getCommandSpec().findOption("--json") == null || !Arrays.asList(args).contains("--json")) {
+        if (command.getCommandSpec().findOption("--json") == null
+                || !Arrays.asList(args).contains("--json")) {
             return;
         }
         Map<String, Object> error = new LinkedHashMap<>();

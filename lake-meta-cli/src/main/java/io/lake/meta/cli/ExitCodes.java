@@ -37,6 +37,5 @@ public final class ExitCodes {
     /** A bug in lake-meta: the message and stack trace belong in an issue. */
     public static final int INTERNAL_ERROR = 70;
 
-    private ExitCodes() {
-    }
+    private ExitCodes() {}
 }

@@ -7,14 +7,16 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.IHelpCommandInitializable2;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code help [COMMAND...]}: the help of a command, nested ones included ({@code help tables list}),
  * where picocli's own help command reads only the first name.
  */
-@Command(name = "help", helpCommand = true,
+@Command(
+        name = "help",
+        helpCommand = true,
         description = "Print the help of lake-meta, or of the command named (nested: help tables list).")
 final class HelpCommand implements IHelpCommandInitializable2, Runnable {
 
@@ -38,9 +40,11 @@ final class HelpCommand implements IHelpCommandInitializable2, Runnable {
         for (String name : commands) {
             CommandLine sub = command.getSubcommands().get(name);
             if (sub == null) {
-                throw new ParameterException(self, "unknown command '" + name + "' under '"
-                        + command.getCommandSpec().qualifiedName() + "': choose one of "
-                        + String.join(", ", command.getSubcommands().keySet()));
+                throw new ParameterException(
+                        self,
+                        "unknown command '" + name + "' under '"
+                                + command.getCommandSpec().qualifiedName() + "': choose one of "
+                                + String.join(", ", command.getSubcommands().keySet()));
             }
             command = sub;
         }

@@ -8,12 +8,10 @@ import java.util.Map;
 /** Compact, ASCII-only JSON for {@code --json} output: safe to pipe whatever the terminal's charset. */
 public final class Json {
 
-    private static final JsonMapper MAPPER = JsonMapper.builder()
-            .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
-            .build();
+    private static final JsonMapper MAPPER =
+            JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
 
-    private Json() {
-    }
+    private Json() {}
 
     public static String write(Map<String, ?> object) {
         try {

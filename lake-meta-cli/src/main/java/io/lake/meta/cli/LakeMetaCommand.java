@@ -80,15 +80,18 @@ public final class LakeMetaCommand implements Callable<Integer> {
             AutoComplete.GenerateCompletion.class);
 
     /** What describes the whole tree: help and the completion script. */
-    private static final Set<Class<?>> NEED_EVERY_COMMAND = Set.of(HelpCommand.class, AutoComplete.GenerateCompletion.class);
+    private static final Set<Class<?>> NEED_EVERY_COMMAND =
+            Set.of(HelpCommand.class, AutoComplete.GenerateCompletion.class);
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "missing command: choose one of "
-                + String.join(", ", spec.subcommands().keySet()));
+        throw new ParameterException(
+                spec.commandLine(),
+                "missing command: choose one of "
+                        + String.join(", ", spec.subcommands().keySet()));
     }
 
     /**
@@ -106,7 +109,8 @@ public final class LakeMetaCommand implements Callable<Integer> {
             out.flush();
             System.exit(ExitCodes.OK);
         }
-        int exitCode = commandLine(out, err, Optional.of(ArgvDecodingCheck.ofThisProcess(args)), subcommandsFor(args)).execute(args);
+        int exitCode = commandLine(out, err, Optional.of(ArgvDecodingCheck.ofThisProcess(args)), subcommandsFor(args))
+                .execute(args);
         out.flush();
         err.flush();
         System.exit(exitCode);
@@ -141,7 +145,8 @@ public final class LakeMetaCommand implements Callable<Integer> {
     }
 
     /** As above; {@code decoded}, when present, checks arguments the JVM decoded from bytes before anything runs. */
-    static CommandLine commandLine(PrintWriter out, PrintWriter err, Optional<ArgvDecodingCheck> decoded, List<Class<?>> subcommands) {
+    static CommandLine commandLine(
+            PrintWriter out, PrintWriter err, Optional<ArgvDecodingCheck> decoded, List<Class<?>> subcommands) {
         ErrorHandler errors = new ErrorHandler();
         CommandLine commandLine = new CommandLine(new LakeMetaCommand());
         subcommands.forEach(commandLine::addSubcommand);
@@ -165,9 +170,16 @@ public final class LakeMetaCommand implements Callable<Integer> {
 
     /** picocli's own subcommands carry no annotations of ours: give them the sections every command's help has. */
     private static void describeLibraryCommands(CommandLine commandLine) {
-        usage(commandLine, "help", new String[] {"0:the help was printed", ExitCodeHelp.GROUP_USAGE},
-                "  lake-meta help", "  lake-meta help tables list");
-        usage(commandLine, "generate-completion", new String[] {"0:the script was printed", "2:bad input"},
+        usage(
+                commandLine,
+                "help",
+                new String[] {"0:the help was printed", ExitCodeHelp.GROUP_USAGE},
+                "  lake-meta help",
+                "  lake-meta help tables list");
+        usage(
+                commandLine,
+                "generate-completion",
+                new String[] {"0:the script was printed", "2:bad input"},
                 "  source <(lake-meta generate-completion)        # bash or zsh, this shell only",
                 "  lake-meta generate-completion > /etc/bash_completion.d/lake-meta");
     }
@@ -176,12 +188,16 @@ public final class LakeMetaCommand implements Callable<Integer> {
         if (!commandLine.getSubcommands().containsKey(name)) {
             return;
         }
-        UsageMessageSpec usage = commandLine.getSubcommands().get(name).getCommandSpec().usageMessage();
+        UsageMessageSpec usage =
+                commandLine.getSubcommands().get(name).getCommandSpec().usageMessage();
         Map<String, String> codes = new LinkedHashMap<>();
         for (String code : exitCodes) {
             codes.put(code.substring(0, code.indexOf(':')), code.substring(code.indexOf(':') + 1));
         }
-        usage.exitCodeListHeading(ExitCodeHelp.HEADING).exitCodeList(codes).footerHeading("%nExamples:%n").footer(examples);
+        usage.exitCodeListHeading(ExitCodeHelp.HEADING)
+                .exitCodeList(codes)
+                .footerHeading("%nExamples:%n")
+                .footer(examples);
     }
 
     /** The (sub)command the arguments chose: the one the error names. */

@@ -5,8 +5,7 @@ import io.lake.meta.KeyPrefix;
 /** A {@code --prefix} option's value ({@code scan}, {@code watch}, {@code copy}). */
 public final class PrefixOption {
 
-    private PrefixOption() {
-    }
+    private PrefixOption() {}
 
     /**
      * The option as a prefix; a bare family name gets the hint to add its slash.

@@ -17,15 +17,18 @@ public final class ProgressBarOutput {
 
     private static final int WIDTH = 120;
 
-    private ProgressBarOutput() {
-    }
+    private ProgressBarOutput() {}
 
     /** The bar's consumer: redrawing on a terminal ({@code interactive}), else a line per update. */
     public static ProgressBarConsumer to(PrintWriter err, boolean interactive) {
-        return interactive ? new RedrawingConsumer(err) : new DelegatingProgressBarConsumer(line -> {
-            err.println(line);
-            err.flush();
-        }, WIDTH);
+        return interactive
+                ? new RedrawingConsumer(err)
+                : new DelegatingProgressBarConsumer(
+                        line -> {
+                            err.println(line);
+                            err.flush();
+                        },
+                        WIDTH);
     }
 
     /** The update interval that goes with {@link #to}: 0.2 s on a terminal, else {@link #LOG_INTERVAL}. */

@@ -5,8 +5,7 @@ import java.io.Console;
 /** Whether a person watches at a terminal: progress is then redrawn in place, else logged in lines. */
 public final class Terminal {
 
-    private Terminal() {
-    }
+    private Terminal() {}
 
     /**
      * Whether this process talks to a terminal. Before JDK 22, {@link System#console()} is null

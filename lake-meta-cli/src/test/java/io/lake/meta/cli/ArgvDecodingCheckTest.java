@@ -22,10 +22,11 @@ class ArgvDecodingCheckTest {
 
     @Test
     void withBytes_validUtf8_passes_evenATypedReplacementCharacter() {
-        ArgvDecodingCheck arguments = ArgvDecodingCheck.of(Optional.of(List.of(utf8("get"), utf8("tbl/caf\u00e9"), utf8("a\uFFFDb"))),
-                "UTF-8");
+        ArgvDecodingCheck arguments = ArgvDecodingCheck.of(
+                Optional.of(List.of(utf8("get"), utf8("tbl/caf\u00e9"), utf8("a\uFFFDb"))), "UTF-8");
 
-        assertThatCode(() -> arguments.requireText(List.of("get", "tbl/caf\u00e9", "a\uFFFDb"))).doesNotThrowAnyException();
+        assertThatCode(() -> arguments.requireText(List.of("get", "tbl/caf\u00e9", "a\uFFFDb")))
+                .doesNotThrowAnyException();
     }
 
     @Test
@@ -42,7 +43,8 @@ class ArgvDecodingCheckTest {
 
     @Test
     void withBytes_textTheLocaleCouldNotDecode_isRefusedWithTheLocaleFix() {
-        ArgvDecodingCheck arguments = ArgvDecodingCheck.of(Optional.of(List.of(utf8("tbl/caf\u00e9"))), "ANSI_X3.4-1968");
+        ArgvDecodingCheck arguments =
+                ArgvDecodingCheck.of(Optional.of(List.of(utf8("tbl/caf\u00e9"))), "ANSI_X3.4-1968");
 
         assertThatThrownBy(() -> arguments.requireText(List.of("tbl/caf\uFFFD\uFFFD")))
                 .isInstanceOf(UsageException.class)
@@ -55,21 +57,25 @@ class ArgvDecodingCheckTest {
     void withoutBytes_asciiAndNonAsciiText_pass() {
         assertThatCode(() -> ArgvDecodingCheck.of(Optional.empty(), "UTF-8").requireText(List.of("tbl/caf\u00e9", "v")))
                 .doesNotThrowAnyException();
-        assertThatCode(() -> ArgvDecodingCheck.of(Optional.empty(), "ANSI_X3.4-1968").requireText(List.of("tbl/sales/orders")))
+        assertThatCode(() -> ArgvDecodingCheck.of(Optional.empty(), "ANSI_X3.4-1968")
+                        .requireText(List.of("tbl/sales/orders")))
                 .doesNotThrowAnyException();
     }
 
     @Test
     void withoutBytes_aReplacementCharacter_isRefused_becauseItMayStandForLostBytes() {
-        assertThatThrownBy(() -> ArgvDecodingCheck.of(Optional.empty(), "UTF-8").requireText(List.of("put", "tbl/a\uFFFD")))
+        assertThatThrownBy(() ->
+                        ArgvDecodingCheck.of(Optional.empty(), "UTF-8").requireText(List.of("put", "tbl/a\uFFFD")))
                 .isInstanceOf(UsageException.class)
                 .hasMessageStartingWith("argument 2 (tbl/a\\uFFFD) holds U+FFFD, which is also what Java reads in"
                         + " place of bytes that are not UTF-8");
-        assertThatThrownBy(() -> ArgvDecodingCheck.of(Optional.empty(), "ANSI_X3.4-1968").requireText(List.of("caf\uFFFD")))
+        assertThatThrownBy(() ->
+                        ArgvDecodingCheck.of(Optional.empty(), "ANSI_X3.4-1968").requireText(List.of("caf\uFFFD")))
                 .isInstanceOf(UsageException.class)
                 .hasMessageContaining("decoded the command line as ANSI_X3.4-1968 and lost it")
                 .hasMessageContaining("LANG=C.UTF-8");
-        assertThatThrownBy(() -> ArgvDecodingCheck.of(Optional.empty(), "no-such-charset").requireText(List.of("caf\uFFFD")))
+        assertThatThrownBy(() -> ArgvDecodingCheck.of(Optional.empty(), "no-such-charset")
+                        .requireText(List.of("caf\uFFFD")))
                 .isInstanceOf(UsageException.class)
                 .hasMessageContaining("LANG=C.UTF-8");
     }
@@ -86,7 +92,8 @@ class ArgvDecodingCheckTest {
     @Test
     void theLastEntriesOfTheCmdline_areTheArguments_emptyOnesIncluded() {
         byte[] bad = {'k', (byte) 0xff};
-        byte[] line = cmdline(utf8("java"), utf8("-Dx=y"), utf8("-jar"), utf8("lake-meta.jar"), utf8("get"), utf8(""), bad);
+        byte[] line =
+                cmdline(utf8("java"), utf8("-Dx=y"), utf8("-jar"), utf8("lake-meta.jar"), utf8("get"), utf8(""), bad);
 
         Optional<List<byte[]>> args = ArgvDecodingCheck.match(line, new String[] {"get", "", "k\uFFFD"}, "UTF-8");
 
@@ -97,13 +104,17 @@ class ArgvDecodingCheckTest {
     void cmdlineEntriesThatDoNotDecodeToTheArguments_areNotTheirBytes() {
         byte[] line = cmdline(utf8("java"), utf8("Main"), utf8("get"), utf8("tbl/a"));
 
-        assertThat(ArgvDecodingCheck.match(line, new String[] {"get", "tbl/b"}, "UTF-8")).isEmpty();
-        assertThat(ArgvDecodingCheck.match(line, new String[] {"x", "y", "get", "tbl/a", "z"}, "UTF-8")).isEmpty();
-        assertThat(ArgvDecodingCheck.match(line, new String[] {"get", "tbl/a"}, "no-such-charset")).isEmpty();
+        assertThat(ArgvDecodingCheck.match(line, new String[] {"get", "tbl/b"}, "UTF-8"))
+                .isEmpty();
+        assertThat(ArgvDecodingCheck.match(line, new String[] {"x", "y", "get", "tbl/a", "z"}, "UTF-8"))
+                .isEmpty();
+        assertThat(ArgvDecodingCheck.match(line, new String[] {"get", "tbl/a"}, "no-such-charset"))
+                .isEmpty();
     }
 
     @Test
     void noArguments_matchTheCmdlineTrivially() {
-        assertThat(ArgvDecodingCheck.match(cmdline(utf8("java"), utf8("Main")), new String[0], "UTF-8")).hasValue(List.of());
+        assertThat(ArgvDecodingCheck.match(cmdline(utf8("java"), utf8("Main")), new String[0], "UTF-8"))
+                .hasValue(List.of());
     }
 }

@@ -12,8 +12,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ChildCli {
 
-    private ChildCli() {
-    }
+    private ChildCli() {}
 
     /** A bash word for {@code text}, which may hold {@code \xNN} escapes; the script stays ASCII. */
     public static String bytes(String escaped) {
@@ -26,11 +25,15 @@ public final class ChildCli {
     }
 
     /** Runs the command under {@code locale} (LC_ALL) with the given bash words as arguments. */
-    public static Cli.Run run(String locale, Path workDir, List<String> words) throws IOException, InterruptedException {
+    public static Cli.Run run(String locale, Path workDir, List<String> words)
+            throws IOException, InterruptedException {
         String script = "exec \"$LAKE_META_JAVA\" -cp \"$LAKE_META_CP\" " + LakeMetaCommand.class.getName() + " "
                 + String.join(" ", words);
         ProcessBuilder builder = new ProcessBuilder("bash", "-c", script).directory(workDir.toFile());
-        builder.environment().put("LAKE_META_JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        builder.environment()
+                .put(
+                        "LAKE_META_JAVA",
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString());
         builder.environment().put("LAKE_META_CP", System.getProperty("java.class.path"));
         builder.environment().remove("LANG");
         builder.environment().remove("LANGUAGE");
@@ -46,7 +49,7 @@ public final class ChildCli {
             process.destroyForcibly();
             throw new AssertionError("lake-meta did not exit: " + words);
         }
-        return new Cli.Run(process.exitValue(), new String(out, StandardCharsets.UTF_8),
-                new String(err, StandardCharsets.UTF_8));
+        return new Cli.Run(
+                process.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
     }
 }

@@ -6,8 +6,7 @@ import java.io.StringWriter;
 /** Runs {@code lake-meta} in-process with captured stdout and stderr. */
 public final class Cli {
 
-    private Cli() {
-    }
+    private Cli() {}
 
     public record Run(int exitCode, String out, String err) {
         @Override
@@ -19,7 +18,8 @@ public final class Cli {
     public static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exitCode = LakeMetaCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+        int exitCode = LakeMetaCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
+                .execute(args);
         return new Run(exitCode, out.toString(), err.toString());
     }
 }

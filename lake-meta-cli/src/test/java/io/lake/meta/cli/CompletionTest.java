@@ -12,7 +12,11 @@ class CompletionTest {
         Cli.Run run = Cli.run("generate-completion");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("complete -F").contains("_picocli_lake-meta")
-                .contains("scan").contains("txn").contains("dynamo-local");
+        assertThat(run.out())
+                .contains("complete -F")
+                .contains("_picocli_lake-meta")
+                .contains("scan")
+                .contains("txn")
+                .contains("dynamo-local");
     }
 }

@@ -84,13 +84,18 @@ class DynamoRecipeCommandsTest extends RecipeCommandsContract {
 
     @Override
     MetaStore openStore() {
-        return DynamoMetaStore.builder().client(admin).tableName(table).shardCount(shards).createTableIfMissing(true)
+        return DynamoMetaStore.builder()
+                .client(admin)
+                .tableName(table)
+                .shardCount(shards)
+                .createTableIfMissing(true)
                 .build();
     }
 
     @Override
     List<String> storeArguments() {
-        return List.of("--store", "dynamo:" + table, "--endpoint", server.endpoint().toString(), "--region", "us-east-1");
+        return List.of(
+                "--store", "dynamo:" + table, "--endpoint", server.endpoint().toString(), "--region", "us-east-1");
     }
 
     @Test
@@ -131,11 +136,14 @@ class DynamoRecipeCommandsTest extends RecipeCommandsContract {
         Cli.Run run = run("maintenance run", "--once", "--page-size", "5");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        List<String> maintain = run.out().lines().filter(l -> l.startsWith("maintain ")).toList();
+        List<String> maintain =
+                run.out().lines().filter(l -> l.startsWith("maintain ")).toList();
         assertThat(expected).containsAll(maintain);
-        assertThat(maintain).as("12 tables over 4 shards: a page goes on to the next shard until it is full")
+        assertThat(maintain)
+                .as("12 tables over 4 shards: a page goes on to the next shard until it is full")
                 .hasSize(5);
-        assertThat(run.out()).contains("tick: scanned 5, maintain 5", "wrapped no", "more pages follow")
+        assertThat(run.out())
+                .contains("tick: scanned 5, maintain 5", "wrapped no", "more pages follow")
                 .doesNotContain("the first page was empty");
         assertThat(contents()).isEqualTo(before);
 
@@ -143,7 +151,8 @@ class DynamoRecipeCommandsTest extends RecipeCommandsContract {
 
         assertThat(whole.exitCode()).as(whole.toString()).isZero();
         assertThat(whole.out().lines().filter(l -> l.startsWith("maintain ")).toList())
-                .as("a page of 100 holds every shard's tables").containsExactlyInAnyOrderElementsOf(expected);
+                .as("a page of 100 holds every shard's tables")
+                .containsExactlyInAnyOrderElementsOf(expected);
         assertThat(whole.out()).contains("tick: scanned 12, maintain 12", "wrapped yes");
         assertThat(contents()).isEqualTo(before);
     }

@@ -26,9 +26,11 @@ class ErrorHandlerTest {
     @Test
     void storeFailures_mapToStoreError() {
         assertThat(ErrorHandler.exitCodeFor(new StoreOpenException("x", null))).isEqualTo(ExitCodes.STORE_ERROR);
-        assertThat(ErrorHandler.exitCodeFor(new ServerStartException("x", null))).isEqualTo(ExitCodes.STORE_ERROR);
+        assertThat(ErrorHandler.exitCodeFor(new ServerStartException("x", null)))
+                .isEqualTo(ExitCodes.STORE_ERROR);
         assertThat(ErrorHandler.exitCodeFor(new StoreUnavailableException("x"))).isEqualTo(ExitCodes.STORE_ERROR);
-        assertThat(ErrorHandler.exitCodeFor(new OutcomeUnknownException("x", null))).isEqualTo(ExitCodes.STORE_ERROR);
+        assertThat(ErrorHandler.exitCodeFor(new OutcomeUnknownException("x", null)))
+                .isEqualTo(ExitCodes.STORE_ERROR);
         assertThat(ErrorHandler.exitCodeFor(new StoreClosedException("store"))).isEqualTo(ExitCodes.STORE_ERROR);
         assertThat(ErrorHandler.exitCodeFor(new WriteBarrierException("x"))).isEqualTo(ExitCodes.STORE_ERROR);
         assertThat(ErrorHandler.exitCodeFor(new FencedException("x"))).isEqualTo(ExitCodes.STORE_ERROR);
@@ -51,7 +53,8 @@ class ErrorHandlerTest {
         int user = new ErrorHandler().handleExecutionException(new InvalidArgumentException("bad\nkey"), command, null);
 
         assertThat(bug).isEqualTo(ExitCodes.INTERNAL_ERROR);
-        assertThat(bugOutput).startsWith("lake-meta: internal error: java.lang.IllegalStateException: boom")
+        assertThat(bugOutput)
+                .startsWith("lake-meta: internal error: java.lang.IllegalStateException: boom")
                 .contains("\tat ");
         assertThat(user).isEqualTo(ExitCodes.USAGE);
         assertThat(err.toString()).isEqualTo("lake-meta: bad key" + System.lineSeparator());

@@ -32,8 +32,11 @@ class GetStartupFootprintTest {
     @Test
     void picocli_isBuiltForJava17_andNoClassOnTheGetPath_concatenatesByMethodHandle() throws IOException {
         // picocli's released jar holds Java 5 class files (version 49), which no AppCDS archive takes
-        assertThat(classFileVersion(CommandLine.class)).as("picocli's class-file version").isEqualTo(JAVA_17);
-        for (Class<?> type : List.of(CommandLine.class, LakeMetaCommand.class, GetCommand.class, RocksStoreSpec.class)) {
+        assertThat(classFileVersion(CommandLine.class))
+                .as("picocli's class-file version")
+                .isEqualTo(JAVA_17);
+        for (Class<?> type :
+                List.of(CommandLine.class, LakeMetaCommand.class, GetCommand.class, RocksStoreSpec.class)) {
             // an invokedynamic concatenation spins method-handle classes on its first run, at every start
             assertThat(new String(classFile(type), StandardCharsets.ISO_8859_1))
                     .as("%s concatenates strings by invokedynamic", type.getName())
@@ -49,10 +52,19 @@ class GetStartupFootprintTest {
         Path log = temp.resolve("classes.log");
 
         // -Xshare:off: every class the run needs is loaded and logged, none comes pre-loaded by an archive
-        Process get = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xshare:off", "-Xlog:class+load=info:file=" + log, "-cp", System.getProperty("java.class.path"),
-                LakeMetaCommand.class.getName(), "get", "--store", "rocks:" + store, "catalog/a")
-                .redirectErrorStream(true).start();
+        Process get = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xshare:off",
+                        "-Xlog:class+load=info:file=" + log,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        LakeMetaCommand.class.getName(),
+                        "get",
+                        "--store",
+                        "rocks:" + store,
+                        "catalog/a")
+                .redirectErrorStream(true)
+                .start();
         get.getOutputStream().close();
         String output = new String(get.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(get.waitFor(60, TimeUnit.SECONDS)).as("get exited").isTrue();
@@ -63,7 +75,9 @@ class GetStartupFootprintTest {
         try (var lines = Files.lines(log)) {
             loaded = lines.map(GetStartupFootprintTest::className).collect(Collectors.toList());
         }
-        assertThat(loaded).as("the log is the run's").contains(GetCommand.class.getName(), "io.lake.meta.rocks.RocksDbMetaStore");
+        assertThat(loaded)
+                .as("the log is the run's")
+                .contains(GetCommand.class.getName(), "io.lake.meta.rocks.RocksDbMetaStore");
         assertThat(loaded)
                 .as("a get builds the model of get only, and reads no JSON: the others' libraries stay unloaded")
                 .noneMatch(name -> name.startsWith("org.openjdk.jmh.")

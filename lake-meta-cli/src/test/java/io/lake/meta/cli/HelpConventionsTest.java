@@ -42,8 +42,16 @@ class HelpConventionsTest {
 
     @Test
     void theWalk_findsEveryCommand() {
-        assertThat(everyCommand()).contains("lake-meta", "lake-meta get", "lake-meta tables list", "lake-meta ops show",
-                "lake-meta maintenance run", "lake-meta dynamo-migrate", "lake-meta generate-completion", "lake-meta help")
+        assertThat(everyCommand())
+                .contains(
+                        "lake-meta",
+                        "lake-meta get",
+                        "lake-meta tables list",
+                        "lake-meta ops show",
+                        "lake-meta maintenance run",
+                        "lake-meta dynamo-migrate",
+                        "lake-meta generate-completion",
+                        "lake-meta help")
                 .hasSizeGreaterThanOrEqualTo(19);
     }
 
@@ -52,12 +60,15 @@ class HelpConventionsTest {
     void help_listsExitCodes_andGivesExamples(String name) {
         CommandLine command = find(newCommandLine(), name);
         String help = command.getUsageMessage(CommandLine.Help.Ansi.OFF);
-        assertThat(command.getCommandSpec().usageMessage().exitCodeList()).as(name).containsKey("0");
+        assertThat(command.getCommandSpec().usageMessage().exitCodeList())
+                .as(name)
+                .containsKey("0");
         assertThat(help).as(name).contains("Exit codes:").contains("Examples:");
         assertThat(examples(command)).as(name + ": its examples").isNotEmpty();
         assertThat(command.getCommandSpec().usageMessage().footer())
                 .as("%s: example lines (picocli wraps longer ones, splitting an example)", name)
-                .allSatisfy(line -> assertThat(line.length()).as(line).isLessThanOrEqualTo(command.getUsageHelpWidth()));
+                .allSatisfy(
+                        line -> assertThat(line.length()).as(line).isLessThanOrEqualTo(command.getUsageHelpWidth()));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -67,16 +78,21 @@ class HelpConventionsTest {
             assertThat(example.get(0)).as("%s: %s", name, example).isEqualTo("lake-meta");
             List<String> args = example.subList(1, example.size());
             CommandLine parser = newCommandLine();
-            assertThatCode(() -> parser.parseArgs(args.toArray(String[]::new))).as("%s: %s", name, example)
+            assertThatCode(() -> parser.parseArgs(args.toArray(String[]::new)))
+                    .as("%s: %s", name, example)
                     .doesNotThrowAnyException();
             CommandLine.ParseResult chosen = parser.getParseResult();
             while (chosen.hasSubcommand()) {
                 chosen = chosen.subcommand();
             }
             String illustrated = chosen.commandSpec().qualifiedName();
-            assertThat(name.equals("lake-meta") || illustrated.equals(name) || name.equals("lake-meta help")
-                    || name.startsWith(illustrated + " ") || illustrated.startsWith(name + " "))
-                    .as("%s: example %s runs %s", name, example, illustrated).isTrue();
+            assertThat(name.equals("lake-meta")
+                            || illustrated.equals(name)
+                            || name.equals("lake-meta help")
+                            || name.startsWith(illustrated + " ")
+                            || illustrated.startsWith(name + " "))
+                    .as("%s: example %s runs %s", name, example, illustrated)
+                    .isTrue();
         }
     }
 
@@ -154,14 +170,16 @@ class HelpConventionsTest {
             List<String> words = ShellWords.split(pending.toString());
             pending.setLength(0);
             if (!words.isEmpty() && words.get(0).equals("export")) {
-                continue;                   // sets the environment of the next example
+                continue; // sets the environment of the next example
             }
             int pipe = words.lastIndexOf("|");
             words = new ArrayList<>(words.subList(pipe + 1, words.size()));
             while (!words.isEmpty() && words.get(0).matches("[A-Z_]+=.*")) {
                 words.remove(0);
             }
-            if (words.size() >= 2 && words.get(0).equals("source") && words.get(1).startsWith("<(")) {
+            if (words.size() >= 2
+                    && words.get(0).equals("source")
+                    && words.get(1).startsWith("<(")) {
                 words = new ArrayList<>(words.subList(1, words.size()));
                 words.set(0, words.get(0).substring(2));
                 int last = words.size() - 1;
@@ -172,7 +190,7 @@ class HelpConventionsTest {
                     words = words.subList(0, words.indexOf(redirect));
                 }
             }
-            if (!words.isEmpty()) {         // a line that is only a comment
+            if (!words.isEmpty()) { // a line that is only a comment
                 examples.add(words);
             }
         }

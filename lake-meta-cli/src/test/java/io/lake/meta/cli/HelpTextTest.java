@@ -7,9 +7,9 @@ import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
@@ -24,7 +24,8 @@ class HelpTextTest {
     }
 
     private static CommandLine find(String qualifiedName) {
-        CommandLine command = LakeMetaCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+        CommandLine command =
+                LakeMetaCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
         for (String part : qualifiedName.split(" ")) {
             if (!part.equals("lake-meta")) {
                 command = command.getSubcommands().get(part);
@@ -38,7 +39,8 @@ class HelpTextTest {
     void summary_isAWholeSentence(String name) {
         String[] description = find(name).getCommandSpec().usageMessage().description();
         if (description.length > 0) {
-            assertThat(description[0]).as("%s: the summary shown in its parent's command list", name)
+            assertThat(description[0])
+                    .as("%s: the summary shown in its parent's command list", name)
                     .matches("(?s).*[.:]");
         }
     }
@@ -54,7 +56,8 @@ class HelpTextTest {
                 fragments.add(line);
             }
         }
-        assertThat(fragments).as("%s: description lines that stop mid-sentence (picocli re-wraps each into a ragged fragment)", name)
+        assertThat(fragments)
+                .as("%s: description lines that stop mid-sentence (picocli re-wraps each into a ragged fragment)", name)
                 .isEmpty();
     }
 
@@ -62,7 +65,8 @@ class HelpTextTest {
     @MethodSource("everyCommand")
     void exitCodes_areListedInOrder(String name) {
         List<Integer> codes = find(name).getCommandSpec().usageMessage().exitCodeList().keySet().stream()
-                .map(code -> Integer.parseInt(code.trim().split("-")[0])).toList();   // "1-4": a range
+                .map(code -> Integer.parseInt(code.trim().split("-")[0]))
+                .toList(); // "1-4": a range
         assertThat(codes).as(name).isSorted();
     }
 

@@ -9,8 +9,8 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A run builds the model of the command it runs only: start-up does not pay for the others. */
 class LazySubcommandsTest {
@@ -20,7 +20,8 @@ class LazySubcommandsTest {
         assertThat(LakeMetaCommand.subcommandsFor(new String[] {"--version"})).isEmpty();
         assertThat(LakeMetaCommand.subcommandsFor(new String[] {"get", "--store", "rocks:x", "k"}))
                 .containsExactly(GetCommand.class);
-        assertThat(LakeMetaCommand.subcommandsFor(new String[] {"tables", "list"})).containsExactly(TablesCommand.class);
+        assertThat(LakeMetaCommand.subcommandsFor(new String[] {"tables", "list"}))
+                .containsExactly(TablesCommand.class);
     }
 
     @Test
@@ -30,7 +31,9 @@ class LazySubcommandsTest {
         assertThat(LakeMetaCommand.subcommandsFor(new String[] {"help", "get"})).hasSize(all);
         assertThat(LakeMetaCommand.subcommandsFor(new String[] {"--help"})).hasSize(all);
         assertThat(LakeMetaCommand.subcommandsFor(new String[] {"gte"})).hasSize(all);
-        assertThat(LakeMetaCommand.subcommandsFor(new String[] {"generate-completion"})).as("its script names every command").hasSize(all);
+        assertThat(LakeMetaCommand.subcommandsFor(new String[] {"generate-completion"}))
+                .as("its script names every command")
+                .hasSize(all);
     }
 
     @TempDir
@@ -49,8 +52,12 @@ class LazySubcommandsTest {
     @Test
     void theVersion_withNoSubcommandBuilt_printsTheVersion() {
         StringWriter out = new StringWriter();
-        int exit = LakeMetaCommand.commandLine(new PrintWriter(out, true), new PrintWriter(new StringWriter(), true),
-                Optional.empty(), LakeMetaCommand.subcommandsFor(new String[] {"--version"})).execute("--version");
+        int exit = LakeMetaCommand.commandLine(
+                        new PrintWriter(out, true),
+                        new PrintWriter(new StringWriter(), true),
+                        Optional.empty(),
+                        LakeMetaCommand.subcommandsFor(new String[] {"--version"}))
+                .execute("--version");
         assertThat(exit).isZero();
         assertThat(out.toString()).startsWith("lake-meta ");
     }

@@ -45,11 +45,18 @@ class RawArgumentBytesTest {
     void keyWithASurrogateEncoding_isRefused_andNothingIsCreated() throws Exception {
         Path fresh = temp.resolve("fresh");
 
-        Cli.Run run = lakeMeta(UTF8, "put", "--store", word("rocks:" + fresh), "--create-store",
-                bytes("tbl/bad\\xed\\xa0\\x80"), "v1");
+        Cli.Run run = lakeMeta(
+                UTF8,
+                "put",
+                "--store",
+                word("rocks:" + fresh),
+                "--create-store",
+                bytes("tbl/bad\\xed\\xa0\\x80"),
+                "v1");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).as(run.toString())
+        assertThat(run.err())
+                .as(run.toString())
                 .startsWith("lake-meta put: argument 5 (tbl/bad\\xed\\xa0\\x80) is not valid UTF-8 text")
                 .contains("--hex or --base64");
         assertThat(fresh).doesNotExist();
@@ -66,16 +73,19 @@ class RawArgumentBytesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "VALUE      | put    | --store | rocks:DB | tbl/new       | v\\xc3     |          |",
-        "--expect   | put    | --store | rocks:DB | tbl/k         | v2         | --expect | v1\\x80",
-        "--prefix   | scan   | --store | rocks:DB | --prefix      | tbl/\\xe9  |          |",
-        "get KEY    | get    | --store | rocks:DB | tbl/k\\xc0\\xaf |          |          |",
-        "delete KEY | delete | --store | rocks:DB | tbl/k\\xf5   | --expect   | v1       |",
-        "store path | get    | --store | rocks:DB\\xff | tbl/k   |            |          |",
-    })
-    void invalidBytesInAnyArgument_areRefused(String role, String command, String a1, String a2, String a3,
-            String a4, String a5, String a6) throws Exception {
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "VALUE      | put    | --store | rocks:DB | tbl/new       | v\\xc3     |          |",
+                "--expect   | put    | --store | rocks:DB | tbl/k         | v2         | --expect | v1\\x80",
+                "--prefix   | scan   | --store | rocks:DB | --prefix      | tbl/\\xe9  |          |",
+                "get KEY    | get    | --store | rocks:DB | tbl/k\\xc0\\xaf |          |          |",
+                "delete KEY | delete | --store | rocks:DB | tbl/k\\xf5   | --expect   | v1       |",
+                "store path | get    | --store | rocks:DB\\xff | tbl/k   |            |          |",
+            })
+    void invalidBytesInAnyArgument_areRefused(
+            String role, String command, String a1, String a2, String a3, String a4, String a5, String a6)
+            throws Exception {
         List<String> words = new ArrayList<>(List.of(command));
         for (String argument : new String[] {a1, a2, a3, a4, a5, a6}) {
             if (argument != null) {
@@ -86,18 +96,27 @@ class RawArgumentBytesTest {
         Cli.Run run = lakeMeta(UTF8, words.toArray(String[]::new));
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).as(run.toString()).startsWith("lake-meta " + command + ": argument ")
-                .contains("is not valid UTF-8 text").doesNotContain("\tat ");
+        assertThat(run.err())
+                .as(run.toString())
+                .startsWith("lake-meta " + command + ": argument ")
+                .contains("is not valid UTF-8 text")
+                .doesNotContain("\tat ");
         assertThat(run.out()).isEmpty();
         assertThat(keys()).containsExactly("tbl/k");
-        try (MetaStore store = RocksDbMetaStore.builder().directory(db).createIfMissing(false).build()) {
+        try (MetaStore store =
+                RocksDbMetaStore.builder().directory(db).createIfMissing(false).build()) {
             assertThat(store.get(MetaKey.of("tbl/k"))).contains(MetaValue.utf8("v1"));
         }
     }
 
     @Test
     void validNonAsciiText_andATypedReplacementCharacter_areAccepted() throws Exception {
-        Cli.Run put = lakeMeta(UTF8, "put", "--store", word("rocks:" + db), bytes("tbl/caf\\xc3\\xa9"),
+        Cli.Run put = lakeMeta(
+                UTF8,
+                "put",
+                "--store",
+                word("rocks:" + db),
+                bytes("tbl/caf\\xc3\\xa9"),
                 bytes("\\xef\\xbf\\xbd marks a lost character"));
         Cli.Run get = lakeMeta(UTF8, "get", "--store", word("rocks:" + db), bytes("tbl/caf\\xc3\\xa9"));
 
@@ -112,7 +131,9 @@ class RawArgumentBytesTest {
         Cli.Run run = lakeMeta("C", "put", "--store", word("rocks:" + db), bytes("tbl/caf\\xc3\\xa9"), "v");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).as(run.toString()).startsWith("lake-meta put: argument 4 (tbl/caf\\xc3\\xa9)")
+        assertThat(run.err())
+                .as(run.toString())
+                .startsWith("lake-meta put: argument 4 (tbl/caf\\xc3\\xa9)")
                 .contains("LANG=C.UTF-8");
         assertThat(keys()).containsExactly("tbl/k");
     }
@@ -122,7 +143,8 @@ class RawArgumentBytesTest {
     }
 
     private List<String> keys() {
-        try (MetaStore store = RocksDbMetaStore.builder().directory(db).createIfMissing(false).build()) {
+        try (MetaStore store =
+                RocksDbMetaStore.builder().directory(db).createIfMissing(false).build()) {
             return store.page(PageRequest.first(KeyPrefix.of("tbl/"), 100)).entries().stream()
                     .map(entry -> entry.key().toString())
                     .toList();

@@ -25,8 +25,9 @@ class RecipeCommandsHelpTest {
         Cli.Run version = Cli.run(path[0], path[1], "--version");
 
         assertThat(help.exitCode()).as(help.toString()).isZero();
-        assertThat(help.out()).startsWith("Usage: lake-meta " + words).contains("--store=SCHEME:LOCATION", "--json",
-                "Exit codes:", "Examples:");
+        assertThat(help.out())
+                .startsWith("Usage: lake-meta " + words)
+                .contains("--store=SCHEME:LOCATION", "--json", "Exit codes:", "Examples:");
         assertThat(spacesSqueezed(help.out())).contains(" 0 ", " 2 bad input", " 4 store error");
         assertThat(help.out()).doesNotContain("--hex", "--base64");
         assertThat(version.out()).startsWith("lake-meta 0.1.0-SNAPSHOT");
@@ -45,21 +46,27 @@ class RecipeCommandsHelpTest {
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.out()).isEmpty();
-        assertThat(run.err()).startsWith("lake-meta " + group + ": missing subcommand: choose one of ")
+        assertThat(run.err())
+                .startsWith("lake-meta " + group + ": missing subcommand: choose one of ")
                 .contains("Try 'lake-meta " + group + " --help'");
     }
 
     @Test
     void tablesGroup_namesListAndShow() {
-        assertThat(Cli.run("tables").err()).startsWith("lake-meta tables: missing subcommand: choose one of list, show");
+        assertThat(Cli.run("tables").err())
+                .startsWith("lake-meta tables: missing subcommand: choose one of list, show");
     }
 
     @Test
     void maintenanceRunHelp_statesThatItWritesNothing_andWhereItsLimitsComeFrom() {
         String help = Cli.run("maintenance", "run", "--help").out().replaceAll("\\s+", " ");
 
-        assertThat(help).contains("It writes nothing and takes no lock", "LAKE_META_MAINTENANCE_PAGE_SIZE",
-                "LAKE_META_MAINTENANCE_INTERVAL", "--page-size beats");
+        assertThat(help)
+                .contains(
+                        "It writes nothing and takes no lock",
+                        "LAKE_META_MAINTENANCE_PAGE_SIZE",
+                        "LAKE_META_MAINTENANCE_INTERVAL",
+                        "--page-size beats");
     }
 
     /** The exit-code table's columns are aligned with runs of spaces: compare the words. */

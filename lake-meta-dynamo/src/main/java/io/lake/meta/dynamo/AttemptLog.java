@@ -57,7 +57,9 @@ final class AttemptLog implements MetricPublisher {
     AwsRequestOverrideConfiguration attach(DynamoDbClient client) {
         List<MetricPublisher> publishers = new ArrayList<>(clientPublishers(client));
         publishers.add(this);
-        return AwsRequestOverrideConfiguration.builder().metricPublishers(publishers).build();
+        return AwsRequestOverrideConfiguration.builder()
+                .metricPublishers(publishers)
+                .build();
     }
 
     /**
@@ -66,7 +68,9 @@ final class AttemptLog implements MetricPublisher {
      * token, so an attempt that may have applied must not be sent again.
      */
     AwsRequestOverrideConfiguration attachToSingleItemWrite(DynamoDbClient client) {
-        return attach(client).toBuilder().addPlugin(RetriesAfterRefusalsOnly.PLUGIN).build();
+        return attach(client).toBuilder()
+                .addPlugin(RetriesAfterRefusalsOnly.PLUGIN)
+                .build();
     }
 
     /**
@@ -75,7 +79,9 @@ final class AttemptLog implements MetricPublisher {
      * of the token ({@link TransactionResendWindow}), measured by {@code ticker} from now.
      */
     AwsRequestOverrideConfiguration attachToTransaction(DynamoDbClient client, Ticker ticker) {
-        return attach(client).toBuilder().addPlugin(TransactionResendWindow.plugin(ticker)).build();
+        return attach(client).toBuilder()
+                .addPlugin(TransactionResendWindow.plugin(ticker))
+                .build();
     }
 
     private static List<MetricPublisher> clientPublishers(DynamoDbClient client) {

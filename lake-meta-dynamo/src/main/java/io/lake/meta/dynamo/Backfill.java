@@ -61,6 +61,7 @@ final class Backfill {
     static final int GROUP_KEYS = 25;
     /** Raw key and value bytes per group: each value is sent twice (the check and the put). */
     static final int GROUP_BYTES = 1 << 20;
+
     private static final int MAX_ROUNDS = 10;
 
     private final DynamoDbClient client;
@@ -73,7 +74,13 @@ final class Backfill {
     private final TableScan v2;
     private final BatchRead legacyReads;
 
-    Backfill(DynamoDbClient client, String legacyTable, String table, V2Layout layout, MigrationState state, RaceHooks hooks) {
+    Backfill(
+            DynamoDbClient client,
+            String legacyTable,
+            String table,
+            V2Layout layout,
+            MigrationState state,
+            RaceHooks hooks) {
         this.client = client;
         this.legacyTable = legacyTable;
         this.table = table;
@@ -93,7 +100,8 @@ final class Backfill {
     }
 
     /** A legacy item to converge, and what its v2 copy was last seen to hold (null: absent). */
-    private record Pending(MetaKey key, MetaValue value, @Nullable MetaValue v2Seen) {
+    private record Pending(
+            MetaKey key, MetaValue value, @Nullable MetaValue v2Seen) {
 
         Pending(TableScan.Item item) {
             this(item.key(), item.value(), null);
@@ -109,7 +117,8 @@ final class Backfill {
     }
 
     private BackfillPage copy(MigrationState.Cursor cursor, int pageSize) {
-        TableScan.ScanPage page = legacy.page(pageSize, cursor.position().map(V1Layout::keyOf).orElse(null));
+        TableScan.ScanPage page =
+                legacy.page(pageSize, cursor.position().map(V1Layout::keyOf).orElse(null));
         hooks.reached(SCANNED);
         Counts counts = new Counts();
         for (List<TableScan.Item> group : groups(page.items())) {
@@ -117,12 +126,17 @@ final class Backfill {
             hooks.reached(GROUP_COPIED);
         }
         // a Scan's last evaluated key is the table's key: the hash attribute
-        Optional<String> next = page.next().map(key -> Objects.requireNonNull(key.get(V1Layout.HASH)).s());
-        MigrationState.Cursor to = new MigrationState.Cursor(next, next.isEmpty(), Optional.empty(),
+        Optional<String> next = page.next()
+                .map(key -> Objects.requireNonNull(key.get(V1Layout.HASH)).s());
+        MigrationState.Cursor to = new MigrationState.Cursor(
+                next,
+                next.isEmpty(),
+                Optional.empty(),
                 cursor.totals().plus(page.scanned(), counts.copied, counts.alreadyEqual, counts.reloaded, false),
                 cursor.revision() + 1);
         state.advance(cursor, to);
-        return new BackfillPage(page.scanned(), counts.copied, counts.alreadyEqual, counts.reloaded, false, to.totals());
+        return new BackfillPage(
+                page.scanned(), counts.copied, counts.alreadyEqual, counts.reloaded, false, to.totals());
     }
 
     /**
@@ -132,23 +146,29 @@ final class Backfill {
     private BackfillPage sweep(MigrationState.Cursor cursor, int pageSize) {
         TableScan.ScanPage page = v2.page(pageSize, cursor.sweepFrom().orElse(null));
         hooks.reached(SWEEP_SCANNED);
-        Map<MetaKey, MetaValue> inLegacy = page.items().isEmpty() ? Map.of()
-                : legacyReads.read(page.items().stream().map(TableScan.Item::key).toList());
-        List<TableScan.Item> orphans = page.items().stream().filter(item -> !inLegacy.containsKey(item.key())).toList();
+        Map<MetaKey, MetaValue> inLegacy = page.items().isEmpty()
+                ? Map.of()
+                : legacyReads.read(
+                        page.items().stream().map(TableScan.Item::key).toList());
+        List<TableScan.Item> orphans = page.items().stream()
+                .filter(item -> !inLegacy.containsKey(item.key()))
+                .toList();
         for (List<TableScan.Item> group : groups(orphans)) {
             List<TableScan.Item> pending = group;
             for (int round = 0; round < MAX_ROUNDS && !pending.isEmpty(); round++) {
                 pending = removeOnce(pending);
             }
             if (!pending.isEmpty()) {
-                throw new StoreUnavailableException(pending.size() + " v2 copies, such as '" + pending.get(0).key()
-                        + "', kept changing while the backfill removed them; the cursor did not move: run the backfill again");
+                throw new StoreUnavailableException(
+                        pending.size() + " v2 copies, such as '"
+                                + pending.get(0).key()
+                                + "', kept changing while the backfill removed them; the cursor did not move: run the backfill again");
             }
             hooks.reached(GROUP_COPIED);
         }
         boolean done = page.next().isEmpty();
-        MigrationState.Cursor to = new MigrationState.Cursor(Optional.empty(), true, page.next(),
-                cursor.totals().plus(0, 0, 0, 0, done), cursor.revision() + 1);
+        MigrationState.Cursor to = new MigrationState.Cursor(
+                Optional.empty(), true, page.next(), cursor.totals().plus(0, 0, 0, 0, done), cursor.revision() + 1);
         state.advance(cursor, to);
         // the totals count legacy items (the progress is measured against the legacy table's size)
         return new BackfillPage(0, 0, 0, 0, done, to.totals());
@@ -158,13 +178,21 @@ final class Backfill {
     private List<TableScan.Item> removeOnce(List<TableScan.Item> pending) {
         List<TransactWriteItem> actions = new ArrayList<>(2 * pending.size() + 1);
         for (TableScan.Item item : pending) {
-            actions.add(TransactActions.check(legacyTable, V1Layout.INSTANCE.keyOf(item.key()), WriteCondition.absent(V1Layout.INSTANCE)));
-            actions.add(TransactWriteItem.builder().delete(Delete.builder().tableName(table).key(layout.keyOf(item.key()))
-                    .conditionExpression("#v = :v").expressionAttributeNames(Map.of("#v", ItemLayout.VALUE))
-                    .expressionAttributeValues(Map.of(":v", V2Layout.b(item.value()))).build()).build());
+            actions.add(TransactActions.check(
+                    legacyTable, V1Layout.INSTANCE.keyOf(item.key()), WriteCondition.absent(V1Layout.INSTANCE)));
+            actions.add(TransactWriteItem.builder()
+                    .delete(Delete.builder()
+                            .tableName(table)
+                            .key(layout.keyOf(item.key()))
+                            .conditionExpression("#v = :v")
+                            .expressionAttributeNames(Map.of("#v", ItemLayout.VALUE))
+                            .expressionAttributeValues(Map.of(":v", V2Layout.b(item.value())))
+                            .build())
+                    .build());
         }
         actions.add(noMarker());
-        String what = "backfill's removal of " + pending.size() + " v2 copies from '" + pending.get(0).key() + "'";
+        String what = "backfill's removal of " + pending.size() + " v2 copies from '"
+                + pending.get(0).key() + "'";
         List<CancellationReason> reasons = send(what, actions);
         if (reasons == null) {
             return List.of();
@@ -179,7 +207,8 @@ final class Backfill {
     }
 
     private TransactWriteItem noMarker() {
-        return TransactActions.check(table, MigrationRecords.v2Key(MigrationRecords.COMPLETE), WriteCondition.absent(layout));
+        return TransactActions.check(
+                table, MigrationRecords.v2Key(MigrationRecords.COMPLETE), WriteCondition.absent(layout));
     }
 
     /**
@@ -193,7 +222,8 @@ final class Backfill {
         String token = UUID.randomUUID().toString();
         AttemptLog log = new AttemptLog();
         try {
-            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token)
+            client.transactWriteItems(r -> r.transactItems(actions)
+                    .clientRequestToken(token)
                     .overrideConfiguration(log.attachToTransaction(client, state.ticker())));
             return null;
         } catch (TransactionCanceledException e) {
@@ -202,8 +232,10 @@ final class Backfill {
             }
             List<CancellationReason> reasons = TransactActions.conditionFailures(what, actions.size(), e);
             if (TransactActions.failed(reasons.get(actions.size() - 1))) {
-                throw new StoreUnavailableException(what + " found the migration finalized meanwhile (another process"
-                        + " backfilled and finalized); nothing was written: run the backfill again (it answers done)", e);
+                throw new StoreUnavailableException(
+                        what + " found the migration finalized meanwhile (another process"
+                                + " backfilled and finalized); nothing was written: run the backfill again (it answers done)",
+                        e);
             }
             return reasons;
         } catch (SdkException e) {
@@ -216,7 +248,9 @@ final class Backfill {
     }
 
     private static List<CancellationReason> sendAllAgain(List<TransactWriteItem> actions) {
-        return java.util.Collections.nCopies(actions.size(), CancellationReason.builder().code(TransactActions.NONE).build());
+        return java.util.Collections.nCopies(
+                actions.size(),
+                CancellationReason.builder().code(TransactActions.NONE).build());
     }
 
     private static List<List<TableScan.Item>> groups(List<TableScan.Item> items) {
@@ -245,7 +279,8 @@ final class Backfill {
             pending = copyOnce(pending, counts);
         }
         if (!pending.isEmpty()) {
-            throw new StoreUnavailableException(pending.size() + " legacy item(s), such as '" + pending.get(0).key()
+            throw new StoreUnavailableException(pending.size() + " legacy item(s), such as '"
+                    + pending.get(0).key()
                     + "', kept changing while the backfill copied them (" + MAX_ROUNDS + " rounds); the cursor did not"
                     + " move, so the page is replayed: run the backfill again");
         }
@@ -255,16 +290,28 @@ final class Backfill {
     private List<Pending> copyOnce(List<Pending> pending, Counts counts) {
         List<TransactWriteItem> actions = new ArrayList<>(2 * pending.size() + 1);
         for (Pending item : pending) {
-            actions.add(TransactActions.check(legacyTable, V1Layout.INSTANCE.keyOf(item.key()), "#v = :v",
-                    Map.of("#v", ItemLayout.VALUE), Map.of(":v", V2Layout.b(item.value()))));
-            WriteCondition v2Was = item.v2Seen() == null ? WriteCondition.absent(layout) : WriteCondition.holds(item.v2Seen(), layout);
-            actions.add(TransactWriteItem.builder().put(Put.builder().tableName(table).item(layout.itemOf(item.key(), item.value()))
-                    .conditionExpression(v2Was.expression()).expressionAttributeNames(v2Was.names())
-                    .expressionAttributeValues(v2Was.values())
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build());
+            actions.add(TransactActions.check(
+                    legacyTable,
+                    V1Layout.INSTANCE.keyOf(item.key()),
+                    "#v = :v",
+                    Map.of("#v", ItemLayout.VALUE),
+                    Map.of(":v", V2Layout.b(item.value()))));
+            WriteCondition v2Was =
+                    item.v2Seen() == null ? WriteCondition.absent(layout) : WriteCondition.holds(item.v2Seen(), layout);
+            actions.add(TransactWriteItem.builder()
+                    .put(Put.builder()
+                            .tableName(table)
+                            .item(layout.itemOf(item.key(), item.value()))
+                            .conditionExpression(v2Was.expression())
+                            .expressionAttributeNames(v2Was.names())
+                            .expressionAttributeValues(v2Was.values())
+                            .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                            .build())
+                    .build());
         }
         actions.add(noMarker());
-        String what = "backfill of " + pending.size() + " item(s) from '" + pending.get(0).key() + "'";
+        String what = "backfill of " + pending.size() + " item(s) from '"
+                + pending.get(0).key() + "'";
         List<CancellationReason> reasons = send(what, actions);
         if (reasons == null) {
             counts.copied += pending.size();

@@ -13,7 +13,8 @@ package io.lake.meta.dynamo;
  * @param totals the durable cursor's totals, this page included
  * @since 0.1.0
  */
-public record BackfillPage(long scanned, long copied, long alreadyEqual, long reloaded, boolean done, BackfillTotals totals) {
+public record BackfillPage(
+        long scanned, long copied, long alreadyEqual, long reloaded, boolean done, BackfillTotals totals) {
 
     /**
      * The backfill's durable progress, as its cursor records it.
@@ -25,13 +26,19 @@ public record BackfillPage(long scanned, long copied, long alreadyEqual, long re
      * @param reloaded items read again because they changed meanwhile
      * @param done whether the backfill has reached the end of the legacy table
      */
-    public record BackfillTotals(long pages, long scanned, long copied, long alreadyEqual, long reloaded, boolean done) {
+    public record BackfillTotals(
+            long pages, long scanned, long copied, long alreadyEqual, long reloaded, boolean done) {
 
         static final BackfillTotals NONE = new BackfillTotals(0, 0, 0, 0, 0, false);
 
         BackfillTotals plus(long scanned, long copied, long alreadyEqual, long reloaded, boolean done) {
-            return new BackfillTotals(pages + 1, this.scanned + scanned, this.copied + copied,
-                    this.alreadyEqual + alreadyEqual, this.reloaded + reloaded, done);
+            return new BackfillTotals(
+                    pages + 1,
+                    this.scanned + scanned,
+                    this.copied + copied,
+                    this.alreadyEqual + alreadyEqual,
+                    this.reloaded + reloaded,
+                    done);
         }
     }
 }

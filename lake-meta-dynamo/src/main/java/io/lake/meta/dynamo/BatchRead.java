@@ -49,7 +49,12 @@ final class BatchRead {
         this(client, table, layout, DEFAULT_DEADLINE, System::nanoTime, Thread::sleep);
     }
 
-    BatchRead(DynamoDbClient client, String table, ItemLayout layout, Duration deadline, LongSupplier nanoTime,
+    BatchRead(
+            DynamoDbClient client,
+            String table,
+            ItemLayout layout,
+            Duration deadline,
+            LongSupplier nanoTime,
             Pause pause) {
         this.client = client;
         this.table = table;
@@ -97,12 +102,16 @@ final class BatchRead {
     }
 
     /** One request; answers the keys DynamoDB left unprocessed. */
-    private List<Map<String, AttributeValue>> readOnce(List<Map<String, AttributeValue>> pending,
-            Map<String, MetaKey> byRangeKey, Map<MetaKey, MetaValue> found) {
+    private List<Map<String, AttributeValue>> readOnce(
+            List<Map<String, AttributeValue>> pending, Map<String, MetaKey> byRangeKey, Map<MetaKey, MetaValue> found) {
         BatchGetItemResponse response;
         try {
-            response = client.batchGetItem(r -> r.requestItems(Map.of(table,
-                    KeysAndAttributes.builder().keys(pending).consistentRead(true).build())));
+            response = client.batchGetItem(r -> r.requestItems(Map.of(
+                    table,
+                    KeysAndAttributes.builder()
+                            .keys(pending)
+                            .consistentRead(true)
+                            .build())));
         } catch (SdkException e) {
             throw Failures.onRead("BatchGetItem of " + pending.size() + " keys", e, table);
         }
@@ -124,8 +133,10 @@ final class BatchRead {
             pause.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new StoreUnavailableException("BatchGetItem on table '" + table + "' was interrupted while"
-                    + " waiting to retry unprocessed keys; nothing was written", e);
+            throw new StoreUnavailableException(
+                    "BatchGetItem on table '" + table + "' was interrupted while"
+                            + " waiting to retry unprocessed keys; nothing was written",
+                    e);
         }
     }
 }

@@ -4,21 +4,19 @@ import io.lake.meta.Condition;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
+import io.lake.meta.Ticker;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionFailure;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteBarrierException;
-import io.lake.meta.Ticker;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
@@ -96,15 +94,22 @@ final class DualTransactWrite {
     }
 
     /** One table's copy of the data, and how its items look. */
-    record Copy(String table, ItemLayout layout) {
-    }
+    record Copy(String table, ItemLayout layout) {}
 
-    private enum Kind { CONDITION, AUTHORITY, OTHER, MARKER, BARRIER }
+    private enum Kind {
+        CONDITION,
+        AUTHORITY,
+        OTHER,
+        MARKER,
+        BARRIER
+    }
 
     /** One action of the transaction; the marker and barrier checks have no key, only checks have no mutation. */
-    private record Step(Kind kind, @Nullable MetaKey key, @Nullable WriteCondition condition,
-            @Nullable Mutation mutation) {
-    }
+    private record Step(
+            Kind kind,
+            @Nullable MetaKey key,
+            @Nullable WriteCondition condition,
+            @Nullable Mutation mutation) {}
 
     /** The key of a step on a key: every step but the marker and barrier checks, which come last. */
     private static MetaKey keyOf(Step step) {
@@ -151,7 +156,8 @@ final class DualTransactWrite {
                 steps.add(new Step(Kind.OTHER, mutation.key(), copyWhen, mutation));
             }
         }
-        WriteCondition marker = form == Form.V1_DERIVED ? WriteCondition.absent(v2.layout()) : WriteCondition.present(v2.layout());
+        WriteCondition marker =
+                form == Form.V1_DERIVED ? WriteCondition.absent(v2.layout()) : WriteCondition.present(v2.layout());
         actions.add(TransactActions.check(v2.table(), MigrationRecords.v2Key(MigrationRecords.COMPLETE), marker));
         steps.add(new Step(Kind.MARKER, null, marker, null));
         WriteCondition noBarrier = WriteCondition.absent(v2.layout());
@@ -162,28 +168,33 @@ final class DualTransactWrite {
         AttemptLog log = new AttemptLog();
         String what = "dual write, " + TransactWrite.describe(transaction);
         try {
-            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token)
+            client.transactWriteItems(r -> r.transactItems(actions)
+                    .clientRequestToken(token)
                     .overrideConfiguration(log.attachToTransaction(client, ticker)));
             return TransactionResult.applied();
         } catch (TransactionCanceledException e) {
             Failures.requireConclusive(what, e, log, authority.table());
             return cancelled(what, form, authority, other, steps, e);
         } catch (ResourceNotFoundException e) {
-            throw new DynamoStoreException(what + " failed: table '" + legacy.table() + "' or table '" + v2.table()
-                    + "' was not found (deleted, or the client points at another region or endpoint); nothing was"
-                    + " written", e);
+            throw new DynamoStoreException(
+                    what + " failed: table '" + legacy.table() + "' or table '" + v2.table()
+                            + "' was not found (deleted, or the client points at another region or endpoint); nothing was"
+                            + " written",
+                    e);
         } catch (SdkException e) {
             throw Failures.onWrite(what, e, log, authority.table());
         }
     }
 
-    private TransactionResult cancelled(String what, Form form, Copy authority, Copy other, List<Step> steps,
-            TransactionCanceledException e) {
+    private TransactionResult cancelled(
+            String what, Form form, Copy authority, Copy other, List<Step> steps, TransactionCanceledException e) {
         List<CancellationReason> reasons = TransactActions.conditionFailures(what, steps.size(), e);
         if (TransactActions.failed(reasons.get(steps.size() - 1))) {
-            throw new WriteBarrierException(what + " was refused: the migration's write barrier is installed in table '"
-                    + v2.table() + "' (a finalize or rollback is verifying the copies, or one stopped before releasing"
-                    + " it: lake-meta dynamo-migrate status shows which); nothing was written; retry after a short backoff");
+            throw new WriteBarrierException(
+                    what + " was refused: the migration's write barrier is installed in table '"
+                            + v2.table()
+                            + "' (a finalize or rollback is verifying the copies, or one stopped before releasing"
+                            + " it: lake-meta dynamo-migrate status shows which); nothing was written; retry after a short backoff");
         }
         if (TransactActions.failed(reasons.get(steps.size() - 2))) {
             throw new PhaseChanged(form.afterMarkerChange());
@@ -199,29 +210,44 @@ final class DualTransactWrite {
                     continue; // unconditional: derived data
                 }
                 Mutation mutation = Objects.requireNonNull(step.mutation()); // a step on the other copy writes one
-                Optional<Optional<MetaValue>> authorityNow = current(mutation, steps.get(i - 1), reasons.get(i - 1),
-                        authority);
+                Optional<Optional<MetaValue>> authorityNow =
+                        current(mutation, steps.get(i - 1), reasons.get(i - 1), authority);
                 Optional<Optional<MetaValue>> otherNow = current(mutation, step, reason, other);
-                if (authorityNow.isPresent() && otherNow.isPresent() && !authorityNow.get().equals(otherNow.get())) {
+                if (authorityNow.isPresent()
+                        && otherNow.isPresent()
+                        && !authorityNow.get().equals(otherNow.get())) {
                     diverged.add(step.key());
-                    differences.append(differences.length() == 0 ? "" : "; ").append("'").append(step.key())
-                            .append("': ").append(authority.table()).append(" holds ").append(describe(authorityNow.get()))
-                            .append(", ").append(other.table()).append(" holds ").append(describe(otherNow.get()));
+                    differences
+                            .append(differences.length() == 0 ? "" : "; ")
+                            .append("'")
+                            .append(step.key())
+                            .append("': ")
+                            .append(authority.table())
+                            .append(" holds ")
+                            .append(describe(authorityNow.get()))
+                            .append(", ")
+                            .append(other.table())
+                            .append(" holds ")
+                            .append(describe(otherNow.get()));
                 }
             } else if (TransactActions.failed(reason)) {
                 failures.add(conditionOf(step).failure(keyOf(step), TransactActions.itemOf(reason), authority.table()));
             }
         }
         if (!diverged.isEmpty()) {
-            throw new CopiesDivergedException(what + " found the copies of " + diverged.size() + " key(s) different: "
-                    + differences + "; nothing was written. Something wrote one table without the other after"
-                    + " finalization (a store left in mode V1, a hand edit): decide which copy is right and repair the"
-                    + " other (see the DynamoDB migration guide), then retry", diverged);
+            throw new CopiesDivergedException(
+                    what + " found the copies of " + diverged.size() + " key(s) different: "
+                            + differences + "; nothing was written. Something wrote one table without the other after"
+                            + " finalization (a store left in mode V1, a hand edit): decide which copy is right and repair the"
+                            + " other (see the DynamoDB migration guide), then retry",
+                    diverged);
         }
         if (failures.isEmpty()) {
-            throw new DynamoStoreException(what + " was cancelled without a failing action: "
-                    + reasons.stream().map(CancellationReason::code).toList() + " (" + Failures.describe(e)
-                    + "); nothing was applied", e);
+            throw new DynamoStoreException(
+                    what + " was cancelled without a failing action: "
+                            + reasons.stream().map(CancellationReason::code).toList() + " (" + Failures.describe(e)
+                            + "); nothing was applied",
+                    e);
         }
         return TransactionResult.notApplied(failures);
     }
@@ -230,13 +256,16 @@ final class DualTransactWrite {
      * What one copy held when the transaction was evaluated: the expected bytes (absent, for a
      * create) when its condition held, else what its failure returned; empty when unknown.
      */
-    private static Optional<Optional<MetaValue>> current(Mutation mutation, Step step, CancellationReason reason, Copy copy) {
+    private static Optional<Optional<MetaValue>> current(
+            Mutation mutation, Step step, CancellationReason reason, Copy copy) {
         if (!TransactActions.failed(reason)) {
             if (mutation instanceof Mutation.Create) {
                 return Optional.of(Optional.empty());
             }
-            return Optional.of(Optional.of(mutation instanceof Mutation.Update
-                    ? ((Mutation.Update) mutation).expected() : ((Mutation.Delete) mutation).expected()));
+            return Optional.of(Optional.of(
+                    mutation instanceof Mutation.Update
+                            ? ((Mutation.Update) mutation).expected()
+                            : ((Mutation.Delete) mutation).expected()));
         }
         TransactionFailure failure =
                 conditionOf(step).failure(keyOf(step), TransactActions.itemOf(reason), copy.table());

@@ -11,13 +11,13 @@ import io.lake.meta.PageCost;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
 import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.Ticker;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
 import io.lake.meta.spi.KeyFamilies;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
-import io.lake.meta.Ticker;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -60,6 +60,7 @@ final class DynamoDualStore implements MetaStore, KeyFamilies {
     private volatile DualTransactWrite.Form form;
     /** The marker this store's reads of the v2 authority are valid under (see {@link #read}). */
     private volatile @Nullable String markerIdentity;
+
     private final AtomicBoolean legacyRetired;
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -67,9 +68,14 @@ final class DynamoDualStore implements MetaStore, KeyFamilies {
      * @param marker the completion marker as the store opened (null: none, the legacy authority);
      *     with the horizon passed, the legacy table is retired from the start
      */
-    DynamoDualStore(DynamoDbClient client, String legacyTable, String table, V2Layout layout,
+    DynamoDualStore(
+            DynamoDbClient client,
+            String legacyTable,
+            String table,
+            V2Layout layout,
             MigrationState.@Nullable MarkerSeen marker,
-            Duration pollInterval, Ticker ticker) {
+            Duration pollInterval,
+            Ticker ticker) {
         this.legacyTable = legacyTable;
         this.table = table;
         this.migration = new MigrationState(client, legacyTable, table, ticker);
@@ -78,8 +84,11 @@ final class DynamoDualStore implements MetaStore, KeyFamilies {
         this.markerIdentity = marker == null ? null : marker.identity();
         this.legacyStore = new DynamoTableStore(client, legacyTable, V1Layout.INSTANCE, pollInterval, ticker);
         this.v2Store = new DynamoTableStore(client, table, layout, pollInterval, ticker);
-        this.writes = new DualTransactWrite(client, new DualTransactWrite.Copy(legacyTable, V1Layout.INSTANCE),
-                new DualTransactWrite.Copy(table, layout), ticker);
+        this.writes = new DualTransactWrite(
+                client,
+                new DualTransactWrite.Copy(legacyTable, V1Layout.INSTANCE),
+                new DualTransactWrite.Copy(table, layout),
+                ticker);
     }
 
     /** The store of the authority copy: reads go there. */
@@ -96,7 +105,9 @@ final class DynamoDualStore implements MetaStore, KeyFamilies {
      * rollback and a finalize since) is read under again. After the horizon no rollback can happen,
      * so the check stops.
      */
-    private <T> T read(java.util.function.Function<DynamoTableStore, T> operation, java.util.function.UnaryOperator<T> addMarkerCost) {
+    private <T> T read(
+            java.util.function.Function<DynamoTableStore, T> operation,
+            java.util.function.UnaryOperator<T> addMarkerCost) {
         for (int changes = 0; changes <= MAX_FORM_CHANGES; changes++) {
             if (legacyRetired.get() || form.authority == DualAuthority.V1) {
                 return operation.apply(reads());
@@ -141,7 +152,9 @@ final class DynamoDualStore implements MetaStore, KeyFamilies {
             return v2Store.apply(mutation);
         }
         TransactionResult result = write(Transaction.of(List.of(), List.of(mutation)));
-        return result.isApplied() ? WriteResult.applied() : result.failures().get(0).asWriteResult();
+        return result.isApplied()
+                ? WriteResult.applied()
+                : result.failures().get(0).asWriteResult();
     }
 
     @Override
@@ -185,7 +198,10 @@ final class DynamoDualStore implements MetaStore, KeyFamilies {
      */
     private boolean retireIfTheHorizonPassed(DualTransactWrite.Form current) {
         if (current.authority == DualAuthority.V2
-                && migration.completion().map(MigrationStatus.Completion::rollbackHorizonPassed).orElse(false)) {
+                && migration
+                        .completion()
+                        .map(MigrationStatus.Completion::rollbackHorizonPassed)
+                        .orElse(false)) {
             legacyRetired.set(true);
             return true;
         }
@@ -207,8 +223,15 @@ final class DynamoDualStore implements MetaStore, KeyFamilies {
     @Override
     public Page page(PageRequest request) {
         checkOpen();
-        return read(store -> store.page(request), page -> new Page(page.entries(), page.nextToken(),
-                new PageCost(page.cost().itemsEvaluated(), page.cost().capacityUnits() + 1.0, page.cost().requests() + 1)));
+        return read(
+                store -> store.page(request),
+                page -> new Page(
+                        page.entries(),
+                        page.nextToken(),
+                        new PageCost(
+                                page.cost().itemsEvaluated(),
+                                page.cost().capacityUnits() + 1.0,
+                                page.cost().requests() + 1)));
     }
 
     /**
@@ -255,8 +278,12 @@ final class DynamoDualStore implements MetaStore, KeyFamilies {
     @Override
     public String toString() {
         DualAuthority authority = authority();
-        return "DynamoMetaStore[mode=DUAL, authority=" + authority + (legacyRetired.get() ? " (legacy table retired)" : "")
+        return "DynamoMetaStore[mode=DUAL, authority=" + authority
+                + (legacyRetired.get() ? " (legacy table retired)" : "")
                 + ", legacyTable=" + legacyTable + ", table=" + table
-                + ", layout=" + (authority == DualAuthority.V1 ? legacyStore : v2Store).layout().descriptor() + "]";
+                + ", layout="
+                + (authority == DualAuthority.V1 ? legacyStore : v2Store)
+                        .layout()
+                        .descriptor() + "]";
     }
 }

@@ -35,8 +35,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  */
 public final class DynamoMetaStore {
 
-    private DynamoMetaStore() {
-    }
+    private DynamoMetaStore() {}
 
     /** The pause between two polls of a watch unless {@link Builder#pollInterval} says otherwise. */
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
@@ -72,8 +71,7 @@ public final class DynamoMetaStore {
         private @Nullable Duration pollInterval;
         private @Nullable Ticker ticker;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The client to use; required. The store never closes it. */
         public Builder client(DynamoDbClient client) {
@@ -160,7 +158,9 @@ public final class DynamoMetaStore {
          */
         public Builder pollInterval(Duration interval) {
             requireUnset(this.pollInterval, "pollInterval");
-            if (interval == null || interval.compareTo(MIN_POLL_INTERVAL) < 0 || interval.compareTo(MAX_POLL_INTERVAL) > 0) {
+            if (interval == null
+                    || interval.compareTo(MIN_POLL_INTERVAL) < 0
+                    || interval.compareTo(MAX_POLL_INTERVAL) > 0) {
                 throw new InvalidArgumentException("poll interval " + interval + " is out of range: use "
                         + MIN_POLL_INTERVAL.toMillis() + " ms to " + MAX_POLL_INTERVAL.toHours()
                         + " hour (every poll of a watch lists its whole prefix: shorter intervals cost more reads)");
@@ -218,21 +218,25 @@ public final class DynamoMetaStore {
                 throw new IllegalStateException("tableName is required in mode " + chosen + ": call tableName(String)");
             }
             if (chosen != DynamoLayoutMode.V2 && legacyTableName == null) {
-                throw new IllegalStateException("legacyTableName is required in mode " + chosen
-                        + ": call legacyTableName(String)");
+                throw new IllegalStateException(
+                        "legacyTableName is required in mode " + chosen + ": call legacyTableName(String)");
             }
             if (chosen != DynamoLayoutMode.V2 && Objects.equals(legacyTableName, tableName)) {
-                throw new InvalidArgumentException("the legacy table and the v2 table are both '" + tableName
-                        + "': a migration needs two tables");
+                throw new InvalidArgumentException(
+                        "the legacy table and the v2 table are both '" + tableName + "': a migration needs two tables");
             }
-            ModeOpener opener = new ModeOpener(client, createTableIfMissing != null && createTableIfMissing,
+            ModeOpener opener = new ModeOpener(
+                    client,
+                    createTableIfMissing != null && createTableIfMissing,
                     tableActiveTimeout == null ? Duration.ofMinutes(5) : tableActiveTimeout,
-                    pollInterval == null ? DEFAULT_POLL_INTERVAL : pollInterval, ticker == null ? Ticker.system() : ticker);
+                    pollInterval == null ? DEFAULT_POLL_INTERVAL : pollInterval,
+                    ticker == null ? Ticker.system() : ticker);
             return switch (chosen) {
                 // the names each mode needs were checked above
                 case V1 -> opener.openV1(Objects.requireNonNull(legacyTableName), tableName);
-                case DUAL -> opener.openDual(Objects.requireNonNull(legacyTableName), Objects.requireNonNull(tableName),
-                        shardCount);
+                case DUAL ->
+                    opener.openDual(
+                            Objects.requireNonNull(legacyTableName), Objects.requireNonNull(tableName), shardCount);
                 case V2 -> opener.openV2(Objects.requireNonNull(tableName), shardCount);
             };
         }

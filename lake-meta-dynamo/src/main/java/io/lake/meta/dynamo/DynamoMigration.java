@@ -2,8 +2,8 @@ package io.lake.meta.dynamo;
 
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaStoreException;
-import io.lake.meta.WriteBarrierException;
 import io.lake.meta.Ticker;
+import io.lake.meta.WriteBarrierException;
 import io.lake.meta.spi.RaceHooks;
 import java.time.Duration;
 import java.util.Optional;
@@ -54,8 +54,8 @@ public final class DynamoMigration {
     private final ParityCheck parity;
     private final RaceHooks hooks;
 
-    private DynamoMigration(DynamoDbClient client, String legacyTable, String table, V2Layout layout, RaceHooks hooks,
-            Ticker ticker) {
+    private DynamoMigration(
+            DynamoDbClient client, String legacyTable, String table, V2Layout layout, RaceHooks hooks, Ticker ticker) {
         this.client = client;
         this.legacyTable = legacyTable;
         this.table = table;
@@ -74,7 +74,8 @@ public final class DynamoMigration {
     public MigrationStatus status() {
         long estimate;
         try {
-            Long count = client.describeTable(r -> r.tableName(legacyTable)).table().itemCount();
+            Long count =
+                    client.describeTable(r -> r.tableName(legacyTable)).table().itemCount();
             estimate = count == null ? 0 : count;
         } catch (SdkException e) {
             throw Failures.onRead("DescribeTable", e, legacyTable);
@@ -130,7 +131,8 @@ public final class DynamoMigration {
             released = state.releaseBarrier(barrier);
             return new FinalizeResult(FinalizeResult.Outcome.FINALIZED, Optional.of(report));
         } catch (MetaStoreException e) {
-            // A store failure: lift the barrier so writers resume. A crash of the process leaves it (see releaseBarrier).
+            // A store failure: lift the barrier so writers resume. A crash of the process leaves it (see
+            // releaseBarrier).
             if (!released) {
                 try {
                     state.releaseBarrier(barrier);
@@ -149,7 +151,10 @@ public final class DynamoMigration {
      */
     private void releaseThePublishersBarrier() {
         Optional<MigrationStatus.Barrier> barrier = state.barrier();
-        if (barrier.isPresent() && state.completionPublisher().filter(barrier.get().holder()::equals).isPresent()) {
+        if (barrier.isPresent()
+                && state.completionPublisher()
+                        .filter(barrier.get().holder()::equals)
+                        .isPresent()) {
             state.releaseBarrier(barrier.get());
         }
     }
@@ -202,8 +207,11 @@ public final class DynamoMigration {
                 }
                 case MARKER_GONE_OR_HORIZON_DECLARED -> {
                     Optional<MigrationStatus.Completion> now = state.completion();
-                    return new RollbackResult(now.isEmpty() ? RollbackResult.Outcome.NOT_FINALIZED
-                            : RollbackResult.Outcome.HORIZON_PASSED, Optional.of(report));
+                    return new RollbackResult(
+                            now.isEmpty()
+                                    ? RollbackResult.Outcome.NOT_FINALIZED
+                                    : RollbackResult.Outcome.HORIZON_PASSED,
+                            Optional.of(report));
                 }
                 default -> {
                     // withdrawn
@@ -258,8 +266,7 @@ public final class DynamoMigration {
         private @Nullable RaceHooks hooks;
         private @Nullable Ticker ticker;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The client to use; required. Never closed by the migration. */
         public Builder client(DynamoDbClient client) {
@@ -334,15 +341,20 @@ public final class DynamoMigration {
                 throw new IllegalStateException("client, legacyTableName and tableName are required");
             }
             if (legacyTableName.equals(tableName)) {
-                throw new InvalidArgumentException("the legacy table and the v2 table are both '" + tableName
-                        + "': a migration needs two tables");
+                throw new InvalidArgumentException(
+                        "the legacy table and the v2 table are both '" + tableName + "': a migration needs two tables");
             }
             Duration timeout = Duration.ofMinutes(5);
             new LegacyTableSetup(client, legacyTableName).open(false, timeout);
-            V2Layout layout = new TableSetup(client, tableName).open(shardCount,
-                    createTableIfMissing != null && createTableIfMissing, timeout);
-            DynamoMigration migration = new DynamoMigration(client, legacyTableName, tableName, layout,
-                    hooks == null ? RaceHooks.NONE : hooks, ticker == null ? Ticker.system() : ticker);
+            V2Layout layout = new TableSetup(client, tableName)
+                    .open(shardCount, createTableIfMissing != null && createTableIfMissing, timeout);
+            DynamoMigration migration = new DynamoMigration(
+                    client,
+                    legacyTableName,
+                    tableName,
+                    layout,
+                    hooks == null ? RaceHooks.NONE : hooks,
+                    ticker == null ? Ticker.system() : ticker);
             migration.state.markStarted(); // from now on mode V2 refuses the v2 table
             return migration;
         }

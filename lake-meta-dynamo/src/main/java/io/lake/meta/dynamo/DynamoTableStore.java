@@ -1,5 +1,6 @@
 package io.lake.meta.dynamo;
 
+import io.lake.meta.BatchKeys;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
@@ -9,15 +10,14 @@ import io.lake.meta.Mutation;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
+import io.lake.meta.Ticker;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
-import io.lake.meta.BatchKeys;
 import io.lake.meta.spi.KeyFamilies;
 import io.lake.meta.spi.PollingWatcher;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
-import io.lake.meta.Ticker;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -72,8 +72,8 @@ final class DynamoTableStore implements MetaStore, KeyFamilies {
         this.pages = layout.pageReader(client, table);
         this.families = new TableFamilies(client, table, layout);
         this.pollInterval = pollInterval;
-        this.watches = new PollingWatcher(new TableGoneEndsWatches(this, toString(), this::endWatches), pollInterval,
-                toString());
+        this.watches = new PollingWatcher(
+                new TableGoneEndsWatches(this, toString(), this::endWatches), pollInterval, toString());
     }
 
     @Override
@@ -82,7 +82,8 @@ final class DynamoTableStore implements MetaStore, KeyFamilies {
         notNull(key, "key");
         GetItemResponse response;
         try {
-            response = client.getItem(r -> r.tableName(table).key(layout.keyOf(key)).consistentRead(true));
+            response = client.getItem(
+                    r -> r.tableName(table).key(layout.keyOf(key)).consistentRead(true));
         } catch (SdkException e) {
             throw Failures.onRead("GetItem of '" + key + "'", e, table);
         }

@@ -36,13 +36,12 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionInProgressExcep
  */
 final class Failures {
 
-    private Failures() {
-    }
+    private Failures() {}
 
     static MetaStoreException onRead(String what, SdkException e, String table) {
         if (refusedBeforeExecuting(e) || mayHaveExecuted(e)) {
-            return new StoreUnavailableException(what + " on table '" + table + "' failed: " + describe(e)
-                    + "; retry with backoff", e);
+            return new StoreUnavailableException(
+                    what + " on table '" + table + "' failed: " + describe(e) + "; retry with backoff", e);
         }
         return permanent(what, e, table);
     }
@@ -52,8 +51,10 @@ final class Failures {
             return outcomeUnknown(what, e, log, table);
         }
         if (refusedBeforeExecuting(e)) {
-            return new StoreUnavailableException(what + " on table '" + table + "' was refused: " + describe(e)
-                    + "; nothing was applied; retry with backoff", e);
+            return new StoreUnavailableException(
+                    what + " on table '" + table + "' was refused: " + describe(e)
+                            + "; nothing was applied; retry with backoff",
+                    e);
         }
         return permanent(what, e, table);
     }
@@ -73,11 +74,14 @@ final class Failures {
 
     /** The write may have applied: {@code e} is the last attempt's failure, {@code log} tells what the earlier ones did. */
     static OutcomeUnknownException outcomeUnknown(String what, SdkException e, AttemptLog log, String table) {
-        String why = mayHaveExecuted(e) ? describe(e)
+        String why = mayHaveExecuted(e)
+                ? describe(e)
                 : "an earlier attempt may have applied (attempts " + log + "), and the last attempt's answer, "
                         + describe(e) + ", speaks only for itself";
-        return new OutcomeUnknownException(what + " on table '" + table + "' may or may not have applied: "
-                + why + "; re-read the key to learn the outcome before deciding what to do", e);
+        return new OutcomeUnknownException(
+                what + " on table '" + table + "' may or may not have applied: " + why
+                        + "; re-read the key to learn the outcome before deciding what to do",
+                e);
     }
 
     /** DynamoDB answered instead of executing: nothing was written, and a retry may succeed. */
@@ -105,8 +109,10 @@ final class Failures {
         if (!(e instanceof SdkClientException)) {
             return false;
         }
-        if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException
-                || e instanceof Crc32MismatchException || e instanceof AbortedException) {
+        if (e instanceof ApiCallTimeoutException
+                || e instanceof ApiCallAttemptTimeoutException
+                || e instanceof Crc32MismatchException
+                || e instanceof AbortedException) {
             return true;
         }
         for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
@@ -119,15 +125,21 @@ final class Failures {
 
     private static MetaStoreException permanent(String what, SdkException e, String table) {
         if (e instanceof ResourceNotFoundException) {
-            return new DynamoStoreException(what + " failed: table '" + table + "' was not found (it may have been"
-                    + " deleted, or the client points at another region or endpoint)", e);
+            return new DynamoStoreException(
+                    what + " failed: table '" + table + "' was not found (it may have been"
+                            + " deleted, or the client points at another region or endpoint)",
+                    e);
         }
         if (e instanceof SdkClientException) {
-            return new DynamoStoreException(what + " on table '" + table + "' failed in the client before DynamoDB"
-                    + " answered: " + e.getMessage() + "; check the client's credentials, region and endpoint", e);
+            return new DynamoStoreException(
+                    what + " on table '" + table + "' failed in the client before DynamoDB" + " answered: "
+                            + e.getMessage() + "; check the client's credentials, region and endpoint",
+                    e);
         }
-        return new DynamoStoreException(what + " on table '" + table + "' was rejected by DynamoDB: " + describe(e)
-                + "; check the table, the IAM permissions (see the DynamoDB guide) and the client configuration", e);
+        return new DynamoStoreException(
+                what + " on table '" + table + "' was rejected by DynamoDB: " + describe(e)
+                        + "; check the table, the IAM permissions (see the DynamoDB guide) and the client configuration",
+                e);
     }
 
     static String describe(SdkException e) {

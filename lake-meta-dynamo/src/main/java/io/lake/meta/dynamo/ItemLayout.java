@@ -5,9 +5,9 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import org.jspecify.annotations.Nullable;
 
 /**
  * How one table layout holds logical keys: where a key's item lives and what it looks like, how a
@@ -45,7 +45,8 @@ sealed interface ItemLayout permits V1Layout, V2Layout {
      *
      * @throws DynamoStoreException if the hash key is not one this layout writes
      */
-    @Nullable String familyOfHashKey(String hashKey, String table);
+    @Nullable
+    String familyOfHashKey(String hashKey, String table);
 
     /** The value of an item this layout wrote; a clear error for anything else. */
     default MetaValue valueIn(Map<String, AttributeValue> item, String table) {
@@ -75,7 +76,8 @@ sealed interface ItemLayout permits V1Layout, V2Layout {
             // reported below
         }
         throw new DynamoStoreException("item with " + keyAttribute() + " = " + text + " in table '" + table
-                + "' is not a lake-meta key under prefix '" + prefix + "': the table holds data lake-meta did not write");
+                + "' is not a lake-meta key under prefix '" + prefix
+                + "': the table holds data lake-meta did not write");
     }
 
     /** Whether a hash key is one of lake-meta's internal records rather than a logical key's. */
@@ -88,8 +90,10 @@ sealed interface ItemLayout permits V1Layout, V2Layout {
         try {
             return KeyPrefix.family(family).family();
         } catch (RuntimeException e) {
-            throw new DynamoStoreException("item with hash key " + hashKey + " in table '" + table
-                    + "' holds no lake-meta key family: the table holds data lake-meta did not write", e);
+            throw new DynamoStoreException(
+                    "item with hash key " + hashKey + " in table '" + table
+                            + "' holds no lake-meta key family: the table holds data lake-meta did not write",
+                    e);
         }
     }
 }

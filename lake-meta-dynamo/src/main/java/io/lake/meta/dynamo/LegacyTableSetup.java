@@ -30,7 +30,8 @@ final class LegacyTableSetup {
 
     private @Nullable Map<String, AttributeValue> completionMarker() {
         try {
-            var response = client.getItem(r -> r.tableName(table).key(MigrationRecords.v1CompleteKey()).consistentRead(true));
+            var response = client.getItem(r ->
+                    r.tableName(table).key(MigrationRecords.v1CompleteKey()).consistentRead(true));
             return response.hasItem() && !response.item().isEmpty() ? response.item() : null;
         } catch (SdkException e) {
             throw Failures.onRead("reading the migration's completion marker", e, table);

@@ -26,8 +26,7 @@ final class MigrationRecords {
     static final String COMPLETE = "#complete";
     static final String V1_COMPLETE = "#migration#complete";
 
-    private MigrationRecords() {
-    }
+    private MigrationRecords() {}
 
     static Map<String, AttributeValue> v2Key(String record) {
         return V2Layout.keyOf(V2_HASH, record);

@@ -3,8 +3,8 @@ package io.lake.meta.dynamo;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.StoreUnavailableException;
-import io.lake.meta.WriteBarrierException;
 import io.lake.meta.Ticker;
+import io.lake.meta.WriteBarrierException;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -34,10 +34,15 @@ final class MigrationState {
      * sweeps the v2 table for copies the legacy table no longer has ({@code sweeping}, from
      * {@code sweepFrom}: a v2 key).
      */
-    record Cursor(Optional<String> position, boolean sweeping, Optional<Map<String, AttributeValue>> sweepFrom,
-            BackfillPage.BackfillTotals totals, long revision) {
+    record Cursor(
+            Optional<String> position,
+            boolean sweeping,
+            Optional<Map<String, AttributeValue>> sweepFrom,
+            BackfillPage.BackfillTotals totals,
+            long revision) {
 
-        static final Cursor START = new Cursor(Optional.empty(), false, Optional.empty(), BackfillPage.BackfillTotals.NONE, 0);
+        static final Cursor START =
+                new Cursor(Optional.empty(), false, Optional.empty(), BackfillPage.BackfillTotals.NONE, 0);
     }
 
     private static final String POSITION = "position";
@@ -72,19 +77,32 @@ final class MigrationState {
     }
 
     Cursor cursor() {
-        Map<String, AttributeValue> item = read(table, MigrationRecords.v2Key(MigrationRecords.CURSOR), "the backfill cursor");
+        Map<String, AttributeValue> item =
+                read(table, MigrationRecords.v2Key(MigrationRecords.CURSOR), "the backfill cursor");
         if (item == null) {
             return Cursor.START;
         }
-        BackfillPage.BackfillTotals totals = new BackfillPage.BackfillTotals(n(item, "pages"), n(item, "scanned"),
-                n(item, "copied"), n(item, "equal"), n(item, "reloaded"),
+        BackfillPage.BackfillTotals totals = new BackfillPage.BackfillTotals(
+                n(item, "pages"),
+                n(item, "scanned"),
+                n(item, "copied"),
+                n(item, "equal"),
+                n(item, "reloaded"),
                 item.get(DONE) != null && Boolean.TRUE.equals(item.get(DONE).bool()));
         AttributeValue position = item.get(POSITION);
-        boolean sweeping = item.get(SWEEPING) != null && Boolean.TRUE.equals(item.get(SWEEPING).bool());
-        Optional<Map<String, AttributeValue>> sweepFrom = item.get(SWEEP_HASH) == null ? Optional.empty()
-                : Optional.of(V2Layout.keyOf(item.get(SWEEP_HASH).s(),
-                        Objects.requireNonNull(item.get(SWEEP_RANGE), "sweep position without its range").s()));
-        return new Cursor(position == null ? Optional.empty() : Optional.of(position.s()), sweeping, sweepFrom, totals,
+        boolean sweeping = item.get(SWEEPING) != null
+                && Boolean.TRUE.equals(item.get(SWEEPING).bool());
+        Optional<Map<String, AttributeValue>> sweepFrom = item.get(SWEEP_HASH) == null
+                ? Optional.empty()
+                : Optional.of(V2Layout.keyOf(
+                        item.get(SWEEP_HASH).s(),
+                        Objects.requireNonNull(item.get(SWEEP_RANGE), "sweep position without its range")
+                                .s()));
+        return new Cursor(
+                position == null ? Optional.empty() : Optional.of(position.s()),
+                sweeping,
+                sweepFrom,
+                totals,
                 n(item, REVISION));
     }
 
@@ -111,10 +129,15 @@ final class MigrationState {
         AttemptLog log = new AttemptLog();
         try {
             if (from.revision() == 0) {
-                client.putItem(r -> r.tableName(table).item(item).conditionExpression("attribute_not_exists(#k)")
-                        .expressionAttributeNames(Map.of("#k", V2Layout.RANGE)).overrideConfiguration(log.attachToSingleItemWrite(client)));
+                client.putItem(r -> r.tableName(table)
+                        .item(item)
+                        .conditionExpression("attribute_not_exists(#k)")
+                        .expressionAttributeNames(Map.of("#k", V2Layout.RANGE))
+                        .overrideConfiguration(log.attachToSingleItemWrite(client)));
             } else {
-                client.putItem(r -> r.tableName(table).item(item).conditionExpression("#r = :r")
+                client.putItem(r -> r.tableName(table)
+                        .item(item)
+                        .conditionExpression("#r = :r")
                         .expressionAttributeNames(Map.of("#r", REVISION))
                         .expressionAttributeValues(Map.of(":r", num(from.revision())))
                         .overrideConfiguration(log.attachToSingleItemWrite(client)));
@@ -123,9 +146,11 @@ final class MigrationState {
             if (log.earlierAttemptMayHaveApplied(e)) {
                 throw Failures.outcomeUnknown("moving the backfill cursor", e, log, table);
             }
-            throw new StoreUnavailableException("the backfill cursor in table '" + table + "' was moved by another"
-                    + " backfill while this page was copied; nothing is lost (the page is replayed): run one backfill at a"
-                    + " time", e);
+            throw new StoreUnavailableException(
+                    "the backfill cursor in table '" + table + "' was moved by another"
+                            + " backfill while this page was copied; nothing is lost (the page is replayed): run one backfill at a"
+                            + " time",
+                    e);
         } catch (SdkException e) {
             throw Failures.onWrite("moving the backfill cursor", e, log, table);
         }
@@ -142,13 +167,19 @@ final class MigrationState {
         item.put("started_at", AttributeValue.fromS(Instant.now().toString()));
         AttemptLog log = new AttemptLog();
         try {
-            client.putItem(r -> r.tableName(table).item(item).conditionExpression("attribute_not_exists(#k)")
-                    .expressionAttributeNames(Map.of("#k", V2Layout.RANGE)).overrideConfiguration(log.attachToSingleItemWrite(client)));
+            client.putItem(r -> r.tableName(table)
+                    .item(item)
+                    .conditionExpression("attribute_not_exists(#k)")
+                    .expressionAttributeNames(Map.of("#k", V2Layout.RANGE))
+                    .overrideConfiguration(log.attachToSingleItemWrite(client)));
         } catch (ConditionalCheckFailedException e) {
             // recorded already (by another store, or by an earlier attempt of this call)
         } catch (SdkException e) {
-            throw Failures.onWrite("recording that '" + table + "' is the target of a migration from '" + legacyTable + "'",
-                    e, log, table);
+            throw Failures.onWrite(
+                    "recording that '" + table + "' is the target of a migration from '" + legacyTable + "'",
+                    e,
+                    log,
+                    table);
         }
     }
 
@@ -159,7 +190,8 @@ final class MigrationState {
     void resetCursor() {
         AttemptLog log = new AttemptLog();
         try {
-            client.deleteItem(r -> r.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.CURSOR))
+            client.deleteItem(r -> r.tableName(table)
+                    .key(MigrationRecords.v2Key(MigrationRecords.CURSOR))
                     .overrideConfiguration(log.attachToSingleItemWrite(client)));
         } catch (SdkException e) {
             throw Failures.onWrite("resetting the backfill cursor", e, log, table);
@@ -167,7 +199,8 @@ final class MigrationState {
     }
 
     Optional<MigrationStatus.Barrier> barrier() {
-        Map<String, AttributeValue> item = read(table, MigrationRecords.v2Key(MigrationRecords.BARRIER), "the write barrier");
+        Map<String, AttributeValue> item =
+                read(table, MigrationRecords.v2Key(MigrationRecords.BARRIER), "the write barrier");
         if (item == null) {
             return Optional.empty();
         }
@@ -175,7 +208,8 @@ final class MigrationState {
     }
 
     Optional<MigrationStatus.Completion> completion() {
-        Map<String, AttributeValue> item = read(table, MigrationRecords.v2Key(MigrationRecords.COMPLETE), "the completion marker");
+        Map<String, AttributeValue> item =
+                read(table, MigrationRecords.v2Key(MigrationRecords.COMPLETE), "the completion marker");
         if (item == null) {
             return Optional.empty();
         }
@@ -184,17 +218,20 @@ final class MigrationState {
 
     /** The holder of the barrier under which the completion marker was published; empty without a marker (or from an older version). */
     Optional<String> completionPublisher() {
-        Map<String, AttributeValue> item = read(table, MigrationRecords.v2Key(MigrationRecords.COMPLETE), "the completion marker");
-        return item == null || item.get(PUBLISHER) == null ? Optional.empty() : Optional.of(item.get(PUBLISHER).s());
+        Map<String, AttributeValue> item =
+                read(table, MigrationRecords.v2Key(MigrationRecords.COMPLETE), "the completion marker");
+        return item == null || item.get(PUBLISHER) == null
+                ? Optional.empty()
+                : Optional.of(item.get(PUBLISHER).s());
     }
 
     /** Which completion marker exists, as a v2-authority read checks it: its identity, and whether the horizon passed. */
-    record MarkerSeen(String identity, boolean horizonPassed) {
-    }
+    record MarkerSeen(String identity, boolean horizonPassed) {}
 
     /** The completion marker now (one consistent GetItem); empty when none exists. */
     Optional<MarkerSeen> markerSeen() {
-        Map<String, AttributeValue> item = read(table, MigrationRecords.v2Key(MigrationRecords.COMPLETE), "the completion marker");
+        Map<String, AttributeValue> item =
+                read(table, MigrationRecords.v2Key(MigrationRecords.COMPLETE), "the completion marker");
         return item == null ? Optional.empty() : Optional.of(markerSeenIn(item));
     }
 
@@ -209,12 +246,19 @@ final class MigrationState {
 
     static MigrationStatus.Completion completionOf(Map<String, AttributeValue> item) {
         AttributeValue horizon = item.get(HORIZON);
-        return new MigrationStatus.Completion(n(item, ITEMS), s(item, DIGEST), instant(item, FINALIZED_AT),
+        return new MigrationStatus.Completion(
+                n(item, ITEMS),
+                s(item, DIGEST),
+                instant(item, FINALIZED_AT),
                 horizon != null && Boolean.TRUE.equals(horizon.bool()));
     }
 
     /** What {@link #withdrawCompletion} found. */
-    enum Withdrawal { WITHDRAWN, BARRIER_LOST, MARKER_GONE_OR_HORIZON_DECLARED }
+    enum Withdrawal {
+        WITHDRAWN,
+        BARRIER_LOST,
+        MARKER_GONE_OR_HORIZON_DECLARED
+    }
 
     /**
      * Removes the completion marker from both tables (a rollback to the legacy authority), in one
@@ -222,21 +266,34 @@ final class MigrationState {
      */
     Withdrawal withdrawCompletion(MigrationStatus.Barrier barrier) {
         List<TransactWriteItem> actions = List.of(
-                TransactActions.check(table, MigrationRecords.v2Key(MigrationRecords.BARRIER), "#h = :h",
-                        Map.of("#h", HOLDER), Map.of(":h", AttributeValue.fromS(barrier.holder()))),
-                TransactWriteItem.builder().delete(d -> d.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.COMPLETE))
-                        .conditionExpression("attribute_exists(#k) AND NOT #z = :t")
-                        .expressionAttributeNames(Map.of("#k", V2Layout.RANGE, "#z", HORIZON))
-                        .expressionAttributeValues(Map.of(":t", AttributeValue.fromBool(true)))).build(),
-                TransactWriteItem.builder().delete(d -> d.tableName(legacyTable).key(MigrationRecords.v1CompleteKey())).build(),
+                TransactActions.check(
+                        table,
+                        MigrationRecords.v2Key(MigrationRecords.BARRIER),
+                        "#h = :h",
+                        Map.of("#h", HOLDER),
+                        Map.of(":h", AttributeValue.fromS(barrier.holder()))),
+                TransactWriteItem.builder()
+                        .delete(d -> d.tableName(table)
+                                .key(MigrationRecords.v2Key(MigrationRecords.COMPLETE))
+                                .conditionExpression("attribute_exists(#k) AND NOT #z = :t")
+                                .expressionAttributeNames(Map.of("#k", V2Layout.RANGE, "#z", HORIZON))
+                                .expressionAttributeValues(Map.of(":t", AttributeValue.fromBool(true))))
+                        .build(),
+                TransactWriteItem.builder()
+                        .delete(d -> d.tableName(legacyTable).key(MigrationRecords.v1CompleteKey()))
+                        .build(),
                 // the legacy table is the authority again and will change alone (V1 writers): the next
                 // backfill starts over, so that a later finalize can succeed
-                TransactWriteItem.builder().delete(d -> d.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.CURSOR))).build());
+                TransactWriteItem.builder()
+                        .delete(d -> d.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.CURSOR)))
+                        .build());
         List<CancellationReason> refused = transactRecords("withdrawing the completion marker", actions);
         if (refused.isEmpty()) {
             return Withdrawal.WITHDRAWN;
         }
-        return TransactActions.failed(refused.get(0)) ? Withdrawal.BARRIER_LOST : Withdrawal.MARKER_GONE_OR_HORIZON_DECLARED;
+        return TransactActions.failed(refused.get(0))
+                ? Withdrawal.BARRIER_LOST
+                : Withdrawal.MARKER_GONE_OR_HORIZON_DECLARED;
     }
 
     /**
@@ -247,14 +304,22 @@ final class MigrationState {
      */
     boolean declareHorizon() {
         List<TransactWriteItem> actions = new java.util.ArrayList<>();
-        actions.add(TransactWriteItem.builder().update(u -> u.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.COMPLETE))
-                .updateExpression("SET #z = :t").conditionExpression("attribute_exists(#k)")
-                .expressionAttributeNames(Map.of("#z", HORIZON, "#k", V2Layout.RANGE))
-                .expressionAttributeValues(Map.of(":t", AttributeValue.fromBool(true)))).build());
-        actions.add(TransactWriteItem.builder().update(u -> u.tableName(legacyTable).key(MigrationRecords.v1CompleteKey())
-                .updateExpression("SET #z = :t").conditionExpression("attribute_exists(#k)")
-                .expressionAttributeNames(Map.of("#z", HORIZON, "#k", V1Layout.HASH))
-                .expressionAttributeValues(Map.of(":t", AttributeValue.fromBool(true)))).build());
+        actions.add(TransactWriteItem.builder()
+                .update(u -> u.tableName(table)
+                        .key(MigrationRecords.v2Key(MigrationRecords.COMPLETE))
+                        .updateExpression("SET #z = :t")
+                        .conditionExpression("attribute_exists(#k)")
+                        .expressionAttributeNames(Map.of("#z", HORIZON, "#k", V2Layout.RANGE))
+                        .expressionAttributeValues(Map.of(":t", AttributeValue.fromBool(true))))
+                .build());
+        actions.add(TransactWriteItem.builder()
+                .update(u -> u.tableName(legacyTable)
+                        .key(MigrationRecords.v1CompleteKey())
+                        .updateExpression("SET #z = :t")
+                        .conditionExpression("attribute_exists(#k)")
+                        .expressionAttributeNames(Map.of("#z", HORIZON, "#k", V1Layout.HASH))
+                        .expressionAttributeValues(Map.of(":t", AttributeValue.fromBool(true))))
+                .build());
         return transactRecords("declaring the rollback horizon passed", actions).isEmpty();
     }
 
@@ -263,7 +328,9 @@ final class MigrationState {
         String token = UUID.randomUUID().toString();
         AttemptLog log = new AttemptLog();
         try {
-            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token).overrideConfiguration(log.attachToTransaction(client, ticker)));
+            client.transactWriteItems(r -> r.transactItems(actions)
+                    .clientRequestToken(token)
+                    .overrideConfiguration(log.attachToTransaction(client, ticker)));
             return List.of();
         } catch (TransactionCanceledException e) {
             Failures.requireConclusive(what, e, log, table);
@@ -280,27 +347,36 @@ final class MigrationState {
      * @throws WriteBarrierException if a barrier is installed already (another finalizer, or one that stopped)
      */
     MigrationStatus.Barrier installBarrier() {
-        MigrationStatus.Barrier barrier = new MigrationStatus.Barrier(UUID.randomUUID().toString(), Instant.now());
+        MigrationStatus.Barrier barrier =
+                new MigrationStatus.Barrier(UUID.randomUUID().toString(), Instant.now());
         Map<String, AttributeValue> item = new HashMap<>(MigrationRecords.v2Key(MigrationRecords.BARRIER));
         item.put(HOLDER, AttributeValue.fromS(barrier.holder()));
         item.put(INSTALLED_AT, AttributeValue.fromS(barrier.installedAt().toString()));
         AttemptLog log = new AttemptLog();
         try {
-            client.putItem(r -> r.tableName(table).item(item).conditionExpression("attribute_not_exists(#k)")
-                    .expressionAttributeNames(Map.of("#k", V2Layout.RANGE)).overrideConfiguration(log.attachToSingleItemWrite(client)));
+            client.putItem(r -> r.tableName(table)
+                    .item(item)
+                    .conditionExpression("attribute_not_exists(#k)")
+                    .expressionAttributeNames(Map.of("#k", V2Layout.RANGE))
+                    .overrideConfiguration(log.attachToSingleItemWrite(client)));
             return barrier;
         } catch (ConditionalCheckFailedException e) {
             Optional<MigrationStatus.Barrier> held = barrier();
             if (held.isPresent() && held.get().holder().equals(barrier.holder())) {
                 return barrier; // an earlier attempt of this call installed it
             }
-            throw new WriteBarrierException("a write barrier is already installed in table '" + table + "'"
-                    + held.map(b -> " by finalizer " + b.holder() + " since " + b.installedAt()).orElse("")
-                    + ": another finalize is running, or one stopped before releasing it (lake-meta dynamo-migrate"
-                    + " status shows it; lake-meta dynamo-migrate release-barrier releases one whose finalizer is gone)");
+            throw new WriteBarrierException(
+                    "a write barrier is already installed in table '" + table + "'"
+                            + held.map(b -> " by finalizer " + b.holder() + " since " + b.installedAt())
+                                    .orElse("")
+                            + ": another finalize is running, or one stopped before releasing it (lake-meta dynamo-migrate"
+                            + " status shows it; lake-meta dynamo-migrate release-barrier releases one whose finalizer is gone)");
         } catch (SdkException e) {
             MetaStoreException failure = Failures.onWrite("installing the write barrier", e, log, table);
-            if (failure instanceof OutcomeUnknownException && barrier().filter(b -> b.holder().equals(barrier.holder())).isPresent()) {
+            if (failure instanceof OutcomeUnknownException
+                    && barrier()
+                            .filter(b -> b.holder().equals(barrier.holder()))
+                            .isPresent()) {
                 return barrier;
             }
             throw failure;
@@ -312,12 +388,16 @@ final class MigrationState {
         AttemptLog log = new AttemptLog();
         try {
             if (barrier == null) {
-                client.deleteItem(r -> r.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.BARRIER))
-                        .conditionExpression("attribute_exists(#k)").expressionAttributeNames(Map.of("#k", V2Layout.RANGE))
+                client.deleteItem(r -> r.tableName(table)
+                        .key(MigrationRecords.v2Key(MigrationRecords.BARRIER))
+                        .conditionExpression("attribute_exists(#k)")
+                        .expressionAttributeNames(Map.of("#k", V2Layout.RANGE))
                         .overrideConfiguration(log.attachToSingleItemWrite(client)));
             } else {
-                client.deleteItem(r -> r.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.BARRIER))
-                        .conditionExpression("#h = :h").expressionAttributeNames(Map.of("#h", HOLDER))
+                client.deleteItem(r -> r.tableName(table)
+                        .key(MigrationRecords.v2Key(MigrationRecords.BARRIER))
+                        .conditionExpression("#h = :h")
+                        .expressionAttributeNames(Map.of("#h", HOLDER))
                         .expressionAttributeValues(Map.of(":h", AttributeValue.fromS(barrier.holder())))
                         .overrideConfiguration(log.attachToSingleItemWrite(client)));
             }
@@ -345,25 +425,42 @@ final class MigrationState {
         Map<String, AttributeValue> v1Marker = new HashMap<>(marker);
         v1Marker.putAll(MigrationRecords.v1CompleteKey());
         List<TransactWriteItem> actions = List.of(
-                TransactActions.check(table, MigrationRecords.v2Key(MigrationRecords.BARRIER), "#h = :h",
-                        Map.of("#h", HOLDER), Map.of(":h", AttributeValue.fromS(barrier.holder()))),
-                TransactWriteItem.builder().put(p -> p.tableName(table).item(v2Marker)
-                        .conditionExpression("attribute_not_exists(#k)").expressionAttributeNames(Map.of("#k", V2Layout.RANGE))).build(),
-                TransactWriteItem.builder().put(p -> p.tableName(legacyTable).item(v1Marker)
-                        .conditionExpression("attribute_not_exists(#k)").expressionAttributeNames(Map.of("#k", V1Layout.HASH))).build());
+                TransactActions.check(
+                        table,
+                        MigrationRecords.v2Key(MigrationRecords.BARRIER),
+                        "#h = :h",
+                        Map.of("#h", HOLDER),
+                        Map.of(":h", AttributeValue.fromS(barrier.holder()))),
+                TransactWriteItem.builder()
+                        .put(p -> p.tableName(table)
+                                .item(v2Marker)
+                                .conditionExpression("attribute_not_exists(#k)")
+                                .expressionAttributeNames(Map.of("#k", V2Layout.RANGE)))
+                        .build(),
+                TransactWriteItem.builder()
+                        .put(p -> p.tableName(legacyTable)
+                                .item(v1Marker)
+                                .conditionExpression("attribute_not_exists(#k)")
+                                .expressionAttributeNames(Map.of("#k", V1Layout.HASH)))
+                        .build());
         String token = UUID.randomUUID().toString();
         AttemptLog log = new AttemptLog();
         try {
-            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token).overrideConfiguration(log.attachToTransaction(client, ticker)));
+            client.transactWriteItems(r -> r.transactItems(actions)
+                    .clientRequestToken(token)
+                    .overrideConfiguration(log.attachToTransaction(client, ticker)));
         } catch (TransactionCanceledException e) {
             Failures.requireConclusive("publishing the completion marker", e, log, table);
             // a retryable reason (a transaction conflict, throttling) is StoreUnavailableException: nothing applied
-            List<CancellationReason> reasons = TransactActions.conditionFailures("publishing the completion marker", 3, e);
+            List<CancellationReason> reasons =
+                    TransactActions.conditionFailures("publishing the completion marker", 3, e);
             String why = TransactActions.failed(reasons.get(0))
                     ? "this finalizer's write barrier was released by someone else (dynamo-migrate release-barrier) while it verified"
                     : "a completion marker exists already (another finalizer published one)";
-            throw new DynamoStoreException("publishing the completion marker was refused: " + why + "; nothing was"
-                    + " published: check lake-meta dynamo-migrate status, then finalize again", e);
+            throw new DynamoStoreException(
+                    "publishing the completion marker was refused: " + why + "; nothing was"
+                            + " published: check lake-meta dynamo-migrate status, then finalize again",
+                    e);
         } catch (SdkException e) {
             throw Failures.onWrite("publishing the completion marker", e, log, table);
         }

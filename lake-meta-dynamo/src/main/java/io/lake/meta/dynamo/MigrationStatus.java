@@ -13,7 +13,10 @@ import java.util.Optional;
  * @param completion the completion marker, once the migration was finalized
  * @since 0.1.0
  */
-public record MigrationStatus(BackfillPage.BackfillTotals backfill, long legacyItemEstimate, Optional<Barrier> barrier,
+public record MigrationStatus(
+        BackfillPage.BackfillTotals backfill,
+        long legacyItemEstimate,
+        Optional<Barrier> barrier,
         Optional<Completion> completion) {
 
     /**
@@ -23,8 +26,7 @@ public record MigrationStatus(BackfillPage.BackfillTotals backfill, long legacyI
      * @param holder the finalizer that installed it (a random id per finalize run)
      * @param installedAt when, by the finalizer's clock
      */
-    public record Barrier(String holder, Instant installedAt) {
-    }
+    public record Barrier(String holder, Instant installedAt) {}
 
     /**
      * The completion marker: the copies were verified equal under the barrier.
@@ -35,6 +37,5 @@ public record MigrationStatus(BackfillPage.BackfillTotals backfill, long legacyI
      * @param rollbackHorizonPassed whether the operator declared the rollback horizon passed: the
      *     legacy table is no longer kept, stores may run in mode V2, no rollback is possible
      */
-    public record Completion(long items, String digest, Instant finalizedAt, boolean rollbackHorizonPassed) {
-    }
+    public record Completion(long items, String digest, Instant finalizedAt, boolean rollbackHorizonPassed) {}
 }

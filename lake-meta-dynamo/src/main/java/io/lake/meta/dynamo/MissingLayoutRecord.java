@@ -22,10 +22,10 @@ final class MissingLayoutRecord {
 
     /** A v2 hash key: a family, '#', a shard number. */
     private static final Pattern BUCKET = Pattern.compile("([a-z0-9][a-z0-9_-]{0,31})#(\\d{1,4})");
+
     private static final int COUNTS_SHOWN = 8;
 
-    private MissingLayoutRecord() {
-    }
+    private MissingLayoutRecord() {}
 
     /**
      * @param sample the items a bounded scan found (none of them the layout record)
@@ -37,7 +37,8 @@ final class MissingLayoutRecord {
         for (Map<String, AttributeValue> item : sample) {
             placementOf(item).ifPresentOrElse(placements::add, () -> foreign.add(item));
         }
-        String found = sample.isEmpty() ? "items (DynamoDB reported more to scan)"
+        String found = sample.isEmpty()
+                ? "items (DynamoDB reported more to scan)"
                 : (more ? "at least " : "") + sample.size() + " item(s)";
         String head = "DynamoDB table '" + table + "' has no layout record (the item pk = sk = \"" + V2Layout.LAYOUT_KEY
                 + "\")";
@@ -47,11 +48,14 @@ final class MissingLayoutRecord {
                     + ": lake-meta will not lay out a table that holds other data; use another table, or an empty one");
         }
         List<Integer> counts = countsPlacingAll(placements);
-        return new DynamoStoreException(head + " but holds " + found + ": the record fixes the shard count the keys were placed with, and"
+        return new DynamoStoreException(head + " but holds " + found
+                + ": the record fixes the shard count the keys were placed with, and"
                 + " opening with another count would report every key absent, so lake-meta will not guess. "
                 + whatTheSampleShows(placements.size(), counts)
-                + (foreign.isEmpty() ? "" : " (" + foreign.size() + " sampled item(s) do not look like lake-meta's, for"
-                        + " example " + keyOf(foreign.get(0)) + ")")
+                + (foreign.isEmpty()
+                        ? ""
+                        : " (" + foreign.size() + " sampled item(s) do not look like lake-meta's, for" + " example "
+                                + keyOf(foreign.get(0)) + ")")
                 + ". Restore the record with the count the table was written with, then open the store again, e.g. "
                 + "aws dynamodb put-item --table-name " + table + " --condition-expression 'attribute_not_exists(pk)'"
                 + " --item '" + recordJson(counts.size() == 1 ? counts.get(0).toString() : "<N>") + "'");
@@ -80,8 +84,7 @@ final class MissingLayoutRecord {
     }
 
     /** A key lake-meta stored, and the shard its item sits in. */
-    private record Placement(MetaKey key, int shard) {
-    }
+    private record Placement(MetaKey key, int shard) {}
 
     /** The placement of an item in the v2 layout: {@code pk = family#shard}, {@code sk} a key of that family, a binary value. */
     private static Optional<Placement> placementOf(Map<String, AttributeValue> item) {
@@ -110,16 +113,20 @@ final class MissingLayoutRecord {
 
     /** The shard counts that put every sampled key in the shard it sits in, smallest first. */
     private static List<Integer> countsPlacingAll(List<Placement> placements) {
-        long[] positions = placements.stream().mapToLong(p -> ShardFunction.position(p.key())).toArray();
+        long[] positions = placements.stream()
+                .mapToLong(p -> ShardFunction.position(p.key()))
+                .toArray();
         return IntStream.rangeClosed(V2Layout.MIN_SHARDS, V2Layout.MAX_SHARDS)
                 .filter(n -> IntStream.range(0, positions.length)
-                        .allMatch(i -> ShardFunction.shardOf(positions[i], n) == placements.get(i).shard()))
+                        .allMatch(i -> ShardFunction.shardOf(positions[i], n)
+                                == placements.get(i).shard()))
                 .boxed()
                 .toList();
     }
 
     private static String keyOf(Map<String, AttributeValue> item) {
-        return V2Layout.HASH + "=" + describe(item.get(V2Layout.HASH)) + ", " + V2Layout.RANGE + "=" + describe(item.get(V2Layout.RANGE));
+        return V2Layout.HASH + "=" + describe(item.get(V2Layout.HASH)) + ", " + V2Layout.RANGE + "="
+                + describe(item.get(V2Layout.RANGE));
     }
 
     private static String describe(@Nullable AttributeValue value) {

@@ -32,7 +32,12 @@ final class ModeOpener {
     private final Duration pollInterval;
     private final Ticker ticker;
 
-    ModeOpener(DynamoDbClient client, boolean createIfMissing, Duration activeTimeout, Duration pollInterval, Ticker ticker) {
+    ModeOpener(
+            DynamoDbClient client,
+            boolean createIfMissing,
+            Duration activeTimeout,
+            Duration pollInterval,
+            Ticker ticker) {
         this.ticker = ticker;
         this.client = client;
         this.createIfMissing = createIfMissing;
@@ -42,7 +47,8 @@ final class ModeOpener {
 
     MetaStore openV1(String legacyTable, @Nullable String table) {
         if (table != null && hasCompletionMarker(table)) {
-            throw finalizedRefusal(legacyTable); // before the legacy table is opened: it may have been deleted after the horizon
+            throw finalizedRefusal(
+                    legacyTable); // before the legacy table is opened: it may have been deleted after the horizon
         }
         if (new LegacyTableSetup(client, legacyTable).open(createIfMissing, activeTimeout)) {
             throw finalizedRefusal(legacyTable);
@@ -51,18 +57,21 @@ final class ModeOpener {
     }
 
     private static ModeRefusedException finalizedRefusal(String legacyTable) {
-        return new ModeRefusedException(DynamoLayoutMode.V1, ModeRefusedException.Reason.MIGRATION_FINALIZED,
+        return new ModeRefusedException(
+                DynamoLayoutMode.V1,
+                ModeRefusedException.Reason.MIGRATION_FINALIZED,
                 "legacy table '" + legacyTable + "' was migrated to the v2 layout and the migration is finalized"
-                + " (the completion marker exists), so a store in mode V1 will not open it: a writer that changes only the"
-                + " legacy table after finalization would make the two copies differ. Open the store in mode DUAL (it"
-                + " reads the v2 table and keeps both copies) or V2; to return to V1, roll the migration back first"
-                + " (see the DynamoDB migration guide)");
+                        + " (the completion marker exists), so a store in mode V1 will not open it: a writer that changes only the"
+                        + " legacy table after finalization would make the two copies differ. Open the store in mode DUAL (it"
+                        + " reads the v2 table and keeps both copies) or V2; to return to V1, roll the migration back first"
+                        + " (see the DynamoDB migration guide)");
     }
 
     /** Whether the v2 table exists and holds the completion marker (one consistent GetItem). */
     private boolean hasCompletionMarker(String table) {
         try {
-            var response = client.getItem(r -> r.tableName(table).key(MigrationRecords.v2Key(MigrationRecords.COMPLETE))
+            var response = client.getItem(r -> r.tableName(table)
+                    .key(MigrationRecords.v2Key(MigrationRecords.COMPLETE))
                     .consistentRead(true));
             return response.hasItem() && !response.item().isEmpty();
         } catch (software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException e) {
@@ -78,8 +87,8 @@ final class ModeOpener {
         Map<String, AttributeValue> markerItem = record(records, MigrationRecords.COMPLETE);
         if (markerItem != null && MigrationState.completionOf(markerItem).rollbackHorizonPassed()) {
             // The legacy table is no longer kept and may be deleted: neither read nor (re-)created.
-            return new DynamoDualStore(client, legacyTable, table, layout, MigrationState.markerSeenIn(markerItem), pollInterval,
-                    ticker);
+            return new DynamoDualStore(
+                    client, legacyTable, table, layout, MigrationState.markerSeenIn(markerItem), pollInterval, ticker);
         }
         boolean legacyMarker = new LegacyTableSetup(client, legacyTable).open(createIfMissing, activeTimeout);
         boolean marker = markerItem != null;
@@ -93,8 +102,14 @@ final class ModeOpener {
             // from now on mode V2 refuses the v2 table, before any backfill page
             new MigrationState(client, legacyTable, table, ticker).markStarted();
         }
-        return new DynamoDualStore(client, legacyTable, table, layout,
-                markerItem != null ? MigrationState.markerSeenIn(markerItem) : null, pollInterval, ticker);
+        return new DynamoDualStore(
+                client,
+                legacyTable,
+                table,
+                layout,
+                markerItem != null ? MigrationState.markerSeenIn(markerItem) : null,
+                pollInterval,
+                ticker);
     }
 
     /**
@@ -106,18 +121,23 @@ final class ModeOpener {
         V2Layout layout = new TableSetup(client, table).open(shardCount, createIfMissing, activeTimeout);
         List<Map<String, AttributeValue>> records = migrationRecords(table);
         if (!records.isEmpty()) {
-            Optional<MigrationStatus.Completion> completion = Optional.ofNullable(record(records, MigrationRecords.COMPLETE))
+            Optional<MigrationStatus.Completion> completion = Optional.ofNullable(
+                            record(records, MigrationRecords.COMPLETE))
                     .map(MigrationState::completionOf);
             if (completion.isEmpty()) {
-                throw new ModeRefusedException(DynamoLayoutMode.V2, ModeRefusedException.Reason.MIGRATION_NOT_FINALIZED,
+                throw new ModeRefusedException(
+                        DynamoLayoutMode.V2,
+                        ModeRefusedException.Reason.MIGRATION_NOT_FINALIZED,
                         "DynamoDB table '" + table + "' is the target of a migration from a legacy table that is not"
-                        + " finalized (or was rolled back), so a store in mode V2 will not open it: the legacy table is still the authority. Open the store in mode DUAL (see the DynamoDB migration guide)");
+                                + " finalized (or was rolled back), so a store in mode V2 will not open it: the legacy table is still the authority. Open the store in mode DUAL (see the DynamoDB migration guide)");
             }
             if (!completion.get().rollbackHorizonPassed()) {
-                throw new ModeRefusedException(DynamoLayoutMode.V2, ModeRefusedException.Reason.ROLLBACK_HORIZON_NOT_PASSED,
+                throw new ModeRefusedException(
+                        DynamoLayoutMode.V2,
+                        ModeRefusedException.Reason.ROLLBACK_HORIZON_NOT_PASSED,
                         "DynamoDB table '" + table + "' is the target of a finalized migration whose rollback horizon"
-                        + " was not declared passed, so a store in mode V2 will not open it: until then every write keeps the legacy copy too. Once every store runs in mode DUAL with the v2 authority,"
-                        + " declare it (lake-meta dynamo-migrate declare-horizon), then open in mode V2");
+                                + " was not declared passed, so a store in mode V2 will not open it: until then every write keeps the legacy copy too. Once every store runs in mode DUAL with the v2 authority,"
+                                + " declare it (lake-meta dynamo-migrate declare-horizon), then open in mode V2");
             }
         }
         return new DynamoTableStore(client, table, layout, pollInterval, ticker);
@@ -126,17 +146,24 @@ final class ModeOpener {
     /** The migration's records in a v2 table (one consistent Query; none on a table never migrated to). */
     private List<Map<String, AttributeValue>> migrationRecords(String table) {
         try {
-            return client.query(r -> r.tableName(table).consistentRead(true)
-                    .keyConditionExpression("#h = :h").expressionAttributeNames(Map.of("#h", V2Layout.HASH))
-                    .expressionAttributeValues(Map.of(":h", AttributeValue.fromS(MigrationRecords.V2_HASH)))).items();
+            return client.query(r -> r.tableName(table)
+                            .consistentRead(true)
+                            .keyConditionExpression("#h = :h")
+                            .expressionAttributeNames(Map.of("#h", V2Layout.HASH))
+                            .expressionAttributeValues(Map.of(":h", AttributeValue.fromS(MigrationRecords.V2_HASH))))
+                    .items();
         } catch (SdkException e) {
             throw Failures.onRead("reading the migration's records", e, table);
         }
     }
 
     /** The record named {@code sortKey} among {@code records}, or null. */
-    private static @Nullable Map<String, AttributeValue> record(List<Map<String, AttributeValue>> records, String sortKey) {
-        return records.stream().filter(r -> r.get(V2Layout.RANGE) != null && sortKey.equals(r.get(V2Layout.RANGE).s()))
-                .findFirst().orElse(null);
+    private static @Nullable Map<String, AttributeValue> record(
+            List<Map<String, AttributeValue>> records, String sortKey) {
+        return records.stream()
+                .filter(r -> r.get(V2Layout.RANGE) != null
+                        && sortKey.equals(r.get(V2Layout.RANGE).s()))
+                .findFirst()
+                .orElse(null);
     }
 }

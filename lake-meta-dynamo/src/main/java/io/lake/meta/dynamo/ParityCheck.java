@@ -71,8 +71,13 @@ final class ParityCheck {
             }
             start = page.next().orElse(null);
         } while (start != null);
-        return new ParityReport(legacyDigest.items(), v2Digest.items(), legacyDigest.value(), v2Digest.value(),
-                findings.count, findings.listed);
+        return new ParityReport(
+                legacyDigest.items(),
+                v2Digest.items(),
+                legacyDigest.value(),
+                v2Digest.value(),
+                findings.count,
+                findings.listed);
     }
 
     private static List<MetaKey> keysOf(TableScan.ScanPage page) {

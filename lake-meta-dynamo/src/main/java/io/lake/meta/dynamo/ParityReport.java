@@ -15,7 +15,12 @@ import java.util.List;
  * @param differences the first {@value #DIFFERENCES_LISTED} of them
  * @since 0.1.0
  */
-public record ParityReport(long legacyItems, long v2Items, String legacyDigest, String v2Digest, long differenceCount,
+public record ParityReport(
+        long legacyItems,
+        long v2Items,
+        String legacyDigest,
+        String v2Digest,
+        long differenceCount,
         List<Difference> differences) {
 
     /** How many differing keys a report lists; {@link #differenceCount()} counts them all. */
@@ -41,6 +46,5 @@ public record ParityReport(long legacyItems, long v2Items, String legacyDigest, 
     }
 
     /** One differing key (values are not shown: they may be secret). */
-    public record Difference(String key, Kind kind) {
-    }
+    public record Difference(String key, Kind kind) {}
 }

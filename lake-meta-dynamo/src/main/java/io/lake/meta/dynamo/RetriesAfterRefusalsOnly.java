@@ -38,8 +38,10 @@ final class RetriesAfterRefusalsOnly extends ForwardingRetryStrategy {
         }
         // The SDK resolves a strategy for every client it builds (a deprecated RetryPolicy included);
         // should a client not say which, sending each write once is the safe reading.
-        RetryStrategy restricted = clients == null ? AwsRetryStrategy.doNotRetry() : new RetriesAfterRefusalsOnly(clients);
-        config.overrideConfiguration(current.toBuilder().retryStrategy(restricted).build());
+        RetryStrategy restricted =
+                clients == null ? AwsRetryStrategy.doNotRetry() : new RetriesAfterRefusalsOnly(clients);
+        config.overrideConfiguration(
+                current.toBuilder().retryStrategy(restricted).build());
     };
 
     RetriesAfterRefusalsOnly(RetryStrategy clients) {
@@ -66,8 +68,9 @@ final class RetriesAfterRefusalsOnly extends ForwardingRetryStrategy {
     @Override
     public RefreshRetryTokenResponse refreshRetryToken(RefreshRetryTokenRequest request) {
         if (!provesNothingApplied(request.failure())) {
-            throw new TokenAcquisitionFailedException("a conditional single-item write is not sent again after an"
-                    + " attempt that may have applied", request.failure());
+            throw new TokenAcquisitionFailedException(
+                    "a conditional single-item write is not sent again after an" + " attempt that may have applied",
+                    request.failure());
         }
         return clients().refreshRetryToken(request);
     }

@@ -63,24 +63,29 @@ final class ScanPages implements PageReader {
         }
         List<Entry> entries = new ArrayList<>(response.items().size());
         for (Map<String, AttributeValue> item : response.items()) {
-            entries.add(new Entry(V1Layout.INSTANCE.keyUnder(item, prefix, table), V1Layout.INSTANCE.valueIn(item, table)));
+            entries.add(
+                    new Entry(V1Layout.INSTANCE.keyUnder(item, prefix, table), V1Layout.INSTANCE.valueIn(item, table)));
         }
         long evaluated = response.scannedCount() == null ? entries.size() : response.scannedCount();
         if (entries.size() > request.limit() || evaluated > request.limit()) {
-            throw new DynamoStoreException("Scan for prefix '" + prefix + "' evaluated " + evaluated + " items and returned "
-                    + entries.size() + " for a limit of " + request.limit() + ": the endpoint does not honour Limit");
+            throw new DynamoStoreException(
+                    "Scan for prefix '" + prefix + "' evaluated " + evaluated + " items and returned " + entries.size()
+                            + " for a limit of " + request.limit() + ": the endpoint does not honour Limit");
         }
         Optional<String> next = Optional.empty();
         if (response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()) {
             AttributeValue position = response.lastEvaluatedKey().get(V1Layout.HASH);
             if (position == null || position.s() == null || position.s().isEmpty()) {
-                throw new DynamoStoreException("Scan of table '" + table + "' returned a LastEvaluatedKey without the hash key "
-                        + V1Layout.HASH + " (" + response.lastEvaluatedKey() + "): the table is not in the v1 layout");
+                throw new DynamoStoreException("Scan of table '" + table
+                        + "' returned a LastEvaluatedKey without the hash key " + V1Layout.HASH + " ("
+                        + response.lastEvaluatedKey() + "): the table is not in the v1 layout");
             }
             next = Optional.of(tokens.encodeScanPosition(prefix, position.s()));
         }
-        double capacity = response.consumedCapacity() == null || response.consumedCapacity().capacityUnits() == null
-                ? 0 : response.consumedCapacity().capacityUnits();
+        double capacity = response.consumedCapacity() == null
+                        || response.consumedCapacity().capacityUnits() == null
+                ? 0
+                : response.consumedCapacity().capacityUnits();
         return new Page(entries, next, new PageCost(evaluated, capacity));
     }
 }

@@ -17,8 +17,7 @@ import java.security.NoSuchAlgorithmException;
  */
 final class ShardFunction {
 
-    private ShardFunction() {
-    }
+    private ShardFunction() {}
 
     /** The shard of {@code key} in a table of {@code shardCount} shards, in {@code 0..shardCount-1}. */
     static int shardOf(MetaKey key, int shardCount) {

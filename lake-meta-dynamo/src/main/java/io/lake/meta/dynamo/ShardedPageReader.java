@@ -88,12 +88,14 @@ final class ShardedPageReader implements PageReader {
 
     private QueryResponse query(KeyPrefix prefix, int shard, Optional<MetaKey> after, int limit) {
         String bucket = V2Layout.bucket(prefix.family(), shard);
-        Map<String, AttributeValue> start = after.map(key -> V2Layout.keyOf(bucket, key.toString())).orElse(null);
+        Map<String, AttributeValue> start =
+                after.map(key -> V2Layout.keyOf(bucket, key.toString())).orElse(null);
         try {
             return client.query(r -> r.tableName(table)
                     .keyConditionExpression("#h = :h AND begins_with(#k, :prefix)")
                     .expressionAttributeNames(Map.of("#h", V2Layout.HASH, "#k", V2Layout.RANGE))
-                    .expressionAttributeValues(Map.of(":h", V2Layout.s(bucket), ":prefix", V2Layout.s(prefix.toString())))
+                    .expressionAttributeValues(
+                            Map.of(":h", V2Layout.s(bucket), ":prefix", V2Layout.s(prefix.toString())))
                     .consistentRead(true)
                     .limit(limit)
                     .exclusiveStartKey(start)
@@ -104,7 +106,9 @@ final class ShardedPageReader implements PageReader {
     }
 
     private static double capacityOf(QueryResponse response) {
-        return response.consumedCapacity() == null || response.consumedCapacity().capacityUnits() == null
-                ? 0 : response.consumedCapacity().capacityUnits();
+        return response.consumedCapacity() == null
+                        || response.consumedCapacity().capacityUnits() == null
+                ? 0
+                : response.consumedCapacity().capacityUnits();
     }
 }

@@ -31,14 +31,16 @@ final class SingleItemWrite {
         WriteCondition condition = WriteCondition.of(mutation, layout);
         try {
             if (mutation instanceof Mutation.Delete) {
-                client.deleteItem(r -> r.tableName(table).key(layout.keyOf(mutation.key()))
+                client.deleteItem(r -> r.tableName(table)
+                        .key(layout.keyOf(mutation.key()))
                         .conditionExpression(condition.expression())
                         .expressionAttributeNames(condition.names())
                         .expressionAttributeValues(condition.values())
                         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                         .overrideConfiguration(log.attachToSingleItemWrite(client)));
             } else {
-                client.putItem(r -> r.tableName(table).item(layout.itemOf(mutation.key(), mutation.newValue().orElseThrow()))
+                client.putItem(r -> r.tableName(table)
+                        .item(layout.itemOf(mutation.key(), mutation.newValue().orElseThrow()))
                         .conditionExpression(condition.expression())
                         .expressionAttributeNames(condition.names())
                         .expressionAttributeValues(condition.values())
@@ -48,7 +50,9 @@ final class SingleItemWrite {
             return WriteResult.applied();
         } catch (ConditionalCheckFailedException e) {
             Failures.requireConclusive(what, e, log, table);
-            return condition.failure(mutation.key(), e.hasItem() ? e.item() : null, table).asWriteResult();
+            return condition
+                    .failure(mutation.key(), e.hasItem() ? e.item() : null, table)
+                    .asWriteResult();
         } catch (SdkException e) {
             throw Failures.onWrite(what, e, log, table);
         }

@@ -29,8 +29,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  */
 final class TableFamilies {
 
-    private static final Comparator<String> PAGE_ORDER = Comparator.comparing(
-            (String family) -> KeyPrefix.family(family).utf8(), Arrays::compareUnsigned);
+    private static final Comparator<String> PAGE_ORDER =
+            Comparator.comparing((String family) -> KeyPrefix.family(family).utf8(), Arrays::compareUnsigned);
 
     private final DynamoDbClient client;
     private final String table;
@@ -55,8 +55,10 @@ final class TableFamilies {
             Map<String, AttributeValue> from = start;
             ScanResponse response;
             try {
-                response = client.scan(r -> r.tableName(table).consistentRead(true)
-                        .projectionExpression("#h").expressionAttributeNames(Map.of("#h", hash))
+                response = client.scan(r -> r.tableName(table)
+                        .consistentRead(true)
+                        .projectionExpression("#h")
+                        .expressionAttributeNames(Map.of("#h", hash))
                         .exclusiveStartKey(from));
             } catch (SdkException e) {
                 throw Failures.onRead("Scan for the key families", e, table);
@@ -64,15 +66,19 @@ final class TableFamilies {
             for (Map<String, AttributeValue> item : response.items()) {
                 AttributeValue hashKey = item.get(hash);
                 if (hashKey == null || hashKey.s() == null) {
-                    throw new DynamoStoreException("Scan of table '" + table + "' returned an item without the string hash key "
-                            + hash + " (" + item + "): the table is not in the " + layout.descriptor() + " layout");
+                    throw new DynamoStoreException(
+                            "Scan of table '" + table + "' returned an item without the string hash key " + hash + " ("
+                                    + item + "): the table is not in the " + layout.descriptor() + " layout");
                 }
                 String family = layout.familyOfHashKey(hashKey.s(), table);
                 if (family != null && families.add(family) && families.size() > KeyFamilies.MAX_FAMILIES) {
                     throw new TooManyFamiliesException(store);
                 }
             }
-            start = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty() ? response.lastEvaluatedKey() : null;
+            start = response.hasLastEvaluatedKey()
+                            && !response.lastEvaluatedKey().isEmpty()
+                    ? response.lastEvaluatedKey()
+                    : null;
         } while (start != null);
         return List.copyOf(families);
     }

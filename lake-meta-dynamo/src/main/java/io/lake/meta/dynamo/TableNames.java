@@ -8,8 +8,7 @@ final class TableNames {
 
     private static final Pattern TABLE_NAME = Pattern.compile("[a-zA-Z0-9_.-]{3,255}");
 
-    private TableNames() {
-    }
+    private TableNames() {}
 
     /** @param what "table name" or "legacy table name", for the message */
     static String requireValid(String name, String what) {

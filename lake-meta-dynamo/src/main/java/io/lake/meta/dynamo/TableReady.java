@@ -26,11 +26,10 @@ import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 final class TableReady {
 
     /** One string key attribute of a layout's key schema. */
-    record KeyAttribute(String name, KeyType type) {
-    }
+    record KeyAttribute(String name, KeyType type) {}
 
-    static final List<KeyAttribute> V2_SCHEMA = List.of(
-            new KeyAttribute(V2Layout.HASH, KeyType.HASH), new KeyAttribute(V2Layout.RANGE, KeyType.RANGE));
+    static final List<KeyAttribute> V2_SCHEMA =
+            List.of(new KeyAttribute(V2Layout.HASH, KeyType.HASH), new KeyAttribute(V2Layout.RANGE, KeyType.RANGE));
     static final List<KeyAttribute> V1_SCHEMA = List.of(new KeyAttribute(V1Layout.HASH, KeyType.HASH));
 
     private static final Duration POLL = Duration.ofMillis(250);
@@ -51,8 +50,9 @@ final class TableReady {
         TableDescription description = describe();
         if (description == null) {
             if (!createIfMissing) {
-                throw new DynamoStoreException("DynamoDB table '" + table + "' does not exist: create it with key schema "
-                        + expectedSchema() + " (see the DynamoDB guide), or build the store with createTableIfMissing(true)");
+                throw new DynamoStoreException(
+                        "DynamoDB table '" + table + "' does not exist: create it with key schema " + expectedSchema()
+                                + " (see the DynamoDB guide), or build the store with createTableIfMissing(true)");
             }
             create();
         }
@@ -73,10 +73,18 @@ final class TableReady {
         try {
             client.createTable(r -> r.tableName(table)
                     .billingMode(BillingMode.PAY_PER_REQUEST)
-                    .attributeDefinitions(schema.stream().map(k -> AttributeDefinition.builder().attributeName(k.name())
-                            .attributeType(ScalarAttributeType.S).build()).toList())
-                    .keySchema(schema.stream().map(k -> KeySchemaElement.builder().attributeName(k.name())
-                            .keyType(k.type()).build()).toList()));
+                    .attributeDefinitions(schema.stream()
+                            .map(k -> AttributeDefinition.builder()
+                                    .attributeName(k.name())
+                                    .attributeType(ScalarAttributeType.S)
+                                    .build())
+                            .toList())
+                    .keySchema(schema.stream()
+                            .map(k -> KeySchemaElement.builder()
+                                    .attributeName(k.name())
+                                    .keyType(k.type())
+                                    .build())
+                            .toList()));
         } catch (ResourceInUseException e) {
             // another process created it first: accepted once its schema is checked
         } catch (SdkException e) {
@@ -105,21 +113,27 @@ final class TableReady {
                 Thread.sleep(POLL.toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new StoreUnavailableException("interrupted while waiting for table '" + table + "' to become ACTIVE", e);
+                throw new StoreUnavailableException(
+                        "interrupted while waiting for table '" + table + "' to become ACTIVE", e);
             }
         }
     }
 
     private void checkSchema(TableDescription d) {
         Map<String, String> types = d.attributeDefinitions().stream()
-                .collect(Collectors.toMap(AttributeDefinition::attributeName, AttributeDefinition::attributeTypeAsString));
+                .collect(Collectors.toMap(
+                        AttributeDefinition::attributeName, AttributeDefinition::attributeTypeAsString));
         List<KeySchemaElement> keys = d.keySchema();
-        boolean ok = keys.size() == schema.size() && schema.stream().allMatch(expected -> keys.stream()
-                .anyMatch(k -> k.attributeName().equals(expected.name()) && k.keyType() == expected.type())
-                && "S".equals(types.get(expected.name())));
+        boolean ok = keys.size() == schema.size()
+                && schema.stream()
+                        .allMatch(expected -> keys.stream()
+                                        .anyMatch(k -> k.attributeName().equals(expected.name())
+                                                && k.keyType() == expected.type())
+                                && "S".equals(types.get(expected.name())));
         if (!ok) {
             String found = keys.stream()
-                    .map(k -> k.attributeName() + " (" + types.get(k.attributeName()) + ", " + k.keyTypeAsString() + ")")
+                    .map(k ->
+                            k.attributeName() + " (" + types.get(k.attributeName()) + ", " + k.keyTypeAsString() + ")")
                     .collect(Collectors.joining(", ", "[", "]"));
             throw new DynamoStoreException("DynamoDB table '" + table + "' has key schema " + found
                     + " but the lake-meta " + layoutName + " layout needs " + expectedSchema()
@@ -128,6 +142,8 @@ final class TableReady {
     }
 
     String expectedSchema() {
-        return schema.stream().map(k -> k.name() + " (S, " + k.type() + ")").collect(Collectors.joining(", ", "[", "]"));
+        return schema.stream()
+                .map(k -> k.name() + " (S, " + k.type() + ")")
+                .collect(Collectors.joining(", ", "[", "]"));
     }
 }

@@ -21,12 +21,10 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 final class TableScan {
 
     /** One logical item. */
-    record Item(MetaKey key, MetaValue value) {
-    }
+    record Item(MetaKey key, MetaValue value) {}
 
     /** One page: what it evaluated, its logical items, and the hash key (v1) or key (v2) to resume after. */
-    record ScanPage(long scanned, List<Item> items, Optional<Map<String, AttributeValue>> next) {
-    }
+    record ScanPage(long scanned, List<Item> items, Optional<Map<String, AttributeValue>> next) {}
 
     private final DynamoDbClient client;
     private final String table;
@@ -41,7 +39,8 @@ final class TableScan {
     ScanPage page(int limit, @Nullable Map<String, AttributeValue> start) {
         ScanResponse response;
         try {
-            response = client.scan(r -> r.tableName(table).consistentRead(true).limit(limit).exclusiveStartKey(start));
+            response = client.scan(
+                    r -> r.tableName(table).consistentRead(true).limit(limit).exclusiveStartKey(start));
         } catch (SdkException e) {
             throw Failures.onRead("Scan", e, table);
         }
@@ -56,23 +55,29 @@ final class TableScan {
             try {
                 key = MetaKey.of(Objects.requireNonNull(text)); // an item without a key is reported below
             } catch (RuntimeException e) {
-                throw new DynamoStoreException("table '" + table + "' holds an item whose key " + text
-                        + " is not a lake-meta key: the table holds data lake-meta did not write; migrate it by hand", e);
+                throw new DynamoStoreException(
+                        "table '" + table + "' holds an item whose key " + text
+                                + " is not a lake-meta key: the table holds data lake-meta did not write; migrate it by hand",
+                        e);
             }
             items.add(new Item(key, layout.valueIn(item, table)));
         }
         long scanned = response.scannedCount() == null ? response.items().size() : response.scannedCount();
-        Optional<Map<String, AttributeValue>> next = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
-                ? Optional.of(response.lastEvaluatedKey()) : Optional.empty();
+        Optional<Map<String, AttributeValue>> next =
+                response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
+                        ? Optional.of(response.lastEvaluatedKey())
+                        : Optional.empty();
         return new ScanPage(scanned, items, next);
     }
 
     /** One key's item, read strongly consistently. */
     Optional<MetaValue> read(MetaKey key) {
         try {
-            var response = client.getItem(r -> r.tableName(table).key(layout.keyOf(key)).consistentRead(true));
+            var response = client.getItem(
+                    r -> r.tableName(table).key(layout.keyOf(key)).consistentRead(true));
             return response.hasItem() && !response.item().isEmpty()
-                    ? Optional.of(layout.valueIn(response.item(), table)) : Optional.empty();
+                    ? Optional.of(layout.valueIn(response.item(), table))
+                    : Optional.empty();
         } catch (SdkException e) {
             throw Failures.onRead("GetItem of '" + key + "'", e, table);
         }

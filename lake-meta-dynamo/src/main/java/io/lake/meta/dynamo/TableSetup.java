@@ -66,7 +66,8 @@ final class TableSetup {
 
     private @Nullable Map<String, AttributeValue> readLayoutRecord() {
         try {
-            var response = client.getItem(r -> r.tableName(table).key(V2Layout.layoutRecordKey()).consistentRead(true));
+            var response = client.getItem(
+                    r -> r.tableName(table).key(V2Layout.layoutRecordKey()).consistentRead(true));
             return response.hasItem() && !response.item().isEmpty() ? response.item() : null;
         } catch (SdkException e) {
             throw Failures.onRead("reading the layout record", e, table);
@@ -115,7 +116,8 @@ final class TableSetup {
     private @Nullable Map<String, AttributeValue> writeLayoutRecord(int shards) {
         AttemptLog log = new AttemptLog();
         try {
-            client.putItem(r -> r.tableName(table).item(V2Layout.layoutRecord(shards))
+            client.putItem(r -> r.tableName(table)
+                    .item(V2Layout.layoutRecord(shards))
                     .conditionExpression("attribute_not_exists(#h)")
                     .expressionAttributeNames(Map.of("#h", V2Layout.HASH))
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
@@ -127,7 +129,8 @@ final class TableSetup {
             }
             Map<String, AttributeValue> record = readLayoutRecord();
             if (record == null) {
-                throw new DynamoStoreException("the layout record of table '" + table + "' changed while opening; open again", e);
+                throw new DynamoStoreException(
+                        "the layout record of table '" + table + "' changed while opening; open again", e);
             }
             return record;
         } catch (SdkException e) {
@@ -137,8 +140,10 @@ final class TableSetup {
                 if (record != null) {
                     return record;
                 }
-                throw new StoreUnavailableException("writing the layout record of table '" + table
-                        + "' got no answer and the record is absent; open the store again", e);
+                throw new StoreUnavailableException(
+                        "writing the layout record of table '" + table
+                                + "' got no answer and the record is absent; open the store again",
+                        e);
             }
             throw failure;
         }
@@ -148,14 +153,20 @@ final class TableSetup {
         AttributeValue format = record.get(V2Layout.LAYOUT_FORMAT_ATTR);
         AttributeValue version = record.get(V2Layout.LAYOUT_VERSION_ATTR);
         AttributeValue shards = record.get(V2Layout.LAYOUT_SHARDS_ATTR);
-        if (format == null || !V2Layout.LAYOUT_FORMAT.equals(format.s()) || version == null || version.n() == null
-                || shards == null || shards.n() == null) {
-            throw new DynamoStoreException("DynamoDB table '" + table + "' holds an item at the layout record's key that"
-                    + " lake-meta did not write (" + record + "): use another table");
+        if (format == null
+                || !V2Layout.LAYOUT_FORMAT.equals(format.s())
+                || version == null
+                || version.n() == null
+                || shards == null
+                || shards.n() == null) {
+            throw new DynamoStoreException(
+                    "DynamoDB table '" + table + "' holds an item at the layout record's key that"
+                            + " lake-meta did not write (" + record + "): use another table");
         }
         if (!Integer.toString(V2Layout.VERSION).equals(version.n())) {
-            throw new DynamoStoreException("DynamoDB table '" + table + "' holds lake-meta layout version " + version.n()
-                    + "; this library reads version " + V2Layout.VERSION + ": use a library version that reads it");
+            throw new DynamoStoreException("DynamoDB table '" + table + "' holds lake-meta layout version "
+                    + version.n() + "; this library reads version " + V2Layout.VERSION
+                    + ": use a library version that reads it");
         }
         int n;
         try {
@@ -164,8 +175,8 @@ final class TableSetup {
             n = -1;
         }
         if (n < V2Layout.MIN_SHARDS || n > V2Layout.MAX_SHARDS) {
-            throw new DynamoStoreException("DynamoDB table '" + table + "' records " + shards.n()
-                    + " shards, outside " + V2Layout.MIN_SHARDS + ".." + V2Layout.MAX_SHARDS + ": the layout record is damaged");
+            throw new DynamoStoreException("DynamoDB table '" + table + "' records " + shards.n() + " shards, outside "
+                    + V2Layout.MIN_SHARDS + ".." + V2Layout.MAX_SHARDS + ": the layout record is damaged");
         }
         return n;
     }

@@ -28,19 +28,29 @@ final class TransactActions {
     private static final Set<String> RETRYABLE_REASONS =
             Set.of("TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded");
 
-    private TransactActions() {
-    }
+    private TransactActions() {}
 
     static TransactWriteItem check(String table, Map<String, AttributeValue> key, WriteCondition when) {
         return check(table, key, when.expression(), when.names(), when.values());
     }
 
     /** @param values null when the expression uses none */
-    static TransactWriteItem check(String table, Map<String, AttributeValue> key, String expression,
-            Map<String, String> names, @Nullable Map<String, AttributeValue> values) {
-        return TransactWriteItem.builder().conditionCheck(ConditionCheck.builder().tableName(table).key(key)
-                .conditionExpression(expression).expressionAttributeNames(names).expressionAttributeValues(values)
-                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build();
+    static TransactWriteItem check(
+            String table,
+            Map<String, AttributeValue> key,
+            String expression,
+            Map<String, String> names,
+            @Nullable Map<String, AttributeValue> values) {
+        return TransactWriteItem.builder()
+                .conditionCheck(ConditionCheck.builder()
+                        .tableName(table)
+                        .key(key)
+                        .conditionExpression(expression)
+                        .expressionAttributeNames(names)
+                        .expressionAttributeValues(values)
+                        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                        .build())
+                .build();
     }
 
     static TransactWriteItem check(String table, ItemLayout layout, MetaKey key, WriteCondition when) {
@@ -49,26 +59,45 @@ final class TransactActions {
 
     static TransactWriteItem write(String table, ItemLayout layout, Mutation mutation, WriteCondition when) {
         if (mutation instanceof Mutation.Delete) {
-            return TransactWriteItem.builder().delete(Delete.builder().tableName(table).key(layout.keyOf(mutation.key()))
-                    .conditionExpression(when.expression()).expressionAttributeNames(when.names())
-                    .expressionAttributeValues(when.values())
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build();
+            return TransactWriteItem.builder()
+                    .delete(Delete.builder()
+                            .tableName(table)
+                            .key(layout.keyOf(mutation.key()))
+                            .conditionExpression(when.expression())
+                            .expressionAttributeNames(when.names())
+                            .expressionAttributeValues(when.values())
+                            .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                            .build())
+                    .build();
         }
-        return TransactWriteItem.builder().put(Put.builder().tableName(table)
-                .item(layout.itemOf(mutation.key(), mutation.newValue().orElseThrow()))
-                .conditionExpression(when.expression()).expressionAttributeNames(when.names())
-                .expressionAttributeValues(when.values())
-                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build();
+        return TransactWriteItem.builder()
+                .put(Put.builder()
+                        .tableName(table)
+                        .item(layout.itemOf(mutation.key(), mutation.newValue().orElseThrow()))
+                        .conditionExpression(when.expression())
+                        .expressionAttributeNames(when.names())
+                        .expressionAttributeValues(when.values())
+                        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                        .build())
+                .build();
     }
 
     /** {@code mutation} written without a condition: a derived copy, rewritten from its authority. */
     static TransactWriteItem overwrite(String table, ItemLayout layout, Mutation mutation) {
         if (mutation instanceof Mutation.Delete) {
-            return TransactWriteItem.builder().delete(Delete.builder().tableName(table).key(layout.keyOf(mutation.key())).build())
+            return TransactWriteItem.builder()
+                    .delete(Delete.builder()
+                            .tableName(table)
+                            .key(layout.keyOf(mutation.key()))
+                            .build())
                     .build();
         }
-        return TransactWriteItem.builder().put(Put.builder().tableName(table)
-                .item(layout.itemOf(mutation.key(), mutation.newValue().orElseThrow())).build()).build();
+        return TransactWriteItem.builder()
+                .put(Put.builder()
+                        .tableName(table)
+                        .item(layout.itemOf(mutation.key(), mutation.newValue().orElseThrow()))
+                        .build())
+                .build();
     }
 
     /**
@@ -82,18 +111,22 @@ final class TransactActions {
         List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
         List<String> codes = reasons.stream().map(r -> String.valueOf(r.code())).toList();
         if (reasons.size() != actions) {
-            throw new DynamoStoreException(what + " was cancelled with " + reasons.size() + " cancellation reasons for "
-                    + actions + " actions (" + Failures.describe(e) + "); nothing was applied", e);
+            throw new DynamoStoreException(
+                    what + " was cancelled with " + reasons.size() + " cancellation reasons for " + actions
+                            + " actions (" + Failures.describe(e) + "); nothing was applied",
+                    e);
         }
         for (String code : codes) {
             if (!code.equals(NONE) && !code.equals(CCF) && !RETRYABLE_REASONS.contains(code)) {
-                throw new DynamoStoreException(what + " was cancelled for a reason lake-meta does not map: " + codes
-                        + " (" + Failures.describe(e) + "); nothing was applied", e);
+                throw new DynamoStoreException(
+                        what + " was cancelled for a reason lake-meta does not map: " + codes + " ("
+                                + Failures.describe(e) + "); nothing was applied",
+                        e);
             }
         }
         if (codes.stream().anyMatch(RETRYABLE_REASONS::contains)) {
-            throw new StoreUnavailableException(what + " was cancelled: " + codes
-                    + "; nothing was applied; retry with backoff", e);
+            throw new StoreUnavailableException(
+                    what + " was cancelled: " + codes + "; nothing was applied; retry with backoff", e);
         }
         return reasons;
     }

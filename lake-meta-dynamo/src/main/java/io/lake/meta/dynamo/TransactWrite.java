@@ -3,10 +3,10 @@ package io.lake.meta.dynamo;
 import io.lake.meta.Condition;
 import io.lake.meta.MetaKey;
 import io.lake.meta.Mutation;
+import io.lake.meta.Ticker;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionFailure;
 import io.lake.meta.TransactionResult;
-import io.lake.meta.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -60,7 +60,8 @@ final class TransactWrite {
         AttemptLog log = new AttemptLog();
         String what = describe(transaction);
         try {
-            client.transactWriteItems(r -> r.transactItems(actions).clientRequestToken(token)
+            client.transactWriteItems(r -> r.transactItems(actions)
+                    .clientRequestToken(token)
                     .overrideConfiguration(log.attachToTransaction(client, ticker)));
             return TransactionResult.applied();
         } catch (TransactionCanceledException e) {
@@ -81,9 +82,11 @@ final class TransactWrite {
             }
         }
         if (failures.isEmpty()) {
-            throw new DynamoStoreException(what + " was cancelled without a failing action: "
-                    + reasons.stream().map(CancellationReason::code).toList()
-                    + " (" + Failures.describe(e) + "); nothing was applied", e);
+            throw new DynamoStoreException(
+                    what + " was cancelled without a failing action: "
+                            + reasons.stream().map(CancellationReason::code).toList()
+                            + " (" + Failures.describe(e) + "); nothing was applied",
+                    e);
         }
         return TransactionResult.notApplied(failures);
     }
@@ -94,6 +97,5 @@ final class TransactWrite {
     }
 
     /** One action's key and the condition it was sent with, to read a failure of it. */
-    private record Step(MetaKey key, WriteCondition condition) {
-    }
+    private record Step(MetaKey key, WriteCondition condition) {}
 }

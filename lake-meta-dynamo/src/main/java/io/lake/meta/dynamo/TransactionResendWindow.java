@@ -49,9 +49,10 @@ final class TransactionResendWindow extends ForwardingRetryStrategy {
             if (clients instanceof TransactionResendWindow) {
                 return;
             }
-            RetryStrategy bounded = new TransactionResendWindow(clients == null ? AwsRetryStrategy.doNotRetry() : clients,
-                    ticker, started);
-            config.overrideConfiguration(current.toBuilder().retryStrategy(bounded).build());
+            RetryStrategy bounded = new TransactionResendWindow(
+                    clients == null ? AwsRetryStrategy.doNotRetry() : clients, ticker, started);
+            config.overrideConfiguration(
+                    current.toBuilder().retryStrategy(bounded).build());
         };
     }
 
@@ -71,8 +72,10 @@ final class TransactionResendWindow extends ForwardingRetryStrategy {
     private void requireWithinWindow(RefreshRetryTokenRequest request, Duration delay) {
         long age = ticker.read() - started + delay.toNanos();
         if (age > WINDOW.toNanos()) {
-            throw new TokenAcquisitionFailedException("a transaction is not sent again " + Duration.ofNanos(age).toSeconds()
-                    + " s after its first attempt: DynamoDB may have forgotten its ClientRequestToken", request.failure());
+            throw new TokenAcquisitionFailedException(
+                    "a transaction is not sent again " + Duration.ofNanos(age).toSeconds()
+                            + " s after its first attempt: DynamoDB may have forgotten its ClientRequestToken",
+                    request.failure());
         }
     }
 }

@@ -3,9 +3,9 @@ package io.lake.meta.dynamo;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The legacy v1 table layout: one item per logical key, found by the whole key.
@@ -27,8 +27,7 @@ final class V1Layout implements ItemLayout {
     static final String HASH = "k";
     static final String DESCRIPTOR = "dynamodb-v1";
 
-    private V1Layout() {
-    }
+    private V1Layout() {}
 
     @Override
     public String descriptor() {

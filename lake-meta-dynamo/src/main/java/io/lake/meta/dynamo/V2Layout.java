@@ -4,10 +4,10 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import io.lake.meta.spi.PageTokenCodec;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The v2 table layout: where a logical key lives and how its item looks.
@@ -113,10 +113,17 @@ final class V2Layout implements ItemLayout {
     }
 
     static Map<String, AttributeValue> layoutRecord(int shards) {
-        return Map.of(HASH, s(LAYOUT_KEY), RANGE, s(LAYOUT_KEY),
-                LAYOUT_FORMAT_ATTR, s(LAYOUT_FORMAT),
-                LAYOUT_VERSION_ATTR, AttributeValue.fromN(Integer.toString(VERSION)),
-                LAYOUT_SHARDS_ATTR, AttributeValue.fromN(Integer.toString(shards)));
+        return Map.of(
+                HASH,
+                s(LAYOUT_KEY),
+                RANGE,
+                s(LAYOUT_KEY),
+                LAYOUT_FORMAT_ATTR,
+                s(LAYOUT_FORMAT),
+                LAYOUT_VERSION_ATTR,
+                AttributeValue.fromN(Integer.toString(VERSION)),
+                LAYOUT_SHARDS_ATTR,
+                AttributeValue.fromN(Integer.toString(shards)));
     }
 
     static AttributeValue s(String text) {

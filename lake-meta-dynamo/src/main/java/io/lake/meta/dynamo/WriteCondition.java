@@ -18,8 +18,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *
  * @param values null when the expression uses none (DynamoDB rejects an empty map)
  */
-record WriteCondition(String expression, Map<String, String> names, @Nullable Map<String, AttributeValue> values,
-        boolean requiresAbsent, ItemLayout layout) {
+record WriteCondition(
+        String expression,
+        Map<String, String> names,
+        @Nullable Map<String, AttributeValue> values,
+        boolean requiresAbsent,
+        ItemLayout layout) {
 
     private static final String V = "#v";
     private static final String K = "#k";
@@ -39,7 +43,8 @@ record WriteCondition(String expression, Map<String, String> names, @Nullable Ma
     }
 
     static WriteCondition absent(ItemLayout layout) {
-        return new WriteCondition("attribute_not_exists(" + K + ")", Map.of(K, layout.keyAttribute()), null, true, layout);
+        return new WriteCondition(
+                "attribute_not_exists(" + K + ")", Map.of(K, layout.keyAttribute()), null, true, layout);
     }
 
     /** The item exists, whatever it holds (a check on an internal record). */
@@ -48,8 +53,12 @@ record WriteCondition(String expression, Map<String, String> names, @Nullable Ma
     }
 
     static WriteCondition holds(MetaValue expected, ItemLayout layout) {
-        return new WriteCondition(V + " = " + EXPECTED, Map.of(V, ItemLayout.VALUE),
-                Map.of(EXPECTED, V2Layout.b(expected)), false, layout);
+        return new WriteCondition(
+                V + " = " + EXPECTED,
+                Map.of(V, ItemLayout.VALUE),
+                Map.of(EXPECTED, V2Layout.b(expected)),
+                false,
+                layout);
     }
 
     private static MetaValue expectedOf(Mutation mutation) {
@@ -67,6 +76,8 @@ record WriteCondition(String expression, Map<String, String> names, @Nullable Ma
         if (item != null && !item.isEmpty()) {
             return TransactionFailure.found(key, Optional.of(layout.valueIn(item, table)));
         }
-        return requiresAbsent ? TransactionFailure.currentUnknown(key) : TransactionFailure.found(key, Optional.empty());
+        return requiresAbsent
+                ? TransactionFailure.currentUnknown(key)
+                : TransactionFailure.found(key, Optional.empty());
     }
 }

@@ -69,18 +69,20 @@ class CancellationMappingTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     private final ScriptedClient client = new ScriptedClient();
-    private final DynamoTableStore store = new DynamoTableStore(client, "t", new V2Layout(16), DynamoMetaStore.DEFAULT_POLL_INTERVAL);
+    private final DynamoTableStore store =
+            new DynamoTableStore(client, "t", new V2Layout(16), DynamoMetaStore.DEFAULT_POLL_INTERVAL);
 
     private static TransactionCanceledException cancelled(CancellationReason... reasons) {
         return TransactionCanceledException.builder()
                 .cancellationReasons(Arrays.asList(reasons))
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode("TransactionCanceledException")
-                        .errorMessage("Transaction cancelled").build())
+                .awsErrorDetails(AwsErrorDetails.builder()
+                        .errorCode("TransactionCanceledException")
+                        .errorMessage("Transaction cancelled")
+                        .build())
                 .statusCode(400)
                 .numAttempts(1)
                 .build();
@@ -91,21 +93,29 @@ class CancellationMappingTest {
     }
 
     private static CancellationReason failedWithItem(MetaKey key, MetaValue current) {
-        return CancellationReason.builder().code("ConditionalCheckFailed").message("The conditional request failed")
-                .item(Map.of("pk", AttributeValue.fromS(key.family() + "#0"), "sk", AttributeValue.fromS(key.toString()),
-                        "v", AttributeValue.fromB(SdkBytes.fromByteArray(current.toByteArray()))))
+        return CancellationReason.builder()
+                .code("ConditionalCheckFailed")
+                .message("The conditional request failed")
+                .item(Map.of(
+                        "pk",
+                        AttributeValue.fromS(key.family() + "#0"),
+                        "sk",
+                        AttributeValue.fromS(key.toString()),
+                        "v",
+                        AttributeValue.fromB(SdkBytes.fromByteArray(current.toByteArray()))))
                 .build();
     }
 
     private GuardedResult guardedUpdate() {
-        return store.applyGuarded(new GuardedMutation(GUARD, G,
-                Mutation.update(TARGET, MetaValue.utf8("old"), MetaValue.utf8("new"))));
+        return store.applyGuarded(
+                new GuardedMutation(GUARD, G, Mutation.update(TARGET, MetaValue.utf8("old"), MetaValue.utf8("new"))));
     }
 
     @Test
     void guardFailed_isGuardRejected_whateverTheTarget() {
         client.transact = r -> {
-            throw cancelled(failedWithItem(GUARD, MetaValue.utf8("epoch-2")), failedWithItem(TARGET, MetaValue.utf8("x")));
+            throw cancelled(
+                    failedWithItem(GUARD, MetaValue.utf8("epoch-2")), failedWithItem(TARGET, MetaValue.utf8("x")));
         };
         assertThat(guardedUpdate()).isEqualTo(GuardedResult.guardRejected());
         client.transact = r -> {
@@ -137,18 +147,23 @@ class CancellationMappingTest {
         client.transact = r -> {
             throw cancelled(reason("None"), reason("ConditionalCheckFailed"));
         };
-        GuardedResult result = store.applyGuarded(new GuardedMutation(GUARD, G, Mutation.create(TARGET, MetaValue.utf8("v"))));
+        GuardedResult result =
+                store.applyGuarded(new GuardedMutation(GUARD, G, Mutation.create(TARGET, MetaValue.utf8("v"))));
         assertThat(result.targetResult()).contains(WriteResult.conflictWithUnknownCurrent());
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded"})
+    @ValueSource(
+            strings = {"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded"
+            })
     void retryableReason_onEitherAction_isUnavailable(String code) {
         client.transact = r -> {
             throw cancelled(reason(code), reason("None"));
         };
-        assertThatThrownBy(this::guardedUpdate).isInstanceOf(StoreUnavailableException.class)
-                .hasMessageContaining(code).hasMessageContaining("nothing was applied");
+        assertThatThrownBy(this::guardedUpdate)
+                .isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining(code)
+                .hasMessageContaining("nothing was applied");
         client.transact = r -> {
             throw cancelled(reason("None"), reason(code));
         };
@@ -161,8 +176,11 @@ class CancellationMappingTest {
         client.transact = r -> {
             throw cancelled(reason("None"), reason(code));
         };
-        assertThatThrownBy(this::guardedUpdate).isInstanceOf(DynamoStoreException.class)
-                .hasMessageContaining(code).satisfies(e -> assertThat(((DynamoStoreException) e).retryable()).isFalse());
+        assertThatThrownBy(this::guardedUpdate)
+                .isInstanceOf(DynamoStoreException.class)
+                .hasMessageContaining(code)
+                .satisfies(
+                        e -> assertThat(((DynamoStoreException) e).retryable()).isFalse());
         client.transact = r -> {
             throw cancelled(reason(code), reason("ConditionalCheckFailed"));
         };
@@ -199,18 +217,28 @@ class CancellationMappingTest {
         assertThat(guardedUpdate()).isEqualTo(GuardedResult.applied());
         TransactWriteItemsRequest request = client.transactions.get(0);
         assertThat(request.transactItems()).hasSize(2);
-        assertThat(request.transactItems().get(0).conditionCheck().key().get("sk").s()).isEqualTo(GUARD.toString());
+        assertThat(request.transactItems()
+                        .get(0)
+                        .conditionCheck()
+                        .key()
+                        .get("sk")
+                        .s())
+                .isEqualTo(GUARD.toString());
         assertThat(request.transactItems().get(0).conditionCheck().returnValuesOnConditionCheckFailureAsString())
                 .isEqualTo("ALL_OLD");
         assertThat(request.transactItems().get(1).put().item().get("sk").s()).isEqualTo(TARGET.toString());
         assertThat(request.transactItems().get(1).put().item().get("pk").s()).isEqualTo("tbl#6");
-        assertThat(request.transactItems().get(1).put().returnValuesOnConditionCheckFailureAsString()).isEqualTo("ALL_OLD");
+        assertThat(request.transactItems().get(1).put().returnValuesOnConditionCheckFailureAsString())
+                .isEqualTo("ALL_OLD");
     }
 
     @Test
     void createConflictWithoutItem_isUnknownCurrent() {
         client.put = r -> {
-            throw ConditionalCheckFailedException.builder().statusCode(400).numAttempts(1).build();
+            throw ConditionalCheckFailedException.builder()
+                    .statusCode(400)
+                    .numAttempts(1)
+                    .build();
         };
         assertThat(store.create(TARGET, MetaValue.utf8("v"))).isEqualTo(WriteResult.conflictWithUnknownCurrent());
     }
@@ -220,7 +248,10 @@ class CancellationMappingTest {
         // A client that publishes no metrics: the store cannot tell why the SDK retried, so a
         // failed condition on a later attempt may be the store's own earlier write.
         client.put = r -> {
-            throw ConditionalCheckFailedException.builder().statusCode(400).numAttempts(2).build();
+            throw ConditionalCheckFailedException.builder()
+                    .statusCode(400)
+                    .numAttempts(2)
+                    .build();
         };
         assertThatThrownBy(() -> store.update(TARGET, MetaValue.utf8("a"), MetaValue.utf8("b")))
                 .isInstanceOf(OutcomeUnknownException.class);
@@ -230,11 +261,15 @@ class CancellationMappingTest {
     void cancellationAfterARetry_withoutAttemptMetrics_isOutcomeUnknown() {
         // The cancellation answers the last attempt; an earlier one may have committed.
         client.transact = r -> {
-            throw cancelled(reason("None"), reason("TransactionConflict")).toBuilder().numAttempts(2).build();
+            throw cancelled(reason("None"), reason("TransactionConflict")).toBuilder()
+                    .numAttempts(2)
+                    .build();
         };
         assertThatThrownBy(this::guardedUpdate).isInstanceOf(OutcomeUnknownException.class);
         client.transact = r -> {
-            throw cancelled(reason("ConditionalCheckFailed"), reason("None")).toBuilder().numAttempts(2).build();
+            throw cancelled(reason("ConditionalCheckFailed"), reason("None")).toBuilder()
+                    .numAttempts(2)
+                    .build();
         };
         assertThatThrownBy(this::guardedUpdate).isInstanceOf(OutcomeUnknownException.class);
     }
@@ -242,11 +277,14 @@ class CancellationMappingTest {
     @Test
     void lostResponse_onAWrite_isOutcomeUnknown() {
         client.put = r -> {
-            throw SdkClientException.builder().message("Unable to execute HTTP request")
-                    .cause(new IOException("Connection reset")).build();
+            throw SdkClientException.builder()
+                    .message("Unable to execute HTTP request")
+                    .cause(new IOException("Connection reset"))
+                    .build();
         };
         assertThatThrownBy(() -> store.create(TARGET, MetaValue.utf8("v")))
-                .isInstanceOf(OutcomeUnknownException.class).hasMessageContaining("re-read");
+                .isInstanceOf(OutcomeUnknownException.class)
+                .hasMessageContaining("re-read");
     }
 
     @Test
@@ -260,9 +298,13 @@ class CancellationMappingTest {
     @Test
     void clientFailureWithoutIo_isNotRetryableStoreError() {
         client.put = r -> {
-            throw SdkClientException.builder().message("Unable to load credentials").numAttempts(1).build();
+            throw SdkClientException.builder()
+                    .message("Unable to load credentials")
+                    .numAttempts(1)
+                    .build();
         };
         assertThatThrownBy(() -> store.create(TARGET, MetaValue.utf8("v")))
-                .isInstanceOf(DynamoStoreException.class).hasMessageContaining("credentials");
+                .isInstanceOf(DynamoStoreException.class)
+                .hasMessageContaining("credentials");
     }
 }

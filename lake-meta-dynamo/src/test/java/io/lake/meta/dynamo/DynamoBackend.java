@@ -69,30 +69,33 @@ final class DynamoBackend implements BackendFactory {
     public MetaStore open(StoreContext context) {
         ModeFixture.Opened opened = ModeFixture.open(client(), TARGET, mode, shards, "suite");
         MetaStore store = opened.store();
-        assertThat(store.toString()).as("the layout %s claims", this)
+        assertThat(store.toString())
+                .as("the layout %s claims", this)
                 .endsWith("layout=" + mode.readLayout(shards.orElse(V2Layout.DEFAULT_SHARDS)) + "]");
         // Installed after the tables were set up; only this store's tables are paused.
         RaceHooks hooks = context.raceHooks();
-        TARGET.inProcessServer().ifPresent(server -> server.hooks(new ServerHooks() {
-            @Override
-            public void reached(String point) {
-            }
+        TARGET.inProcessServer()
+                .ifPresent(server -> server.hooks(new ServerHooks() {
+                    @Override
+                    public void reached(String point) {}
 
-            @Override
-            public void reached(String point, String operation, Set<String> tables) {
-                if (ServerHooks.WRITE_CHECKED.equals(point) && opened.touches(tables)) {
-                    hooks.reached(RaceHooks.COMMIT_CHECKED);
-                }
-            }
-        }));
+                    @Override
+                    public void reached(String point, String operation, Set<String> tables) {
+                        if (ServerHooks.WRITE_CHECKED.equals(point) && opened.touches(tables)) {
+                            hooks.reached(RaceHooks.COMMIT_CHECKED);
+                        }
+                    }
+                }));
         return store;
     }
 
     @Override
     public Capabilities capabilities() {
         Capabilities capabilities = Capabilities.all()
-                .without(Capability.PAGES_MATCH_THE_MODEL, "pages go shard by shard (in mode V1: filtered Scans),"
-                        + " so their boundaries differ from the model's; their contents do not");
+                .without(
+                        Capability.PAGES_MATCH_THE_MODEL,
+                        "pages go shard by shard (in mode V1: filtered Scans),"
+                                + " so their boundaries differ from the model's; their contents do not");
         Optional<String> unpausable = TARGET.pauseUnsupportedReason();
         return unpausable.isPresent() ? capabilities.without(Capability.RACE_HOOKS, unpausable.get()) : capabilities;
     }

@@ -55,7 +55,11 @@ class DynamoBatchReadTest extends DynamoTestSupport {
 
     @Test
     void unprocessedKeys_areAskedForAgain_untilEveryKeyWasRead() {
-        server.faults().arm(Fault.unprocessed(4).onOperation("BatchGetItem").onTable(table).times(2));
+        server.faults()
+                .arm(Fault.unprocessed(4)
+                        .onOperation("BatchGetItem")
+                        .onTable(table)
+                        .times(2));
         TableStatistics before = server.statistics().table(table);
 
         Map<MetaKey, MetaValue> found = store.getAll(keys);
@@ -66,22 +70,31 @@ class DynamoBatchReadTest extends DynamoTestSupport {
 
     @Test
     void keysStillUnprocessedAtTheDeadline_areARetryableErrorNamingHowManyWereLeft() {
-        server.faults().arm(Fault.unprocessed(3).onOperation("BatchGetItem").onTable(table).always());
+        server.faults()
+                .arm(Fault.unprocessed(3)
+                        .onOperation("BatchGetItem")
+                        .onTable(table)
+                        .always());
         AtomicLong now = new AtomicLong();
         List<Long> pauses = new ArrayList<>();
-        BatchRead reads = new BatchRead(client, table, new V2Layout(V2Layout.DEFAULT_SHARDS), Duration.ofSeconds(2),
-                now::get, millis -> {
+        BatchRead reads = new BatchRead(
+                client, table, new V2Layout(V2Layout.DEFAULT_SHARDS), Duration.ofSeconds(2), now::get, millis -> {
                     pauses.add(millis);
                     now.addAndGet(millis * 1_000_000);
                 });
 
-        assertThatThrownBy(() -> reads.read(keys)).isInstanceOf(StoreUnavailableException.class)
+        assertThatThrownBy(() -> reads.read(keys))
+                .isInstanceOf(StoreUnavailableException.class)
                 .hasMessageContaining("left 3 of 10 keys unread after PT2S")
-                .satisfies(e -> assertThat(((StoreUnavailableException) e).retryable()).isTrue());
+                .satisfies(e ->
+                        assertThat(((StoreUnavailableException) e).retryable()).isTrue());
 
-        assertThat(pauses).as("backoff between rounds, capped at one second").isNotEmpty()
+        assertThat(pauses)
+                .as("backoff between rounds, capped at one second")
+                .isNotEmpty()
                 .allSatisfy(p -> assertThat(p).isBetween(1L, 1_000L));
-        assertThat(pauses.stream().mapToLong(Long::longValue).sum()).as("waited no longer than the deadline")
+        assertThat(pauses.stream().mapToLong(Long::longValue).sum())
+                .as("waited no longer than the deadline")
                 .isLessThanOrEqualTo(2_001L);
     }
 }

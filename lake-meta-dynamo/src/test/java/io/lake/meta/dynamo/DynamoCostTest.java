@@ -24,7 +24,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
@@ -62,15 +61,21 @@ class DynamoCostTest extends DynamoTestSupport {
 
         assertThat(requestsOf(store, () -> store.get(K))).isEqualTo(Map.of("GetItem", 1L));
         assertThat(requestsOf(store, () -> store.create(K, A))).isEqualTo(Map.of("PutItem", 1L));
-        assertThat(requestsOf(store, () -> store.create(K, B))).as("a create conflict, value reported")
+        assertThat(requestsOf(store, () -> store.create(K, B)))
+                .as("a create conflict, value reported")
                 .isEqualTo(Map.of("PutItem", 1L));
         assertThat(requestsOf(store, () -> store.update(K, A, B))).isEqualTo(Map.of("PutItem", 1L));
-        assertThat(requestsOf(store, () -> store.update(K, A, B))).as("an update conflict").isEqualTo(Map.of("PutItem", 1L));
-        assertThat(requestsOf(store, () -> store.delete(K, A))).as("a delete conflict").isEqualTo(Map.of("DeleteItem", 1L));
+        assertThat(requestsOf(store, () -> store.update(K, A, B)))
+                .as("an update conflict")
+                .isEqualTo(Map.of("PutItem", 1L));
+        assertThat(requestsOf(store, () -> store.delete(K, A)))
+                .as("a delete conflict")
+                .isEqualTo(Map.of("DeleteItem", 1L));
         assertThat(requestsOf(store, () -> store.applyGuarded(new GuardedMutation(GUARD, A, Mutation.update(K, B, A)))))
                 .isEqualTo(Map.of("TransactWriteItems", 1L));
         assertThat(requestsOf(store, () -> store.applyGuarded(new GuardedMutation(GUARD, B, Mutation.delete(K, A)))))
-                .as("a guard rejection").isEqualTo(Map.of("TransactWriteItems", 1L));
+                .as("a guard rejection")
+                .isEqualTo(Map.of("TransactWriteItems", 1L));
         assertThat(requestsOf(store, () -> store.page(KeyPrefix.of("tbl/"), 10)))
                 .as("a page that never fills reads each shard once, in the same call")
                 .isEqualTo(Map.of("Query", (long) ((V2Layout) store.layout()).shards()));
@@ -84,7 +89,8 @@ class DynamoCostTest extends DynamoTestSupport {
         assertThat(store.create(K, B).currentValue()).contains(A);
         assertThat(store.update(K, B, A).currentValue()).contains(A);
         assertThat(store.delete(K, B).currentValue()).contains(A);
-        assertThat(store.update(MetaKey.of("tbl/absent"), A, B).isCurrentKnown()).isTrue();
+        assertThat(store.update(MetaKey.of("tbl/absent"), A, B).isCurrentKnown())
+                .isTrue();
         assertThat(store.update(MetaKey.of("tbl/absent"), A, B).currentValue()).isEmpty();
         store.create(GUARD, A);
         GuardedResult conflict = store.applyGuarded(new GuardedMutation(GUARD, A, Mutation.update(K, B, A)));
@@ -97,8 +103,11 @@ class DynamoCostTest extends DynamoTestSupport {
         String table = tableOf(store);
         for (int i = 0; i < keys.size(); i += 25) {
             List<WriteRequest> batch = keys.subList(i, Math.min(keys.size(), i + 25)).stream()
-                    .map(k -> WriteRequest.builder().putRequest(PutRequest.builder()
-                            .item(layout.itemOf(k, MetaValue.utf8("value of " + k))).build()).build())
+                    .map(k -> WriteRequest.builder()
+                            .putRequest(PutRequest.builder()
+                                    .item(layout.itemOf(k, MetaValue.utf8("value of " + k)))
+                                    .build())
+                            .build())
                     .collect(Collectors.toList());
             Map<String, List<WriteRequest>> unprocessed = Map.of(table, batch);
             while (!unprocessed.isEmpty()) {
@@ -138,9 +147,14 @@ class DynamoCostTest extends DynamoTestSupport {
             Page page = store.page(request.get());
             TableStatistics after = server.statistics().table(table);
             long evaluated = after.itemsEvaluated() - before.itemsEvaluated();
-            assertThat(evaluated).as("server-side items evaluated by one page").isLessThanOrEqualTo(7)
-                    .isEqualTo(page.cost().itemsEvaluated()).isEqualTo(page.entries().size());
-            assertThat(page.cost().capacityUnits()).as("a strongly consistent query costs at least 1 RCU").isGreaterThanOrEqualTo(1.0);
+            assertThat(evaluated)
+                    .as("server-side items evaluated by one page")
+                    .isLessThanOrEqualTo(7)
+                    .isEqualTo(page.cost().itemsEvaluated())
+                    .isEqualTo(page.entries().size());
+            assertThat(page.cost().capacityUnits())
+                    .as("a strongly consistent query costs at least 1 RCU")
+                    .isGreaterThanOrEqualTo(1.0);
             for (Entry e : page.entries()) {
                 assertThat(prefix.contains(e.key())).isTrue();
                 assertThat(seen.add(e.key())).as("returned twice: %s", e.key()).isTrue();
@@ -152,8 +166,10 @@ class DynamoCostTest extends DynamoTestSupport {
         }
         assertThat(seen).containsExactlyInAnyOrderElementsOf(wanted);
         TableStatistics end = server.statistics().table(table);
-        assertThat(end.itemsEvaluated() - start.itemsEvaluated()).as("items the whole iteration evaluated")
-                .isEqualTo(evaluatedByPages).isEqualTo(wanted.size());
+        assertThat(end.itemsEvaluated() - start.itemsEvaluated())
+                .as("items the whole iteration evaluated")
+                .isEqualTo(evaluatedByPages)
+                .isEqualTo(wanted.size());
         assertThat(end.requests("Query") - start.requests("Query")).isEqualTo(requestsOfPages);
     }
 
@@ -190,12 +206,16 @@ class DynamoCostTest extends DynamoTestSupport {
         }
 
         assertThat(returned).containsExactlyInAnyOrderElementsOf(wanted).doesNotHaveDuplicates();
-        assertThat(shardOfEachKey).as("shards are visited in order, each in one run").isSorted();
+        assertThat(shardOfEachKey)
+                .as("shards are visited in order, each in one run")
+                .isSorted();
         assertThat(pageCalls).as("one page per key, and one that finds the end").isEqualTo(wanted.size() + 1);
         long queries = requestsSince(before, server, table).get("Query");
-        assertThat(queries).as("one query per key, plus one per shard that finds the shard done")
+        assertThat(queries)
+                .as("one query per key, plus one per shard that finds the shard done")
                 .isEqualTo(wanted.size() + shards);
-        assertThat(server.statistics().table(table).itemsEvaluated() - before.itemsEvaluated()).isEqualTo(wanted.size());
+        assertThat(server.statistics().table(table).itemsEvaluated() - before.itemsEvaluated())
+                .isEqualTo(wanted.size());
     }
 
     @Test

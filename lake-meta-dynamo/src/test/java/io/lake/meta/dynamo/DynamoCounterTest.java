@@ -5,5 +5,4 @@ import io.lake.meta.testkit.counter.CounterSuite;
 
 /** The counter suite on DynamoDB (mode V2, 16 shards), one fresh table per test. */
 @Backend(DynamoBackend.class)
-class DynamoCounterTest extends CounterSuite {
-}
+class DynamoCounterTest extends CounterSuite {}

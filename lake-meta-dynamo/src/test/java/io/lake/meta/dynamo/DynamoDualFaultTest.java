@@ -42,14 +42,19 @@ class DynamoDualFaultTest extends DynamoTestSupport {
         client = track(TARGET.newClient(b -> b.overrideConfiguration(o -> o.retryStrategy(r -> r.maxAttempts(4)))));
         legacy = TARGET.uniqueTableName("dfault-v1");
         table = TARGET.uniqueTableName("dfault-v2");
-        dual = track(ModeFixture.builder(client, DynamoLayoutMode.DUAL, legacy, table, Optional.of(2)).build());
+        dual = track(ModeFixture.builder(client, DynamoLayoutMode.DUAL, legacy, table, Optional.of(2))
+                .build());
         dual.create(K, V0);
         copies = new CopyReader(client, legacy, table, new V2Layout(2));
     }
 
     @Test
     void aDualWriteAppliedAndAnswered500_isRetriedWithItsToken_andReportedAppliedOnce() {
-        server.faults().arm(Fault.applyThenInternalServerError().onOperation("TransactWriteItems").onTable(legacy).onAttempt(1));
+        server.faults()
+                .arm(Fault.applyThenInternalServerError()
+                        .onOperation("TransactWriteItems")
+                        .onTable(legacy)
+                        .onAttempt(1));
 
         assertThat(dual.update(K, V0, V1)).isEqualTo(WriteResult.applied());
         assertThat(copies.legacyCopy(K)).contains(V1);
@@ -58,7 +63,11 @@ class DynamoDualFaultTest extends DynamoTestSupport {
 
     @Test
     void aDualWriteAnswered500OnEveryAttempt_isAnUnknownOutcome() {
-        server.faults().arm(Fault.internalServerError().onOperation("TransactWriteItems").onTable(legacy).always());
+        server.faults()
+                .arm(Fault.internalServerError()
+                        .onOperation("TransactWriteItems")
+                        .onTable(legacy)
+                        .always());
 
         assertThatThrownBy(() -> dual.update(K, V0, V1)).isInstanceOf(OutcomeUnknownException.class);
         server.faults().clear();
@@ -67,7 +76,10 @@ class DynamoDualFaultTest extends DynamoTestSupport {
 
     @Test
     void aDualWriteRefusedWithATransactionConflict_isUnavailable_andMovesNothing() {
-        server.faults().arm(Fault.transactionConflict(1).onOperation("TransactWriteItems").onTable(legacy));
+        server.faults()
+                .arm(Fault.transactionConflict(1)
+                        .onOperation("TransactWriteItems")
+                        .onTable(legacy));
 
         assertThatThrownBy(() -> dual.update(K, V0, V1)).isInstanceOf(StoreUnavailableException.class);
         assertThat(copies.legacyCopy(K)).contains(V0);
@@ -79,13 +91,25 @@ class DynamoDualFaultTest extends DynamoTestSupport {
         for (int i = 0; i < 30; i++) {
             copies.putLegacyCopy(MetaKey.of("tbl/legacy/k" + i), MetaValue.utf8("v" + i));
         }
-        DynamoMigration migration = DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).build();
-        server.faults().arm(Fault.applyThenDropResponse().onOperation("TransactWriteItems").onTable(legacy).times(1));
+        DynamoMigration migration = DynamoMigration.builder()
+                .client(client)
+                .legacyTableName(legacy)
+                .tableName(table)
+                .build();
+        server.faults()
+                .arm(Fault.applyThenDropResponse()
+                        .onOperation("TransactWriteItems")
+                        .onTable(legacy)
+                        .times(1));
 
         BackfillPage page = migration.backfillPage(100);
 
-        assertThat(page.copied() + page.alreadyEqual()).as("every legacy item converged").isEqualTo(31);
-        assertThat(migration.backfillPage(100).done()).as("then one page sweeps the v2 table").isTrue();
+        assertThat(page.copied() + page.alreadyEqual())
+                .as("every legacy item converged")
+                .isEqualTo(31);
+        assertThat(migration.backfillPage(100).done())
+                .as("then one page sweeps the v2 table")
+                .isTrue();
         assertThat(migration.finalizeMigration(100).outcome()).isEqualTo(FinalizeResult.Outcome.FINALIZED);
     }
 }

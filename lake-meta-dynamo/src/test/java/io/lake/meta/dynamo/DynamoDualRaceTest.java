@@ -51,8 +51,7 @@ class DynamoDualRaceTest extends DynamoTestSupport {
         store.create(K, V0);
         server.hooks(new ServerHooks() {
             @Override
-            public void reached(String point) {
-            }
+            public void reached(String point) {}
 
             @Override
             public void reached(String point, String operation, Set<String> tables) {
@@ -76,7 +75,9 @@ class DynamoDualRaceTest extends DynamoTestSupport {
     }
 
     @ParameterizedTest
-    @EnumSource(value = ModeFixture.TestedMode.class, names = {"DUAL_V1_AUTHORITY", "DUAL_V2_AUTHORITY"})
+    @EnumSource(
+            value = ModeFixture.TestedMode.class,
+            names = {"DUAL_V1_AUTHORITY", "DUAL_V2_AUTHORITY"})
     void aGuardedWriteSentWhileItsGuardIsBeingReplaced_isRejected_andMovesNeitherCopy(ModeFixture.TestedMode mode)
             throws Exception {
         open(mode);
@@ -84,9 +85,13 @@ class DynamoDualRaceTest extends DynamoTestSupport {
         Racing<WriteResult> takeover = Racing.start("takeover", () -> store.update(GUARD, LEASE_A, LEASE_B));
         pause.awaitArrival();
 
-        Racing<GuardedResult> staleLeader = Racing.start("stale leader",
-                () -> store.applyGuarded(new GuardedMutation(GUARD, LEASE_A, Mutation.update(K, V0, VA)))).awaitParkedOrDone();
-        assertThat(staleLeader.isDone()).as("the guarded write finished while the takeover was held").isFalse();
+        Racing<GuardedResult> staleLeader = Racing.start(
+                        "stale leader",
+                        () -> store.applyGuarded(new GuardedMutation(GUARD, LEASE_A, Mutation.update(K, V0, VA))))
+                .awaitParkedOrDone();
+        assertThat(staleLeader.isDone())
+                .as("the guarded write finished while the takeover was held")
+                .isFalse();
         pause.release();
 
         assertThat(takeover.result()).isEqualTo(WriteResult.applied());
@@ -96,7 +101,9 @@ class DynamoDualRaceTest extends DynamoTestSupport {
     }
 
     @ParameterizedTest
-    @EnumSource(value = ModeFixture.TestedMode.class, names = {"DUAL_V1_AUTHORITY", "DUAL_V2_AUTHORITY"})
+    @EnumSource(
+            value = ModeFixture.TestedMode.class,
+            names = {"DUAL_V1_AUTHORITY", "DUAL_V2_AUTHORITY"})
     void aGuardedWriteSentWhileItsTargetIsBeingChanged_conflicts_andMovesNeitherCopyAgain(ModeFixture.TestedMode mode)
             throws Exception {
         open(mode);
@@ -104,9 +111,13 @@ class DynamoDualRaceTest extends DynamoTestSupport {
         Racing<WriteResult> writer = Racing.start("target writer", () -> store.update(K, V0, VB));
         pause.awaitArrival();
 
-        Racing<GuardedResult> leader = Racing.start("leader",
-                () -> store.applyGuarded(new GuardedMutation(GUARD, LEASE_A, Mutation.update(K, V0, VA)))).awaitParkedOrDone();
-        assertThat(leader.isDone()).as("the guarded write finished while the target's write was held").isFalse();
+        Racing<GuardedResult> leader = Racing.start(
+                        "leader",
+                        () -> store.applyGuarded(new GuardedMutation(GUARD, LEASE_A, Mutation.update(K, V0, VA))))
+                .awaitParkedOrDone();
+        assertThat(leader.isDone())
+                .as("the guarded write finished while the target's write was held")
+                .isFalse();
         pause.release();
 
         assertThat(writer.result()).isEqualTo(WriteResult.applied());

@@ -72,26 +72,32 @@ class DynamoDualWriteTest extends DynamoTestSupport {
     }
 
     @ParameterizedTest
-    @EnumSource(value = ModeFixture.TestedMode.class, names = {"DUAL_V1_AUTHORITY", "DUAL_V2_AUTHORITY"})
+    @EnumSource(
+            value = ModeFixture.TestedMode.class,
+            names = {"DUAL_V1_AUTHORITY", "DUAL_V2_AUTHORITY"})
     void everyWrite_changesBothCopies(ModeFixture.TestedMode mode) {
         open(mode);
         assertThat(store.create(K, A)).isEqualTo(WriteResult.applied());
         assertCopies(K, Optional.of(A));
         assertThat(store.update(K, A, B)).isEqualTo(WriteResult.applied());
         assertCopies(K, Optional.of(B));
-        assertThat(store.transact(List.of(Condition.absent(GUARD)), List.of(Mutation.update(K, B, A), Mutation.create(J, B))))
+        assertThat(store.transact(
+                        List.of(Condition.absent(GUARD)), List.of(Mutation.update(K, B, A), Mutation.create(J, B))))
                 .isEqualTo(TransactionResult.applied());
         assertCopies(K, Optional.of(A));
         assertCopies(J, Optional.of(B));
         store.create(GUARD, A);
-        assertThat(store.applyGuarded(new GuardedMutation(GUARD, A, Mutation.delete(J, B)))).isEqualTo(GuardedResult.applied());
+        assertThat(store.applyGuarded(new GuardedMutation(GUARD, A, Mutation.delete(J, B))))
+                .isEqualTo(GuardedResult.applied());
         assertCopies(J, Optional.empty());
         assertThat(store.delete(K, A)).isEqualTo(WriteResult.applied());
         assertCopies(K, Optional.empty());
     }
 
     @ParameterizedTest
-    @EnumSource(value = ModeFixture.TestedMode.class, names = {"DUAL_V1_AUTHORITY", "DUAL_V2_AUTHORITY"})
+    @EnumSource(
+            value = ModeFixture.TestedMode.class,
+            names = {"DUAL_V1_AUTHORITY", "DUAL_V2_AUTHORITY"})
     void aWriteWhoseSecondCopyIsMissing_writesIt(ModeFixture.TestedMode mode) {
         open(mode);
         store.create(K, A);
@@ -119,7 +125,9 @@ class DynamoDualWriteTest extends DynamoTestSupport {
         assertThat(store.update(K, A, B)).isEqualTo(WriteResult.applied());
         assertCopies(K, Optional.of(B));
         putOtherCopy(K, X);
-        assertThat(store.transact(List.of(), List.of(Mutation.update(J, A, B), Mutation.delete(K, B))).isApplied()).isTrue();
+        assertThat(store.transact(List.of(), List.of(Mutation.update(J, A, B), Mutation.delete(K, B)))
+                        .isApplied())
+                .isTrue();
         assertCopies(K, Optional.empty());
         assertCopies(J, Optional.of(B));
         MetaKey fresh = MetaKey.of("tbl/ns1/fresh");
@@ -130,33 +138,44 @@ class DynamoDualWriteTest extends DynamoTestSupport {
 
     /** After finalization both copies are kept exactly equal: a difference is a divergence, never overwritten. */
     @ParameterizedTest
-    @EnumSource(value = ModeFixture.TestedMode.class, names = {"DUAL_V2_AUTHORITY"})
+    @EnumSource(
+            value = ModeFixture.TestedMode.class,
+            names = {"DUAL_V2_AUTHORITY"})
     void aSecondCopyHoldingOtherBytes_isADivergenceNamingTheKey_andNothingMoves(ModeFixture.TestedMode mode) {
         open(mode);
         store.create(K, A);
         store.create(J, A);
         putOtherCopy(K, X);
 
-        for (Runnable write : List.<Runnable>of(() -> store.update(K, A, B), () -> store.delete(K, A),
+        for (Runnable write : List.<Runnable>of(
+                () -> store.update(K, A, B),
+                () -> store.delete(K, A),
                 () -> store.transact(List.of(), List.of(Mutation.update(J, A, B), Mutation.update(K, A, B))))) {
-            assertThatThrownBy(write::run).isInstanceOf(CopiesDivergedException.class)
-                    .hasMessageContaining("'" + K + "'").hasMessageContaining("nothing was written")
-                    .satisfies(e -> assertThat(((CopiesDivergedException) e).keys()).containsExactly(K))
-                    .satisfies(e -> assertThat(((CopiesDivergedException) e).retryable()).isFalse());
+            assertThatThrownBy(write::run)
+                    .isInstanceOf(CopiesDivergedException.class)
+                    .hasMessageContaining("'" + K + "'")
+                    .hasMessageContaining("nothing was written")
+                    .satisfies(e ->
+                            assertThat(((CopiesDivergedException) e).keys()).containsExactly(K))
+                    .satisfies(e -> assertThat(((CopiesDivergedException) e).retryable())
+                            .isFalse());
             assertThat(authorityCopy(K)).contains(A);
             assertThat(otherCopy(K)).contains(X);
             assertCopies(J, Optional.of(A));
         }
         MetaKey fresh = MetaKey.of("tbl/ns1/fresh");
         putOtherCopy(fresh, X);
-        assertThatThrownBy(() -> store.create(fresh, A)).isInstanceOf(CopiesDivergedException.class)
+        assertThatThrownBy(() -> store.create(fresh, A))
+                .isInstanceOf(CopiesDivergedException.class)
                 .hasMessageContaining("'" + fresh + "'");
         assertThat(authorityCopy(fresh)).isEmpty();
         assertThat(otherCopy(fresh)).contains(X);
     }
 
     @ParameterizedTest
-    @EnumSource(value = ModeFixture.TestedMode.class, names = {"DUAL_V1_AUTHORITY", "DUAL_V2_AUTHORITY"})
+    @EnumSource(
+            value = ModeFixture.TestedMode.class,
+            names = {"DUAL_V1_AUTHORITY", "DUAL_V2_AUTHORITY"})
     void staleBytesOnBothCopies_areAPlainConflict(ModeFixture.TestedMode mode) {
         open(mode);
         store.create(K, A);
@@ -168,19 +187,27 @@ class DynamoDualWriteTest extends DynamoTestSupport {
     }
 
     @ParameterizedTest
-    @EnumSource(value = ModeFixture.TestedMode.class, names = {"DUAL_V1_AUTHORITY", "DUAL_V2_AUTHORITY"})
+    @EnumSource(
+            value = ModeFixture.TestedMode.class,
+            names = {"DUAL_V1_AUTHORITY", "DUAL_V2_AUTHORITY"})
     void aHeldBarrier_refusesEveryWrite_retryably_andNothingMoves(ModeFixture.TestedMode mode) {
         open(mode);
         store.create(K, A);
         copies.installBarrier("finalizer-1");
 
-        List<Runnable> writes = List.of(() -> store.update(K, A, B), () -> store.create(J, A), () -> store.delete(K, A),
+        List<Runnable> writes = List.of(
+                () -> store.update(K, A, B),
+                () -> store.create(J, A),
+                () -> store.delete(K, A),
                 () -> store.transact(List.of(), List.of(Mutation.update(K, A, B), Mutation.create(J, B))),
                 () -> store.applyGuarded(new GuardedMutation(K, A, Mutation.create(J, B))));
         for (Runnable write : writes) {
-            assertThatThrownBy(write::run).isInstanceOf(WriteBarrierException.class)
-                    .hasMessageContaining("write barrier").hasMessageContaining("nothing was written")
-                    .satisfies(e -> assertThat(((WriteBarrierException) e).retryable()).isTrue());
+            assertThatThrownBy(write::run)
+                    .isInstanceOf(WriteBarrierException.class)
+                    .hasMessageContaining("write barrier")
+                    .hasMessageContaining("nothing was written")
+                    .satisfies(e ->
+                            assertThat(((WriteBarrierException) e).retryable()).isTrue());
         }
         assertCopies(K, Optional.of(A));
         assertCopies(J, Optional.empty());
@@ -191,7 +218,9 @@ class DynamoDualWriteTest extends DynamoTestSupport {
     }
 
     @ParameterizedTest
-    @EnumSource(value = ModeFixture.TestedMode.class, names = {"DUAL_V1_AUTHORITY", "DUAL_V2_AUTHORITY"})
+    @EnumSource(
+            value = ModeFixture.TestedMode.class,
+            names = {"DUAL_V1_AUTHORITY", "DUAL_V2_AUTHORITY"})
     void aTransaction_takesAtMost49Keys(ModeFixture.TestedMode mode) {
         open(mode);
         assertThat(store.maxTransactionKeys()).isEqualTo(49);
@@ -200,10 +229,12 @@ class DynamoDualWriteTest extends DynamoTestSupport {
             creates.add(Mutation.create(MetaKey.of("tbl/many/k" + i), A));
         }
 
-        assertThatThrownBy(() -> store.transact(List.of(), creates)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> store.transact(List.of(), creates))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("at most 49 keys");
         assertCopies(creates.get(0).key(), Optional.empty());
-        assertThat(store.transact(List.of(), creates.subList(0, 49))).as("49 keys: 99 items")
+        assertThat(store.transact(List.of(), creates.subList(0, 49)))
+                .as("49 keys: 99 items")
                 .isEqualTo(TransactionResult.applied());
         assertCopies(creates.get(48).key(), Optional.of(A));
     }

@@ -3,8 +3,8 @@ package io.lake.meta.dynamo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lake.meta.GuardedMutation;
 import io.lake.meta.Entry;
+import io.lake.meta.GuardedMutation;
 import io.lake.meta.GuardedResult;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
@@ -62,7 +62,11 @@ class DynamoFaultTest extends DynamoTestSupport {
 
         List<String> tokens() {
             Pattern token = Pattern.compile("\"ClientRequestToken\":\"([^\"]+)\"");
-            return bodies.stream().map(token::matcher).filter(Matcher::find).map(m -> m.group(1)).toList();
+            return bodies.stream()
+                    .map(token::matcher)
+                    .filter(Matcher::find)
+                    .map(m -> m.group(1))
+                    .toList();
         }
     }
 
@@ -74,9 +78,8 @@ class DynamoFaultTest extends DynamoTestSupport {
     @BeforeEach
     void openOnTheInProcessServer() {
         server = TARGET.requireInProcessServer();
-        DynamoDbClient client = track(TARGET.newClient(b -> b.overrideConfiguration(o -> o
-                .retryStrategy(r -> r.maxAttempts(4))
-                .addExecutionInterceptor(wire))));
+        DynamoDbClient client = track(TARGET.newClient(b -> b.overrideConfiguration(
+                o -> o.retryStrategy(r -> r.maxAttempts(4)).addExecutionInterceptor(wire))));
         store = openNew(client, "faults", null);
         table = tableOf(store);
         store.create(GUARD, LEASE);
@@ -96,7 +99,11 @@ class DynamoFaultTest extends DynamoTestSupport {
 
     @Test
     void throttledThenSucceeding_appliesOnce() {
-        server.faults().arm(Fault.provisionedThroughputExceeded().onOperation("PutItem").onTable(table).times(2));
+        server.faults()
+                .arm(Fault.provisionedThroughputExceeded()
+                        .onOperation("PutItem")
+                        .onTable(table)
+                        .times(2));
         TableStatistics before = server.statistics().table(table);
 
         assertThat(store.update(K, V0, V1)).isEqualTo(WriteResult.applied());
@@ -107,20 +114,33 @@ class DynamoFaultTest extends DynamoTestSupport {
 
     @Test
     void throttledGuardedWriteThenSucceeding_isApplied() {
-        server.faults().arm(Fault.throttling().onOperation("TransactWriteItems").onTable(table).times(1));
+        server.faults()
+                .arm(Fault.throttling()
+                        .onOperation("TransactWriteItems")
+                        .onTable(table)
+                        .times(1));
         assertThat(guardedUpdate()).isEqualTo(GuardedResult.applied());
         assertThat(store.get(K)).contains(V1);
     }
 
     @Test
     void throttledPageThenSucceeding_returnsThePage() {
-        server.faults().arm(Fault.provisionedThroughputExceeded().onOperation("Query").onTable(table).times(3));
-        assertThat(store.page(KeyPrefix.of("tbl/ns1/"), 10).entries()).extracting(Entry::key).contains(K);
+        server.faults()
+                .arm(Fault.provisionedThroughputExceeded()
+                        .onOperation("Query")
+                        .onTable(table)
+                        .times(3));
+        assertThat(store.page(KeyPrefix.of("tbl/ns1/"), 10).entries())
+                .extracting(Entry::key)
+                .contains(K);
     }
 
     @Test
     void transactionConflict_isRetryableUnavailable_andAppliesNothing() {
-        server.faults().arm(Fault.transactionConflict(1).onOperation("TransactWriteItems").onTable(table));
+        server.faults()
+                .arm(Fault.transactionConflict(1)
+                        .onOperation("TransactWriteItems")
+                        .onTable(table));
         assertThatThrownBy(this::guardedUpdate)
                 .isInstanceOf(StoreUnavailableException.class)
                 .hasMessageContaining("TransactionConflict")
@@ -138,7 +158,11 @@ class DynamoFaultTest extends DynamoTestSupport {
 
     @Test
     void guardedResponseLostAfterCommit_sdkRetryWithTheSameToken_reportsApplied() {
-        server.faults().arm(Fault.applyThenDropResponse().onOperation("TransactWriteItems").onTable(table).onAttempt(1));
+        server.faults()
+                .arm(Fault.applyThenDropResponse()
+                        .onOperation("TransactWriteItems")
+                        .onTable(table)
+                        .onAttempt(1));
         TableStatistics before = server.statistics().table(table);
 
         assertThat(guardedUpdate()).as("applied, not a false conflict").isEqualTo(GuardedResult.applied());
@@ -153,7 +177,11 @@ class DynamoFaultTest extends DynamoTestSupport {
 
     @Test
     void singleItemResponseLostAfterCommit_isOutcomeUnknown_neverAFalseConflict() {
-        server.faults().arm(Fault.applyThenDropResponse().onOperation("PutItem").onTable(table).onAttempt(1));
+        server.faults()
+                .arm(Fault.applyThenDropResponse()
+                        .onOperation("PutItem")
+                        .onTable(table)
+                        .onAttempt(1));
 
         assertThatThrownBy(() -> store.update(K, V0, V1))
                 .isInstanceOf(OutcomeUnknownException.class)
@@ -165,7 +193,11 @@ class DynamoFaultTest extends DynamoTestSupport {
     void connectionDroppedBeforeApplying_isOutcomeUnknown_notSentAgain() {
         // A dropped connection looks the same whether or not the write applied, and a single-item
         // write has no token to make a re-send safe: it is not sent again.
-        server.faults().arm(Fault.dropConnection().onOperation("PutItem").onTable(table).onAttempt(1));
+        server.faults()
+                .arm(Fault.dropConnection()
+                        .onOperation("PutItem")
+                        .onTable(table)
+                        .onAttempt(1));
         TableStatistics before = server.statistics().table(table);
         assertThatThrownBy(() -> store.update(K, V0, V1)).isInstanceOf(OutcomeUnknownException.class);
         assertThat(requestsSince(before, server, table)).isEqualTo(Map.of("PutItem", 1L));
@@ -188,8 +220,10 @@ class DynamoFaultTest extends DynamoTestSupport {
         server.faults().arm(Fault.internalServerError().onTable(table).always());
         TableStatistics before = server.statistics().table(table);
 
-        assertThatThrownBy(this::guardedUpdate).isInstanceOf(OutcomeUnknownException.class)
-                .hasMessageContaining("InternalServerError").hasMessageContaining("may or may not have applied");
+        assertThatThrownBy(this::guardedUpdate)
+                .isInstanceOf(OutcomeUnknownException.class)
+                .hasMessageContaining("InternalServerError")
+                .hasMessageContaining("may or may not have applied");
         assertThatThrownBy(() -> store.update(K, V0, V1)).isInstanceOf(OutcomeUnknownException.class);
         assertThatThrownBy(() -> store.get(K)).isInstanceOf(StoreUnavailableException.class);
 
@@ -202,7 +236,8 @@ class DynamoFaultTest extends DynamoTestSupport {
     @Test
     void serviceUnavailableStorm_onAWrite_isOutcomeUnknown_onARead_unavailable() {
         server.faults().arm(Fault.serviceUnavailable().onTable(table).always());
-        assertThatThrownBy(() -> store.delete(K, V0)).isInstanceOf(OutcomeUnknownException.class)
+        assertThatThrownBy(() -> store.delete(K, V0))
+                .isInstanceOf(OutcomeUnknownException.class)
                 .hasMessageContaining("HTTP 503");
         assertThatThrownBy(() -> store.get(K)).isInstanceOf(StoreUnavailableException.class);
         assertNothingChanged();
@@ -218,8 +253,13 @@ class DynamoFaultTest extends DynamoTestSupport {
 
     @Test
     void lostResponseThenThrottled_isOutcomeUnknown_notUnavailable() {
-        server.faults().arm(Fault.applyThenDropResponse().onOperation("PutItem").onTable(table).onAttempt(1));
-        server.faults().arm(Fault.throttling().onOperation("PutItem").onTable(table).always());
+        server.faults()
+                .arm(Fault.applyThenDropResponse()
+                        .onOperation("PutItem")
+                        .onTable(table)
+                        .onAttempt(1));
+        server.faults()
+                .arm(Fault.throttling().onOperation("PutItem").onTable(table).always());
         assertThatThrownBy(() -> store.update(K, V0, V1))
                 .as("the first attempt may have applied; a final throttle does not prove otherwise")
                 .isInstanceOf(OutcomeUnknownException.class);

@@ -5,5 +5,4 @@ import io.lake.meta.testkit.lock.FencedLockSuite;
 
 /** The fenced-lock suite on DynamoDB (mode V2, 16 shards), one fresh table per test. */
 @Backend(DynamoBackend.class)
-class DynamoFencedLockTest extends FencedLockSuite {
-}
+class DynamoFencedLockTest extends FencedLockSuite {}

@@ -54,12 +54,15 @@ class DynamoFullListingCostTest extends DynamoTestSupport {
             TableStatistics after = server.statistics().table(table);
             pageCalls++;
             assertThat(page.entries()).hasSizeLessThanOrEqualTo(limit);
-            assertThat(page.cost().requests()).as("requests of page %d", pageCalls)
+            assertThat(page.cost().requests())
+                    .as("requests of page %d", pageCalls)
                     .isEqualTo(after.requests("Query") - before.requests("Query"));
-            assertThat(page.cost().itemsEvaluated()).as("items evaluated by page %d", pageCalls)
+            assertThat(page.cost().itemsEvaluated())
+                    .as("items evaluated by page %d", pageCalls)
                     .isEqualTo(after.itemsEvaluated() - before.itemsEvaluated())
                     .isLessThanOrEqualTo(limit);
-            assertThat(page.cost().capacityUnits()).as("capacity of page %d", pageCalls)
+            assertThat(page.cost().capacityUnits())
+                    .as("capacity of page %d", pageCalls)
                     .isEqualTo(after.readCapacityUnits() - before.readCapacityUnits());
             page.entries().stream().map(Entry::key).forEach(returned::add);
             request = request.get().next(page);
@@ -67,11 +70,17 @@ class DynamoFullListingCostTest extends DynamoTestSupport {
 
         int fullPages = (n + limit - 1) / limit;
         long queries = server.statistics().table(table).requests("Query") - start.requests("Query");
-        assertThat(returned).hasSize(n).doesNotHaveDuplicates().allMatch(k -> k.family().equals("tbl"));
-        assertThat(pageCalls).as("page calls for %d keys in pages of %d", n, limit).isLessThanOrEqualTo(fullPages + 1);
+        assertThat(returned)
+                .hasSize(n)
+                .doesNotHaveDuplicates()
+                .allMatch(k -> k.family().equals("tbl"));
+        assertThat(pageCalls)
+                .as("page calls for %d keys in pages of %d", n, limit)
+                .isLessThanOrEqualTo(fullPages + 1);
         assertThat(queries).as("Queries for %d keys on %d shards", n, shards).isLessThanOrEqualTo(shards + fullPages);
         assertThat(server.statistics().table(table).itemsEvaluated() - start.itemsEvaluated())
-                .as("items evaluated: each listed key once, never another family's").isEqualTo(n);
+                .as("items evaluated: each listed key once, never another family's")
+                .isEqualTo(n);
     }
 
     private static void load(DynamoTableStore store, String family, int count) {

@@ -35,6 +35,7 @@ class DynamoKeyFamiliesTest extends DynamoTestSupport {
 
     /** 250 KB (near the value limit): five items pass the 1 MB a Scan response holds at most. */
     private static final int LARGE_BYTES = 250_000;
+
     private static final MetaValue LARGE = MetaValue.of(new byte[LARGE_BYTES]);
     private static final int LARGE_ITEMS = 8;
 
@@ -45,15 +46,16 @@ class DynamoKeyFamiliesTest extends DynamoTestSupport {
     @BeforeEach
     void recordingClient() {
         server = TARGET.requireInProcessServer();
-        client = track(TARGET.newClient(b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(new ExecutionInterceptor() {
-            @Override
-            public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-                SdkRequest request = context.request();
-                if (request instanceof ScanRequest scan) {
-                    scans.add(scan);
-                }
-            }
-        }))));
+        client = track(TARGET.newClient(b ->
+                b.overrideConfiguration(o -> o.addExecutionInterceptor(new ExecutionInterceptor() {
+                    @Override
+                    public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+                        SdkRequest request = context.request();
+                        if (request instanceof ScanRequest scan) {
+                            scans.add(scan);
+                        }
+                    }
+                }))));
     }
 
     @ParameterizedTest
@@ -70,7 +72,8 @@ class DynamoKeyFamiliesTest extends DynamoTestSupport {
         String read = legacyAuthority ? opened.legacyTable() : opened.table();
         String other = legacyAuthority ? opened.table() : opened.legacyTable();
         long itemsInTable = client.scanPaginator(r -> r.tableName(read).consistentRead(true)).stream()
-                .mapToLong(ScanResponse::scannedCount).sum();
+                .mapToLong(ScanResponse::scannedCount)
+                .sum();
         TableStatistics before = server.statistics().table(read);
         TableStatistics otherBefore = other == null ? null : server.statistics().table(other);
         scans.clear();
@@ -78,15 +81,19 @@ class DynamoKeyFamiliesTest extends DynamoTestSupport {
         assertThat(KeyFamilies.of(store).orElseThrow().families()).containsExactly("aa", "big", "zz");
 
         TableStatistics after = server.statistics().table(read);
-        assertThat(after.requests("Scan") - before.requests("Scan")).as("Scans: the 2 MB table takes at least two")
-                .isEqualTo(scans.size()).isGreaterThanOrEqualTo(2);
+        assertThat(after.requests("Scan") - before.requests("Scan"))
+                .as("Scans: the 2 MB table takes at least two")
+                .isEqualTo(scans.size())
+                .isGreaterThanOrEqualTo(2);
         // DUAL on the v2 authority checks the completion marker after the read: one GetItem
         int markerChecks = mode == ModeFixture.TestedMode.DUAL_V2_AUTHORITY ? 1 : 0;
         assertThat(after.requests("GetItem") - before.requests("GetItem")).isEqualTo(markerChecks);
-        assertThat(after.itemsEvaluated() - before.itemsEvaluated()).as("every item of the table is read")
+        assertThat(after.itemsEvaluated() - before.itemsEvaluated())
+                .as("every item of the table is read")
                 .isEqualTo(itemsInTable + markerChecks);
         assertThat(after.readCapacityUnits() - before.readCapacityUnits())
-                .as("read capacity: the items' full size, not the projection's").isGreaterThan(LARGE_ITEMS * LARGE_BYTES / 4096.0);
+                .as("read capacity: the items' full size, not the projection's")
+                .isGreaterThan(LARGE_ITEMS * LARGE_BYTES / 4096.0);
         String hash = legacyAuthority ? V1Layout.HASH : V2Layout.HASH;
         assertThat(scans).allSatisfy(scan -> {
             assertThat(scan.tableName()).isEqualTo(read);
@@ -95,9 +102,11 @@ class DynamoKeyFamiliesTest extends DynamoTestSupport {
             assertThat(scan.expressionAttributeNames()).isEqualTo(Map.of("#h", hash));
         });
         assertThat(scans.get(0).hasExclusiveStartKey()).isFalse();
-        assertThat(scans.subList(1, scans.size())).allSatisfy(scan -> assertThat(scan.hasExclusiveStartKey()).isTrue());
+        assertThat(scans.subList(1, scans.size()))
+                .allSatisfy(scan -> assertThat(scan.hasExclusiveStartKey()).isTrue());
         if (other != null) {
-            assertThat(server.statistics().table(other).requests("Scan")).as("the other copy is not scanned")
+            assertThat(server.statistics().table(other).requests("Scan"))
+                    .as("the other copy is not scanned")
                     .isEqualTo(otherBefore.requests("Scan"));
         }
     }
@@ -106,11 +115,19 @@ class DynamoKeyFamiliesTest extends DynamoTestSupport {
     void anItemLakeMetaDidNotWrite_isReported_notListed() {
         DynamoTableStore store = openNew(client, "families-foreign", 2);
         store.create(MetaKey.of("tbl/a"), MetaValue.utf8("a"));
-        client.putItem(r -> r.tableName(tableOf(store)).item(Map.of(V2Layout.HASH, AttributeValue.fromS("USER#42"),
-                V2Layout.RANGE, AttributeValue.fromS("profile"), ItemLayout.VALUE, AttributeValue.fromS("x"))));
+        client.putItem(r -> r.tableName(tableOf(store))
+                .item(Map.of(
+                        V2Layout.HASH,
+                        AttributeValue.fromS("USER#42"),
+                        V2Layout.RANGE,
+                        AttributeValue.fromS("profile"),
+                        ItemLayout.VALUE,
+                        AttributeValue.fromS("x"))));
 
-        assertThatThrownBy(store::families).isInstanceOf(DynamoStoreException.class)
-                .hasMessageContaining("USER#42").hasMessageContaining("lake-meta did not write");
+        assertThatThrownBy(store::families)
+                .isInstanceOf(DynamoStoreException.class)
+                .hasMessageContaining("USER#42")
+                .hasMessageContaining("lake-meta did not write");
     }
 
     @Test
@@ -125,10 +142,14 @@ class DynamoKeyFamiliesTest extends DynamoTestSupport {
         assertThat(v1.familyOfHashKey("a/ünïcødé#/x", "t")).isEqualTo("a");
         assertThat(v1.familyOfHashKey(MigrationRecords.V1_COMPLETE, "t")).isNull();
         for (String foreign : List.of("USER#42", "tbl", "x".repeat(33) + "#1", "_tbl#1")) {
-            assertThatThrownBy(() -> v2.familyOfHashKey(foreign, "t")).as(foreign).isInstanceOf(DynamoStoreException.class);
+            assertThatThrownBy(() -> v2.familyOfHashKey(foreign, "t"))
+                    .as(foreign)
+                    .isInstanceOf(DynamoStoreException.class);
         }
         for (String foreign : List.of("USER/42", "tbl", "/x", "Tbl/x")) {
-            assertThatThrownBy(() -> v1.familyOfHashKey(foreign, "t")).as(foreign).isInstanceOf(DynamoStoreException.class);
+            assertThatThrownBy(() -> v1.familyOfHashKey(foreign, "t"))
+                    .as(foreign)
+                    .isInstanceOf(DynamoStoreException.class);
         }
     }
 }

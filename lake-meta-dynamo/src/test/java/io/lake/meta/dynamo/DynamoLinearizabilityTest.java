@@ -63,7 +63,8 @@ class DynamoLinearizabilityTest extends DynamoTestSupport {
     void concurrentGetsCasAndGuardedWrites_underApplyThen500AndLostResponses_areLinearizable() throws Exception {
         DynamoDbTestServer server = TARGET.requireInProcessServer();
         long seed = Long.getLong(SEED_PROPERTY, new Random().nextLong());
-        System.out.println("DynamoLinearizabilityTest: seed " + seed + " (replay with -D" + SEED_PROPERTY + "=" + seed + ")");
+        System.out.println(
+                "DynamoLinearizabilityTest: seed " + seed + " (replay with -D" + SEED_PROPERTY + "=" + seed + ")");
         Random rounds = new Random(seed);
         List<String> violations = new ArrayList<>();
         int faultsFired = 0;
@@ -71,13 +72,16 @@ class DynamoLinearizabilityTest extends DynamoTestSupport {
             Round r = new Round(server, rounds.nextLong());
             CheckResult result = r.run();
             faultsFired += r.faultsFired;
-            System.out.println("  round " + round + ": " + r.faultsFired + " faults fired; " + result.toString().lines().findFirst().orElse(""));
+            System.out.println("  round " + round + ": " + r.faultsFired + " faults fired; "
+                    + result.toString().lines().findFirst().orElse(""));
             if (!result.isLinearizable()) {
                 violations.add("round " + round + " (seed " + seed + "): " + result);
             }
         }
         assertThat(faultsFired).as("the fault plan hit requests").isGreaterThan(ROUNDS * 10);
-        assertThat(violations).as("histories that are not linearizable (seed " + seed + ")").isEmpty();
+        assertThat(violations)
+                .as("histories that are not linearizable (seed " + seed + ")")
+                .isEmpty();
     }
 
     /** One fresh table, one client, one recorded history. */
@@ -94,8 +98,8 @@ class DynamoLinearizabilityTest extends DynamoTestSupport {
         }
 
         CheckResult run() throws Exception {
-            DynamoDbClient client = track(TARGET.newClient(b -> b.overrideConfiguration(o -> o
-                    .retryStrategy(r -> r.maxAttempts(MAX_ATTEMPTS)
+            DynamoDbClient client = track(TARGET.newClient(b ->
+                    b.overrideConfiguration(o -> o.retryStrategy(r -> r.maxAttempts(MAX_ATTEMPTS)
                             .backoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(2)))
                             .throttlingBackoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(2)))))));
             DynamoTableStore store = openNew(client, "history", null);
@@ -137,7 +141,8 @@ class DynamoLinearizabilityTest extends DynamoTestSupport {
             String single = r.nextBoolean() ? "PutItem" : "DeleteItem";
             String write = r.nextInt(3) == 0 ? "TransactWriteItems" : single;
             switch (r.nextInt(9)) {
-                case 0, 1 -> arm(Fault.applyThenInternalServerError().onOperation(write).onAttempt(1));
+                case 0, 1 ->
+                    arm(Fault.applyThenInternalServerError().onOperation(write).onAttempt(1));
                 case 2 -> arm(Fault.applyThenDropResponse().onOperation(write).onAttempt(1));
                 case 3 -> {
                     // the first attempt applies, every later one is answered 500
@@ -150,16 +155,28 @@ class DynamoLinearizabilityTest extends DynamoTestSupport {
                     // A committed transaction whose answer was lost, then a retry refused instead of
                     // executed. (Only refusals DynamoDB may give in any state are injected: a failed
                     // condition the state does not back would be a lie no store can see through.)
-                    arm(Fault.applyThenDropResponse().onOperation("TransactWriteItems").onAttempt(1));
+                    arm(Fault.applyThenDropResponse()
+                            .onOperation("TransactWriteItems")
+                            .onAttempt(1));
                     arm((r.nextBoolean()
-                            ? Fault.transactionConflict(r.nextInt(2))
-                            : Fault.cancellation(r.nextInt(2), "ThrottlingError"))
-                            .onOperation("TransactWriteItems").onAttempt(2));
+                                    ? Fault.transactionConflict(r.nextInt(2))
+                                    : Fault.cancellation(r.nextInt(2), "ThrottlingError"))
+                            .onOperation("TransactWriteItems")
+                            .onAttempt(2));
                 }
-                case 5 -> arm(Fault.internalServerError().onOperation(r.nextBoolean() ? "GetItem" : write).onAttempt(1));
-                case 6 -> arm(Fault.dropConnection().onOperation(r.nextBoolean() ? "GetItem" : write).onAttempt(1));
+                case 5 ->
+                    arm(Fault.internalServerError()
+                            .onOperation(r.nextBoolean() ? "GetItem" : write)
+                            .onAttempt(1));
+                case 6 ->
+                    arm(Fault.dropConnection()
+                            .onOperation(r.nextBoolean() ? "GetItem" : write)
+                            .onAttempt(1));
                 case 7 -> arm(Fault.throttling().onOperation(write).onAttempt(1));
-                default -> arm(Fault.transactionConflict(r.nextInt(2)).onOperation("TransactWriteItems").onAttempt(1));
+                default ->
+                    arm(Fault.transactionConflict(r.nextInt(2))
+                            .onOperation("TransactWriteItems")
+                            .onAttempt(1));
             }
         }
 
@@ -207,7 +224,8 @@ class DynamoLinearizabilityTest extends DynamoTestSupport {
                     Optional<MetaValue> guard = store.get(GUARD);
                     Optional<MetaValue> seen = store.get(target);
                     if (guard.isPresent() && seen.isPresent()) {
-                        store.applyGuarded(new GuardedMutation(GUARD, guard.get(), Mutation.update(target, seen.get(), fresh())));
+                        store.applyGuarded(
+                                new GuardedMutation(GUARD, guard.get(), Mutation.update(target, seen.get(), fresh())));
                     }
                 } else if (action < 78) {
                     Optional<MetaValue> guard = store.get(GUARD);

@@ -5,5 +5,4 @@ import io.lake.meta.testkit.maintenance.MaintenanceSuite;
 
 /** The paged maintenance suite on DynamoDB (mode V2, 16 shards), one fresh table per test. */
 @Backend(DynamoBackend.class)
-class DynamoMaintenanceTest extends MaintenanceSuite {
-}
+class DynamoMaintenanceTest extends MaintenanceSuite {}

@@ -39,8 +39,7 @@ class DynamoMetaStoreBuilderTest {
 
     @Test
     void client_null_isInvalidArgument() {
-        assertThatThrownBy(() -> DynamoMetaStore.builder().client(null))
-                .isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> DynamoMetaStore.builder().client(null)).isInstanceOf(InvalidArgumentException.class);
     }
 
     @Test
@@ -59,7 +58,8 @@ class DynamoMetaStoreBuilderTest {
 
     @Test
     void pollInterval_null_isInvalidArgument_andTheBoundsAreAccepted() {
-        assertThatThrownBy(() -> DynamoMetaStore.builder().pollInterval(null)).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> DynamoMetaStore.builder().pollInterval(null))
+                .isInstanceOf(InvalidArgumentException.class);
         DynamoMetaStore.builder().pollInterval(DynamoMetaStore.MIN_POLL_INTERVAL);
         DynamoMetaStore.builder().pollInterval(DynamoMetaStore.MAX_POLL_INTERVAL);
     }
@@ -67,19 +67,27 @@ class DynamoMetaStoreBuilderTest {
     @Test
     void optionSetTwice_isIllegalState() {
         assertThatThrownBy(() -> DynamoMetaStore.builder().shardCount(4).shardCount(4))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("shardCount");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("shardCount");
         assertThatThrownBy(() -> DynamoMetaStore.builder().tableName("abc").tableName("abc"))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("tableName");
-        assertThatThrownBy(() -> DynamoMetaStore.builder().createTableIfMissing(true).createTableIfMissing(false))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("createTableIfMissing");
-        assertThatThrownBy(() -> DynamoMetaStore.builder().pollInterval(Duration.ofSeconds(1)).pollInterval(Duration.ofSeconds(2)))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("pollInterval");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("tableName");
+        assertThatThrownBy(() ->
+                        DynamoMetaStore.builder().createTableIfMissing(true).createTableIfMissing(false))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("createTableIfMissing");
+        assertThatThrownBy(() -> DynamoMetaStore.builder()
+                        .pollInterval(Duration.ofSeconds(1))
+                        .pollInterval(Duration.ofSeconds(2)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("pollInterval");
     }
 
     @Test
     void build_withoutClient_isIllegalState() {
         assertThatThrownBy(() -> DynamoMetaStore.builder().tableName("abc").build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("client");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("client");
     }
 
     @Test
@@ -90,7 +98,8 @@ class DynamoMetaStoreBuilderTest {
                 .credentialsProvider(AnonymousCredentialsProvider.create())
                 .build()) {
             assertThatThrownBy(() -> DynamoMetaStore.builder().client(client).build())
-                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("tableName");
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("tableName");
         }
     }
 }

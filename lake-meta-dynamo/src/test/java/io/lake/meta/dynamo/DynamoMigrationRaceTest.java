@@ -47,13 +47,18 @@ class DynamoMigrationRaceTest extends DynamoTestSupport {
         client = track(TARGET.newParkingClient());
         legacy = TARGET.uniqueTableName("race-v1");
         table = TARGET.uniqueTableName("race-v2");
-        dual = track(ModeFixture.builder(client, DynamoLayoutMode.DUAL, legacy, table, Optional.of(2)).build());
+        dual = track(ModeFixture.builder(client, DynamoLayoutMode.DUAL, legacy, table, Optional.of(2))
+                .build());
         for (int i = 0; i < 20; i++) {
             dual.create(MetaKey.of("tbl/ns1/k" + i), MetaValue.utf8("v" + i));
         }
         dual.create(K, V0);
         copies = new CopyReader(client, legacy, table, new V2Layout(2));
-        migration = DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).build();
+        migration = DynamoMigration.builder()
+                .client(client)
+                .legacyTableName(legacy)
+                .tableName(table)
+                .build();
         while (!migration.backfillPage(100).done()) {
             // next page
         }
@@ -63,12 +68,12 @@ class DynamoMigrationRaceTest extends DynamoTestSupport {
     private void holdFirst(String operation) {
         server.hooks(new ServerHooks() {
             @Override
-            public void reached(String point) {
-            }
+            public void reached(String point) {}
 
             @Override
             public void reached(String point, String op, Set<String> tables) {
-                if (ServerHooks.WRITE_CHECKED.equals(point) && op.equals(operation)
+                if (ServerHooks.WRITE_CHECKED.equals(point)
+                        && op.equals(operation)
                         && (tables.contains(legacy) || tables.contains(table))) {
                     points.reached(HELD);
                 }
@@ -90,8 +95,11 @@ class DynamoMigrationRaceTest extends DynamoTestSupport {
         Racing<WriteResult> writer = Racing.start("dual writer", () -> dual.update(K, V0, V1));
         pause.awaitArrival();
 
-        Racing<FinalizeResult> finalizer = Racing.start("finalizer", () -> migration.finalizeMigration(100)).awaitParkedOrDone();
-        assertThat(finalizer.isDone()).as("the finalizer installed its barrier while a dual write was held").isFalse();
+        Racing<FinalizeResult> finalizer = Racing.start("finalizer", () -> migration.finalizeMigration(100))
+                .awaitParkedOrDone();
+        assertThat(finalizer.isDone())
+                .as("the finalizer installed its barrier while a dual write was held")
+                .isFalse();
         pause.release();
 
         assertThat(writer.result()).isEqualTo(WriteResult.applied());
@@ -109,8 +117,11 @@ class DynamoMigrationRaceTest extends DynamoTestSupport {
         Racing<FinalizeResult> finalizer = Racing.start("finalizer", () -> migration.finalizeMigration(100));
         pause.awaitArrival();
 
-        Racing<WriteResult> writer = Racing.start("dual writer", () -> dual.update(K, V0, V1)).awaitParkedOrDone();
-        assertThat(writer.isDone()).as("the dual write finished while the barrier's installation was held").isFalse();
+        Racing<WriteResult> writer =
+                Racing.start("dual writer", () -> dual.update(K, V0, V1)).awaitParkedOrDone();
+        assertThat(writer.isDone())
+                .as("the dual write finished while the barrier's installation was held")
+                .isFalse();
         pause.release();
 
         Throwable refused = catchThrowable(writer::result);
@@ -118,7 +129,9 @@ class DynamoMigrationRaceTest extends DynamoTestSupport {
         assertThat(copies.legacyCopy(K)).contains(V0);
         assertThat(copies.v2Copy(K)).contains(V0);
         assertThat(finalizer.result().outcome()).isEqualTo(FinalizeResult.Outcome.FINALIZED);
-        assertThat(dual.update(K, V0, V1)).as("after the barrier was released, the retry applies").isEqualTo(WriteResult.applied());
+        assertThat(dual.update(K, V0, V1))
+                .as("after the barrier was released, the retry applies")
+                .isEqualTo(WriteResult.applied());
         assertThat(copies.legacyCopy(K)).contains(V1);
         assertThat(copies.v2Copy(K)).contains(V1);
     }

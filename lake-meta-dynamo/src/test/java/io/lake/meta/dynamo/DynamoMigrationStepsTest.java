@@ -27,11 +27,16 @@ class DynamoMigrationStepsTest extends DynamoTestSupport {
     private final String table = TARGET.uniqueTableName("steps-v2");
 
     private MetaStore open(DynamoLayoutMode mode) {
-        return track(ModeFixture.builder(client, mode, legacy, table, Optional.of(2)).build());
+        return track(
+                ModeFixture.builder(client, mode, legacy, table, Optional.of(2)).build());
     }
 
     private DynamoMigration migration() {
-        return DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).build();
+        return DynamoMigration.builder()
+                .client(client)
+                .legacyTableName(legacy)
+                .tableName(table)
+                .build();
     }
 
     private CopyReader copies() {
@@ -45,8 +50,10 @@ class DynamoMigrationStepsTest extends DynamoTestSupport {
         MetaStore dual = open(DynamoLayoutMode.DUAL);
         assertThat(dual.update(K, A, B).isApplied()).isTrue();
 
-        assertThatThrownBy(() -> open(DynamoLayoutMode.V2)).isInstanceOf(ModeRefusedException.class)
-                .hasMessageContaining("not finalized").hasMessageContaining("mode DUAL")
+        assertThatThrownBy(() -> open(DynamoLayoutMode.V2))
+                .isInstanceOf(ModeRefusedException.class)
+                .hasMessageContaining("not finalized")
+                .hasMessageContaining("mode DUAL")
                 .satisfies(e -> assertThat(((ModeRefusedException) e).reason())
                         .isEqualTo(ModeRefusedException.Reason.MIGRATION_NOT_FINALIZED));
     }
@@ -58,12 +65,18 @@ class DynamoMigrationStepsTest extends DynamoTestSupport {
         open(DynamoLayoutMode.V2).close(); // the v2 table exists and was never a migration's target: opens
         migration();
 
-        assertThatThrownBy(() -> open(DynamoLayoutMode.V2)).isInstanceOf(ModeRefusedException.class)
+        assertThatThrownBy(() -> open(DynamoLayoutMode.V2))
+                .isInstanceOf(ModeRefusedException.class)
                 .hasMessageContaining("not finalized");
     }
 
     private DynamoMigration migration(io.lake.meta.spi.RaceHooks hooks) {
-        return DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).raceHooks(hooks).build();
+        return DynamoMigration.builder()
+                .client(client)
+                .legacyTableName(legacy)
+                .tableName(table)
+                .raceHooks(hooks)
+                .build();
     }
 
     private static void backfillToTheEnd(DynamoMigration migration) {
@@ -89,7 +102,9 @@ class DynamoMigrationStepsTest extends DynamoTestSupport {
         FinalizeResult again = migration().finalizeMigration(100);
 
         assertThat(again.outcome()).isEqualTo(FinalizeResult.Outcome.ALREADY_FINALIZED);
-        assertThat(migration().status().barrier()).as("the marker's own barrier, released by the re-run").isEmpty();
+        assertThat(migration().status().barrier())
+                .as("the marker's own barrier, released by the re-run")
+                .isEmpty();
         assertThat(dual.update(K, A, B).isApplied()).isTrue();
     }
 
@@ -101,7 +116,9 @@ class DynamoMigrationStepsTest extends DynamoTestSupport {
         copies().installBarrier("someone-else");
 
         assertThat(migration().finalizeMigration(100).outcome()).isEqualTo(FinalizeResult.Outcome.ALREADY_FINALIZED);
-        assertThat(migration().status().barrier()).map(MigrationStatus.Barrier::holder).contains("someone-else");
+        assertThat(migration().status().barrier())
+                .map(MigrationStatus.Barrier::holder)
+                .contains("someone-else");
     }
 
     /** Defect 8: the rollback's barrier released under it (no horizon declared) is not "horizon passed". */
@@ -129,15 +146,21 @@ class DynamoMigrationStepsTest extends DynamoTestSupport {
         open(DynamoLayoutMode.DUAL).create(K, A);
         DynamoMigration conflicted = migration(point -> {
             if (DynamoMigration.VERIFIED.equals(point)) {
-                server.faults().arm(io.lake.meta.testserver.dynamodb.fault.Fault.cancellation(0, "TransactionConflict")
-                        .onOperation("TransactWriteItems").onTable(table).times(1));
+                server.faults()
+                        .arm(io.lake.meta.testserver.dynamodb.fault.Fault.cancellation(0, "TransactionConflict")
+                                .onOperation("TransactWriteItems")
+                                .onTable(table)
+                                .times(1));
             }
         });
         backfillToTheEnd(conflicted);
 
-        assertThatThrownBy(() -> conflicted.finalizeMigration(100)).isInstanceOf(io.lake.meta.StoreUnavailableException.class)
-                .hasMessageContaining("TransactionConflict").hasMessageContaining("nothing was applied")
-                .satisfies(e -> assertThat(((io.lake.meta.MetaStoreException) e).retryable()).isTrue());
+        assertThatThrownBy(() -> conflicted.finalizeMigration(100))
+                .isInstanceOf(io.lake.meta.StoreUnavailableException.class)
+                .hasMessageContaining("TransactionConflict")
+                .hasMessageContaining("nothing was applied")
+                .satisfies(e -> assertThat(((io.lake.meta.MetaStoreException) e).retryable())
+                        .isTrue());
         assertThat(migration().status().completion()).isEmpty();
         assertThat(migration().status().barrier()).isEmpty();
         assertThat(migration().finalizeMigration(100).outcome()).isEqualTo(FinalizeResult.Outcome.FINALIZED);
@@ -163,13 +186,17 @@ class DynamoMigrationStepsTest extends DynamoTestSupport {
         assertThat(v1.update(K2, A, B).isApplied()).isTrue();
         assertThat(v1.delete(K3, A).isApplied()).isTrue();
 
-        assertThat(dual.update(K2, B, C).isApplied()).as("a dual write over a legacy-only change").isTrue();
+        assertThat(dual.update(K2, B, C).isApplied())
+                .as("a dual write over a legacy-only change")
+                .isTrue();
         DynamoMigration migration = migration();
         backfillToTheEnd(migration);
 
         assertThat(copies().v2Copy(K)).as("repaired from the legacy authority").contains(B);
         assertThat(copies().v2Copy(K2)).contains(C);
-        assertThat(copies().v2Copy(K3)).as("a v2 copy the legacy table no longer has is removed").isEmpty();
+        assertThat(copies().v2Copy(K3))
+                .as("a v2 copy the legacy table no longer has is removed")
+                .isEmpty();
         assertThat(migration.finalizeMigration(100).outcome()).isEqualTo(FinalizeResult.Outcome.FINALIZED);
     }
 
@@ -204,8 +231,12 @@ class DynamoMigrationStepsTest extends DynamoTestSupport {
         assertThat(v1.delete(K, A).isApplied()).isTrue();
         assertThat(v1.update(K2, A, B).isApplied()).isTrue();
 
-        assertThat(running.update(K, A, C).isApplied()).as("K was deleted by an acknowledged V1 write").isFalse();
-        assertThat(running.update(K2, A, C).isApplied()).as("K2 was changed by an acknowledged V1 write").isFalse();
+        assertThat(running.update(K, A, C).isApplied())
+                .as("K was deleted by an acknowledged V1 write")
+                .isFalse();
+        assertThat(running.update(K2, A, C).isApplied())
+                .as("K2 was changed by an acknowledged V1 write")
+                .isFalse();
 
         assertThat(copies().legacyCopy(K)).isEmpty();
         assertThat(copies().legacyCopy(K2)).contains(B);
@@ -247,11 +278,15 @@ class DynamoMigrationStepsTest extends DynamoTestSupport {
         migration().declareRollbackHorizonPassed();
         client.deleteTable(r -> r.tableName(legacy));
 
-        assertThat(running.update(K, A, B).isApplied()).as("a store running from before the deletion").isTrue();
+        assertThat(running.update(K, A, B).isApplied())
+                .as("a store running from before the deletion")
+                .isTrue();
         MetaStore openedAfter = open(DynamoLayoutMode.DUAL); // createTableIfMissing(true)
         assertThat(openedAfter.update(K, B, C).isApplied()).isTrue();
         assertThat(openedAfter.get(K)).contains(C);
-        assertThat(client.listTables().tableNames()).as("the legacy table is not re-created").doesNotContain(legacy);
+        assertThat(client.listTables().tableNames())
+                .as("the legacy table is not re-created")
+                .doesNotContain(legacy);
         assertThatThrownBy(() -> open(DynamoLayoutMode.V1)).isInstanceOf(ModeRefusedException.class);
         assertThat(client.listTables().tableNames()).doesNotContain(legacy);
     }
@@ -275,7 +310,9 @@ class DynamoMigrationStepsTest extends DynamoTestSupport {
 
         assertThat(running.get(K)).contains(B);
         assertThat(running.getAll(java.util.List.of(K, K2))).containsOnlyKeys(K);
-        assertThat(running.page(io.lake.meta.KeyPrefix.of("tbl/"), 10).entries()).extracting(e -> e.key()).containsExactly(K);
+        assertThat(running.page(io.lake.meta.KeyPrefix.of("tbl/"), 10).entries())
+                .extracting(e -> e.key())
+                .containsExactly(K);
         assertThat(running.toString()).contains("authority=V1");
     }
 }

@@ -40,11 +40,17 @@ class DynamoMigrationTest extends DynamoTestSupport {
     private final String table = TARGET.uniqueTableName("mig-v2");
 
     private MetaStore open(DynamoLayoutMode mode) {
-        return track(ModeFixture.builder(client, mode, legacy, table, Optional.of(4)).build());
+        return track(
+                ModeFixture.builder(client, mode, legacy, table, Optional.of(4)).build());
     }
 
     private DynamoMigration migration(RaceHooks hooks) {
-        return DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).raceHooks(hooks).build();
+        return DynamoMigration.builder()
+                .client(client)
+                .legacyTableName(legacy)
+                .tableName(table)
+                .raceHooks(hooks)
+                .build();
     }
 
     /** Writes {@code n} keys per family through a V1 store: the legacy deployment before the migration. */
@@ -96,7 +102,8 @@ class DynamoMigrationTest extends DynamoTestSupport {
         assertThat(last.totals().copied()).isEqualTo(240);
         assertThat(last.totals().scanned()).isEqualTo(240);
         assertThat(last.totals().pages()).isGreaterThanOrEqualTo(6);
-        assertThat(migration.backfillPage(40)).as("after the end: done, nothing read")
+        assertThat(migration.backfillPage(40))
+                .as("after the end: done, nothing read")
                 .isEqualTo(new BackfillPage(0, 0, 0, 0, true, last.totals()));
 
         FinalizeResult result = migration.finalizeMigration(50);
@@ -130,14 +137,21 @@ class DynamoMigrationTest extends DynamoTestSupport {
             }
         });
         assertThatThrownBy(() -> crashing.backfillPage(100)).isInstanceOf(SimulatedCrash.class);
-        assertThat(crashing.status().backfill().pages()).as("the cursor did not move").isZero();
+        assertThat(crashing.status().backfill().pages())
+                .as("the cursor did not move")
+                .isZero();
 
         BackfillPage replay = migration(RaceHooks.NONE).backfillPage(100);
 
-        assertThat(replay.alreadyEqual()).as("the group copied before the crash").isEqualTo(Backfill.GROUP_KEYS);
+        assertThat(replay.alreadyEqual())
+                .as("the group copied before the crash")
+                .isEqualTo(Backfill.GROUP_KEYS);
         assertThat(replay.copied()).isEqualTo(60 - Backfill.GROUP_KEYS);
-        assertThat(migration(RaceHooks.NONE).backfillPage(100).done()).as("then one page sweeps the v2 table").isTrue();
-        assertThat(migration(RaceHooks.NONE).finalizeMigration(100).outcome()).isEqualTo(FinalizeResult.Outcome.FINALIZED);
+        assertThat(migration(RaceHooks.NONE).backfillPage(100).done())
+                .as("then one page sweeps the v2 table")
+                .isTrue();
+        assertThat(migration(RaceHooks.NONE).finalizeMigration(100).outcome())
+                .isEqualTo(FinalizeResult.Outcome.FINALIZED);
     }
 
     @Test
@@ -149,24 +163,42 @@ class DynamoMigrationTest extends DynamoTestSupport {
         MetaKey created = MetaKey.of("tbl/ns9/new");
         DynamoMigration migration = migration(point -> {
             if (point.equals(Backfill.SCANNED)) {
-                assertThat(dual.update(changed, MetaValue.utf8("value of " + changed), MetaValue.utf8("changed")).isApplied()).isTrue();
-                assertThat(dual.delete(deleted, MetaValue.utf8("value of " + deleted)).isApplied()).isTrue();
+                assertThat(dual.update(changed, MetaValue.utf8("value of " + changed), MetaValue.utf8("changed"))
+                                .isApplied())
+                        .isTrue();
+                assertThat(dual.delete(deleted, MetaValue.utf8("value of " + deleted))
+                                .isApplied())
+                        .isTrue();
                 dual.create(created, MetaValue.utf8("new")); // in both copies already
             }
         });
 
         BackfillPage page = migration.backfillPage(1000);
 
-        assertThat(page.reloaded()).as("the changed and the deleted item were read again").isEqualTo(2);
-        assertThat(page.alreadyEqual()).as("the changed item, which the dual write put in v2").isEqualTo(1);
+        assertThat(page.reloaded())
+                .as("the changed and the deleted item were read again")
+                .isEqualTo(2);
+        assertThat(page.alreadyEqual())
+                .as("the changed item, which the dual write put in v2")
+                .isEqualTo(1);
         assertThat(page.copied()).isEqualTo(28);
         CopyReader copies = new CopyReader(client, legacy, table, new V2Layout(4));
         assertThat(copies.v2Copy(changed)).contains(MetaValue.utf8("changed"));
-        assertThat(copies.v2Copy(deleted)).as("not resurrected from the stale scan").isEmpty();
+        assertThat(copies.v2Copy(deleted))
+                .as("not resurrected from the stale scan")
+                .isEmpty();
         assertThat(copies.v2Copy(created)).contains(MetaValue.utf8("new"));
-        assertThat(migration.backfillPage(1000).done()).as("then one page sweeps the v2 table").isTrue();
-        assertThat(DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).build()
-                .finalizeMigration(1000).outcome()).isEqualTo(FinalizeResult.Outcome.FINALIZED);
+        assertThat(migration.backfillPage(1000).done())
+                .as("then one page sweeps the v2 table")
+                .isTrue();
+        assertThat(DynamoMigration.builder()
+                        .client(client)
+                        .legacyTableName(legacy)
+                        .tableName(table)
+                        .build()
+                        .finalizeMigration(1000)
+                        .outcome())
+                .isEqualTo(FinalizeResult.Outcome.FINALIZED);
     }
 
     /**
@@ -187,31 +219,42 @@ class DynamoMigrationTest extends DynamoTestSupport {
             @Override
             public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
                 String op = attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
-                if (deletedSinceTheScan.get() && (op.equals("GetItem") || op.equals("TransactGetItems"))
+                if (deletedSinceTheScan.get()
+                        && (op.equals("GetItem") || op.equals("TransactGetItems"))
                         && recreated.compareAndSet(false, true)) {
-                    assertThat(dual.create(key, MetaValue.utf8("created again")).isApplied()).isTrue();
+                    assertThat(dual.create(key, MetaValue.utf8("created again")).isApplied())
+                            .isTrue();
                 }
             }
         };
-        DynamoDbClient engineClient = track(TARGET.newClient(b -> b.overrideConfiguration(o -> o
-                .addExecutionInterceptor(recreateAfterTheFirstRead))));
-        DynamoMigration migration = DynamoMigration.builder().client(engineClient).legacyTableName(legacy).tableName(table)
+        DynamoDbClient engineClient = track(TARGET.newClient(
+                b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(recreateAfterTheFirstRead))));
+        DynamoMigration migration = DynamoMigration.builder()
+                .client(engineClient)
+                .legacyTableName(legacy)
+                .tableName(table)
                 .raceHooks(point -> {
                     if (point.equals(Backfill.SCANNED)) {
                         assertThat(dual.delete(key, scanned).isApplied()).isTrue();
                         deletedSinceTheScan.set(true);
                     }
-                }).build();
+                })
+                .build();
 
         BackfillPage page = migration.backfillPage(1000);
 
-        assertThat(recreated).as("the dual writer ran while the backfill read the key back").isTrue();
+        assertThat(recreated)
+                .as("the dual writer ran while the backfill read the key back")
+                .isTrue();
         assertThat(page.reloaded()).isEqualTo(1);
-        assertThat(migration.backfillPage(1000).done()).as("then one page sweeps the v2 table").isTrue();
+        assertThat(migration.backfillPage(1000).done())
+                .as("then one page sweeps the v2 table")
+                .isTrue();
         CopyReader copies = new CopyReader(client, legacy, table, new V2Layout(4));
         assertThat(copies.legacyCopy(key)).contains(MetaValue.utf8("created again"));
         assertThat(copies.v2Copy(key)).contains(MetaValue.utf8("created again"));
-        assertThat(migration(RaceHooks.NONE).finalizeMigration(1000).outcome()).isEqualTo(FinalizeResult.Outcome.FINALIZED);
+        assertThat(migration(RaceHooks.NONE).finalizeMigration(1000).outcome())
+                .isEqualTo(FinalizeResult.Outcome.FINALIZED);
     }
 
     @Test
@@ -230,10 +273,11 @@ class DynamoMigrationTest extends DynamoTestSupport {
         ParityReport parity = result.parity().orElseThrow();
         assertThat(parity.clean()).isFalse();
         assertThat(parity.differenceCount()).isEqualTo(3);
-        assertThat(parity.differences()).containsExactlyInAnyOrder(
-                new ParityReport.Difference("tbl/ns0/k0", ParityReport.Kind.DIFFERENT_BYTES),
-                new ParityReport.Difference("ops/ns1/k1", ParityReport.Kind.MISSING_IN_V2),
-                new ParityReport.Difference("tbl/only/in-v2", ParityReport.Kind.MISSING_IN_LEGACY));
+        assertThat(parity.differences())
+                .containsExactlyInAnyOrder(
+                        new ParityReport.Difference("tbl/ns0/k0", ParityReport.Kind.DIFFERENT_BYTES),
+                        new ParityReport.Difference("ops/ns1/k1", ParityReport.Kind.MISSING_IN_V2),
+                        new ParityReport.Difference("tbl/only/in-v2", ParityReport.Kind.MISSING_IN_LEGACY));
         MigrationStatus status = migration.status();
         assertThat(status.completion()).as("nothing published").isEmpty();
         assertThat(status.barrier()).as("released").isEmpty();
@@ -259,12 +303,15 @@ class DynamoMigrationTest extends DynamoTestSupport {
         MetaKey k = MetaKey.of("tbl/ns0/k0");
         assertThatThrownBy(() -> dual.update(k, MetaValue.utf8("value of " + k), MetaValue.utf8("x")))
                 .isInstanceOf(WriteBarrierException.class);
-        assertThatThrownBy(() -> operator.finalizeMigration(1000)).isInstanceOf(WriteBarrierException.class)
-                .hasMessageContaining(status.barrier().get().holder()).hasMessageContaining("dynamo-migrate release-barrier");
+        assertThatThrownBy(() -> operator.finalizeMigration(1000))
+                .isInstanceOf(WriteBarrierException.class)
+                .hasMessageContaining(status.barrier().get().holder())
+                .hasMessageContaining("dynamo-migrate release-barrier");
 
         assertThat(operator.releaseBarrier()).isEqualTo(status.barrier());
         assertThat(operator.releaseBarrier()).isEmpty();
-        assertThat(dual.update(k, MetaValue.utf8("value of " + k), MetaValue.utf8("x"))).isEqualTo(WriteResult.applied());
+        assertThat(dual.update(k, MetaValue.utf8("value of " + k), MetaValue.utf8("x")))
+                .isEqualTo(WriteResult.applied());
         assertThat(operator.finalizeMigration(1000).outcome()).isEqualTo(FinalizeResult.Outcome.FINALIZED);
     }
 
@@ -285,13 +332,27 @@ class DynamoMigrationTest extends DynamoTestSupport {
 
     @Test
     void builder_checksItsConfiguration() {
-        assertThatThrownBy(() -> DynamoMigration.builder().client(client).legacyTableName("same").tableName("same").build())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("two tables");
-        assertThatThrownBy(() -> DynamoMigration.builder().client(client).tableName("t-v2").build())
+        assertThatThrownBy(() -> DynamoMigration.builder()
+                        .client(client)
+                        .legacyTableName("same")
+                        .tableName("same")
+                        .build())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("two tables");
+        assertThatThrownBy(() -> DynamoMigration.builder()
+                        .client(client)
+                        .tableName("t-v2")
+                        .build())
                 .isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> DynamoMigration.builder().legacyTableName("x")).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> DynamoMigration.builder().legacyTableName("x"))
+                .isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> DynamoMigration.builder().shardCount(0)).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> DynamoMigration.builder().client(client).legacyTableName(TARGET.uniqueTableName("absent"))
-                .tableName(table).build()).isInstanceOf(DynamoStoreException.class).hasMessageContaining("does not exist");
+        assertThatThrownBy(() -> DynamoMigration.builder()
+                        .client(client)
+                        .legacyTableName(TARGET.uniqueTableName("absent"))
+                        .tableName(table)
+                        .build())
+                .isInstanceOf(DynamoStoreException.class)
+                .hasMessageContaining("does not exist");
     }
 }

@@ -26,7 +26,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 class DynamoModeListingCostTest extends DynamoTestSupport {
 
     @ParameterizedTest
-    @EnumSource(value = TestedMode.class, names = {"V2", "DUAL_V2_AUTHORITY"})
+    @EnumSource(
+            value = TestedMode.class,
+            names = {"V2", "DUAL_V2_AUTHORITY"})
     void aFiveKeyFamilyOnSixteenShards_isOnePageCall(TestedMode mode) {
         DynamoDbTestServer server = TARGET.requireInProcessServer();
         Opened opened = ModeFixture.open(client(), TARGET, mode, Optional.of(16), "mode-listing");
@@ -43,7 +45,9 @@ class DynamoModeListingCostTest extends DynamoTestSupport {
             TableStatistics after = server.statistics().table(opened.table());
 
             assertThat(page.entries()).hasSize(5);
-            assertThat(page.nextToken()).as("the listing ended in its first call").isEmpty();
+            assertThat(page.nextToken())
+                    .as("the listing ended in its first call")
+                    .isEmpty();
             assertThat(after.requests("Query") - before.requests("Query")).isEqualTo(16);
             // DUAL on the v2 authority adds one GetItem of the completion marker per read (a rollback check)
             int markerChecks = mode == TestedMode.DUAL_V2_AUTHORITY ? 1 : 0;

@@ -24,7 +24,8 @@ class DynamoModeStartupTest extends DynamoTestSupport {
     private final String table = TARGET.uniqueTableName("start-v2");
 
     private MetaStore open(DynamoLayoutMode mode) {
-        return track(ModeFixture.builder(client, mode, legacy, table, Optional.of(2)).build());
+        return track(
+                ModeFixture.builder(client, mode, legacy, table, Optional.of(2)).build());
     }
 
     @Test
@@ -38,7 +39,9 @@ class DynamoModeStartupTest extends DynamoTestSupport {
 
         assertThat(after.toString()).contains("authority=V2").endsWith("layout=dynamodb-v2/shards=2]");
         assertThat(after.get(K)).contains(A);
-        assertThat(before.toString()).as("a running store keeps the authority it opened with").contains("authority=V1");
+        assertThat(before.toString())
+                .as("a running store keeps the authority it opened with")
+                .contains("authority=V1");
     }
 
     @Test
@@ -47,8 +50,10 @@ class DynamoModeStartupTest extends DynamoTestSupport {
         open(DynamoLayoutMode.V1).close();
         MigrationFixtures.finalizeNow(client, legacy, table);
 
-        assertThatThrownBy(() -> open(DynamoLayoutMode.V1)).isInstanceOf(DynamoStoreException.class)
-                .hasMessageContaining("completion marker").hasMessageContaining("mode V1 will not open it")
+        assertThatThrownBy(() -> open(DynamoLayoutMode.V1))
+                .isInstanceOf(DynamoStoreException.class)
+                .hasMessageContaining("completion marker")
+                .hasMessageContaining("mode V1 will not open it")
                 .hasMessageContaining("changes only the legacy table after finalization");
         open(DynamoLayoutMode.DUAL);
     }
@@ -56,15 +61,24 @@ class DynamoModeStartupTest extends DynamoTestSupport {
     @Test
     void v2_opensAMigrationsTarget_onlyOnceTheRollbackHorizonWasDeclared() {
         open(DynamoLayoutMode.DUAL).close();
-        DynamoMigration migration = DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).build();
+        DynamoMigration migration = DynamoMigration.builder()
+                .client(client)
+                .legacyTableName(legacy)
+                .tableName(table)
+                .build();
         migration.backfillPage(1);
-        assertThatThrownBy(() -> open(DynamoLayoutMode.V2)).as("backfill started").isInstanceOf(DynamoStoreException.class)
-                .hasMessageContaining("not finalized").hasMessageContaining("mode DUAL");
+        assertThatThrownBy(() -> open(DynamoLayoutMode.V2))
+                .as("backfill started")
+                .isInstanceOf(DynamoStoreException.class)
+                .hasMessageContaining("not finalized")
+                .hasMessageContaining("mode DUAL");
         while (!migration.backfillPage(100).done()) {
             // next page
         }
         migration.finalizeMigration(100);
-        assertThatThrownBy(() -> open(DynamoLayoutMode.V2)).as("finalized").isInstanceOf(DynamoStoreException.class)
+        assertThatThrownBy(() -> open(DynamoLayoutMode.V2))
+                .as("finalized")
+                .isInstanceOf(DynamoStoreException.class)
                 .hasMessageContaining("rollback horizon was not declared passed")
                 .hasMessageContaining("dynamo-migrate declare-horizon");
 
@@ -79,8 +93,10 @@ class DynamoModeStartupTest extends DynamoTestSupport {
         open(DynamoLayoutMode.DUAL).close();
         client.putItem(r -> r.tableName(table).item(MigrationRecords.v2Key(MigrationRecords.COMPLETE)));
 
-        assertThatThrownBy(() -> open(DynamoLayoutMode.DUAL)).isInstanceOf(DynamoStoreException.class)
-                .hasMessageContaining("present in the v2 table").hasMessageContaining("absent in the legacy table");
+        assertThatThrownBy(() -> open(DynamoLayoutMode.DUAL))
+                .isInstanceOf(DynamoStoreException.class)
+                .hasMessageContaining("present in the v2 table")
+                .hasMessageContaining("absent in the legacy table");
     }
 
     @Test
@@ -88,17 +104,23 @@ class DynamoModeStartupTest extends DynamoTestSupport {
         MetaStore dual = open(DynamoLayoutMode.DUAL);
         dual.create(K, A);
         MigrationFixtures.finalizeNow(client, legacy, table); // the cursor and both markers
-        DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).build()
+        DynamoMigration.builder()
+                .client(client)
+                .legacyTableName(legacy)
+                .tableName(table)
+                .build()
                 .declareRollbackHorizonPassed();
         new CopyReader(client, legacy, table, new V2Layout(2)).installBarrier("someone");
 
-        for (String internal : List.of(MigrationRecords.V1_COMPLETE, MigrationRecords.V2_HASH, "#layout", "#migration/x")) {
+        for (String internal :
+                List.of(MigrationRecords.V1_COMPLETE, MigrationRecords.V2_HASH, "#layout", "#migration/x")) {
             assertThatThrownBy(() -> MetaKey.of(internal)).isInstanceOf(InvalidArgumentException.class);
             assertThatThrownBy(() -> KeyPrefix.of(internal)).isInstanceOf(InvalidArgumentException.class);
         }
         MetaStore v2 = open(DynamoLayoutMode.V2);
         for (MetaStore store : List.of(dual, v2)) {
-            assertThat(store.page(KeyPrefix.of("tbl/"), 100).entries()).extracting(e -> e.key().toString())
+            assertThat(store.page(KeyPrefix.of("tbl/"), 100).entries())
+                    .extracting(e -> e.key().toString())
                     .containsExactly(K.toString());
         }
     }

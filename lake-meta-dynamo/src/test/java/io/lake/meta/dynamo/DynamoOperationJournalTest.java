@@ -5,5 +5,4 @@ import io.lake.meta.testkit.ops.OperationJournalSuite;
 
 /** The operation journal suite on DynamoDB (mode V2, 16 shards), one fresh table per test. */
 @Backend(DynamoBackend.class)
-class DynamoOperationJournalTest extends OperationJournalSuite {
-}
+class DynamoOperationJournalTest extends OperationJournalSuite {}

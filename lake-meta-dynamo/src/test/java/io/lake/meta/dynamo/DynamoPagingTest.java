@@ -22,10 +22,19 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 class DynamoPagingTest extends DynamoTestSupport {
 
     private static final List<String> KEYS = List.of(
-            "tbl/ns1/t",                 // equal to the narrow prefix below
-            "tbl/ns1/t0", "tbl/ns1/t1", "tbl/ns1/ta", "tbl/ns1/tz",
-            "tbl/ns1/t\uffff", "tbl/ns1/t\ud83d\ude00",   // U+FFFF sorts after U+1F600 in UTF-16, before it in UTF-8
-            "tbl/ns1/t/deeper/still", "tbl/ns1/u", "tbl/ns10/t", "tbl/ns1x/t", "tbl2/ns1/t", "tbm/x");
+            "tbl/ns1/t", // equal to the narrow prefix below
+            "tbl/ns1/t0",
+            "tbl/ns1/t1",
+            "tbl/ns1/ta",
+            "tbl/ns1/tz",
+            "tbl/ns1/t\uffff",
+            "tbl/ns1/t\ud83d\ude00", // U+FFFF sorts after U+1F600 in UTF-16, before it in UTF-8
+            "tbl/ns1/t/deeper/still",
+            "tbl/ns1/u",
+            "tbl/ns10/t",
+            "tbl/ns1x/t",
+            "tbl2/ns1/t",
+            "tbm/x");
 
     private static List<MetaKey> readAll(DynamoTableStore store, KeyPrefix prefix, int limit) {
         List<MetaKey> all = new ArrayList<>();
@@ -51,15 +60,22 @@ class DynamoPagingTest extends DynamoTestSupport {
         DynamoDbClient client = client();
         DynamoTableStore store = openNew(client, "paging-" + shards, shards);
         for (String k : KEYS) {
-            assertThat(store.create(MetaKey.of(k), MetaValue.utf8(k)).isApplied()).isTrue();
+            assertThat(store.create(MetaKey.of(k), MetaValue.utf8(k)).isApplied())
+                    .isTrue();
         }
-        for (String p : List.of("tbl/", "tbl/ns1/", "tbl/ns1/t", "tbl/ns1/t/", "tbl/ns1/tz", "tbl/ns1/v", "tbm/", "zzz/")) {
+        for (String p :
+                List.of("tbl/", "tbl/ns1/", "tbl/ns1/t", "tbl/ns1/t/", "tbl/ns1/tz", "tbl/ns1/v", "tbm/", "zzz/")) {
             KeyPrefix prefix = KeyPrefix.of(p);
-            Set<MetaKey> expected = KEYS.stream().map(MetaKey::of).filter(prefix::contains).collect(Collectors.toSet());
+            Set<MetaKey> expected =
+                    KEYS.stream().map(MetaKey::of).filter(prefix::contains).collect(Collectors.toSet());
             for (int limit : new int[] {1, 2, 5, 100}) {
                 List<MetaKey> all = readAll(store, prefix, limit);
-                assertThat(all).as("%s with limit %d on %d shards", p, limit, shards).doesNotHaveDuplicates();
-                assertThat(new HashSet<>(all)).as("%s with limit %d on %d shards", p, limit, shards).isEqualTo(expected);
+                assertThat(all)
+                        .as("%s with limit %d on %d shards", p, limit, shards)
+                        .doesNotHaveDuplicates();
+                assertThat(new HashSet<>(all))
+                        .as("%s with limit %d on %d shards", p, limit, shards)
+                        .isEqualTo(expected);
                 if (shards == 1) {
                     assertThat(all).as("one shard: unsigned UTF-8 byte order").isSorted();
                 }

@@ -44,7 +44,8 @@ class DynamoRequestHygieneTest extends DynamoTestSupport {
                 .isInstanceOf(InvalidPageTokenException.class);
         assertThatThrownBy(() -> store.page(PageRequest.after(prefix, token.substring(1), 10)))
                 .isInstanceOf(InvalidPageTokenException.class);
-        assertThatThrownBy(() -> store.applyGuarded(new GuardedMutation(K, MetaValue.empty(), Mutation.delete(K, MetaValue.empty()))))
+        assertThatThrownBy(() -> store.applyGuarded(
+                        new GuardedMutation(K, MetaValue.empty(), Mutation.delete(K, MetaValue.empty()))))
                 .isInstanceOf(InvalidArgumentException.class);
 
         assertThat(requestsSince(before, server, table)).isEmpty();
@@ -60,18 +61,18 @@ class DynamoRequestHygieneTest extends DynamoTestSupport {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
-        DynamoDbClient client = track(TARGET.newClient(b -> b.overrideConfiguration(o -> o.addMetricPublisher(userPublisher))));
+        DynamoDbClient client =
+                track(TARGET.newClient(b -> b.overrideConfiguration(o -> o.addMetricPublisher(userPublisher))));
         DynamoTableStore store = openNew(client, "hygiene-metrics", null);
         operations.clear();
 
         store.create(K, MetaValue.utf8("a"));
         store.update(K, MetaValue.utf8("a"), MetaValue.utf8("b"));
         store.create(MetaKey.of("lease/leader"), MetaValue.utf8("g"));
-        store.applyGuarded(new GuardedMutation(MetaKey.of("lease/leader"), MetaValue.utf8("g"),
-                Mutation.delete(K, MetaValue.utf8("b"))));
+        store.applyGuarded(new GuardedMutation(
+                MetaKey.of("lease/leader"), MetaValue.utf8("g"), Mutation.delete(K, MetaValue.utf8("b"))));
         store.get(K);
 
         assertThat(operations).containsExactly("PutItem", "PutItem", "PutItem", "TransactWriteItems", "GetItem");

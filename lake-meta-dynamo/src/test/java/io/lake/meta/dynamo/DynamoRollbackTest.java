@@ -30,13 +30,18 @@ class DynamoRollbackTest extends DynamoTestSupport {
     private CopyReader copies;
 
     private MetaStore open(DynamoLayoutMode mode) {
-        return track(ModeFixture.builder(client, mode, legacy, table, Optional.of(2)).build());
+        return track(
+                ModeFixture.builder(client, mode, legacy, table, Optional.of(2)).build());
     }
 
     @BeforeEach
     void finalized() {
         open(DynamoLayoutMode.DUAL).create(K, A);
-        migration = DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).build();
+        migration = DynamoMigration.builder()
+                .client(client)
+                .legacyTableName(legacy)
+                .tableName(table)
+                .build();
         while (!migration.backfillPage(100).done()) {
             // next page
         }
@@ -58,17 +63,21 @@ class DynamoRollbackTest extends DynamoTestSupport {
         assertThat(open(DynamoLayoutMode.DUAL).toString()).contains("authority=V1");
         MetaStore v1 = open(DynamoLayoutMode.V1);
         assertThat(v1.get(K)).contains(B);
-        assertThat(v2Authority.update(K, B, C)).as("a store still running with the v2 authority keeps both copies")
+        assertThat(v2Authority.update(K, B, C))
+                .as("a store still running with the v2 authority keeps both copies")
                 .isEqualTo(WriteResult.applied());
         assertThat(copies.legacyCopy(K)).contains(C);
         assertThat(migration.rollback(100).outcome()).isEqualTo(RollbackResult.Outcome.NOT_FINALIZED);
         v1.close();
-        assertThat(migration.finalizeMigration(100).outcome()).as("the rollback sent the backfill back to the start")
+        assertThat(migration.finalizeMigration(100).outcome())
+                .as("the rollback sent the backfill back to the start")
                 .isEqualTo(FinalizeResult.Outcome.BACKFILL_INCOMPLETE);
         while (!migration.backfillPage(100).done()) {
             // next page
         }
-        assertThat(migration.finalizeMigration(100).outcome()).as("finalize again").isEqualTo(FinalizeResult.Outcome.FINALIZED);
+        assertThat(migration.finalizeMigration(100).outcome())
+                .as("finalize again")
+                .isEqualTo(FinalizeResult.Outcome.FINALIZED);
     }
 
     @Test
@@ -78,13 +87,18 @@ class DynamoRollbackTest extends DynamoTestSupport {
         migration.declareRollbackHorizonPassed(); // idempotent
 
         assertThat(migration.rollback(100).outcome()).isEqualTo(RollbackResult.Outcome.HORIZON_PASSED);
-        assertThat(migration.status().completion().orElseThrow().rollbackHorizonPassed()).isTrue();
+        assertThat(migration.status().completion().orElseThrow().rollbackHorizonPassed())
+                .isTrue();
         MetaStore v2 = open(DynamoLayoutMode.V2);
         assertThat(v2.update(K, A, B)).isEqualTo(WriteResult.applied());
-        assertThat(copies.legacyCopy(K)).as("a V2 store writes the v2 table alone").contains(A);
+        assertThat(copies.legacyCopy(K))
+                .as("a V2 store writes the v2 table alone")
+                .contains(A);
 
-        assertThat(runningBefore.update(K, B, C)).as("a DUAL store from before the horizon meets the stale legacy copy,"
-                + " reads the marker again, and writes the v2 table alone").isEqualTo(WriteResult.applied());
+        assertThat(runningBefore.update(K, B, C))
+                .as("a DUAL store from before the horizon meets the stale legacy copy,"
+                        + " reads the marker again, and writes the v2 table alone")
+                .isEqualTo(WriteResult.applied());
         assertThat(runningBefore.toString()).contains("legacy table retired");
         assertThat(copies.v2Copy(K)).contains(C);
         assertThat(copies.legacyCopy(K)).contains(A);
@@ -107,10 +121,17 @@ class DynamoRollbackTest extends DynamoTestSupport {
     void declaringTheHorizon_beforeFinalization_isRefused() {
         String otherLegacy = TARGET.uniqueTableName("rb2-v1");
         String otherTable = TARGET.uniqueTableName("rb2-v2");
-        track(ModeFixture.builder(client, DynamoLayoutMode.DUAL, otherLegacy, otherTable, Optional.of(2)).build()).close();
-        DynamoMigration unfinished = DynamoMigration.builder().client(client).legacyTableName(otherLegacy).tableName(otherTable).build();
+        track(ModeFixture.builder(client, DynamoLayoutMode.DUAL, otherLegacy, otherTable, Optional.of(2))
+                        .build())
+                .close();
+        DynamoMigration unfinished = DynamoMigration.builder()
+                .client(client)
+                .legacyTableName(otherLegacy)
+                .tableName(otherTable)
+                .build();
 
-        assertThatThrownBy(unfinished::declareRollbackHorizonPassed).isInstanceOf(DynamoStoreException.class)
+        assertThatThrownBy(unfinished::declareRollbackHorizonPassed)
+                .isInstanceOf(DynamoStoreException.class)
                 .hasMessageContaining("not finalized");
         assertThat(unfinished.rollback(10).outcome()).isEqualTo(RollbackResult.Outcome.NOT_FINALIZED);
     }

@@ -5,5 +5,4 @@ import io.lake.meta.testkit.registry.TableRegistrySuite;
 
 /** The table registry suite on DynamoDB (mode V2, 16 shards), one fresh table per test. */
 @Backend(DynamoBackend.class)
-class DynamoTableRegistryTest extends TableRegistrySuite {
-}
+class DynamoTableRegistryTest extends TableRegistrySuite {}

@@ -29,8 +29,10 @@ abstract class DynamoTestSupport {
     }
 
     DynamoTableStore openNew(DynamoDbClient client, String hint, Integer shards) {
-        DynamoMetaStore.Builder builder = DynamoMetaStore.builder().client(client)
-                .tableName(TARGET.uniqueTableName(hint)).createTableIfMissing(true);
+        DynamoMetaStore.Builder builder = DynamoMetaStore.builder()
+                .client(client)
+                .tableName(TARGET.uniqueTableName(hint))
+                .createTableIfMissing(true);
         if (shards != null) {
             builder.shardCount(shards);
         }

@@ -14,10 +14,10 @@ import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.WriteResult;
 import io.lake.meta.lease.LeaderElection;
 import io.lake.meta.lease.LeadershipStatus;
-import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
-import io.lake.meta.testserver.dynamodb.fault.Fault;
 import io.lake.meta.testkit.lease.ManualClock;
 import io.lake.meta.testkit.lease.ManualTicker;
+import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
+import io.lake.meta.testserver.dynamodb.fault.Fault;
 import io.lake.meta.testserver.dynamodb.stats.TableStatistics;
 import java.time.Duration;
 import java.util.Map;
@@ -51,8 +51,8 @@ class DynamoUnknownOutcomeTest extends DynamoTestSupport {
     @BeforeEach
     void openOnTheInProcessServer() {
         server = TARGET.requireInProcessServer();
-        DynamoDbClient client = track(TARGET.newClient(b -> b.overrideConfiguration(o -> o
-                .retryStrategy(r -> r.maxAttempts(4)))));
+        DynamoDbClient client =
+                track(TARGET.newClient(b -> b.overrideConfiguration(o -> o.retryStrategy(r -> r.maxAttempts(4)))));
         store = openNew(client, "unknown", null);
         table = tableOf(store);
         store.create(GUARD, LEASE);
@@ -61,17 +61,26 @@ class DynamoUnknownOutcomeTest extends DynamoTestSupport {
 
     /** The first attempt of {@code operation} applies and is answered 500; the SDK retries. */
     private void firstAttemptAppliesThenAnswers500(String operation) {
-        server.faults().arm(Fault.applyThenInternalServerError().onOperation(operation).onTable(table).onAttempt(1));
+        server.faults()
+                .arm(Fault.applyThenInternalServerError()
+                        .onOperation(operation)
+                        .onTable(table)
+                        .onAttempt(1));
     }
 
     private void thenEveryAttemptAnswers500(String operation) {
-        server.faults().arm(Fault.internalServerError().onOperation(operation).onTable(table).always());
+        server.faults()
+                .arm(Fault.internalServerError()
+                        .onOperation(operation)
+                        .onTable(table)
+                        .always());
     }
 
     private void assertOutcomeUnknown(Supplier<?> call) {
         AtomicReference<Object> answer = new AtomicReference<>();
         Throwable thrown = catchThrowable(() -> answer.set(call.get()));
-        assertThat(thrown).as(thrown == null ? "the store answered '" + answer.get() + "'" : "the call")
+        assertThat(thrown)
+                .as(thrown == null ? "the store answered '" + answer.get() + "'" : "the call")
                 .isInstanceOf(OutcomeUnknownException.class)
                 .hasMessageContaining("may or may not have applied")
                 .hasMessageContaining("re-read");
@@ -144,22 +153,30 @@ class DynamoUnknownOutcomeTest extends DynamoTestSupport {
     @Test
     void appliedThen500_thenThrottled_isOutcomeUnknown_aThrottleProvesNothingAboutTheFirstAttempt() {
         firstAttemptAppliesThenAnswers500("PutItem");
-        server.faults().arm(Fault.throttling().onOperation("PutItem").onTable(table).always());
+        server.faults()
+                .arm(Fault.throttling().onOperation("PutItem").onTable(table).always());
         assertOutcomeUnknown(() -> store.update(K, V0, V1));
         assertThat(store.get(K)).contains(V1);
     }
 
     @Test
     void everyAttempt500_onARead_staysRetryableUnavailable() {
-        server.faults().arm(Fault.internalServerError().onOperation("GetItem").onTable(table).always());
-        assertThatThrownBy(() -> store.get(K)).isInstanceOf(StoreUnavailableException.class)
+        server.faults()
+                .arm(Fault.internalServerError()
+                        .onOperation("GetItem")
+                        .onTable(table)
+                        .always());
+        assertThatThrownBy(() -> store.get(K))
+                .isInstanceOf(StoreUnavailableException.class)
                 .hasMessageContaining("InternalServerError");
     }
 
     @Test
     void onlyThrottled_isUnavailable_aThrottleProvesNothingApplied() {
-        server.faults().arm(Fault.throttling().onOperation("PutItem").onTable(table).always());
-        assertThatThrownBy(() -> store.update(K, V0, V1)).isInstanceOf(StoreUnavailableException.class)
+        server.faults()
+                .arm(Fault.throttling().onOperation("PutItem").onTable(table).always());
+        assertThatThrownBy(() -> store.update(K, V0, V1))
+                .isInstanceOf(StoreUnavailableException.class)
                 .hasMessageContaining("nothing was applied");
         server.faults().clear();
         assertThat(store.get(K)).contains(V0);
@@ -167,7 +184,8 @@ class DynamoUnknownOutcomeTest extends DynamoTestSupport {
 
     @Test
     void throttledThenConditionFailed_isAConflict_theThrottledAttemptsProveNothingApplied() {
-        server.faults().arm(Fault.throttling().onOperation("PutItem").onTable(table).times(2));
+        server.faults()
+                .arm(Fault.throttling().onOperation("PutItem").onTable(table).times(2));
         assertThat(store.update(K, MetaValue.utf8("stale"), V1)).isEqualTo(WriteResult.conflict(Optional.of(V0)));
     }
 
@@ -190,9 +208,15 @@ class DynamoUnknownOutcomeTest extends DynamoTestSupport {
      * unknown outcome and adopts its own write), not follow its own record until it expires.
      */
     private void assertLeadsAfterTheFaultedRound() {
-        try (LeaderElection election = LeaderElection.builder().store(store).leaseKey(MetaKey.of("lease/orders-writer"))
-                .candidateId("node-a").leaseDuration(Duration.ofSeconds(10)).renewInterval(Duration.ofSeconds(3))
-                .clock(new ManualClock(1_767_225_600_000L)).ticker(new ManualTicker()).build()) {
+        try (LeaderElection election = LeaderElection.builder()
+                .store(store)
+                .leaseKey(MetaKey.of("lease/orders-writer"))
+                .candidateId("node-a")
+                .leaseDuration(Duration.ofSeconds(10))
+                .renewInterval(Duration.ofSeconds(3))
+                .clock(new ManualClock(1_767_225_600_000L))
+                .ticker(new ManualTicker())
+                .build()) {
             Object faulted;
             try {
                 faulted = election.campaignOnce();
@@ -210,13 +234,21 @@ class DynamoUnknownOutcomeTest extends DynamoTestSupport {
 
     /** The first attempt of the transaction applies and its response is lost; the SDK retries. */
     private void firstTransactionAppliesResponseLost() {
-        server.faults().arm(Fault.applyThenDropResponse().onOperation("TransactWriteItems").onTable(table).onAttempt(1));
+        server.faults()
+                .arm(Fault.applyThenDropResponse()
+                        .onOperation("TransactWriteItems")
+                        .onTable(table)
+                        .onAttempt(1));
     }
 
     @Test
     void guardedResponseLost_thenTransactionConflict_isOutcomeUnknown() {
         firstTransactionAppliesResponseLost();
-        server.faults().arm(Fault.transactionConflict(1).onOperation("TransactWriteItems").onTable(table).always());
+        server.faults()
+                .arm(Fault.transactionConflict(1)
+                        .onOperation("TransactWriteItems")
+                        .onTable(table)
+                        .always());
         assertOutcomeUnknown(() -> store.applyGuarded(guarded(Mutation.update(K, V0, V1))));
         assertThat(store.get(K)).as("the first attempt applied").contains(V1);
     }
@@ -224,7 +256,11 @@ class DynamoUnknownOutcomeTest extends DynamoTestSupport {
     @Test
     void guardedResponseLost_thenCancelledWithThrottlingError_isOutcomeUnknown() {
         firstTransactionAppliesResponseLost();
-        server.faults().arm(Fault.cancellation(0, "ThrottlingError").onOperation("TransactWriteItems").onTable(table).always());
+        server.faults()
+                .arm(Fault.cancellation(0, "ThrottlingError")
+                        .onOperation("TransactWriteItems")
+                        .onTable(table)
+                        .always());
         assertOutcomeUnknown(() -> store.applyGuarded(guarded(Mutation.delete(K, V0))));
         assertThat(store.get(K)).isEmpty();
     }
@@ -232,8 +268,11 @@ class DynamoUnknownOutcomeTest extends DynamoTestSupport {
     @Test
     void guardedResponseLost_thenTargetConditionFailed_isOutcomeUnknown_notATargetConflict() {
         firstTransactionAppliesResponseLost();
-        server.faults().arm(Fault.cancellation(1, "ConditionalCheckFailed").onOperation("TransactWriteItems")
-                .onTable(table).always());
+        server.faults()
+                .arm(Fault.cancellation(1, "ConditionalCheckFailed")
+                        .onOperation("TransactWriteItems")
+                        .onTable(table)
+                        .always());
         assertOutcomeUnknown(() -> store.applyGuarded(guarded(Mutation.create(FRESH, V1))));
         assertThat(store.get(FRESH)).contains(V1);
     }
@@ -241,16 +280,24 @@ class DynamoUnknownOutcomeTest extends DynamoTestSupport {
     @Test
     void guardedAppliedThen500_thenTransactionConflict_isOutcomeUnknown() {
         firstAttemptAppliesThenAnswers500("TransactWriteItems");
-        server.faults().arm(Fault.transactionConflict(0).onOperation("TransactWriteItems").onTable(table).always());
+        server.faults()
+                .arm(Fault.transactionConflict(0)
+                        .onOperation("TransactWriteItems")
+                        .onTable(table)
+                        .always());
         assertOutcomeUnknown(() -> store.applyGuarded(guarded(Mutation.update(K, V0, V1))));
         assertThat(store.get(K)).contains(V1);
     }
 
     @Test
     void transactionConflictOnTheOnlyAttempt_staysRetryableUnavailable() {
-        server.faults().arm(Fault.transactionConflict(1).onOperation("TransactWriteItems").onTable(table));
+        server.faults()
+                .arm(Fault.transactionConflict(1)
+                        .onOperation("TransactWriteItems")
+                        .onTable(table));
         assertThatThrownBy(() -> store.applyGuarded(guarded(Mutation.update(K, V0, V1))))
-                .isInstanceOf(StoreUnavailableException.class).hasMessageContaining("nothing was applied");
+                .isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining("nothing was applied");
         assertThat(store.get(K)).contains(V0);
     }
 }

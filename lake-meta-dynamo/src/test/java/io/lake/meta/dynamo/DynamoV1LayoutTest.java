@@ -38,13 +38,27 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 class DynamoV1LayoutTest extends DynamoTestSupport {
 
     private static final List<String> KEYS = List.of(
-            "tbl/ns1/t", "tbl/ns1/t0", "tbl/ns1/t1", "tbl/ns1/ta", "tbl/ns1/tz",
-            "tbl/ns1/t\uffff", "tbl/ns1/t\ud83d\ude00", "tbl/ns1/t/deeper/still", "tbl/ns1/u",
-            "tbl/ns10/t", "tbl/ns1x/t", "tbl2/ns1/t", "tbm/x");
+            "tbl/ns1/t",
+            "tbl/ns1/t0",
+            "tbl/ns1/t1",
+            "tbl/ns1/ta",
+            "tbl/ns1/tz",
+            "tbl/ns1/t\uffff",
+            "tbl/ns1/t\ud83d\ude00",
+            "tbl/ns1/t/deeper/still",
+            "tbl/ns1/u",
+            "tbl/ns10/t",
+            "tbl/ns1x/t",
+            "tbl2/ns1/t",
+            "tbm/x");
 
     private MetaStore openV1(DynamoDbClient client, String table) {
-        return track(DynamoMetaStore.builder().client(client).mode(DynamoLayoutMode.V1).legacyTableName(table)
-                .createTableIfMissing(true).build());
+        return track(DynamoMetaStore.builder()
+                .client(client)
+                .mode(DynamoLayoutMode.V1)
+                .legacyTableName(table)
+                .createTableIfMissing(true)
+                .build());
     }
 
     private static List<Page> readAllPages(MetaStore store, KeyPrefix prefix, int limit) {
@@ -63,11 +77,14 @@ class DynamoV1LayoutTest extends DynamoTestSupport {
     void everyKeyUnderThePrefix_exactlyOnce_forEveryLimit() {
         MetaStore store = openV1(client(), TARGET.uniqueTableName("v1-paging"));
         for (String k : KEYS) {
-            assertThat(store.create(MetaKey.of(k), MetaValue.utf8(k)).isApplied()).isTrue();
+            assertThat(store.create(MetaKey.of(k), MetaValue.utf8(k)).isApplied())
+                    .isTrue();
         }
-        for (String p : List.of("tbl/", "tbl/ns1/", "tbl/ns1/t", "tbl/ns1/t/", "tbl/ns1/tz", "tbl/ns1/v", "tbm/", "zzz/")) {
+        for (String p :
+                List.of("tbl/", "tbl/ns1/", "tbl/ns1/t", "tbl/ns1/t/", "tbl/ns1/tz", "tbl/ns1/v", "tbm/", "zzz/")) {
             KeyPrefix prefix = KeyPrefix.of(p);
-            Set<MetaKey> expected = KEYS.stream().map(MetaKey::of).filter(prefix::contains).collect(Collectors.toSet());
+            Set<MetaKey> expected =
+                    KEYS.stream().map(MetaKey::of).filter(prefix::contains).collect(Collectors.toSet());
             for (int limit : new int[] {1, 2, 5, 100}) {
                 List<MetaKey> all = new ArrayList<>();
                 for (Page page : readAllPages(store, prefix, limit)) {
@@ -95,12 +112,17 @@ class DynamoV1LayoutTest extends DynamoTestSupport {
 
         List<Page> pages = readAllPages(store, KeyPrefix.of("tbl/ns1/"), 10);
 
-        long evaluated = pages.stream().mapToLong(p -> p.cost().itemsEvaluated()).sum();
+        long evaluated =
+                pages.stream().mapToLong(p -> p.cost().itemsEvaluated()).sum();
         long returned = pages.stream().mapToLong(p -> p.entries().size()).sum();
         assertThat(returned).as("entries returned").isEqualTo(3);
-        assertThat(evaluated).as("items evaluated over the whole iteration: the whole table, 63 items").isEqualTo(63);
+        assertThat(evaluated)
+                .as("items evaluated over the whole iteration: the whole table, 63 items")
+                .isEqualTo(63);
         assertThat(pages).allSatisfy(p -> assertThat(p.cost().itemsEvaluated()).isLessThanOrEqualTo(10));
-        assertThat(pages.size()).as("pages: at least one per 10 items of the table").isGreaterThanOrEqualTo(7);
+        assertThat(pages.size())
+                .as("pages: at least one per 10 items of the table")
+                .isGreaterThanOrEqualTo(7);
     }
 
     @Test
@@ -116,8 +138,10 @@ class DynamoV1LayoutTest extends DynamoTestSupport {
         String v1Token = v1.page(prefix, 1).nextToken().orElseThrow();
         String v2Token = v2.page(prefix, 1).nextToken().orElseThrow();
 
-        assertThatThrownBy(() -> v2.page(PageRequest.after(prefix, v1Token, 1))).isInstanceOf(InvalidPageTokenException.class);
-        assertThatThrownBy(() -> v1.page(PageRequest.after(prefix, v2Token, 1))).isInstanceOf(InvalidPageTokenException.class)
+        assertThatThrownBy(() -> v2.page(PageRequest.after(prefix, v1Token, 1)))
+                .isInstanceOf(InvalidPageTokenException.class);
+        assertThatThrownBy(() -> v1.page(PageRequest.after(prefix, v2Token, 1)))
+                .isInstanceOf(InvalidPageTokenException.class)
                 .hasMessageContaining("another store layout");
     }
 
@@ -130,7 +154,8 @@ class DynamoV1LayoutTest extends DynamoTestSupport {
         }
         for (String position : List.of("tbl/a", "lease/x", "#migration#complete", "x".repeat(2048))) {
             String earlier = earlierV1Token(prefix, position);
-            assertThatThrownBy(() -> v1.page(PageRequest.after(prefix, earlier, 1))).as(position)
+            assertThatThrownBy(() -> v1.page(PageRequest.after(prefix, earlier, 1)))
+                    .as(position)
                     .isInstanceOf(InvalidPageTokenException.class);
         }
     }
@@ -142,8 +167,11 @@ class DynamoV1LayoutTest extends DynamoTestSupport {
     private static String earlierV1Token(KeyPrefix prefix, String position) {
         byte[] bytes = position.getBytes(StandardCharsets.UTF_8);
         ByteBuffer out = ByteBuffer.allocate(1 + 4 + 8 + 2 + bytes.length + 4);
-        out.put((byte) 1).put(sha256(V1Layout.DESCRIPTOR.getBytes(StandardCharsets.UTF_8)), 0, 4)
-                .put(sha256(prefix.utf8()), 0, 8).putShort((short) bytes.length).put(bytes);
+        out.put((byte) 1)
+                .put(sha256(V1Layout.DESCRIPTOR.getBytes(StandardCharsets.UTF_8)), 0, 4)
+                .put(sha256(prefix.utf8()), 0, 8)
+                .putShort((short) bytes.length)
+                .put(bytes);
         out.put(sha256(Arrays.copyOf(out.array(), out.position())), 0, 4);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(out.array());
     }
@@ -160,19 +188,37 @@ class DynamoV1LayoutTest extends DynamoTestSupport {
     void anExistingLegacyTable_isReadAsItIs() {
         DynamoDbClient client = client();
         String table = TARGET.uniqueTableName("v1-existing");
-        client.createTable(r -> r.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(AttributeDefinition.builder().attributeName("k").attributeType(ScalarAttributeType.S).build())
-                .keySchema(KeySchemaElement.builder().attributeName("k").keyType(KeyType.HASH).build()));
+        client.createTable(r -> r.tableName(table)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(AttributeDefinition.builder()
+                        .attributeName("k")
+                        .attributeType(ScalarAttributeType.S)
+                        .build())
+                .keySchema(KeySchemaElement.builder()
+                        .attributeName("k")
+                        .keyType(KeyType.HASH)
+                        .build()));
         client.waiter().waitUntilTableExists(r -> r.tableName(table));
-        client.putItem(r -> r.tableName(table).item(java.util.Map.of("k", AttributeValue.fromS("tbl/ns1/orders"),
-                "v", AttributeValue.fromB(SdkBytes.fromUtf8String("{\"v\":1}")))));
+        client.putItem(r -> r.tableName(table)
+                .item(java.util.Map.of(
+                        "k",
+                        AttributeValue.fromS("tbl/ns1/orders"),
+                        "v",
+                        AttributeValue.fromB(SdkBytes.fromUtf8String("{\"v\":1}")))));
 
-        MetaStore store = track(DynamoMetaStore.builder().client(client).mode(DynamoLayoutMode.V1).legacyTableName(table).build());
+        MetaStore store = track(DynamoMetaStore.builder()
+                .client(client)
+                .mode(DynamoLayoutMode.V1)
+                .legacyTableName(table)
+                .build());
 
         assertThat(store.get(MetaKey.of("tbl/ns1/orders"))).contains(MetaValue.utf8("{\"v\":1}"));
         assertThat(store.update(MetaKey.of("tbl/ns1/orders"), MetaValue.utf8("{\"v\":1}"), MetaValue.utf8("{\"v\":2}"))
-                .isApplied()).isTrue();
-        assertThat(client.scan(r -> r.tableName(table)).count()).as("no layout record or other item added").isEqualTo(1);
+                        .isApplied())
+                .isTrue();
+        assertThat(client.scan(r -> r.tableName(table)).count())
+                .as("no layout record or other item added")
+                .isEqualTo(1);
     }
 
     @Test
@@ -183,28 +229,55 @@ class DynamoV1LayoutTest extends DynamoTestSupport {
         MetaStore v2 = openNew(client, "v2-schema", null);
         String v2Table = tableOf(v2);
 
-        assertThatThrownBy(() -> DynamoMetaStore.builder().client(client).mode(DynamoLayoutMode.V1).legacyTableName(v2Table).build())
+        assertThatThrownBy(() -> DynamoMetaStore.builder()
+                        .client(client)
+                        .mode(DynamoLayoutMode.V1)
+                        .legacyTableName(v2Table)
+                        .build())
                 .isInstanceOf(DynamoStoreException.class)
-                .hasMessageContaining("pk (S, HASH), sk (S, RANGE)").hasMessageContaining("v1 (legacy) layout needs [k (S, HASH)]");
-        assertThatThrownBy(() -> DynamoMetaStore.builder().client(client).tableName(legacy).build())
+                .hasMessageContaining("pk (S, HASH), sk (S, RANGE)")
+                .hasMessageContaining("v1 (legacy) layout needs [k (S, HASH)]");
+        assertThatThrownBy(() -> DynamoMetaStore.builder()
+                        .client(client)
+                        .tableName(legacy)
+                        .build())
                 .isInstanceOf(DynamoStoreException.class)
-                .hasMessageContaining("[k (S, HASH)]").hasMessageContaining("v2 layout needs [pk (S, HASH), sk (S, RANGE)]");
+                .hasMessageContaining("[k (S, HASH)]")
+                .hasMessageContaining("v2 layout needs [pk (S, HASH), sk (S, RANGE)]");
     }
 
     @Test
     void builder_refusesConfigurationsAModeCannotUse() {
         DynamoDbClient client = client();
-        assertThatThrownBy(() -> DynamoMetaStore.builder().client(client).mode(DynamoLayoutMode.V1).tableName("t-v2").build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("legacyTableName is required in mode V1");
-        assertThatThrownBy(() -> DynamoMetaStore.builder().client(client).mode(DynamoLayoutMode.DUAL).legacyTableName("t-v1").build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("tableName is required in mode DUAL");
-        assertThatThrownBy(() -> DynamoMetaStore.builder().client(client).mode(DynamoLayoutMode.DUAL).legacyTableName("same")
-                .tableName("same").build())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("a migration needs two tables");
+        assertThatThrownBy(() -> DynamoMetaStore.builder()
+                        .client(client)
+                        .mode(DynamoLayoutMode.V1)
+                        .tableName("t-v2")
+                        .build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("legacyTableName is required in mode V1");
+        assertThatThrownBy(() -> DynamoMetaStore.builder()
+                        .client(client)
+                        .mode(DynamoLayoutMode.DUAL)
+                        .legacyTableName("t-v1")
+                        .build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("tableName is required in mode DUAL");
+        assertThatThrownBy(() -> DynamoMetaStore.builder()
+                        .client(client)
+                        .mode(DynamoLayoutMode.DUAL)
+                        .legacyTableName("same")
+                        .tableName("same")
+                        .build())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("a migration needs two tables");
         assertThatThrownBy(() -> DynamoMetaStore.builder().mode(null)).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> DynamoMetaStore.builder().legacyTableName("x")).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> DynamoMetaStore.builder().legacyTableName("x"))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("legacy table name 'x'");
-        assertThatThrownBy(() -> DynamoMetaStore.builder().mode(DynamoLayoutMode.V1).mode(DynamoLayoutMode.V2))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("mode");
+        assertThatThrownBy(() ->
+                        DynamoMetaStore.builder().mode(DynamoLayoutMode.V1).mode(DynamoLayoutMode.V2))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("mode");
     }
 }

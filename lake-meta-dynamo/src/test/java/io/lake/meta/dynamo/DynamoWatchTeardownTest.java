@@ -30,9 +30,12 @@ class DynamoWatchTeardownTest extends DynamoTestSupport {
     void aWatchOnADeletedTable_endsQuietly() throws Exception {
         TARGET.requireInProcessServer();
         DynamoDbClient client = client();
-        DynamoTableStore store = (DynamoTableStore) track(DynamoMetaStore.builder().client(client)
-                .tableName(TARGET.uniqueTableName("teardown")).createTableIfMissing(true)
-                .pollInterval(Duration.ofHours(1)).build());
+        DynamoTableStore store = (DynamoTableStore) track(DynamoMetaStore.builder()
+                .client(client)
+                .tableName(TARGET.uniqueTableName("teardown"))
+                .createTableIfMissing(true)
+                .pollInterval(Duration.ofHours(1))
+                .build());
         store.create(A, MetaValue.utf8("1"));
         LinkedBlockingQueue<WatchEvent> heard = new LinkedBlockingQueue<>();
         store.watch(NS1, heard::add);
@@ -43,13 +46,19 @@ class DynamoWatchTeardownTest extends DynamoTestSupport {
         ByteArrayOutputStream logged = new ByteArrayOutputStream();
         System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8));
         try {
-            assertThatCode(store::pollNow).as("the poll that finds the table gone").doesNotThrowAnyException();
-            assertThatCode(store::pollNow).as("a later poll: the watch has ended").doesNotThrowAnyException();
+            assertThatCode(store::pollNow)
+                    .as("the poll that finds the table gone")
+                    .doesNotThrowAnyException();
+            assertThatCode(store::pollNow)
+                    .as("a later poll: the watch has ended")
+                    .doesNotThrowAnyException();
         } finally {
             System.setErr(stderr);
         }
 
-        assertThat(logged.toString(StandardCharsets.UTF_8)).as("what the teardown logged").doesNotContain("WARN");
+        assertThat(logged.toString(StandardCharsets.UTF_8))
+                .as("what the teardown logged")
+                .doesNotContain("WARN");
         assertThat(heard).as("nothing heard after the table went").isEmpty();
     }
 }

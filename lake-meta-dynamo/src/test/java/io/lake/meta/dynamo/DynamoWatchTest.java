@@ -43,16 +43,26 @@ class DynamoWatchTest extends DynamoTestSupport {
     }
 
     private DynamoTableStore openPollingHourly(DynamoDbClient client, int shards) {
-        return (DynamoTableStore) track(DynamoMetaStore.builder().client(client).tableName(TARGET.uniqueTableName("watch"))
-                .createTableIfMissing(true).shardCount(shards).pollInterval(Duration.ofHours(1)).build());
+        return (DynamoTableStore) track(DynamoMetaStore.builder()
+                .client(client)
+                .tableName(TARGET.uniqueTableName("watch"))
+                .createTableIfMissing(true)
+                .shardCount(shards)
+                .pollInterval(Duration.ofHours(1))
+                .build());
     }
 
     @Test
     void theDefaultPollInterval_isOneSecond() {
-        DynamoTableStore store = (DynamoTableStore) track(DynamoMetaStore.builder().client(client)
-                .tableName(TARGET.uniqueTableName("watch-default")).createTableIfMissing(true).build());
+        DynamoTableStore store = (DynamoTableStore) track(DynamoMetaStore.builder()
+                .client(client)
+                .tableName(TARGET.uniqueTableName("watch-default"))
+                .createTableIfMissing(true)
+                .build());
 
-        assertThat(store.pollInterval()).isEqualTo(Duration.ofSeconds(1)).isEqualTo(DynamoMetaStore.DEFAULT_POLL_INTERVAL);
+        assertThat(store.pollInterval())
+                .isEqualTo(Duration.ofSeconds(1))
+                .isEqualTo(DynamoMetaStore.DEFAULT_POLL_INTERVAL);
     }
 
     @Test
@@ -79,17 +89,26 @@ class DynamoWatchTest extends DynamoTestSupport {
     @Test
     void aTableThatCannotBeRead_failsTheWatchCall_retryable_andNothingIsPolled() {
         // few SDK attempts, so that giving up takes milliseconds, not the default backoff's seconds
-        DynamoDbClient impatient = track(TARGET.newClient(b -> b.overrideConfiguration(o -> o.retryStrategy(r -> r.maxAttempts(2)))));
+        DynamoDbClient impatient =
+                track(TARGET.newClient(b -> b.overrideConfiguration(o -> o.retryStrategy(r -> r.maxAttempts(2)))));
         DynamoTableStore store = openPollingHourly(impatient, 1);
         String table = tableOf(store);
-        server.faults().arm(Fault.provisionedThroughputExceeded().onOperation("Query").onTable(table).times(1000));
+        server.faults()
+                .arm(Fault.provisionedThroughputExceeded()
+                        .onOperation("Query")
+                        .onTable(table)
+                        .times(1000));
 
-        assertThatThrownBy(() -> store.watch(NS1, event -> { })).isInstanceOf(StoreUnavailableException.class)
-                .satisfies(e -> assertThat(((StoreUnavailableException) e).retryable()).isTrue());
+        assertThatThrownBy(() -> store.watch(NS1, event -> {}))
+                .isInstanceOf(StoreUnavailableException.class)
+                .satisfies(e ->
+                        assertThat(((StoreUnavailableException) e).retryable()).isTrue());
         server.faults().clear();
         TableStatistics before = server.statistics().table(table);
         store.pollNow();
 
-        assertThat(requestsSince(before, server, table)).as("no watch left to poll").isEmpty();
+        assertThat(requestsSince(before, server, table))
+                .as("no watch left to poll")
+                .isEmpty();
     }
 }

@@ -2,11 +2,11 @@ package io.lake.meta.dynamo;
 
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
-import io.lake.meta.Page;
-import io.lake.meta.PageRequest;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.Page;
+import io.lake.meta.PageRequest;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionFailure;
@@ -67,12 +67,19 @@ final class MigrationLifecycleExplorer {
     }
 
     /** What one sequence did. */
-    record Outcome(long seed, List<String> steps, List<Violation> violations, Map<String, Integer> counts, int stepCount) {
+    record Outcome(
+            long seed, List<String> steps, List<Violation> violations, Map<String, Integer> counts, int stepCount) {
 
         String report() {
-            StringBuilder b = new StringBuilder("seed ").append(seed).append(" (replay with -D")
-                    .append(MigrationLifecycleExplorerTest.SEED_PROPERTY).append('=').append(seed).append("): ")
-                    .append(violations.size()).append(" violation(s)\n");
+            StringBuilder b = new StringBuilder("seed ")
+                    .append(seed)
+                    .append(" (replay with -D")
+                    .append(MigrationLifecycleExplorerTest.SEED_PROPERTY)
+                    .append('=')
+                    .append(seed)
+                    .append("): ")
+                    .append(violations.size())
+                    .append(" violation(s)\n");
             violations.forEach(v -> b.append("  VIOLATION ").append(v).append('\n'));
             b.append("  steps:\n");
             for (int i = 0; i < steps.size(); i++) {
@@ -100,8 +107,13 @@ final class MigrationLifecycleExplorer {
      * @param clock the server's clock, advanced past the token window; null on an explicit endpoint
      * @param tokenWindow the client's interceptor that moves the clock between two attempts; null without a server
      */
-    MigrationLifecycleExplorer(DynamoDbClient client, DynamoDbTestServer server, ManualClock clock,
-            TokenWindowInterceptor tokenWindow, int stepsPerSequence, int legacyKeys) {
+    MigrationLifecycleExplorer(
+            DynamoDbClient client,
+            DynamoDbTestServer server,
+            ManualClock clock,
+            TokenWindowInterceptor tokenWindow,
+            int stepsPerSequence,
+            int legacyKeys) {
         this.client = client;
         this.server = server;
         this.clock = clock;
@@ -120,7 +132,12 @@ final class MigrationLifecycleExplorer {
             sequence.cleanUp();
         }
         // a clean sequence keeps no log: a long run holds only what it prints
-        return new Outcome(seed, sequence.violations.isEmpty() ? List.of() : sequence.log, sequence.violations, sequence.counts, Math.min(sequence.step, stepsPerSequence));
+        return new Outcome(
+                seed,
+                sequence.violations.isEmpty() ? List.of() : sequence.log,
+                sequence.violations,
+                sequence.counts,
+                Math.min(sequence.step, stepsPerSequence));
     }
 
     /** A store the explorer opened, as the model knows it. */
@@ -142,7 +159,8 @@ final class MigrationLifecycleExplorer {
 
         @Override
         public String toString() {
-            return "store#" + id + "(" + mode + (mode == DynamoLayoutMode.DUAL ? (v2Authority() ? " v2-auth" : " v1-auth") : "") + ")";
+            return "store#" + id + "(" + mode
+                    + (mode == DynamoLayoutMode.DUAL ? (v2Authority() ? " v2-auth" : " v1-auth") : "") + ")";
         }
     }
 
@@ -155,7 +173,8 @@ final class MigrationLifecycleExplorer {
         final List<String> log = new ArrayList<>();
         final List<Violation> violations = new ArrayList<>();
         final Map<String, Integer> counts = new TreeMap<>();
-        final Map<MetaKey, Set<Optional<MetaValue>>> possible = new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
+        final Map<MetaKey, Set<Optional<MetaValue>>> possible =
+                new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
         final List<MetaKey> keys = new ArrayList<>();
         final List<OpenStore> stores = new ArrayList<>();
         final Set<MetaKey> divergedKeys = new java.util.HashSet<>();
@@ -181,9 +200,11 @@ final class MigrationLifecycleExplorer {
         boolean faultArmed;
         /** Set by the migrator's actions: the barrier and the marker are checked after them. */
         boolean migratorActed;
+
         DynamoMigration migration;
         /** A store wrote one table alone outside the runbook (V1 during the backfill, V2 before the horizon). */
         boolean oneTableWritten;
+
         boolean verificationFailureReported;
 
         Sequence(long seed) {
@@ -220,13 +241,19 @@ final class MigrationLifecycleExplorer {
                 MetaValue value = MetaValue.utf8("L" + i);
                 keys.add(key);
                 possible.put(key, Set.of(Optional.of(value)));
-                puts.add(WriteRequest.builder().putRequest(PutRequest.builder().item(V1Layout.INSTANCE.itemOf(key, value)).build()).build());
+                puts.add(WriteRequest.builder()
+                        .putRequest(PutRequest.builder()
+                                .item(V1Layout.INSTANCE.itemOf(key, value))
+                                .build())
+                        .build());
             }
             for (int i = 0; i < puts.size(); i += 25) {
-                Map<String, List<WriteRequest>> unprocessed = Map.of(legacy, puts.subList(i, Math.min(puts.size(), i + 25)));
+                Map<String, List<WriteRequest>> unprocessed =
+                        Map.of(legacy, puts.subList(i, Math.min(puts.size(), i + 25)));
                 while (!unprocessed.isEmpty()) {
                     Map<String, List<WriteRequest>> request = unprocessed;
-                    unprocessed = client.batchWriteItem(r -> r.requestItems(request)).unprocessedItems();
+                    unprocessed =
+                            client.batchWriteItem(r -> r.requestItems(request)).unprocessedItems();
                 }
             }
             for (int i = 0; i < 4; i++) {
@@ -262,8 +289,14 @@ final class MigrationLifecycleExplorer {
 
         DynamoMetaStore.Builder builder(DynamoLayoutMode mode, boolean createIfMissing) {
             // one configuration for every phase, as the guide says: only the mode changes
-            DynamoMetaStore.Builder b = DynamoMetaStore.builder().client(client).mode(mode).createTableIfMissing(createIfMissing)
-                    .pollInterval(Duration.ofMillis(50)).legacyTableName(legacy).tableName(table).shardCount(SHARDS);
+            DynamoMetaStore.Builder b = DynamoMetaStore.builder()
+                    .client(client)
+                    .mode(mode)
+                    .createTableIfMissing(createIfMissing)
+                    .pollInterval(Duration.ofMillis(50))
+                    .legacyTableName(legacy)
+                    .tableName(table)
+                    .shardCount(SHARDS);
             if (clock != null) {
                 b.ticker(ticker());
             }
@@ -276,7 +309,8 @@ final class MigrationLifecycleExplorer {
             List<Runnable> actions = new ArrayList<>();
             List<Integer> weights = new ArrayList<>();
             boolean anyOpen = !stores.isEmpty();
-            // the runbook's order is the likelier one (V1 writers before the backfill, a finalize once it is done, rollbacks and the
+            // the runbook's order is the likelier one (V1 writers before the backfill, a finalize once it is done,
+            // rollbacks and the
             // horizon once finalized), but every action stays possible in every phase
             boolean rollout = !marker && roundPages == 0;
             boolean backfilled = !marker && Boolean.TRUE.equals(backfillDone);
@@ -353,9 +387,11 @@ final class MigrationLifecycleExplorer {
                 case DUAL:
                     return Optional.empty();
                 default:
-                    return !protocolStarted || horizon ? Optional.empty()
-                            : marker ? Optional.of(ModeRefusedException.Reason.ROLLBACK_HORIZON_NOT_PASSED)
-                            : Optional.of(ModeRefusedException.Reason.MIGRATION_NOT_FINALIZED);
+                    return !protocolStarted || horizon
+                            ? Optional.empty()
+                            : marker
+                                    ? Optional.of(ModeRefusedException.Reason.ROLLBACK_HORIZON_NOT_PASSED)
+                                    : Optional.of(ModeRefusedException.Reason.MIGRATION_NOT_FINALIZED);
             }
         }
 
@@ -370,7 +406,9 @@ final class MigrationLifecycleExplorer {
             try {
                 store = builder(mode, createIfMissing).build();
             } catch (DynamoStoreException e) {
-                String reason = e instanceof ModeRefusedException r ? r.mode() + " " + r.reason() : e.getClass().getSimpleName();
+                String reason = e instanceof ModeRefusedException r
+                        ? r.mode() + " " + r.reason()
+                        : e.getClass().getSimpleName();
                 record(what + " => refused (" + reason + "): " + firstLine(e));
                 count("open " + mode + " refused in " + phase());
                 if (refusal.isEmpty()) {
@@ -400,8 +438,11 @@ final class MigrationLifecycleExplorer {
                 }
             }
             if (refusal.isPresent()) {
-                violation(mode + " opened in " + phase() + ", where the documented answer is a refusal (" + refusal.get() + ")"
-                        + (mode == DynamoLayoutMode.V2 ? " (issue 22 item 1: a V2 store writes around the dual-write protocol)" : ""));
+                violation(mode + " opened in " + phase() + ", where the documented answer is a refusal ("
+                        + refusal.get() + ")"
+                        + (mode == DynamoLayoutMode.V2
+                                ? " (issue 22 item 1: a V2 store writes around the dual-write protocol)"
+                                : ""));
             }
             checkLegacyNotRecreated();
         }
@@ -473,14 +514,18 @@ final class MigrationLifecycleExplorer {
                 return;
             }
             Transaction.Builder tx = Transaction.builder();
-            Map<MetaKey, Optional<MetaValue>> expected = new TreeMap<>((x, y) -> x.toString().compareTo(y.toString()));
-            Map<MetaKey, Optional<MetaValue>> next = new TreeMap<>((x, y) -> x.toString().compareTo(y.toString()));
+            Map<MetaKey, Optional<MetaValue>> expected =
+                    new TreeMap<>((x, y) -> x.toString().compareTo(y.toString()));
+            Map<MetaKey, Optional<MetaValue>> next =
+                    new TreeMap<>((x, y) -> x.toString().compareTo(y.toString()));
             StringBuilder what = new StringBuilder(s + " transact");
             for (MetaKey k : List.of(a, b)) {
                 List<Optional<MetaValue>> choices = new ArrayList<>(possible.get(k));
-                Optional<MetaValue> e = random.nextInt(12) == 0 ? Optional.of(MetaValue.utf8("never-written"))
+                Optional<MetaValue> e = random.nextInt(12) == 0
+                        ? Optional.of(MetaValue.utf8("never-written"))
                         : choices.get(random.nextInt(choices.size()));
-                Optional<MetaValue> n = e.isPresent() && random.nextInt(4) == 0 ? Optional.empty()
+                Optional<MetaValue> n = e.isPresent() && random.nextInt(4) == 0
+                        ? Optional.empty()
                         : Optional.of(MetaValue.utf8("w" + (nextValue++)));
                 if (e.isEmpty()) {
                     tx.create(k, n.get());
@@ -491,7 +536,13 @@ final class MigrationLifecycleExplorer {
                 }
                 expected.put(k, e);
                 next.put(k, n);
-                what.append(' ').append(k).append(' ').append(text(e)).append(" -> ").append(text(n)).append(';');
+                what.append(' ')
+                        .append(k)
+                        .append(' ')
+                        .append(text(e))
+                        .append(" -> ")
+                        .append(text(n))
+                        .append(';');
             }
             TransactionResult result;
             try {
@@ -508,8 +559,9 @@ final class MigrationLifecycleExplorer {
                 count("transaction applied " + s.mode);
                 for (MetaKey k : expected.keySet()) {
                     if (!possible.get(k).contains(expected.get(k))) {
-                        violation(s + " applied a transaction expecting " + k + " = " + text(expected.get(k)) + " although it held one of "
-                                + texts(possible.get(k)) + ": a store conditioned the write on a stale copy");
+                        violation(s + " applied a transaction expecting " + k + " = " + text(expected.get(k))
+                                + " although it held one of " + texts(possible.get(k))
+                                + ": a store conditioned the write on a stale copy");
                     }
                     possible.put(k, Set.of(next.get(k)));
                 }
@@ -522,7 +574,8 @@ final class MigrationLifecycleExplorer {
             }
             boolean someExpectationFails = false;
             for (MetaKey k : expected.keySet()) {
-                if (!possible.get(k).contains(expected.get(k)) || possible.get(k).size() > 1) {
+                if (!possible.get(k).contains(expected.get(k))
+                        || possible.get(k).size() > 1) {
                     someExpectationFails = true;
                 }
             }
@@ -538,7 +591,8 @@ final class MigrationLifecycleExplorer {
                     possible.put(f.key(), Set.of(f.currentValue()));
                 }
                 if (f.currentValue().equals(expected.get(f.key()))) {
-                    violation(s + " answered a transaction conflict on " + f.key() + " naming its expected value itself");
+                    violation(
+                            s + " answered a transaction conflict on " + f.key() + " naming its expected value itself");
                 }
             }
             if (!someExpectationFails) {
@@ -550,7 +604,8 @@ final class MigrationLifecycleExplorer {
         void faultedWrite() {
             OpenStore s = stores.get(random.nextInt(stores.size()));
             String op = s.mode == DynamoLayoutMode.DUAL && !horizon ? "TransactWriteItems" : null;
-            Fault fault = (random.nextBoolean() ? Fault.applyThenDropResponse() : Fault.applyThenInternalServerError()).onAttempt(1);
+            Fault fault = (random.nextBoolean() ? Fault.applyThenDropResponse() : Fault.applyThenInternalServerError())
+                    .onAttempt(1);
             server.faults().arm(op == null ? fault : fault.onOperation(op));
             faultArmed = true;
             writeThrough(s, "[fault: " + fault + "] ");
@@ -570,7 +625,8 @@ final class MigrationLifecycleExplorer {
 
         /** Half the time a key another step touched lately: stores meet on the same keys more often. */
         MetaKey pickKey() {
-            MetaKey key = !recentKeys.isEmpty() && random.nextBoolean() ? recentKeys.get(random.nextInt(recentKeys.size()))
+            MetaKey key = !recentKeys.isEmpty() && random.nextBoolean()
+                    ? recentKeys.get(random.nextInt(recentKeys.size()))
                     : keys.get(random.nextInt(keys.size()));
             recentKeys.remove(key);
             recentKeys.add(key);
@@ -586,7 +642,8 @@ final class MigrationLifecycleExplorer {
             List<Optional<MetaValue>> choices = new ArrayList<>(now);
             Optional<MetaValue> expected = choices.get(random.nextInt(choices.size()));
             if (random.nextInt(3) == 0) {
-                // read-modify-write through the same store, as services do: the compare-and-set expects what the store read
+                // read-modify-write through the same store, as services do: the compare-and-set expects what the store
+                // read
                 if (!readThrough(s, key)) {
                     return;
                 }
@@ -596,18 +653,25 @@ final class MigrationLifecycleExplorer {
             } else if (random.nextInt(10) == 0) {
                 expected = random.nextBoolean() ? Optional.of(MetaValue.utf8("never-written")) : Optional.empty();
             }
-            Optional<MetaValue> next = expected.isPresent() && random.nextInt(4) == 0 ? Optional.empty()
+            Optional<MetaValue> next = expected.isPresent() && random.nextInt(4) == 0
+                    ? Optional.empty()
                     : Optional.of(MetaValue.utf8("w" + (nextValue++)));
             if (expected.isEmpty() && next.isEmpty()) {
                 next = Optional.of(MetaValue.utf8("w" + (nextValue++)));
             }
-            String what = prefix + s + " " + (expected.isEmpty() ? "create " + key + " " + text(next)
-                    : next.isEmpty() ? "delete " + key + " " + text(expected)
-                    : "update " + key + " " + text(expected) + " -> " + text(next));
+            String what = prefix + s + " "
+                    + (expected.isEmpty()
+                            ? "create " + key + " " + text(next)
+                            : next.isEmpty()
+                                    ? "delete " + key + " " + text(expected)
+                                    : "update " + key + " " + text(expected) + " -> " + text(next));
             WriteResult result;
             try {
-                result = expected.isEmpty() ? s.store.create(key, next.get())
-                        : next.isEmpty() ? s.store.delete(key, expected.get()) : s.store.update(key, expected.get(), next.get());
+                result = expected.isEmpty()
+                        ? s.store.create(key, next.get())
+                        : next.isEmpty()
+                                ? s.store.delete(key, expected.get())
+                                : s.store.update(key, expected.get(), next.get());
             } catch (RuntimeException e) {
                 record(what + " => " + e.getClass().getSimpleName() + ": " + firstLine(e));
                 writeFailed(s, key, expected, next, e);
@@ -626,8 +690,8 @@ final class MigrationLifecycleExplorer {
                 count("write conflict " + s.mode);
                 Optional<MetaValue> current = result.currentValue();
                 if (!now.contains(current)) {
-                    violation(s + " answered conflict(" + text(current) + ") to " + what + ", but " + key + " held one of "
-                            + texts(now));
+                    violation(s + " answered conflict(" + text(current) + ") to " + what + ", but " + key
+                            + " held one of " + texts(now));
                 }
                 if (current.equals(expected)) {
                     violation(s + " answered a conflict naming the expected value itself");
@@ -643,11 +707,13 @@ final class MigrationLifecycleExplorer {
                 v1WriteDuringBackfill = true;
             }
             if (s.mode == DynamoLayoutMode.V2 && !horizon) {
-                oneTableWritten = true; // that V2 store should not exist (reported at its open); its writes skip the legacy table
+                oneTableWritten =
+                        true; // that V2 store should not exist (reported at its open); its writes skip the legacy table
             }
         }
 
-        void writeFailed(OpenStore s, MetaKey key, Optional<MetaValue> expected, Optional<MetaValue> next, RuntimeException e) {
+        void writeFailed(
+                OpenStore s, MetaKey key, Optional<MetaValue> expected, Optional<MetaValue> next, RuntimeException e) {
             Set<Optional<MetaValue>> now = possible.get(key);
             count("write " + e.getClass().getSimpleName() + " " + s.mode);
             if (e instanceof OutcomeUnknownException) {
@@ -669,8 +735,9 @@ final class MigrationLifecycleExplorer {
                     violation(s + " refused a write with a write barrier, but none is held: " + e.getMessage());
                 }
             } else if (e instanceof CopiesDivergedException) {
-                violation(s + " reported diverged copies, but nothing ever wrote one table by hand (issue 22 items 6, 7):"
-                        + " a documented step led to a hand repair: " + e.getMessage());
+                violation(
+                        s + " reported diverged copies, but nothing ever wrote one table by hand (issue 22 items 6, 7):"
+                                + " a documented step led to a hand repair: " + e.getMessage());
             } else {
                 violation(s + " failed a write with an undocumented error in " + phase()
                         + (legacyDeleted ? " (issue 22 item 10)" : "") + ": " + e);
@@ -689,7 +756,8 @@ final class MigrationLifecycleExplorer {
 
         /** Lists a whole family through the store (pages of 5, tokens followed) and checks every key of it. */
         void listThrough(OpenStore s, String family) {
-            Map<MetaKey, MetaValue> listed = new TreeMap<>((x, y) -> x.toString().compareTo(y.toString()));
+            Map<MetaKey, MetaValue> listed =
+                    new TreeMap<>((x, y) -> x.toString().compareTo(y.toString()));
             int pages = 0;
             try {
                 Optional<PageRequest> request = Optional.of(PageRequest.first(KeyPrefix.family(family), 5));
@@ -712,8 +780,9 @@ final class MigrationLifecycleExplorer {
                 }
                 Optional<MetaValue> got = Optional.ofNullable(listed.get(e.getKey()));
                 if (!e.getValue().contains(got)) {
-                    violation(s + " listed " + e.getKey() + " as " + text(got) + ", but acknowledged writes leave one of "
-                            + texts(e.getValue()) + ": a listing older than an acknowledged write");
+                    violation(
+                            s + " listed " + e.getKey() + " as " + text(got) + ", but acknowledged writes leave one of "
+                                    + texts(e.getValue()) + ": a listing older than an acknowledged write");
                 } else {
                     e.setValue(Set.of(got));
                 }
@@ -734,9 +803,12 @@ final class MigrationLifecycleExplorer {
             record(s + " get " + key + " => " + text(got));
             count("read " + s.mode);
             if (!now.contains(got)) {
-                violation(s + " read " + key + " as " + text(got) + ", but acknowledged writes leave one of " + texts(now)
-                        + ": a store serves a value older than an acknowledged write it could see (or a write was undone)"
-                        + (s.mode == DynamoLayoutMode.DUAL && s.v2Authority() && !marker ? " (issue 22 item 2: a store on the v2 authority after a rollback)" : ""));
+                violation(
+                        s + " read " + key + " as " + text(got) + ", but acknowledged writes leave one of " + texts(now)
+                                + ": a store serves a value older than an acknowledged write it could see (or a write was undone)"
+                                + (s.mode == DynamoLayoutMode.DUAL && s.v2Authority() && !marker
+                                        ? " (issue 22 item 2: a store on the v2 authority after a rollback)"
+                                        : ""));
                 return false;
             }
             possible.put(key, Set.of(got));
@@ -750,8 +822,12 @@ final class MigrationLifecycleExplorer {
             if (crash == null && migration != null) {
                 return migration;
             }
-            DynamoMigration.Builder b = DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table)
-                    .shardCount(SHARDS).createTableIfMissing(true);
+            DynamoMigration.Builder b = DynamoMigration.builder()
+                    .client(client)
+                    .legacyTableName(legacy)
+                    .tableName(table)
+                    .shardCount(SHARDS)
+                    .createTableIfMissing(true);
             if (clock != null) {
                 b.ticker(ticker());
             }
@@ -776,22 +852,25 @@ final class MigrationLifecycleExplorer {
             try {
                 page = migration(null).backfillPage(size);
             } catch (RuntimeException e) {
-                record("backfill page of " + size + " in " + phase() + " => " + e.getClass().getSimpleName() + ": " + firstLine(e));
+                record("backfill page of " + size + " in " + phase() + " => "
+                        + e.getClass().getSimpleName() + ": " + firstLine(e));
                 count("backfill " + e.getClass().getSimpleName());
                 if (e instanceof CopiesDivergedException) {
-                    violation("the backfill stopped on diverged copies, but nothing wrote one table by hand (issue 22 item 6): "
-                            + e.getMessage());
+                    violation(
+                            "the backfill stopped on diverged copies, but nothing wrote one table by hand (issue 22 item 6): "
+                                    + e.getMessage());
                 } else {
                     violation("the backfill failed with an undocumented error in " + phase() + ": " + e);
                 }
                 return;
             }
             record("backfill page of " + size + " in " + phase() + " => scanned " + page.scanned() + ", copied "
-                    + page.copied() + ", equal " + page.alreadyEqual() + ", reloaded " + page.reloaded() + (page.done() ? ", done" : ""));
+                    + page.copied() + ", equal " + page.alreadyEqual() + ", reloaded " + page.reloaded()
+                    + (page.done() ? ", done" : ""));
             count("backfill page");
             if (marker && (page.scanned() > 0 || !page.done())) {
-                violation("a backfill page after finalization read or copied (" + page.scanned() + " scanned); the documented"
-                        + " answer is done, reading nothing");
+                violation("a backfill page after finalization read or copied (" + page.scanned()
+                        + " scanned); the documented" + " answer is done, reading nothing");
             }
             if (page.scanned() > 0 || !page.done()) {
                 roundPages++;
@@ -805,7 +884,8 @@ final class MigrationLifecycleExplorer {
             MigrationHooksCrash crash = new MigrationHooksCrash(point, 1 + random.nextInt(2));
             try {
                 BackfillPage page = migration(crash).backfillPage(size);
-                record("backfill page of " + size + " (to be killed at " + point + ") => not reached: " + (page.done() ? "done" : "page"));
+                record("backfill page of " + size + " (to be killed at " + point + ") => not reached: "
+                        + (page.done() ? "done" : "page"));
                 if (page.scanned() > 0 || !page.done()) {
                     roundPages++;
                 }
@@ -816,8 +896,9 @@ final class MigrationLifecycleExplorer {
                 roundPages++; // the page's copies may have committed
             } catch (CopiesDivergedException e) {
                 record("backfill page of " + size + " (to be killed) => " + e);
-                violation("the backfill stopped on diverged copies, but nothing wrote one table by hand (issue 22 item 6): "
-                        + e.getMessage());
+                violation(
+                        "the backfill stopped on diverged copies, but nothing wrote one table by hand (issue 22 item 6): "
+                                + e.getMessage());
             } catch (RuntimeException e) {
                 record("backfill page of " + size + " (to be killed) => " + e);
                 violation("the backfill failed with an undocumented error in " + phase() + ": " + e);
@@ -831,14 +912,18 @@ final class MigrationLifecycleExplorer {
 
         void killFinalize() {
             closeV1Stores();
-            List<String> points = List.of(DynamoMigration.BARRIER_INSTALLED, DynamoMigration.VERIFIED, DynamoMigration.PUBLISHED);
+            List<String> points =
+                    List.of(DynamoMigration.BARRIER_INSTALLED, DynamoMigration.VERIFIED, DynamoMigration.PUBLISHED);
             runFinalize(new MigrationHooksCrash(points.get(random.nextInt(points.size())), 1));
         }
 
         /** A finalize whose marker publication meets a TransactionConflict (nothing applied; issue 22 item 9). */
         void finalizeMeetingAConflictOnPublishing() {
             closeV1Stores();
-            server.faults().arm(Fault.transactionConflict().onOperation("TransactWriteItems").onTable(table));
+            server.faults()
+                    .arm(Fault.transactionConflict()
+                            .onOperation("TransactWriteItems")
+                            .onTable(table));
             faultArmed = true;
             record("[fault: the finalize's first transaction meets a TransactionConflict]");
             runFinalize(null);
@@ -846,7 +931,8 @@ final class MigrationLifecycleExplorer {
 
         void runFinalize(MigrationHooksCrash crash) {
             int size = 1 + random.nextInt(40);
-            String what = "finalize (pages of " + size + (crash == null ? "" : ", killed at " + crash.point) + ") in " + phase();
+            String what = "finalize (pages of " + size + (crash == null ? "" : ", killed at " + crash.point) + ") in "
+                    + phase();
             boolean wasMarker = marker;
             boolean wasBarrier = barrierHeld;
             FinalizeResult result;
@@ -877,23 +963,29 @@ final class MigrationLifecycleExplorer {
                 if (!faultArmed) {
                     violation("finalize answered unavailable without any fault: " + e);
                 }
-                barrierHeld = false; // a store failure lifts the finalizer's own barrier; nothing was published (checked next)
+                barrierHeld =
+                        false; // a store failure lifts the finalizer's own barrier; nothing was published (checked
+                // next)
                 return;
             } catch (RuntimeException e) {
                 record(what + " => " + e);
                 violation("finalize failed with an undocumented error in " + phase()
-                        + (faultArmed ? " (issue 22 item 9: a TransactionConflict while publishing is retryable)" : "") + ": " + e);
+                        + (faultArmed ? " (issue 22 item 9: a TransactionConflict while publishing is retryable)" : "")
+                        + ": " + e);
                 return;
             }
-            record(what + " => " + result.outcome() + result.parity().map(p -> " (" + p.legacyItems() + " items, "
-                    + p.differenceCount() + " differences)").orElse(""));
+            record(what + " => " + result.outcome()
+                    + result.parity()
+                            .map(p -> " (" + p.legacyItems() + " items, " + p.differenceCount() + " differences)")
+                            .orElse(""));
             count("finalize " + result.outcome());
             switch (result.outcome()) {
                 case FINALIZED:
                     if (wasMarker) {
                         // a re-run that published again: accepted when it released its barrier
                         if (!wasBarrier) {
-                            violation("finalize answered FINALIZED again although the marker existed and no barrier was held");
+                            violation(
+                                    "finalize answered FINALIZED again although the marker existed and no barrier was held");
                         }
                     }
                     if (!wasMarker && wasBarrier) {
@@ -911,7 +1003,8 @@ final class MigrationLifecycleExplorer {
                         violation("finalize answered ALREADY_FINALIZED but no marker exists");
                     }
                     if (wasBarrier) {
-                        // issue 22 item 5: the marker names the barrier as its publisher's own, so the re-run releases it
+                        // issue 22 item 5: the marker names the barrier as its publisher's own, so the re-run releases
+                        // it
                         barrierHeld = false;
                     }
                     break;
@@ -925,15 +1018,20 @@ final class MigrationLifecycleExplorer {
                     backfillDone = false;
                     break;
                 case VERIFICATION_FAILED:
-                    // a failed verification resets the cursor (the v2 copy is derived data): backfill and finalize again
+                    // a failed verification resets the cursor (the v2 copy is derived data): backfill and finalize
+                    // again
                     roundPages = 0;
                     backfillDone = Boolean.FALSE;
                     boolean explained = v1WriteDuringBackfill || oneTableWritten;
                     v1WriteDuringBackfill = false;
                     if (!explained && !verificationFailureReported) {
                         verificationFailureReported = true;
-                        violation("finalize failed its verification although no store wrote one table alone during the backfill"
-                                + " (issue 22 item 4 after a rollback): " + result.parity().map(ParityReport::toString).orElse(""));
+                        violation(
+                                "finalize failed its verification although no store wrote one table alone during the backfill"
+                                        + " (issue 22 item 4 after a rollback): "
+                                        + result.parity()
+                                                .map(ParityReport::toString)
+                                                .orElse(""));
                     }
                     break;
                 default:
@@ -952,8 +1050,8 @@ final class MigrationLifecycleExplorer {
             }
             record("release barrier in " + phase() + " => " + (released.isPresent() ? "released" : "none"));
             if (released.isPresent() != barrierHeld) {
-                violation("release barrier answered " + (released.isPresent() ? "released" : "none") + " but the model says "
-                        + (barrierHeld ? "held" : "none"));
+                violation("release barrier answered " + (released.isPresent() ? "released" : "none")
+                        + " but the model says " + (barrierHeld ? "held" : "none"));
             }
             barrierHeld = false;
         }
@@ -969,8 +1067,8 @@ final class MigrationLifecycleExplorer {
 
         void runRollback(boolean releasedUnderIt) {
             int size = 1 + random.nextInt(40);
-            String what = "rollback (pages of " + size + (releasedUnderIt ? ", its barrier released after its verification" : "")
-                    + ") in " + phase();
+            String what = "rollback (pages of " + size
+                    + (releasedUnderIt ? ", its barrier released after its verification" : "") + ") in " + phase();
             boolean[] released = new boolean[1];
             DynamoMigration other = migration(null);
             io.lake.meta.spi.RaceHooks hooks = point -> {
@@ -980,8 +1078,12 @@ final class MigrationLifecycleExplorer {
             };
             RollbackResult result;
             try {
-                DynamoMigration.Builder b = DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table)
-                        .shardCount(SHARDS).raceHooks(hooks);
+                DynamoMigration.Builder b = DynamoMigration.builder()
+                        .client(client)
+                        .legacyTableName(legacy)
+                        .tableName(table)
+                        .shardCount(SHARDS)
+                        .raceHooks(hooks);
                 if (clock != null) {
                     b.ticker(ticker());
                 }
@@ -1001,12 +1103,20 @@ final class MigrationLifecycleExplorer {
             }
             record(what + " => " + result.outcome());
             count("rollback " + result.outcome());
-            RollbackResult.Outcome expected = !marker ? RollbackResult.Outcome.NOT_FINALIZED
-                    : horizon ? RollbackResult.Outcome.HORIZON_PASSED
-                    : barrierHeld ? null : released[0] ? RollbackResult.Outcome.BARRIER_LOST : RollbackResult.Outcome.ROLLED_BACK;
+            RollbackResult.Outcome expected = !marker
+                    ? RollbackResult.Outcome.NOT_FINALIZED
+                    : horizon
+                            ? RollbackResult.Outcome.HORIZON_PASSED
+                            : barrierHeld
+                                    ? null
+                                    : released[0]
+                                            ? RollbackResult.Outcome.BARRIER_LOST
+                                            : RollbackResult.Outcome.ROLLED_BACK;
             if (expected == null) {
-                // a marker left by a finalizer killed before its release, barrier still held: only the barrier refusal is documented
-                violation("rollback answered " + result.outcome() + " while a barrier is held; the documented answer is WriteBarrierException");
+                // a marker left by a finalizer killed before its release, barrier still held: only the barrier refusal
+                // is documented
+                violation("rollback answered " + result.outcome()
+                        + " while a barrier is held; the documented answer is WriteBarrierException");
             } else if (result.outcome() != expected) {
                 violation("rollback answered " + result.outcome() + ", expected " + expected + " (issue 22 item 8)");
             }
@@ -1030,7 +1140,8 @@ final class MigrationLifecycleExplorer {
                 record("declare horizon in " + phase() + " => refused: " + firstLine(e));
                 count("horizon refused");
                 if (marker) {
-                    violation("declaring the horizon was refused although the migration is finalized: " + e.getMessage());
+                    violation(
+                            "declaring the horizon was refused although the migration is finalized: " + e.getMessage());
                 }
                 return;
             } catch (RuntimeException e) {
@@ -1058,7 +1169,8 @@ final class MigrationLifecycleExplorer {
         void checkAfterStep() {
             Map<MetaKey, MetaValue> authority;
             try {
-                authority = marker || legacyDeleted ? scan(new TableScan(client, table, new V2Layout(SHARDS)))
+                authority = marker || legacyDeleted
+                        ? scan(new TableScan(client, table, new V2Layout(SHARDS)))
                         : scan(new TableScan(client, legacy, V1Layout.INSTANCE));
             } catch (RuntimeException e) {
                 violation("the explorer could not read the authority table: " + e);
@@ -1067,7 +1179,8 @@ final class MigrationLifecycleExplorer {
             for (Map.Entry<MetaKey, Set<Optional<MetaValue>>> e : possible.entrySet()) {
                 Optional<MetaValue> held = Optional.ofNullable(authority.get(e.getKey()));
                 if (!e.getValue().contains(held)) {
-                    violation("the authority copy (" + (marker || legacyDeleted ? "v2" : "legacy") + ") of " + e.getKey() + " holds "
+                    violation("the authority copy (" + (marker || legacyDeleted ? "v2" : "legacy") + ") of "
+                            + e.getKey() + " holds "
                             + text(held) + ", but acknowledged writes leave one of " + texts(e.getValue())
                             + ": an acknowledged write is missing or undone");
                     e.setValue(Set.of(held)); // reported once; the sequence goes on from what the table holds
@@ -1081,8 +1194,8 @@ final class MigrationLifecycleExplorer {
                     Optional<MetaValue> legacyCopy = Optional.ofNullable(legacyItems.get(k));
                     if (!v2Copy.equals(legacyCopy) && !divergedKeys.contains(k)) {
                         divergedKeys.add(k);
-                        violation("finalized, horizon not passed, but the copies of " + k + " differ: legacy " + text(legacyCopy)
-                                + ", v2 " + text(v2Copy));
+                        violation("finalized, horizon not passed, but the copies of " + k + " differ: legacy "
+                                + text(legacyCopy) + ", v2 " + text(v2Copy));
                     }
                 }
             }
@@ -1090,14 +1203,18 @@ final class MigrationLifecycleExplorer {
                 migratorActed = false;
                 boolean barrier = migrationRecord(MigrationRecords.BARRIER).isPresent();
                 if (barrier != barrierHeld) {
-                    violation("a write barrier is " + (barrier ? "held" : "absent") + ", the model says " + (barrierHeld ? "held" : "absent")
-                            + (barrier ? " (issue 22 item 5: a re-run finalize leaves its barrier blocking every dual write)" : ""));
+                    violation("a write barrier is " + (barrier ? "held" : "absent") + ", the model says "
+                            + (barrierHeld ? "held" : "absent")
+                            + (barrier
+                                    ? " (issue 22 item 5: a re-run finalize leaves its barrier blocking every dual write)"
+                                    : ""));
                     barrierHeld = barrier;
                 }
-                Optional<MigrationStatus.Completion> completion = migrationRecord(MigrationRecords.COMPLETE).map(MigrationState::completionOf);
+                Optional<MigrationStatus.Completion> completion =
+                        migrationRecord(MigrationRecords.COMPLETE).map(MigrationState::completionOf);
                 if (completion.isPresent() != marker) {
-                    violation("the completion marker is " + (completion.isPresent() ? "present" : "absent") + ", the model says "
-                            + (marker ? "present" : "absent"));
+                    violation("the completion marker is " + (completion.isPresent() ? "present" : "absent")
+                            + ", the model says " + (marker ? "present" : "absent"));
                     marker = completion.isPresent();
                 }
                 if (completion.isPresent() && completion.get().rollbackHorizonPassed() != horizon) {
@@ -1136,7 +1253,8 @@ final class MigrationLifecycleExplorer {
 
         /** One of the migration's records in the v2 table, read straight through the client. */
         Optional<Map<String, AttributeValue>> migrationRecord(String which) {
-            var item = client.getItem(r -> r.tableName(table).key(MigrationRecords.v2Key(which)).consistentRead(true));
+            var item = client.getItem(
+                    r -> r.tableName(table).key(MigrationRecords.v2Key(which)).consistentRead(true));
             return item.hasItem() && !item.item().isEmpty() ? Optional.of(item.item()) : Optional.empty();
         }
 
@@ -1154,12 +1272,16 @@ final class MigrationLifecycleExplorer {
                 return "[legacy table deleted]";
             }
             StringBuilder b = new StringBuilder("[");
-            b.append(!protocolStarted ? "before DUAL" : horizon ? "horizon passed" : marker ? "finalized" : "dual, legacy authority");
+            b.append(
+                    !protocolStarted
+                            ? "before DUAL"
+                            : horizon ? "horizon passed" : marker ? "finalized" : "dual, legacy authority");
             if (barrierHeld) {
                 b.append(", barrier held");
             }
             if (protocolStarted && !marker) {
-                b.append(", backfill ").append(backfillDone == null ? "unknown" : backfillDone ? "done" : roundPages + " pages");
+                b.append(", backfill ")
+                        .append(backfillDone == null ? "unknown" : backfillDone ? "done" : roundPages + " pages");
             }
             return b.append(']').toString();
         }
@@ -1197,5 +1319,4 @@ final class MigrationLifecycleExplorer {
         String m = String.valueOf(e.getMessage());
         return m.length() > 160 ? m.substring(0, 160) + "..." : m;
     }
-
 }

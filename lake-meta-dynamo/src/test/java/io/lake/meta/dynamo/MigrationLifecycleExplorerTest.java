@@ -6,10 +6,10 @@ import io.lake.meta.testkit.lease.ManualClock;
 import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.Comparator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -64,13 +64,15 @@ class MigrationLifecycleExplorerTest {
         List<Future<?>> running = new ArrayList<>();
         for (int w = 0; w < workers; w++) {
             running.add(pool.submit(() -> {
-                // each worker has its own server, clock and client: a seed's faults and clock moves touch no other sequence
+                // each worker has its own server, clock and client: a seed's faults and clock moves touch no other
+                // sequence
                 try (Worker worker = new Worker(endpoint, steps)) {
                     for (int i = next.getAndIncrement(); i < seeds.size(); i = next.getAndIncrement()) {
                         outcomes.add(worker.explorer.run(seeds.get(i)));
                         if ((i + 1) % 1000 == 0) {
-                            System.out.printf("[explorer] %d of %d sequences drawn, %.0f s%n", i + 1, seeds.size(),
-                                    (System.nanoTime() - started) / 1e9);
+                            System.out.printf(
+                                    "[explorer] %d of %d sequences drawn, %.0f s%n",
+                                    i + 1, seeds.size(), (System.nanoTime() - started) / 1e9);
                         }
                     }
                 }
@@ -97,23 +99,39 @@ class MigrationLifecycleExplorerTest {
                 if (failed.size() <= REPORTED_FAILURES) {
                     System.out.println("[explorer] " + outcome.report());
                 } else {
-                    System.out.println("[explorer] seed " + outcome.seed() + ": " + outcome.violations().size()
-                            + " violation(s), the first: " + outcome.violations().get(0));
+                    System.out.println("[explorer] seed " + outcome.seed() + ": "
+                            + outcome.violations().size() + " violation(s), the first: "
+                            + outcome.violations().get(0));
                 }
             }
         }
         long violations = failed.stream().mapToLong(o -> o.violations().size()).sum();
-        System.out.printf("[explorer] %d sequences (seeds %d..%d), %d steps, %d violations in %d sequences, %.1f s, %d worker(s),"
-                + " on %s%n", sorted.size(), seeds.get(0), seeds.get(seeds.size() - 1), totalSteps, violations, failed.size(),
-                seconds, workers, endpoint.isEmpty() ? "in-process servers with a manual clock and faults" : endpoint);
+        System.out.printf(
+                "[explorer] %d sequences (seeds %d..%d), %d steps, %d violations in %d sequences, %.1f s, %d worker(s),"
+                        + " on %s%n",
+                sorted.size(),
+                seeds.get(0),
+                seeds.get(seeds.size() - 1),
+                totalSteps,
+                violations,
+                failed.size(),
+                seconds,
+                workers,
+                endpoint.isEmpty() ? "in-process servers with a manual clock and faults" : endpoint);
         System.out.println("[explorer] actions and answers: " + counts);
         if (!violationKinds.isEmpty()) {
             System.out.println("[explorer] violations by kind: " + violationKinds);
-            System.out.println("[explorer] failing seeds: " + failed.stream().map(o -> String.valueOf(o.seed())).limit(50).toList());
+            System.out.println("[explorer] failing seeds: "
+                    + failed.stream()
+                            .map(o -> String.valueOf(o.seed()))
+                            .limit(50)
+                            .toList());
         }
         assertThat(sorted).hasSize(seeds.size());
-        assertThat(failed).as("sequences with violations (the first %d printed above with their steps)", REPORTED_FAILURES)
-                .extracting(MigrationLifecycleExplorer.Outcome::seed).isEmpty();
+        assertThat(failed)
+                .as("sequences with violations (the first %d printed above with their steps)", REPORTED_FAILURES)
+                .extracting(MigrationLifecycleExplorer.Outcome::seed)
+                .isEmpty();
     }
 
     /** One worker's DynamoDB: an in-process server of its own with a manual clock, or the explicit endpoint. */
@@ -127,19 +145,27 @@ class MigrationLifecycleExplorerTest {
                 ManualClock clock = new ManualClock(1_767_225_600_000L);
                 server = DynamoDbTestServer.builder().clock(clock).build().start();
                 TokenWindowInterceptor tokenWindow = new TokenWindowInterceptor();
-                client = DynamoDbClient.builder().endpointOverride(server.endpoint()).region(Region.of(server.region()))
-                        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                client = DynamoDbClient.builder()
+                        .endpointOverride(server.endpoint())
+                        .region(Region.of(server.region()))
+                        .credentialsProvider(
+                                StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
                         .httpClient(UrlConnectionHttpClient.create())
-                        .overrideConfiguration(o -> o.addExecutionInterceptor(tokenWindow)).build();
+                        .overrideConfiguration(o -> o.addExecutionInterceptor(tokenWindow))
+                        .build();
                 explorer = new MigrationLifecycleExplorer(client, server, clock, tokenWindow, steps, LEGACY_KEYS);
             } else {
                 server = null;
                 boolean keys = System.getenv("AWS_ACCESS_KEY_ID") != null;
-                client = DynamoDbClient.builder().endpointOverride(URI.create(endpoint))
+                client = DynamoDbClient.builder()
+                        .endpointOverride(URI.create(endpoint))
                         .region(Region.of(System.getenv().getOrDefault("AWS_REGION", "us-east-1")))
-                        .credentialsProvider(keys ? DefaultCredentialsProvider.builder().build()
-                                : StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                        .httpClient(UrlConnectionHttpClient.create()).build();
+                        .credentialsProvider(
+                                keys
+                                        ? DefaultCredentialsProvider.builder().build()
+                                        : StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                        .httpClient(UrlConnectionHttpClient.create())
+                        .build();
                 explorer = new MigrationLifecycleExplorer(client, null, null, null, steps, LEGACY_KEYS);
             }
         }
@@ -169,9 +195,15 @@ class MigrationLifecycleExplorerTest {
 
     /** A violation's message without its keys and values, to count them by kind. */
     private static String kind(String what) {
-        String k = what.replaceAll("'?lm-explore-[0-9a-f-]+v[12]-[0-9a-f]+'?", "T").replaceAll("store#\\d+", "store#N").replaceAll("[a-z]+/(k|new)\\d+", "K").replaceAll("\\bw\\d+\\b", "w")
-                .replaceAll("\\bL\\d+\\b", "L").replaceAll("\\[.*?\\]", "[..]");
+        String k = what.replaceAll("'?lm-explore-[0-9a-f-]+v[12]-[0-9a-f]+'?", "T")
+                .replaceAll("store#\\d+", "store#N")
+                .replaceAll("[a-z]+/(k|new)\\d+", "K")
+                .replaceAll("\\bw\\d+\\b", "w")
+                .replaceAll("\\bL\\d+\\b", "L")
+                .replaceAll("\\[.*?\\]", "[..]");
         int colon = k.indexOf(": ");
-        return colon > 0 && colon < 200 ? k.substring(0, Math.min(k.length(), 200)) : k.substring(0, Math.min(k.length(), 200));
+        return colon > 0 && colon < 200
+                ? k.substring(0, Math.min(k.length(), 200))
+                : k.substring(0, Math.min(k.length(), 200));
     }
 }

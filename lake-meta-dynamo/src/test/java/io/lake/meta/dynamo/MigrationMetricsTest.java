@@ -21,27 +21,37 @@ class MigrationMetricsTest extends DynamoTestSupport {
     private final String table = TARGET.uniqueTableName("mm-v2");
 
     private double items(SimpleMeterRegistry registry, String kind) {
-        return registry.get("lake.meta.migration.items").tags("legacy_table", legacy, "table", table, "kind", kind)
-                .functionCounter().count();
+        return registry.get("lake.meta.migration.items")
+                .tags("legacy_table", legacy, "table", table, "kind", kind)
+                .functionCounter()
+                .count();
     }
 
     @Test
     void theMeters_followTheBackfillsDurableTotals_andCountFinalizeOutcomes() {
-        MetaStore v1 = track(ModeFixture.builder(client, DynamoLayoutMode.V1, legacy, table, Optional.of(4)).build());
+        MetaStore v1 = track(ModeFixture.builder(client, DynamoLayoutMode.V1, legacy, table, Optional.of(4))
+                .build());
         for (int i = 0; i < 25; i++) {
             v1.create(MetaKey.of("tbl/ns/k" + i), MetaValue.utf8("v" + i));
         }
-        MetaStore dual = track(ModeFixture.builder(client, DynamoLayoutMode.DUAL, legacy, table, Optional.of(4)).build());
-        dual.create(MetaKey.of("tbl/ns/k99"), MetaValue.utf8("dual"));   // already in v2: counted as equal
-        DynamoMigration migration = DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table).build();
+        MetaStore dual = track(ModeFixture.builder(client, DynamoLayoutMode.DUAL, legacy, table, Optional.of(4))
+                .build());
+        dual.create(MetaKey.of("tbl/ns/k99"), MetaValue.utf8("dual")); // already in v2: counted as equal
+        DynamoMigration migration = DynamoMigration.builder()
+                .client(client)
+                .legacyTableName(legacy)
+                .tableName(table)
+                .build();
 
         SimpleMeterRegistry first = new SimpleMeterRegistry();
         MigrationMetrics job1 = MigrationMetrics.forTables(legacy, table);
         job1.bindTo(first);
         job1.record(migration.backfillPage(10));
         assertThat(items(first, "scanned")).isEqualTo(10);
-        assertThat(first.get("lake.meta.migration.pages").functionCounter().count()).isEqualTo(1);
-        assertThat(first.get("lake.meta.migration.backfill.done").gauge().value()).isZero();
+        assertThat(first.get("lake.meta.migration.pages").functionCounter().count())
+                .isEqualTo(1);
+        assertThat(first.get("lake.meta.migration.backfill.done").gauge().value())
+                .isZero();
 
         // a second job (a restarted Kubernetes Job) starts from the durable totals, not from zero
         SimpleMeterRegistry second = new SimpleMeterRegistry();
@@ -50,17 +60,27 @@ class MigrationMetricsTest extends DynamoTestSupport {
         job2.record(migration.status());
         assertThat(items(second, "scanned")).isEqualTo(10);
         while (!job2.record(migration.backfillPage(10)).done()) {
-            assertThat(second.get("lake.meta.migration.pages").functionCounter().count()).isLessThan(10);
+            assertThat(second.get("lake.meta.migration.pages").functionCounter().count())
+                    .isLessThan(10);
         }
         assertThat(items(second, "scanned")).isEqualTo(26);
-        assertThat(items(second, "copied") + items(second, "already_equal") + items(second, "reloaded")).isEqualTo(26);
+        assertThat(items(second, "copied") + items(second, "already_equal") + items(second, "reloaded"))
+                .isEqualTo(26);
         assertThat(items(second, "already_equal")).isGreaterThanOrEqualTo(1);
-        assertThat(second.get("lake.meta.migration.backfill.done").gauge().value()).isEqualTo(1);
+        assertThat(second.get("lake.meta.migration.backfill.done").gauge().value())
+                .isEqualTo(1);
 
         job2.record(migration.finalizeMigration(100));
         job2.record(migration.finalizeMigration(100));
-        assertThat(second.get("lake.meta.migration.finalizations").tags("outcome", "finalized").counter().count()).isEqualTo(1);
-        assertThat(second.get("lake.meta.migration.finalizations").tags("outcome", "already_finalized").counter().count())
+        assertThat(second.get("lake.meta.migration.finalizations")
+                        .tags("outcome", "finalized")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
+        assertThat(second.get("lake.meta.migration.finalizations")
+                        .tags("outcome", "already_finalized")
+                        .counter()
+                        .count())
                 .isEqualTo(1);
     }
 
@@ -72,7 +92,8 @@ class MigrationMetricsTest extends DynamoTestSupport {
         assertThatThrownBy(() -> metrics.bindTo(null)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> metrics.record((BackfillPage) null)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> metrics.record(new FinalizeResult(FinalizeResult.Outcome.FINALIZED, Optional.empty())))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("bind");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("bind");
         metrics.bindTo(new SimpleMeterRegistry());
         assertThatThrownBy(() -> metrics.bindTo(new SimpleMeterRegistry())).isInstanceOf(IllegalStateException.class);
     }

@@ -16,7 +16,10 @@ final class ModeFixture {
 
     /** A mode as the suites run it: DUAL twice, once per authority. */
     enum TestedMode {
-        V1, DUAL_V1_AUTHORITY, DUAL_V2_AUTHORITY, V2;
+        V1,
+        DUAL_V1_AUTHORITY,
+        DUAL_V2_AUTHORITY,
+        V2;
 
         /** The layout descriptor the store's reads use, as its toString ends. */
         String readLayout(int shards) {
@@ -28,7 +31,9 @@ final class ModeFixture {
     record Opened(MetaStore store, String legacyTable, String table) {
 
         Set<String> tables() {
-            return legacyTable == null ? Set.of(table) : table == null ? Set.of(legacyTable) : Set.of(legacyTable, table);
+            return legacyTable == null
+                    ? Set.of(table)
+                    : table == null ? Set.of(legacyTable) : Set.of(legacyTable, table);
         }
 
         /** Whether a request that names {@code tables} touches this store's tables. */
@@ -40,14 +45,16 @@ final class ModeFixture {
     /** Watches poll this often in the suites, so that a change is heard within a test's patience. */
     static final Duration POLL_INTERVAL = Duration.ofMillis(20);
 
-    private ModeFixture() {
-    }
+    private ModeFixture() {}
 
-    static Opened open(DynamoDbClient client, DynamoTestTarget target, TestedMode mode, Optional<Integer> shards, String hint) {
+    static Opened open(
+            DynamoDbClient client, DynamoTestTarget target, TestedMode mode, Optional<Integer> shards, String hint) {
         String legacy = mode == TestedMode.V2 ? null : target.uniqueTableName(hint + "-v1");
         String table = mode == TestedMode.V1 ? null : target.uniqueTableName(hint + "-v2");
         if (mode == TestedMode.DUAL_V2_AUTHORITY) {
-            builder(client, DynamoLayoutMode.DUAL, legacy, table, shards).build().close();
+            builder(client, DynamoLayoutMode.DUAL, legacy, table, shards)
+                    .build()
+                    .close();
             MigrationFixtures.finalizeNow(client, legacy, table);
         }
         DynamoLayoutMode layoutMode = switch (mode) {
@@ -58,9 +65,12 @@ final class ModeFixture {
         return new Opened(builder(client, layoutMode, legacy, table, shards).build(), legacy, table);
     }
 
-    static DynamoMetaStore.Builder builder(DynamoDbClient client, DynamoLayoutMode mode, String legacy, String table,
-            Optional<Integer> shards) {
-        DynamoMetaStore.Builder builder = DynamoMetaStore.builder().client(client).mode(mode).createTableIfMissing(true)
+    static DynamoMetaStore.Builder builder(
+            DynamoDbClient client, DynamoLayoutMode mode, String legacy, String table, Optional<Integer> shards) {
+        DynamoMetaStore.Builder builder = DynamoMetaStore.builder()
+                .client(client)
+                .mode(mode)
+                .createTableIfMissing(true)
                 .pollInterval(POLL_INTERVAL);
         if (legacy != null) {
             builder.legacyTableName(legacy);

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lake.meta.MetaKey;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Pins the shard function: shard = (first 8 bytes of SHA-256(UTF-8 key), unsigned big-endian)
@@ -16,16 +16,18 @@ import org.junit.jupiter.api.Test;
 class ShardFunctionTest {
 
     @ParameterizedTest(name = "{0} -> {1}/{2}/{3}/{4}")
-    @CsvSource(delimiter = '|', value = {
-            // key                              | mod 16 | mod 1024 | mod 7 | mod 2
-            "tbl/ns1/orders                     | 6      | 614      | 2     | 0",
-            "a/b                                | 13     | 925      | 6     | 1",
-            "lease/leader                       | 10     | 26       | 2     | 0",
-            "ops/0001                           | 14     | 686      | 2     | 0",
-            "tbl/ns1/τ-表                       | 6      | 870      | 3     | 0",
-            "0/x                                | 7      | 71       | 4     | 1",
-            "fam-1_x/with/slashes/and spaces    | 13     | 861      | 6     | 1",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                // key                              | mod 16 | mod 1024 | mod 7 | mod 2
+                "tbl/ns1/orders                     | 6      | 614      | 2     | 0",
+                "a/b                                | 13     | 925      | 6     | 1",
+                "lease/leader                       | 10     | 26       | 2     | 0",
+                "ops/0001                           | 14     | 686      | 2     | 0",
+                "tbl/ns1/τ-表                       | 6      | 870      | 3     | 0",
+                "0/x                                | 7      | 71       | 4     | 1",
+                "fam-1_x/with/slashes/and spaces    | 13     | 861      | 6     | 1",
+            })
     void shardOf_matchesPinnedVectors(String key, int mod16, int mod1024, int mod7, int mod2) {
         MetaKey k = MetaKey.of(key);
         assertThat(ShardFunction.shardOf(k, 16)).isEqualTo(mod16);
@@ -48,7 +50,8 @@ class ShardFunctionTest {
         for (int i = 0; i < 1600; i++) {
             counts[ShardFunction.shardOf(MetaKey.of("tbl/k" + i), 16)]++;
         }
-        assertThat(java.util.Arrays.stream(counts).boxed()).allSatisfy(c -> assertThat(c).isBetween(60, 140));
+        assertThat(java.util.Arrays.stream(counts).boxed())
+                .allSatisfy(c -> assertThat(c).isBetween(60, 140));
     }
 
     @Test

@@ -19,11 +19,11 @@ import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
@@ -49,15 +49,34 @@ class TableSetupWaitTest {
             int call = describes.getAndIncrement();
             TableStatus status = statuses.get(Math.min(call, statuses.size() - 1));
             if (status == null) {
-                throw ResourceNotFoundException.builder().message("Requested resource not found").build();
+                throw ResourceNotFoundException.builder()
+                        .message("Requested resource not found")
+                        .build();
             }
-            return DescribeTableResponse.builder().table(TableDescription.builder().tableName(request.tableName())
-                    .tableStatus(status)
-                    .attributeDefinitions(AttributeDefinition.builder().attributeName("pk").attributeType("S").build(),
-                            AttributeDefinition.builder().attributeName("sk").attributeType("S").build())
-                    .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
-                            KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build())
-                    .build()).build();
+            return DescribeTableResponse.builder()
+                    .table(TableDescription.builder()
+                            .tableName(request.tableName())
+                            .tableStatus(status)
+                            .attributeDefinitions(
+                                    AttributeDefinition.builder()
+                                            .attributeName("pk")
+                                            .attributeType("S")
+                                            .build(),
+                                    AttributeDefinition.builder()
+                                            .attributeName("sk")
+                                            .attributeType("S")
+                                            .build())
+                            .keySchema(
+                                    KeySchemaElement.builder()
+                                            .attributeName("pk")
+                                            .keyType(KeyType.HASH)
+                                            .build(),
+                                    KeySchemaElement.builder()
+                                            .attributeName("sk")
+                                            .keyType(KeyType.RANGE)
+                                            .build())
+                            .build())
+                    .build();
         }
 
         @Override
@@ -68,15 +87,29 @@ class TableSetupWaitTest {
 
         @Override
         public GetItemResponse getItem(GetItemRequest request) {
-            return GetItemResponse.builder().item(Map.of("pk", AttributeValue.fromS("#layout"),
-                    "sk", AttributeValue.fromS("#layout"), "format", AttributeValue.fromS("lake-meta"),
-                    "layout_version", AttributeValue.fromN("2"), "shards", AttributeValue.fromN("16"))).build();
+            return GetItemResponse.builder()
+                    .item(Map.of(
+                            "pk",
+                            AttributeValue.fromS("#layout"),
+                            "sk",
+                            AttributeValue.fromS("#layout"),
+                            "format",
+                            AttributeValue.fromS("lake-meta"),
+                            "layout_version",
+                            AttributeValue.fromN("2"),
+                            "shards",
+                            AttributeValue.fromN("16")))
+                    .build();
         }
 
         /** The migration records a V2 open looks for: none, as on a table never migrated to. */
         @Override
         public QueryResponse query(QueryRequest request) {
-            return QueryResponse.builder().items(List.of()).count(0).scannedCount(0).build();
+            return QueryResponse.builder()
+                    .items(List.of())
+                    .count(0)
+                    .scannedCount(0)
+                    .build();
         }
 
         @Override
@@ -90,16 +123,18 @@ class TableSetupWaitTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     @Test
     void creatingTable_isAwaitedUntilActive() {
         // missing -> created -> not visible yet -> CREATING -> ACTIVE
         CreatingTableClient client = new CreatingTableClient(null, null, TableStatus.CREATING, TableStatus.ACTIVE);
-        DynamoTableStore store = (DynamoTableStore) DynamoMetaStore.builder().client(client).tableName("waiting")
-                .createTableIfMissing(true).build();
+        DynamoTableStore store = (DynamoTableStore) DynamoMetaStore.builder()
+                .client(client)
+                .tableName("waiting")
+                .createTableIfMissing(true)
+                .build();
         assertThat(((V2Layout) store.layout()).shards()).isEqualTo(16);
         assertThat(client.creates.get()).isEqualTo(1);
         assertThat(client.describes.get()).isEqualTo(4);
@@ -108,25 +143,39 @@ class TableSetupWaitTest {
     @Test
     void tableNeverActive_isUnavailable_afterTheTimeout() {
         CreatingTableClient client = new CreatingTableClient(TableStatus.CREATING);
-        assertThatThrownBy(() -> DynamoMetaStore.builder().client(client).tableName("stuck")
-                .tableActiveTimeout(Duration.ZERO).build())
+        assertThatThrownBy(() -> DynamoMetaStore.builder()
+                        .client(client)
+                        .tableName("stuck")
+                        .tableActiveTimeout(Duration.ZERO)
+                        .build())
                 .isInstanceOf(StoreUnavailableException.class)
-                .hasMessageContaining("did not become ACTIVE").hasMessageContaining("CREATING");
-        assertThat(client.creates.get()).as("an existing (creating) table is never created again").isZero();
+                .hasMessageContaining("did not become ACTIVE")
+                .hasMessageContaining("CREATING");
+        assertThat(client.creates.get())
+                .as("an existing (creating) table is never created again")
+                .isZero();
     }
 
     @Test
     void deletingTable_isAClearError() {
         for (TableStatus status : List.of(TableStatus.DELETING, TableStatus.ARCHIVED)) {
             CreatingTableClient client = new CreatingTableClient(status);
-            assertThatThrownBy(() -> DynamoMetaStore.builder().client(client).tableName("gone").build())
-                    .isInstanceOf(DynamoStoreException.class).hasMessageContaining(status.toString());
+            assertThatThrownBy(() -> DynamoMetaStore.builder()
+                            .client(client)
+                            .tableName("gone")
+                            .build())
+                    .isInstanceOf(DynamoStoreException.class)
+                    .hasMessageContaining(status.toString());
         }
     }
 
     @Test
     void updatingTable_isUsable() {
         CreatingTableClient client = new CreatingTableClient(TableStatus.UPDATING);
-        assertThat(DynamoMetaStore.builder().client(client).tableName("updating").build()).isNotNull();
+        assertThat(DynamoMetaStore.builder()
+                        .client(client)
+                        .tableName("updating")
+                        .build())
+                .isNotNull();
     }
 }

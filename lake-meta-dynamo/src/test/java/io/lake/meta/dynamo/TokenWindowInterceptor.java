@@ -14,8 +14,7 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
  */
 final class TokenWindowInterceptor implements ExecutionInterceptor {
 
-    private record Armed(ManualClock clock, Duration by) {
-    }
+    private record Armed(ManualClock clock, Duration by) {}
 
     private final AtomicReference<Armed> armed = new AtomicReference<>();
 
@@ -29,7 +28,8 @@ final class TokenWindowInterceptor implements ExecutionInterceptor {
 
     @Override
     public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
-        String header = context.httpRequest().firstMatchingHeader("amz-sdk-request").orElse("");
+        String header =
+                context.httpRequest().firstMatchingHeader("amz-sdk-request").orElse("");
         if (!header.contains("attempt=1;") && !header.endsWith("attempt=1") && header.contains("attempt=")) {
             Armed a = armed.getAndSet(null);
             if (a != null) {

@@ -55,20 +55,28 @@ class TransactionResendWindowTest extends DynamoTestSupport {
     }
 
     private MetaStore open(DynamoLayoutMode mode, Ticker ticker) {
-        MetaStore store = track(ModeFixture.builder(client, mode, legacy, table, Optional.of(2)).ticker(ticker).build());
+        MetaStore store = track(ModeFixture.builder(client, mode, legacy, table, Optional.of(2))
+                .ticker(ticker)
+                .build());
         store.create(GUARD, LEASE);
         store.create(K, V0);
         return store;
     }
 
     private void firstAttemptAppliesThenAnswers500(String onTable) {
-        server.faults().arm(Fault.applyThenInternalServerError().onOperation("TransactWriteItems").onTable(onTable).onAttempt(1));
+        server.faults()
+                .arm(Fault.applyThenInternalServerError()
+                        .onOperation("TransactWriteItems")
+                        .onTable(onTable)
+                        .onAttempt(1));
     }
 
     private static Throwable thrownBy(Supplier<?> call) {
         AtomicReference<Object> answer = new AtomicReference<>();
         Throwable thrown = catchThrowable(() -> answer.set(call.get()));
-        assertThat(thrown).as(thrown == null ? "the store answered '" + answer.get() + "'" : "the call").isNotNull();
+        assertThat(thrown)
+                .as(thrown == null ? "the store answered '" + answer.get() + "'" : "the call")
+                .isNotNull();
         return thrown;
     }
 
@@ -77,10 +85,12 @@ class TransactionResendWindowTest extends DynamoTestSupport {
         MetaStore store = open(DynamoLayoutMode.V2, stepping(Duration.ofMinutes(6)));
         firstAttemptAppliesThenAnswers500(table);
 
-        Throwable thrown = thrownBy(() -> store.transact(io.lake.meta.Transaction.of(java.util.List.of(),
-                java.util.List.of(Mutation.update(K, V0, V1)))));
+        Throwable thrown = thrownBy(() -> store.transact(
+                io.lake.meta.Transaction.of(java.util.List.of(), java.util.List.of(Mutation.update(K, V0, V1)))));
 
-        assertThat(thrown).isInstanceOf(OutcomeUnknownException.class).hasMessageContaining("may or may not have applied");
+        assertThat(thrown)
+                .isInstanceOf(OutcomeUnknownException.class)
+                .hasMessageContaining("may or may not have applied");
         assertThat(store.get(K)).as("the first attempt applied").contains(V1);
     }
 
@@ -89,7 +99,8 @@ class TransactionResendWindowTest extends DynamoTestSupport {
         MetaStore store = open(DynamoLayoutMode.V2, stepping(Duration.ofMinutes(6)));
         firstAttemptAppliesThenAnswers500(table);
 
-        Throwable thrown = thrownBy(() -> store.applyGuarded(new GuardedMutation(GUARD, LEASE, Mutation.update(K, V0, V1))));
+        Throwable thrown =
+                thrownBy(() -> store.applyGuarded(new GuardedMutation(GUARD, LEASE, Mutation.update(K, V0, V1))));
 
         assertThat(thrown).isInstanceOf(OutcomeUnknownException.class);
     }

@@ -58,13 +58,18 @@ public final class LeaderElectionMetrics implements MeterBinder {
         if (registry == null) {
             throw new InvalidArgumentException("registry must not be null");
         }
-        Tags tags = Tags.of(MeterNames.LEASE, election.leaseKey().toString(), MeterNames.CANDIDATE, election.candidateId());
+        Tags tags =
+                Tags.of(MeterNames.LEASE, election.leaseKey().toString(), MeterNames.CANDIDATE, election.candidateId());
         Gauge.builder(MeterNames.LEADERSHIP_LEADER, election, e -> e.isLeader() ? 1 : 0)
                 .description("1 while this candidate holds a valid lease guard, else 0")
-                .tags(tags).strongReference(true).register(registry);
+                .tags(tags)
+                .strongReference(true)
+                .register(registry);
         Gauge.builder(MeterNames.LEADERSHIP_EPOCH, this, LeaderElectionMetrics::epoch)
                 .description("the epoch of the current guard, else of the last term this candidate led")
-                .tags(tags).strongReference(true).register(registry);
+                .tags(tags)
+                .strongReference(true)
+                .register(registry);
         Counter gained = transitions(registry, tags, "gained");
         Counter lost = transitions(registry, tags, "lost");
         election.addListener(new LeadershipListener() {
@@ -84,7 +89,9 @@ public final class LeaderElectionMetrics implements MeterBinder {
     private static Counter transitions(MeterRegistry registry, Tags tags, String event) {
         return Counter.builder(MeterNames.LEADERSHIP_TRANSITIONS)
                 .description("leadership gained and lost, as the election's listeners hear it")
-                .tags(tags).tag(MeterNames.EVENT, event).register(registry);
+                .tags(tags)
+                .tag(MeterNames.EVENT, event)
+                .register(registry);
     }
 
     private double epoch() {

@@ -22,6 +22,5 @@ final class MeterNames {
     static final String CANDIDATE = "candidate";
     static final String EVENT = "event";
 
-    private MeterNames() {
-    }
+    private MeterNames() {}
 }

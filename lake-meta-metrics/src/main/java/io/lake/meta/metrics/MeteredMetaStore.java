@@ -108,8 +108,11 @@ public final class MeteredMetaStore extends ForwardingMetaStore {
     /** {@inheritDoc} Timed as {@code create}, {@code update} or {@code delete}; conflicts counted. */
     @Override
     public WriteResult apply(Mutation mutation) {
-        String operation = mutation instanceof Mutation.Create ? "create"
-                : mutation instanceof Mutation.Update ? "update" : mutation instanceof Mutation.Delete ? "delete" : "apply";
+        String operation = mutation instanceof Mutation.Create
+                ? "create"
+                : mutation instanceof Mutation.Update
+                        ? "update"
+                        : mutation instanceof Mutation.Delete ? "delete" : "apply";
         return timed(operation, () -> super.apply(mutation), result -> {
             if (result.isConflict()) {
                 conflict(operation);
@@ -170,9 +173,17 @@ public final class MeteredMetaStore extends ForwardingMetaStore {
         } finally {
             Timer.builder(MeterNames.OPERATION)
                     .description("MetaStore calls, by operation and outcome")
-                    .tags(Tags.of(MeterNames.BACKEND, backend, MeterNames.OPERATION_TAG, operation, MeterNames.OUTCOME, answered))
+                    .tags(Tags.of(
+                            MeterNames.BACKEND,
+                            backend,
+                            MeterNames.OPERATION_TAG,
+                            operation,
+                            MeterNames.OUTCOME,
+                            answered))
                     .register(registry)
-                    .record(registry.config().clock().monotonicTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+                    .record(
+                            registry.config().clock().monotonicTime() - start,
+                            java.util.concurrent.TimeUnit.NANOSECONDS);
         }
     }
 
@@ -194,8 +205,15 @@ public final class MeteredMetaStore extends ForwardingMetaStore {
         }
         Counter.builder(MeterNames.ERRORS)
                 .description("MetaStore exceptions, by cause and whether a retry may succeed")
-                .tags(MeterNames.BACKEND, backend, MeterNames.OPERATION_TAG, operation,
-                        MeterNames.CAUSE, e.getClass().getSimpleName(), MeterNames.RETRYABLE, String.valueOf(e.retryable()))
+                .tags(
+                        MeterNames.BACKEND,
+                        backend,
+                        MeterNames.OPERATION_TAG,
+                        operation,
+                        MeterNames.CAUSE,
+                        e.getClass().getSimpleName(),
+                        MeterNames.RETRYABLE,
+                        String.valueOf(e.retryable()))
                 .register(registry)
                 .increment();
     }
@@ -216,8 +234,7 @@ public final class MeteredMetaStore extends ForwardingMetaStore {
         private @Nullable MeterRegistry registry;
         private @Nullable String backend;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The store to meter; closing the metered store closes it. */
         public Builder store(MetaStore store) {
@@ -235,7 +252,8 @@ public final class MeteredMetaStore extends ForwardingMetaStore {
         public Builder backend(String backend) {
             String name = set(this.backend, backend, "backend");
             if (name.isBlank()) {
-                throw new InvalidArgumentException("backend must not be blank: name the store, such as rocksdb or dynamodb");
+                throw new InvalidArgumentException(
+                        "backend must not be blank: name the store, such as rocksdb or dynamodb");
             }
             this.backend = name;
             return this;

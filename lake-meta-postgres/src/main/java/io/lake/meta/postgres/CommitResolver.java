@@ -33,6 +33,7 @@ final class CommitResolver {
 
     /** The first pause between two questions; doubled up to {@link #MAX_PAUSE}. */
     private static final Duration FIRST_PAUSE = Duration.ofMillis(5);
+
     private static final Duration MAX_PAUSE = Duration.ofMillis(500);
 
     /**
@@ -43,7 +44,10 @@ final class CommitResolver {
     static final Duration SESSION_GRACE = Duration.ofSeconds(1);
 
     /** What the server said about a transaction. */
-    enum Outcome { COMMITTED, ABORTED }
+    enum Outcome {
+        COMMITTED,
+        ABORTED
+    }
 
     private final DataSource dataSource;
     private final Duration timeout;
@@ -94,8 +98,10 @@ final class CommitResolver {
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw unknown(what, "the server did not settle transaction " + xid + " within " + timeout
-                        + " (" + lastAnswer + ")", lost);
+                throw unknown(
+                        what,
+                        "the server did not settle transaction " + xid + " within " + timeout + " (" + lastAnswer + ")",
+                        lost);
             }
             try {
                 Thread.sleep(Math.max(1, Math.min(pause.toMillis(), left / 1_000_000)));
@@ -129,8 +135,11 @@ final class CommitResolver {
             terminate.setString(2, shortXid);
             try (ResultSet rows = terminate.executeQuery()) {
                 if (rows.next()) {
-                    LOG.info("{}: ended session {} that still ran transaction {} after its connection was lost",
-                            description, backendPid, xid);
+                    LOG.info(
+                            "{}: ended session {} that still ran transaction {} after its connection was lost",
+                            description,
+                            backendPid,
+                            xid);
                 }
             }
         }
@@ -143,7 +152,9 @@ final class CommitResolver {
      */
     static int backendPidOf(Connection connection) {
         try {
-            return connection.isWrapperFor(PGConnection.class) ? connection.unwrap(PGConnection.class).getBackendPID() : 0;
+            return connection.isWrapperFor(PGConnection.class)
+                    ? connection.unwrap(PGConnection.class).getBackendPID()
+                    : 0;
         } catch (SQLException | RuntimeException e) {
             return 0;
         }
@@ -173,18 +184,27 @@ final class CommitResolver {
             terminate.setLong(3, first & 0xFFFF_FFFFL);
             try (ResultSet rows = terminate.executeQuery()) {
                 if (rows.next()) {
-                    LOG.info("{}: ended session {} left holding the locks of {} after its connection failed", description,
-                            pid, what);
+                    LOG.info(
+                            "{}: ended session {} left holding the locks of {} after its connection failed",
+                            description,
+                            pid,
+                            what);
                 }
             }
         } catch (SQLException | RuntimeException e) {
-            LOG.debug("{}: could not end session {} after its connection failed ({}); the server ends it when it"
-                    + " notices", description, pid, e.toString());
+            LOG.debug(
+                    "{}: could not end session {} after its connection failed ({}); the server ends it when it"
+                            + " notices",
+                    description,
+                    pid,
+                    e.toString());
         }
     }
 
     private OutcomeUnknownException unknown(String what, String why, SQLException lost) {
-        return new OutcomeUnknownException(description + ": the answer to " + what + " was lost (" + lost.getMessage()
-                + ") and " + why + "; re-read to learn whether it applied", lost);
+        return new OutcomeUnknownException(
+                description + ": the answer to " + what + " was lost (" + lost.getMessage() + ") and " + why
+                        + "; re-read to learn whether it applied",
+                lost);
     }
 }

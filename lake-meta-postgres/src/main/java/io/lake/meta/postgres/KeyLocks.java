@@ -40,7 +40,11 @@ final class KeyLocks {
 
     /** The distinct advisory lock ids of {@code keys}, ascending: the order every commit takes them in. */
     long[] lockIds(Collection<MetaKey> keys) {
-        return keys.stream().mapToLong(key -> lockId(table, key.toString())).distinct().sorted().toArray();
+        return keys.stream()
+                .mapToLong(key -> lockId(table, key.toString()))
+                .distinct()
+                .sorted()
+                .toArray();
     }
 
     /**
@@ -48,7 +52,11 @@ final class KeyLocks {
      * what releases them.
      */
     Held lockLocally(long[] ids) throws InterruptedException {
-        int[] indices = Arrays.stream(ids).mapToInt(id -> (int) Math.floorMod(id, (long) STRIPES)).distinct().sorted().toArray();
+        int[] indices = Arrays.stream(ids)
+                .mapToInt(id -> (int) Math.floorMod(id, (long) STRIPES))
+                .distinct()
+                .sorted()
+                .toArray();
         int taken = 0;
         try {
             for (int index : indices) {

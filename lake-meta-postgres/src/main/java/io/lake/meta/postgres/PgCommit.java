@@ -87,14 +87,17 @@ final class PgCommit {
         conditions.forEach(c -> keys.add(c.key()));
         mutations.forEach(m -> keys.add(m.key()));
         long[] lockIds = locks.lockIds(keys);
-        String what = "the commit of " + mutations.size() + " mutation(s) starting at " + mutations.get(0).key();
+        String what = "the commit of " + mutations.size() + " mutation(s) starting at "
+                + mutations.get(0).key();
         KeyLocks.Held held;
         try {
             held = locks.lockLocally(lockIds);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new StoreUnavailableException(description + ": interrupted while waiting for another writer of the same"
-                    + " keys in this process; nothing was applied", e);
+            throw new StoreUnavailableException(
+                    description + ": interrupted while waiting for another writer of the same"
+                            + " keys in this process; nothing was applied",
+                    e);
         }
         try (held) {
             for (int attempt = 1; ; attempt++) {
@@ -102,24 +105,32 @@ final class PgCommit {
                     return attempt(conditions, mutations, keys, lockIds, what);
                 } catch (Refused e) {
                     if (attempt >= ATTEMPTS) {
-                        throw new StoreUnavailableException(description + ": the server refused " + what + " " + attempt
-                                + " times (" + e.refusal.getMessage() + "); nothing was applied", e.refusal);
+                        throw new StoreUnavailableException(
+                                description + ": the server refused " + what + " " + attempt + " times ("
+                                        + e.refusal.getMessage() + "); nothing was applied",
+                                e.refusal);
                     }
-                    LOG.debug("{}: {} refused ({}); attempt {} of {}", description, what, e.refusal.getMessage(),
-                            attempt + 1, ATTEMPTS);
+                    LOG.debug(
+                            "{}: {} refused ({}); attempt {} of {}",
+                            description,
+                            what,
+                            e.refusal.getMessage(),
+                            attempt + 1,
+                            ATTEMPTS);
                 }
             }
         }
     }
 
-    private Decision attempt(List<Condition> conditions, List<Mutation> mutations, List<MetaKey> keys, long[] lockIds,
-            String what) throws Refused {
+    private Decision attempt(
+            List<Condition> conditions, List<Mutation> mutations, List<MetaKey> keys, long[] lockIds, String what)
+            throws Refused {
         Connection connection;
         try {
             connection = dataSource.getConnection();
         } catch (SQLException e) {
-            throw new StoreUnavailableException(description + ": no connection for " + what + " (" + e.getMessage()
-                    + "); nothing was applied", e);
+            throw new StoreUnavailableException(
+                    description + ": no connection for " + what + " (" + e.getMessage() + "); nothing was applied", e);
         }
         String xid;
         int backendPid;
@@ -168,8 +179,10 @@ final class PgCommit {
                 // keys do not wait for it.
                 resolver.endAbandonedSession(sessionPid, lockIds, what);
             }
-            throw new StoreUnavailableException(description + ": " + what + " failed before COMMIT was sent ("
-                    + e.getMessage() + "); nothing was applied", e);
+            throw new StoreUnavailableException(
+                    description + ": " + what + " failed before COMMIT was sent (" + e.getMessage()
+                            + "); nothing was applied",
+                    e);
         } catch (RuntimeException | Error e) {
             abandon(connection);
             throw e;
@@ -180,8 +193,10 @@ final class PgCommit {
             abandon(connection);
             CommitResolver.Outcome outcome = resolver.resolve(xid, backendPid, what, lost);
             if (outcome == CommitResolver.Outcome.ABORTED) {
-                throw new StoreUnavailableException(description + ": " + what + " was not committed (" + lost.getMessage()
-                        + "); the server reports transaction " + xid + " aborted, so nothing was applied", lost);
+                throw new StoreUnavailableException(
+                        description + ": " + what + " was not committed (" + lost.getMessage()
+                                + "); the server reports transaction " + xid + " aborted, so nothing was applied",
+                        lost);
             }
             return Decision.APPLIED;
         }
@@ -193,8 +208,14 @@ final class PgCommit {
             throws SQLException {
         Map<MetaKey, MetaValue> current = new HashMap<>();
         try (PreparedStatement statement = connection.prepareStatement(lockAndReadSql)) {
-            statement.setArray(1, connection.createArrayOf("bigint", Arrays.stream(lockIds).boxed().toArray()));
-            statement.setArray(2, connection.createArrayOf("bytea", keys.stream().map(MetaKey::utf8).toArray(byte[][]::new)));
+            statement.setArray(
+                    1,
+                    connection.createArrayOf(
+                            "bigint", Arrays.stream(lockIds).boxed().toArray()));
+            statement.setArray(
+                    2,
+                    connection.createArrayOf(
+                            "bytea", keys.stream().map(MetaKey::utf8).toArray(byte[][]::new)));
             boolean isRows = statement.execute();
             ResultSet last = null;
             while (true) {

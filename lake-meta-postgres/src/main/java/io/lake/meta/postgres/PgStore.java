@@ -1,5 +1,6 @@
 package io.lake.meta.postgres;
 
+import io.lake.meta.BatchKeys;
 import io.lake.meta.Entry;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
@@ -15,7 +16,6 @@ import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
-import io.lake.meta.BatchKeys;
 import io.lake.meta.spi.KeyFamilies;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
@@ -83,13 +83,22 @@ final class PgStore implements MetaStore, KeyFamilies {
      *     statement and every advisory lock id uses this, so stores that spell one table differently
      *     still serialize their writers of a key
      */
-    PgStore(DataSource dataSource, TableName table, TableName resolved, Duration pollInterval, Duration resolutionTimeout,
+    PgStore(
+            DataSource dataSource,
+            TableName table,
+            TableName resolved,
+            Duration pollInterval,
+            Duration resolutionTimeout,
             RaceHooks hooks) {
         this.dataSource = dataSource;
         this.table = resolved;
         this.description = "PostgreSQL store [table=" + table + "]";
-        this.commits = new PgCommit(dataSource, resolved, hooks,
-                new CommitResolver(dataSource, resolutionTimeout, description), description);
+        this.commits = new PgCommit(
+                dataSource,
+                resolved,
+                hooks,
+                new CommitResolver(dataSource, resolutionTimeout, description),
+                description);
         this.pollInterval = pollInterval;
         this.watches = new PollingWatcher(this, pollInterval, description);
         String t = resolved.sql();
@@ -115,7 +124,8 @@ final class PgStore implements MetaStore, KeyFamilies {
     public Optional<MetaValue> get(MetaKey key) {
         checkOpen();
         requireArgument(key, "key");
-        try (Connection connection = readConnection(); PreparedStatement query = connection.prepareStatement(getSql)) {
+        try (Connection connection = readConnection();
+                PreparedStatement query = connection.prepareStatement(getSql)) {
             query.setBytes(1, key.utf8());
             try (ResultSet rows = query.executeQuery()) {
                 return rows.next() ? Optional.of(MetaValue.of(rows.getBytes(1))) : Optional.empty();
@@ -134,8 +144,12 @@ final class PgStore implements MetaStore, KeyFamilies {
             return Map.of();
         }
         Map<MetaKey, MetaValue> read = new HashMap<>();
-        try (Connection connection = readConnection(); PreparedStatement query = connection.prepareStatement(getAllSql)) {
-            query.setArray(1, connection.createArrayOf("bytea", batch.stream().map(MetaKey::utf8).toArray(byte[][]::new)));
+        try (Connection connection = readConnection();
+                PreparedStatement query = connection.prepareStatement(getAllSql)) {
+            query.setArray(
+                    1,
+                    connection.createArrayOf(
+                            "bytea", batch.stream().map(MetaKey::utf8).toArray(byte[][]::new)));
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
                     read.put(MetaKey.fromUtf8(rows.getBytes(1)), MetaValue.of(rows.getBytes(2)));
@@ -199,7 +213,10 @@ final class PgStore implements MetaStore, KeyFamilies {
             throw unavailable("could not read a page of " + prefix, e);
         }
         Optional<String> next = more
-                ? Optional.of(tokens.encode(prefix, PageCursor.after(0, prefix, entries.get(entries.size() - 1).key())))
+                ? Optional.of(tokens.encode(
+                        prefix,
+                        PageCursor.after(
+                                0, prefix, entries.get(entries.size() - 1).key())))
                 : Optional.empty();
         return new Page(entries, next, PageCost.items(itemsRead));
     }
@@ -212,7 +229,8 @@ final class PgStore implements MetaStore, KeyFamilies {
     public List<String> families() {
         checkOpen();
         List<String> families = new ArrayList<>();
-        try (Connection connection = readConnection(); PreparedStatement query = connection.prepareStatement(familiesSql)) {
+        try (Connection connection = readConnection();
+                PreparedStatement query = connection.prepareStatement(familiesSql)) {
             query.setInt(1, MAX_FAMILIES + 1);
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
@@ -221,8 +239,10 @@ final class PgStore implements MetaStore, KeyFamilies {
                     try {
                         KeyPrefix.family(name);
                     } catch (InvalidArgumentException e) {
-                        throw new StoreUnavailableException(description + " holds a row whose key has no valid family ('"
-                                + name + "'); the table was written by another program", e);
+                        throw new StoreUnavailableException(
+                                description + " holds a row whose key has no valid family ('" + name
+                                        + "'); the table was written by another program",
+                                e);
                     }
                     if (families.size() == MAX_FAMILIES) {
                         throw new TooManyFamiliesException(description);
@@ -252,8 +272,10 @@ final class PgStore implements MetaStore, KeyFamilies {
         try {
             return Entry.adopting(key, value);
         } catch (InvalidArgumentException e) {
-            throw new StoreUnavailableException(description + " holds a row that is not a valid lake-meta entry ("
-                    + e.getMessage() + "); the table was written by another program", e);
+            throw new StoreUnavailableException(
+                    description + " holds a row that is not a valid lake-meta entry (" + e.getMessage()
+                            + "); the table was written by another program",
+                    e);
         }
     }
 

@@ -34,8 +34,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PostgresMetaStore {
 
-    private PostgresMetaStore() {
-    }
+    private PostgresMetaStore() {}
 
     /** The table {@link Builder#table} names unless set. */
     public static final String DEFAULT_TABLE = "lake_meta";
@@ -97,8 +96,7 @@ public final class PostgresMetaStore {
         private @Nullable Duration resolutionTimeout;
         private @Nullable RaceHooks raceHooks;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Where connections come from (required): a pool or a plain data source of the PostgreSQL
@@ -208,8 +206,12 @@ public final class PostgresMetaStore {
                 throw new IllegalStateException("no data source set: call dataSource(ds) before build()");
             }
             TableName name = TableName.parse(table == null ? DEFAULT_TABLE : table);
-            TableName resolved = TableSetup.prepare(dataSource, name, createTableIfMissing != null && createTableIfMissing);
-            return new PgStore(dataSource, name, resolved,
+            TableName resolved =
+                    TableSetup.prepare(dataSource, name, createTableIfMissing != null && createTableIfMissing);
+            return new PgStore(
+                    dataSource,
+                    name,
+                    resolved,
                     pollInterval == null ? DEFAULT_POLL_INTERVAL : pollInterval,
                     resolutionTimeout == null ? DEFAULT_RESOLUTION_TIMEOUT : resolutionTimeout,
                     raceHooks == null ? RaceHooks.NONE : raceHooks);
@@ -223,8 +225,8 @@ public final class PostgresMetaStore {
 
         private static void requireUnset(@Nullable Object current, String option) {
             if (current != null) {
-                throw new IllegalStateException(option + " was already set to " + current
-                        + ": set each option once per builder");
+                throw new IllegalStateException(
+                        option + " was already set to " + current + ": set each option once per builder");
             }
         }
     }

@@ -49,10 +49,14 @@ final class ServerClock extends Clock {
         } catch (SQLException e) {
             Long offset = offsetMillis;
             if (offset == null) {
-                throw new StoreUnavailableException("could not read the PostgreSQL server's clock: " + e.getMessage(), e);
+                throw new StoreUnavailableException(
+                        "could not read the PostgreSQL server's clock: " + e.getMessage(), e);
             }
-            LOG.warn("could not read the PostgreSQL server's clock ({}); using the local clock corrected by the last"
-                    + " measured offset of {} ms", e.getMessage(), offset);
+            LOG.warn(
+                    "could not read the PostgreSQL server's clock ({}); using the local clock corrected by the last"
+                            + " measured offset of {} ms",
+                    e.getMessage(),
+                    offset);
             return System.currentTimeMillis() + offset;
         }
     }

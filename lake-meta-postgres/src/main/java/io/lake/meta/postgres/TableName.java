@@ -22,12 +22,15 @@ final class TableName {
 
     static TableName parse(String name) {
         String[] parts = name.split("\\.", -1);
-        if (parts.length > 2 || !IDENTIFIER.matcher(parts[parts.length - 1]).matches()
+        if (parts.length > 2
+                || !IDENTIFIER.matcher(parts[parts.length - 1]).matches()
                 || (parts.length == 2 && !IDENTIFIER.matcher(parts[0]).matches())) {
             throw new InvalidArgumentException("table must be a lower-case SQL name of letters, digits and '_' (at most"
                     + " 63, not starting with a digit), optionally as schema.table, got '" + name + "'");
         }
-        return parts.length == 2 ? new TableName(Optional.of(parts[0]), parts[1]) : new TableName(Optional.empty(), parts[0]);
+        return parts.length == 2
+                ? new TableName(Optional.of(parts[0]), parts[1])
+                : new TableName(Optional.empty(), parts[0]);
     }
 
     /**

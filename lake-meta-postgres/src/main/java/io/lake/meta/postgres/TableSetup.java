@@ -30,8 +30,7 @@ final class TableSetup {
     /** The columns and types of format 1, in order. */
     private static final List<String> COLUMNS = List.of("k bytea not null", "v bytea not null");
 
-    private TableSetup() {
-    }
+    private TableSetup() {}
 
     /**
      * Checks (and creates, if asked) the table and returns it as the server resolved it (schema and
@@ -76,8 +75,7 @@ final class TableSetup {
                 PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
             lock.setLong(1, KeyLocks.lockId(table, "table setup"));
             lock.execute();
-            statement.execute("CREATE TABLE IF NOT EXISTS " + table.sql()
-                    + " (k bytea PRIMARY KEY, v bytea NOT NULL)");
+            statement.execute("CREATE TABLE IF NOT EXISTS " + table.sql() + " (k bytea PRIMARY KEY, v bytea NOT NULL)");
             if (commentOf(connection, table) == null) {
                 statement.execute("COMMENT ON TABLE " + table.sql() + " IS '" + COMMENT_PREFIX + FORMAT + "'");
             }
@@ -111,8 +109,9 @@ final class TableSetup {
                     + "); nothing was written");
         }
         if (found > FORMAT) {
-            throw new InvalidArgumentException("table " + table + " is of lake-meta format " + found
-                    + ", newer than format " + FORMAT + " that this build reads; upgrade lake-meta. Nothing was written");
+            throw new InvalidArgumentException(
+                    "table " + table + " is of lake-meta format " + found + ", newer than format " + FORMAT
+                            + " that this build reads; upgrade lake-meta. Nothing was written");
         }
         if (!columns.equals(COLUMNS)) {
             throw new InvalidArgumentException("table " + table + " says it is lake-meta format " + found
@@ -154,7 +153,8 @@ final class TableSetup {
     }
 
     private static String commentOf(Connection connection, TableName table) throws SQLException {
-        try (PreparedStatement query = connection.prepareStatement("SELECT obj_description(to_regclass(?), 'pg_class')")) {
+        try (PreparedStatement query =
+                connection.prepareStatement("SELECT obj_description(to_regclass(?), 'pg_class')")) {
             query.setString(1, table.sql());
             try (ResultSet rows = query.executeQuery()) {
                 rows.next();

@@ -22,7 +22,8 @@ final class ClassDatabase implements BeforeAllCallback, AfterAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        database = PostgresTestTarget.shared().newDatabase(context.getRequiredTestClass().getSimpleName());
+        database = PostgresTestTarget.shared()
+                .newDatabase(context.getRequiredTestClass().getSimpleName());
     }
 
     @Override

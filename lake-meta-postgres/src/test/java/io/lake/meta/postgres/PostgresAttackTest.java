@@ -41,7 +41,11 @@ class PostgresAttackTest {
     }
 
     private static MetaStore open(String table, RaceHooks hooks) {
-        return PostgresMetaStore.builder().dataSource(DB.database().pool()).table(table).raceHooks(hooks).build();
+        return PostgresMetaStore.builder()
+                .dataSource(DB.database().pool())
+                .table(table)
+                .raceHooks(hooks)
+                .build();
     }
 
     /**
@@ -53,23 +57,30 @@ class PostgresAttackTest {
     @Test
     void twoStoresNamingOneTableDifferently_bothCasTheSameValue_onlyOneApplies() throws Exception {
         String table = DB.database().newTableName();
-        try (MetaStore truth = PostgresMetaStore.builder().dataSource(DB.database().pool()).table(table)
-                .createTableIfMissing(true).build()) {
+        try (MetaStore truth = PostgresMetaStore.builder()
+                .dataSource(DB.database().pool())
+                .table(table)
+                .createTableIfMissing(true)
+                .build()) {
             truth.create(K, v("0"));
             PausePoints hooks = new PausePoints();
             PausePoints.Pause held = hooks.arm(RaceHooks.COMMIT_CHECKED);
-            try (MetaStore first = open(table, hooks); MetaStore second = open("public." + table, RaceHooks.NONE)) {
+            try (MetaStore first = open(table, hooks);
+                    MetaStore second = open("public." + table, RaceHooks.NONE)) {
                 CompletableFuture<WriteResult> a = CompletableFuture.supplyAsync(() -> first.update(K, v("0"), v("a")));
                 held.awaitArrival(); // the first holds K's lock and has read 0
 
-                CompletableFuture<WriteResult> b = CompletableFuture.supplyAsync(() -> second.update(K, v("0"), v("b")));
+                CompletableFuture<WriteResult> b =
+                        CompletableFuture.supplyAsync(() -> second.update(K, v("0"), v("b")));
                 awaitLockWaiterOrDone(b); // correct: it waits for the first's lock; broken: it read 0 too and committed
                 held.release();
 
                 WriteResult ra = a.get(30, TimeUnit.SECONDS);
                 WriteResult rb = b.get(30, TimeUnit.SECONDS);
                 assertThat(ra.isApplied() && rb.isApplied())
-                        .as("both CAS 0 -> a and 0 -> b answered applied (%s, %s); the key holds %s", ra, rb, truth.get(K))
+                        .as(
+                                "both CAS 0 -> a and 0 -> b answered applied (%s, %s); the key holds %s",
+                                ra, rb, truth.get(K))
                         .isFalse();
             }
         }
@@ -87,11 +98,16 @@ class PostgresAttackTest {
         PostgresTestTarget target = DB.database().target();
         String table = DB.database().newTableName();
         try (CuttingProxy proxy = new CuttingProxy(target.host(), target.port());
-                MetaStore truth = PostgresMetaStore.builder().dataSource(DB.database().pool()).table(table)
-                        .createTableIfMissing(true).build();
+                MetaStore truth = PostgresMetaStore.builder()
+                        .dataSource(DB.database().pool())
+                        .table(table)
+                        .createTableIfMissing(true)
+                        .build();
                 MetaStore store = PostgresMetaStore.builder()
                         .dataSource(target.direct(DB.database().name(), "127.0.0.1", proxy.port()))
-                        .table(table).resolutionTimeout(Duration.ofSeconds(10)).build()) {
+                        .table(table)
+                        .resolutionTimeout(Duration.ofSeconds(10))
+                        .build()) {
             truth.create(K, v("1"));
             proxy.cutWhenClientSends("INSERT INTO", CuttingProxy.Cut.PARTITION_BEFORE_SERVER);
 
@@ -124,11 +140,16 @@ class PostgresAttackTest {
         PostgresTestTarget target = DB.database().target();
         String table = DB.database().newTableName();
         try (CuttingProxy proxy = new CuttingProxy(target.host(), target.port());
-                MetaStore truth = PostgresMetaStore.builder().dataSource(DB.database().pool()).table(table)
-                        .createTableIfMissing(true).build();
+                MetaStore truth = PostgresMetaStore.builder()
+                        .dataSource(DB.database().pool())
+                        .table(table)
+                        .createTableIfMissing(true)
+                        .build();
                 MetaStore store = PostgresMetaStore.builder()
                         .dataSource(target.direct(DB.database().name(), "127.0.0.1", proxy.port()))
-                        .table(table).resolutionTimeout(Duration.ofSeconds(10)).build()) {
+                        .table(table)
+                        .resolutionTimeout(Duration.ofSeconds(10))
+                        .build()) {
             truth.create(K, v("1"));
             proxy.cutWhenClientSends("pg_advisory_xact_lock", CuttingProxy.Cut.PARTITION_AFTER_SERVER_ANSWERED);
 
@@ -158,7 +179,8 @@ class PostgresAttackTest {
     @Test
     void aTableWithoutItsPrimaryKey_isRefusedAtBuild() throws Exception {
         String table = DB.database().newTableName();
-        try (Connection c = DB.database().pool().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = DB.database().pool().getConnection();
+                Statement s = c.createStatement()) {
             s.execute("CREATE TABLE " + table + " (k bytea NOT NULL, v bytea NOT NULL)");
             s.execute("COMMENT ON TABLE " + table + " IS 'lake-meta store, format 1'");
         }
@@ -171,7 +193,8 @@ class PostgresAttackTest {
     @Test
     void aTableOfFormatZero_isRefusedAtBuild() throws Exception {
         String table = DB.database().newTableName();
-        try (Connection c = DB.database().pool().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = DB.database().pool().getConnection();
+                Statement s = c.createStatement()) {
             s.execute("CREATE TABLE " + table + " (k bytea PRIMARY KEY, v bytea NOT NULL)");
             s.execute("COMMENT ON TABLE " + table + " IS 'lake-meta store, format 0'");
         }
@@ -187,8 +210,12 @@ class PostgresAttackTest {
      */
     @Test
     void creatingATableInASchemaThatDoesNotExist_isABadArgument_notUnavailable() {
-        assertThatThrownBy(() -> PostgresMetaStore.builder().dataSource(DB.database().pool())
-                .table("no_such_schema." + DB.database().newTableName()).createTableIfMissing(true).build().close())
+        assertThatThrownBy(() -> PostgresMetaStore.builder()
+                        .dataSource(DB.database().pool())
+                        .table("no_such_schema." + DB.database().newTableName())
+                        .createTableIfMissing(true)
+                        .build()
+                        .close())
                 .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("no_such_schema");
     }
@@ -206,7 +233,9 @@ class PostgresAttackTest {
                     return;
                 }
             }
-            assertThat(System.nanoTime()).as("the second writer waited or finished in time").isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("the second writer waited or finished in time")
+                    .isLessThan(deadline);
             Thread.onSpinWait();
         }
     }

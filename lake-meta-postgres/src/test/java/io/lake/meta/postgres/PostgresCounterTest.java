@@ -5,5 +5,4 @@ import io.lake.meta.testkit.counter.CounterSuite;
 
 /** The counter suite on PostgreSQL, one fresh table per test (one database per class). */
 @Backend(PostgresBackend.class)
-class PostgresCounterTest extends CounterSuite {
-}
+class PostgresCounterTest extends CounterSuite {}

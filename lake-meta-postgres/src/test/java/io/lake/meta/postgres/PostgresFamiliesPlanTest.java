@@ -28,8 +28,11 @@ class PostgresFamiliesPlanTest {
 
     @Test
     void familiesReadOneIndexRowPerFamily_notTheTable() throws Exception {
-        PgStore store = (PgStore) PostgresMetaStore.builder().dataSource(DB.database().pool()).table("families_plan")
-                .createTableIfMissing(true).build();
+        PgStore store = (PgStore) PostgresMetaStore.builder()
+                .dataSource(DB.database().pool())
+                .table("families_plan")
+                .createTableIfMissing(true)
+                .build();
         try (store) {
             for (String family : new String[] {"a", "ab", "tbl"}) {
                 for (int batch = 0; batch < 10; batch++) {
@@ -45,8 +48,8 @@ class PostgresFamiliesPlanTest {
             StringBuilder plan = new StringBuilder();
             try (Connection connection = DB.database().pool().getConnection()) {
                 connection.createStatement().execute("ANALYZE " + store.table().sql());
-                try (PreparedStatement explain = connection.prepareStatement("EXPLAIN (ANALYZE, COSTS OFF) "
-                        + store.familiesSql)) {
+                try (PreparedStatement explain =
+                        connection.prepareStatement("EXPLAIN (ANALYZE, COSTS OFF) " + store.familiesSql)) {
                     explain.setInt(1, 1001);
                     try (ResultSet rows = explain.executeQuery()) {
                         while (rows.next()) {

@@ -59,7 +59,11 @@ class PostgresFaultTest {
         PostgresTestTarget target = DB.database().target();
         proxy = new CuttingProxy(target.host(), target.port());
         table = DB.database().newTableName();
-        truth = PostgresMetaStore.builder().dataSource(DB.database().pool()).table(table).createTableIfMissing(true).build();
+        truth = PostgresMetaStore.builder()
+                .dataSource(DB.database().pool())
+                .table(table)
+                .createTableIfMissing(true)
+                .build();
     }
 
     @AfterEach
@@ -115,7 +119,9 @@ class PostgresFaultTest {
             proxy.cutWhenClientSends(COMMIT, CuttingProxy.Cut.AFTER_SERVER_ANSWERED);
 
             TransactionResult result = store.transact(Transaction.builder()
-                    .delete(K, v("1")).create(OTHER, v("moved")).build());
+                    .delete(K, v("1"))
+                    .create(OTHER, v("moved"))
+                    .build());
 
             assertThat(result).isEqualTo(TransactionResult.applied());
             proxy.awaitCut();
@@ -135,7 +141,8 @@ class PostgresFaultTest {
                     .hasMessageContaining("aborted, so nothing was applied");
             proxy.awaitCut();
             assertThat(truth.get(K)).contains(v("1"));
-            assertThat(truth.update(K, v("1"), v("3"))).as("the aborted commit left no lock behind")
+            assertThat(truth.update(K, v("1"), v("3")))
+                    .as("the aborted commit left no lock behind")
                     .isEqualTo(WriteResult.applied());
         }
     }
@@ -149,9 +156,13 @@ class PostgresFaultTest {
             assertThatThrownBy(() -> store.update(K, v("1"), v("2")))
                     .isInstanceOf(StoreUnavailableException.class)
                     .hasMessageContaining("aborted, so nothing was applied");
-            assertThat(idleInTransactionSessions()).as("the partitioned session was ended by the store").isZero();
+            assertThat(idleInTransactionSessions())
+                    .as("the partitioned session was ended by the store")
+                    .isZero();
             assertThat(truth.get(K)).contains(v("1"));
-            assertThat(truth.update(K, v("1"), v("3"))).as("its locks went with it").isEqualTo(WriteResult.applied());
+            assertThat(truth.update(K, v("1"), v("3")))
+                    .as("its locks went with it")
+                    .isEqualTo(WriteResult.applied());
         }
     }
 
@@ -166,7 +177,9 @@ class PostgresFaultTest {
                     .isInstanceOf(OutcomeUnknownException.class)
                     .hasMessageContaining("did not settle transaction")
                     .hasMessageContaining("re-read");
-            assertThat(truth.get(K)).as("it did commit; only the store could not learn it").contains(v("2"));
+            assertThat(truth.get(K))
+                    .as("it did commit; only the store could not learn it")
+                    .contains(v("2"));
         }
     }
 
@@ -175,12 +188,18 @@ class PostgresFaultTest {
         truth.create(K, v("1"));
         PausePoints hooks = new PausePoints();
         PausePoints.Pause held = hooks.arm(RaceHooks.COMMIT_CHECKED);
-        try (MetaStore store = PostgresMetaStore.builder().dataSource(DB.database().pool()).table(table)
-                .raceHooks(hooks).build()) {
-            CompletableFuture<WriteResult> writer = CompletableFuture.supplyAsync(() -> store.update(K, v("1"), v("2")));
+        try (MetaStore store = PostgresMetaStore.builder()
+                .dataSource(DB.database().pool())
+                .table(table)
+                .raceHooks(hooks)
+                .build()) {
+            CompletableFuture<WriteResult> writer =
+                    CompletableFuture.supplyAsync(() -> store.update(K, v("1"), v("2")));
             held.awaitArrival();
 
-            assertThat(terminateIdleInTransaction()).as("the held commit's session was ended").isEqualTo(1);
+            assertThat(terminateIdleInTransaction())
+                    .as("the held commit's session was ended")
+                    .isEqualTo(1);
             held.release();
 
             assertThatThrownBy(() -> writer.get(30, TimeUnit.SECONDS))
@@ -195,11 +214,20 @@ class PostgresFaultTest {
         truth.create(K, v("1"));
         PausePoints hooks = new PausePoints();
         PausePoints.Pause held = hooks.arm(RaceHooks.COMMIT_CHECKED);
-        try (MetaStore store = PostgresMetaStore.builder().dataSource(DB.database().pool()).table(table)
-                .raceHooks(hooks).build();
-                Connection other = DB.database().target().direct(DB.database().name(),
-                        DB.database().target().host(), DB.database().target().port()).getConnection()) {
-            CompletableFuture<WriteResult> writer = CompletableFuture.supplyAsync(() -> store.update(K, v("1"), v("2")));
+        try (MetaStore store = PostgresMetaStore.builder()
+                        .dataSource(DB.database().pool())
+                        .table(table)
+                        .raceHooks(hooks)
+                        .build();
+                Connection other = DB.database()
+                        .target()
+                        .direct(
+                                DB.database().name(),
+                                DB.database().target().host(),
+                                DB.database().target().port())
+                        .getConnection()) {
+            CompletableFuture<WriteResult> writer =
+                    CompletableFuture.supplyAsync(() -> store.update(K, v("1"), v("2")));
             held.awaitArrival(); // the commit holds K's advisory lock
 
             try (var setting = other.createStatement()) {
@@ -208,7 +236,8 @@ class PostgresFaultTest {
                 setting.execute("SET deadlock_timeout = '20s'");
             }
             other.setAutoCommit(false); // the other session locks K's row, which the commit's write needs
-            try (PreparedStatement rowLock = other.prepareStatement("SELECT 1 FROM " + table + " WHERE k = ? FOR UPDATE")) {
+            try (PreparedStatement rowLock =
+                    other.prepareStatement("SELECT 1 FROM " + table + " WHERE k = ? FOR UPDATE")) {
                 rowLock.setBytes(1, K.utf8());
                 rowLock.executeQuery().close();
             }
@@ -264,7 +293,9 @@ class PostgresFaultTest {
                     return;
                 }
             }
-            assertThat(System.nanoTime()).as("%d sessions waited for a lock in time", n).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("%d sessions waited for a lock in time", n)
+                    .isLessThan(deadline);
             Thread.onSpinWait();
         }
     }

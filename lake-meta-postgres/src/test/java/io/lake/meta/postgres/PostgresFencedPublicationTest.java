@@ -5,5 +5,4 @@ import io.lake.meta.testkit.ops.FencedPublicationSuite;
 
 /** The fenced publication coverage of the recipes on PostgreSQL, one fresh table per test (one database per class). */
 @Backend(PostgresBackend.class)
-class PostgresFencedPublicationTest extends FencedPublicationSuite {
-}
+class PostgresFencedPublicationTest extends FencedPublicationSuite {}

@@ -5,5 +5,4 @@ import io.lake.meta.testkit.maintenance.FencedTableLocksSuite;
 
 /** The fenced table locks suite on PostgreSQL, one fresh table per test (one database per class). */
 @Backend(PostgresBackend.class)
-class PostgresFencedTableLocksTest extends FencedTableLocksSuite {
-}
+class PostgresFencedTableLocksTest extends FencedTableLocksSuite {}

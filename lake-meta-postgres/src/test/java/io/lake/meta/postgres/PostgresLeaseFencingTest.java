@@ -5,5 +5,4 @@ import io.lake.meta.testkit.lease.LeaseFencingSuite;
 
 /** The lease and fencing suite on PostgreSQL, one fresh table per test (one database per class). */
 @Backend(PostgresBackend.class)
-class PostgresLeaseFencingTest extends LeaseFencingSuite {
-}
+class PostgresLeaseFencingTest extends LeaseFencingSuite {}

@@ -5,5 +5,4 @@ import io.lake.meta.testkit.MetaStoreSuite;
 
 /** The whole MetaStore contract on PostgreSQL, one fresh table per store (one database per class). */
 @Backend(PostgresBackend.class)
-class PostgresMetaStoreContractTest extends MetaStoreSuite {
-}
+class PostgresMetaStoreContractTest extends MetaStoreSuite {}

@@ -5,5 +5,4 @@ import io.lake.meta.testkit.ops.OperationJournalSuite;
 
 /** The operation journal suite on PostgreSQL, one fresh table per test (one database per class). */
 @Backend(PostgresBackend.class)
-class PostgresOperationJournalTest extends OperationJournalSuite {
-}
+class PostgresOperationJournalTest extends OperationJournalSuite {}

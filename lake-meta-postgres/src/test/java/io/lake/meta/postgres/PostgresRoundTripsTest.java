@@ -37,25 +37,45 @@ class PostgresRoundTripsTest {
         String table = DB.database().newTableName();
         try (CuttingProxy proxy = new CuttingProxy(target.host(), target.port());
                 HikariDataSource pool = onePooledConnection(target, proxy);
-                MetaStore store = PostgresMetaStore.builder().dataSource(pool).table(table).createTableIfMissing(true).build()) {
+                MetaStore store = PostgresMetaStore.builder()
+                        .dataSource(pool)
+                        .table(table)
+                        .createTableIfMissing(true)
+                        .build()) {
             store.create(A, MetaValue.utf8("1")); // warms the connection (and its prepared statements) up
 
             assertThat(roundTrips(proxy, () -> store.get(A))).as("get").isEqualTo(1);
-            assertThat(roundTrips(proxy, () -> store.getAll(List.of(A, B)))).as("getAll").isEqualTo(1);
-            assertThat(roundTrips(proxy, () -> store.page(KeyPrefix.of("tbl/"), 10))).as("page").isEqualTo(1);
+            assertThat(roundTrips(proxy, () -> store.getAll(List.of(A, B))))
+                    .as("getAll")
+                    .isEqualTo(1);
+            assertThat(roundTrips(proxy, () -> store.page(KeyPrefix.of("tbl/"), 10)))
+                    .as("page")
+                    .isEqualTo(1);
             assertThat(roundTrips(proxy, () -> {
-                assertThat(store.update(A, MetaValue.utf8("1"), MetaValue.utf8("2"))).isEqualTo(WriteResult.applied());
-                return null;
-            })).as("an applied update").isEqualTo(3);
+                        assertThat(store.update(A, MetaValue.utf8("1"), MetaValue.utf8("2")))
+                                .isEqualTo(WriteResult.applied());
+                        return null;
+                    }))
+                    .as("an applied update")
+                    .isEqualTo(3);
             assertThat(roundTrips(proxy, () -> {
-                assertThat(store.update(A, MetaValue.utf8("stale"), MetaValue.utf8("3")).isConflict()).isTrue();
-                return null;
-            })).as("a conflicting update").isEqualTo(2);
+                        assertThat(store.update(A, MetaValue.utf8("stale"), MetaValue.utf8("3"))
+                                        .isConflict())
+                                .isTrue();
+                        return null;
+                    }))
+                    .as("a conflicting update")
+                    .isEqualTo(2);
             assertThat(roundTrips(proxy, () -> {
-                assertThat(store.transact(Transaction.builder().requireHolds(A, MetaValue.utf8("2"))
-                        .create(B, MetaValue.utf8("b")).build())).isEqualTo(TransactionResult.applied());
-                return null;
-            })).as("an applied two-key transaction").isEqualTo(3);
+                        assertThat(store.transact(Transaction.builder()
+                                        .requireHolds(A, MetaValue.utf8("2"))
+                                        .create(B, MetaValue.utf8("b"))
+                                        .build()))
+                                .isEqualTo(TransactionResult.applied());
+                        return null;
+                    }))
+                    .as("an applied two-key transaction")
+                    .isEqualTo(3);
         }
     }
 

@@ -33,7 +33,8 @@ class PostgresServerClockTest {
     private static long serverMillis() throws SQLException {
         try (Connection connection = DB.database().pool().getConnection();
                 Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint")) {
+                ResultSet rows =
+                        statement.executeQuery("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint")) {
             rows.next();
             return rows.getLong(1);
         }
@@ -53,9 +54,14 @@ class PostgresServerClockTest {
         MetaKey lease = MetaKey.of("lease/orders-writer");
         Duration duration = Duration.ofSeconds(10);
         try (MetaStore store = DB.newStore();
-                LeaderElection election = LeaderElection.builder().store(store).leaseKey(lease).candidateId("node-1")
-                        .leaseDuration(duration).renewInterval(Duration.ofSeconds(3))
-                        .clock(PostgresMetaStore.serverClock(DB.database().pool())).build()) {
+                LeaderElection election = LeaderElection.builder()
+                        .store(store)
+                        .leaseKey(lease)
+                        .candidateId("node-1")
+                        .leaseDuration(duration)
+                        .renewInterval(Duration.ofSeconds(3))
+                        .clock(PostgresMetaStore.serverClock(DB.database().pool()))
+                        .build()) {
             long before = serverMillis();
             election.campaignOnce();
             long after = serverMillis();
@@ -70,8 +76,8 @@ class PostgresServerClockTest {
     void whenTheServerCannotBeRead_theLastOffsetCorrectsTheLocalClock_andWithoutOneItFails() throws Exception {
         AtomicBoolean down = new AtomicBoolean();
         DataSource pool = DB.database().pool();
-        DataSource flaky = (DataSource) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
+        DataSource flaky = (DataSource) java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
                     if (method.getName().equals("getConnection") && down.get()) {
                         throw new SQLException("injected: server unreachable", "08001");
                     }
@@ -80,7 +86,8 @@ class PostgresServerClockTest {
 
         down.set(true);
         assertThatThrownBy(() -> PostgresMetaStore.serverClock(flaky).millis())
-                .isInstanceOf(StoreUnavailableException.class).hasMessageContaining("server unreachable");
+                .isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining("server unreachable");
 
         Clock clock = PostgresMetaStore.serverClock(flaky);
         down.set(false);
@@ -89,7 +96,8 @@ class PostgresServerClockTest {
         long before = serverMillis();
         long fallback = clock.millis();
         long after = serverMillis();
-        // the local clock plus the offset measured at the last reading: the server's time, give or take that read's latency
+        // the local clock plus the offset measured at the last reading: the server's time, give or take that read's
+        // latency
         long tolerance = 1_000;
         assertThat(fallback).isGreaterThanOrEqualTo(measured).isBetween(before - tolerance, after + tolerance);
     }

@@ -45,7 +45,8 @@ class PostgresStoreSetupTest {
     }
 
     private static void execute(String sql) throws SQLException {
-        try (Connection connection = DB.database().pool().getConnection(); Statement statement = connection.createStatement()) {
+        try (Connection connection = DB.database().pool().getConnection();
+                Statement statement = connection.createStatement()) {
             statement.execute(sql);
         }
     }
@@ -66,7 +67,8 @@ class PostgresStoreSetupTest {
         try (MetaStore store = builder(table).createTableIfMissing(true).build()) {
             store.create(MetaKey.of("tbl/a"), MetaValue.utf8("1"));
         }
-        assertThat(sqlText("SELECT obj_description('" + table + "'::regclass, 'pg_class')")).isEqualTo("lake-meta store, format 1");
+        assertThat(sqlText("SELECT obj_description('" + table + "'::regclass, 'pg_class')"))
+                .isEqualTo("lake-meta store, format 1");
         try (MetaStore reopened = builder(table).build()) {
             assertThat(reopened.get(MetaKey.of("tbl/a"))).contains(MetaValue.utf8("1"));
         }
@@ -83,7 +85,8 @@ class PostgresStoreSetupTest {
                 .hasMessageContaining("is not a lake-meta table")
                 .hasMessageContaining("comment is missing")
                 .hasMessageContaining("[id integer not null, name text]");
-        assertThat(sqlText("SELECT obj_description('" + table + "'::regclass, 'pg_class')")).isNull();
+        assertThat(sqlText("SELECT obj_description('" + table + "'::regclass, 'pg_class')"))
+                .isNull();
         assertThat(sqlText("SELECT count(*) FROM " + table)).isEqualTo("1");
     }
 
@@ -111,24 +114,31 @@ class PostgresStoreSetupTest {
 
     @Test
     void builderRules() {
-        assertThatThrownBy(() -> PostgresMetaStore.builder().table("Lake-Meta")).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> PostgresMetaStore.builder().table("Lake-Meta"))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("lower-case SQL name");
-        assertThatThrownBy(() -> PostgresMetaStore.builder().table("a.b.c")).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> PostgresMetaStore.builder().table("x; DROP TABLE y")).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> PostgresMetaStore.builder().dataSource(null)).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> PostgresMetaStore.builder().table("a").table("b")).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> PostgresMetaStore.builder().table("a.b.c"))
+                .isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> PostgresMetaStore.builder().table("x; DROP TABLE y"))
+                .isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> PostgresMetaStore.builder().dataSource(null))
+                .isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> PostgresMetaStore.builder().table("a").table("b"))
+                .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> PostgresMetaStore.builder().pollInterval(Duration.ofMillis(1)))
                 .isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> PostgresMetaStore.builder().resolutionTimeout(Duration.ZERO))
                 .isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> PostgresMetaStore.builder().build()).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> PostgresMetaStore.builder().build())
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("dataSource");
     }
 
     @Test
     void aSchemaQualifiedTable_works() throws Exception {
         execute("CREATE SCHEMA IF NOT EXISTS meta");
-        try (MetaStore store = builder("meta.lake_meta").createTableIfMissing(true).build()) {
+        try (MetaStore store =
+                builder("meta.lake_meta").createTableIfMissing(true).build()) {
             assertThat(store.create(MetaKey.of("tbl/a"), MetaValue.utf8("1"))).isEqualTo(WriteResult.applied());
         }
         assertThat(sqlText("SELECT count(*) FROM meta.lake_meta")).isEqualTo("1");
@@ -141,7 +151,8 @@ class PostgresStoreSetupTest {
         try (MetaStore second = builder(table).build()) {
             first.create(MetaKey.of("tbl/a"), MetaValue.utf8("1"));
             first.close();
-            assertThat(second.update(MetaKey.of("tbl/a"), MetaValue.utf8("1"), MetaValue.utf8("2"))).isEqualTo(WriteResult.applied());
+            assertThat(second.update(MetaKey.of("tbl/a"), MetaValue.utf8("1"), MetaValue.utf8("2")))
+                    .isEqualTo(WriteResult.applied());
             assertThat(sqlText("SELECT 1")).as("the pool is still open").isEqualTo("1");
         }
     }

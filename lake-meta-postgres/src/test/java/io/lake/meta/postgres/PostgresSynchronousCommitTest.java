@@ -48,16 +48,23 @@ class PostgresSynchronousCommitTest {
             }
         };
         try (HikariDataSource pool = sessionsWithSynchronousCommitOff(target);
-                MetaStore store = PostgresMetaStore.builder().dataSource(recording(pool, lastHandedOut))
-                        .table(DB.database().newTableName()).createTableIfMissing(true).raceHooks(readTheSetting)
+                MetaStore store = PostgresMetaStore.builder()
+                        .dataSource(recording(pool, lastHandedOut))
+                        .table(DB.database().newTableName())
+                        .createTableIfMissing(true)
+                        .raceHooks(readTheSetting)
                         .build()) {
             try (Connection plain = pool.getConnection()) {
-                assertThat(synchronousCommitOn(plain)).as("the pool's sessions have it off").isEqualTo("off");
+                assertThat(synchronousCommitOn(plain))
+                        .as("the pool's sessions have it off")
+                        .isEqualTo("off");
             }
 
             assertThat(store.create(A, MetaValue.utf8("1"))).isEqualTo(WriteResult.applied());
 
-            assertThat(seenAtCheck).as("synchronous_commit in the write's transaction").containsExactly("on");
+            assertThat(seenAtCheck)
+                    .as("synchronous_commit in the write's transaction")
+                    .containsExactly("on");
         }
     }
 
@@ -81,8 +88,8 @@ class PostgresSynchronousCommitTest {
 
     /** {@code pool}, remembering the last connection it handed out to each thread. */
     private static DataSource recording(DataSource pool, ThreadLocal<Connection> last) {
-        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
-                (proxy, method, args) -> {
+        return (DataSource) Proxy.newProxyInstance(
+                DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
                     try {
                         Object result = method.invoke(pool, args);
                         if (result instanceof Connection connection) {

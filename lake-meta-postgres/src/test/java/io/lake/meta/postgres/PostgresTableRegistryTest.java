@@ -5,5 +5,4 @@ import io.lake.meta.testkit.registry.TableRegistrySuite;
 
 /** The table registry suite on PostgreSQL, one fresh table per test (one database per class). */
 @Backend(PostgresBackend.class)
-class PostgresTableRegistryTest extends TableRegistrySuite {
-}
+class PostgresTableRegistryTest extends TableRegistrySuite {}

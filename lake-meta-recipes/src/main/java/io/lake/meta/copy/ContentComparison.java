@@ -26,8 +26,7 @@ final class ContentComparison {
 
     private static final BigInteger MODULUS = BigInteger.ONE.shiftLeft(256);
 
-    private ContentComparison() {
-    }
+    private ContentComparison() {}
 
     static Verification compare(MetaStore source, MetaStore target, List<KeyPrefix> prefixes, int pageSize) {
         List<Verification.Difference> sample = new ArrayList<>();
@@ -35,7 +34,8 @@ final class ContentComparison {
         long missing = 0;
         long differs = 0;
         for (KeyPrefix prefix : prefixes) {
-            for (Optional<PageRequest> request = Optional.of(PageRequest.first(prefix, pageSize)); request.isPresent(); ) {
+            for (Optional<PageRequest> request = Optional.of(PageRequest.first(prefix, pageSize));
+                    request.isPresent(); ) {
                 Page page = source.page(request.get());
                 Map<MetaKey, MetaValue> held = lookUp(target, page);
                 for (Entry entry : page.entries()) {
@@ -55,7 +55,8 @@ final class ContentComparison {
         Digest targetDigest = new Digest();
         long extra = 0;
         for (KeyPrefix prefix : prefixes) {
-            for (Optional<PageRequest> request = Optional.of(PageRequest.first(prefix, pageSize)); request.isPresent(); ) {
+            for (Optional<PageRequest> request = Optional.of(PageRequest.first(prefix, pageSize));
+                    request.isPresent(); ) {
                 Page page = target.page(request.get());
                 Map<MetaKey, MetaValue> held = lookUp(source, page);
                 for (Entry entry : page.entries()) {
@@ -71,8 +72,16 @@ final class ContentComparison {
         String sourceHex = sourceDigest.hex();
         // A second read of the source: a writer that changed it during the comparison shows here.
         boolean stable = sourceHex.equals(digestOf(source, prefixes, pageSize).hex());
-        return new Verification(sourceDigest.count, targetDigest.count, sourceHex, targetDigest.hex(), missing, extra,
-                differs, stable, sample);
+        return new Verification(
+                sourceDigest.count,
+                targetDigest.count,
+                sourceHex,
+                targetDigest.hex(),
+                missing,
+                extra,
+                differs,
+                stable,
+                sample);
     }
 
     private static Digest digestOf(MetaStore store, List<KeyPrefix> prefixes, int pageSize) {
@@ -87,7 +96,9 @@ final class ContentComparison {
     }
 
     private static Map<MetaKey, MetaValue> lookUp(MetaStore store, Page page) {
-        return page.entries().isEmpty() ? Map.of() : store.getAll(page.entries().stream().map(Entry::key).toList());
+        return page.entries().isEmpty()
+                ? Map.of()
+                : store.getAll(page.entries().stream().map(Entry::key).toList());
     }
 
     private static void note(List<Verification.Difference> sample, MetaKey key, Verification.Kind kind) {

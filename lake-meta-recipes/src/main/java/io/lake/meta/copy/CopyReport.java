@@ -17,8 +17,15 @@ import java.util.List;
  * @param verification the comparison of source and target after the copy
  * @since 0.1.0
  */
-public record CopyReport(List<KeyPrefix> prefixes, long pages, long copied, long alreadyEqual, long differing,
-        List<MetaKey> differingSample, boolean resumed, Verification verification) {
+public record CopyReport(
+        List<KeyPrefix> prefixes,
+        long pages,
+        long copied,
+        long alreadyEqual,
+        long differing,
+        List<MetaKey> differingSample,
+        boolean resumed,
+        Verification verification) {
 
     public CopyReport {
         prefixes = List.copyOf(prefixes);

@@ -22,7 +22,8 @@ final class PrefixCursor {
     }
 
     /** The next entry, or null at the prefix's end. */
-    @Nullable Entry next() {
+    @Nullable
+    Entry next() {
         while (!entries.hasNext()) {
             if (request.isEmpty()) {
                 return null;

@@ -24,11 +24,21 @@ import org.jspecify.annotations.Nullable;
  * @param token the source page token the current page starts at, null for the prefix's first page
  * @param doneInPage entries of the current page already written
  */
-record ResumeRecord(List<KeyPrefix> prefixes, int pageSize, int prefixIndex, @Nullable String token, int doneInPage,
-        long pages, long copied, long alreadyEqual, long differing, List<MetaKey> differingSample) {
+record ResumeRecord(
+        List<KeyPrefix> prefixes,
+        int pageSize,
+        int prefixIndex,
+        @Nullable String token,
+        int doneInPage,
+        long pages,
+        long copied,
+        long alreadyEqual,
+        long differing,
+        List<MetaKey> differingSample) {
 
     /** The reserved family: a copy refuses prefixes in it and never copies or verifies it. */
     static final String FAMILY = "lake-meta-copy";
+
     static final MetaKey KEY = MetaKey.of(FAMILY + "/resume");
     private static final int FORMAT = 1;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -37,8 +47,8 @@ record ResumeRecord(List<KeyPrefix> prefixes, int pageSize, int prefixIndex, @Nu
      * differing sample (JSON escapes a control character in 6 bytes) and a page token, so the
      * record never outgrows a value in the middle of a copy. A thousand families take 36 000.
      */
-    static final int MAX_PLAN_BYTES = Limits.MAX_VALUE_BYTES
-            - Verification.SAMPLE_LIMIT * (6 * Limits.MAX_KEY_BYTES + 3) - 8 * 1024;
+    static final int MAX_PLAN_BYTES =
+            Limits.MAX_VALUE_BYTES - Verification.SAMPLE_LIMIT * (6 * Limits.MAX_KEY_BYTES + 3) - 8 * 1024;
 
     /** The bytes {@code prefix} takes in the record's plan. */
     static long planBytes(KeyPrefix prefix) {
@@ -80,7 +90,8 @@ record ResumeRecord(List<KeyPrefix> prefixes, int pageSize, int prefixIndex, @Nu
         try {
             node = JSON.readTree(value.toByteArray());
         } catch (IOException e) {
-            throw new CopyRefusedException("the target's " + KEY + " is not JSON, so not a resume record: " + e.getMessage());
+            throw new CopyRefusedException(
+                    "the target's " + KEY + " is not JSON, so not a resume record: " + e.getMessage());
         }
         if (node == null || node.path("format").asInt(-1) != FORMAT) {
             throw new CopyRefusedException("the target's " + KEY + " is not a resume record of format " + FORMAT
@@ -100,11 +111,17 @@ record ResumeRecord(List<KeyPrefix> prefixes, int pageSize, int prefixIndex, @Nu
             if (!token.isNull() && !(token.isTextual() && !token.asText().isEmpty())) {
                 throw damaged("token", token);
             }
-            return new ResumeRecord(List.copyOf(prefixes), (int) number(node, "pageSize", 1, Limits.MAX_PAGE_LIMIT),
-                    (int) number(node, "prefixIndex", 0, prefixes.size()), token.isTextual() ? token.asText() : null,
-                    (int) number(node, "doneInPage", 0, Limits.MAX_PAGE_LIMIT), number(node, "pages", 0, Long.MAX_VALUE),
-                    number(node, "copied", 0, Long.MAX_VALUE), number(node, "alreadyEqual", 0, Long.MAX_VALUE),
-                    number(node, "differing", 0, Long.MAX_VALUE), List.copyOf(sample));
+            return new ResumeRecord(
+                    List.copyOf(prefixes),
+                    (int) number(node, "pageSize", 1, Limits.MAX_PAGE_LIMIT),
+                    (int) number(node, "prefixIndex", 0, prefixes.size()),
+                    token.isTextual() ? token.asText() : null,
+                    (int) number(node, "doneInPage", 0, Limits.MAX_PAGE_LIMIT),
+                    number(node, "pages", 0, Long.MAX_VALUE),
+                    number(node, "copied", 0, Long.MAX_VALUE),
+                    number(node, "alreadyEqual", 0, Long.MAX_VALUE),
+                    number(node, "differing", 0, Long.MAX_VALUE),
+                    List.copyOf(sample));
         } catch (InvalidArgumentException e) {
             throw new CopyRefusedException("the target's " + KEY + " is a damaged resume record (" + e.getMessage()
                     + "): remove it only if no copy into this target is under way, then copy into an empty target");
@@ -128,7 +145,10 @@ record ResumeRecord(List<KeyPrefix> prefixes, int pageSize, int prefixIndex, @Nu
 
     private static long number(JsonNode node, String field, long min, long max) {
         JsonNode number = node.path(field);
-        if (!number.canConvertToLong() || !number.isIntegralNumber() || number.asLong() < min || number.asLong() > max) {
+        if (!number.canConvertToLong()
+                || !number.isIntegralNumber()
+                || number.asLong() < min
+                || number.asLong() > max) {
             throw damaged(field, number);
         }
         return number.asLong();
@@ -148,15 +168,31 @@ record ResumeRecord(List<KeyPrefix> prefixes, int pageSize, int prefixIndex, @Nu
 
     /** After {@code written} more entries of the current page, with these totals. */
     ResumeRecord advancedWithinPage(int written, Tally tally) {
-        return new ResumeRecord(prefixes, pageSize, prefixIndex, token, doneInPage + written, pages,
-                copied + tally.copied, alreadyEqual + tally.alreadyEqual, differing + tally.differing,
+        return new ResumeRecord(
+                prefixes,
+                pageSize,
+                prefixIndex,
+                token,
+                doneInPage + written,
+                pages,
+                copied + tally.copied,
+                alreadyEqual + tally.alreadyEqual,
+                differing + tally.differing,
                 tally.sampleAfter(differingSample));
     }
 
     /** After the current page's last entries: the next page starts at {@code next}, or the next prefix if none. */
     ResumeRecord advancedPastPage(@Nullable String next, Tally tally) {
-        return new ResumeRecord(prefixes, pageSize, next == null ? prefixIndex + 1 : prefixIndex, next, 0, pages + 1,
-                copied + tally.copied, alreadyEqual + tally.alreadyEqual, differing + tally.differing,
+        return new ResumeRecord(
+                prefixes,
+                pageSize,
+                next == null ? prefixIndex + 1 : prefixIndex,
+                next,
+                0,
+                pages + 1,
+                copied + tally.copied,
+                alreadyEqual + tally.alreadyEqual,
+                differing + tally.differing,
                 tally.sampleAfter(differingSample));
     }
 

@@ -142,8 +142,8 @@ public final class StoreCopy {
             record = copyPage(record, recordValue);
             recordValue = record.encode();
             if (record.pages() > before.pages()) {
-                listener.pageWritten(new CopyProgress(before.prefix(), record.pages(), record.copied(),
-                        record.alreadyEqual(), record.differing()));
+                listener.pageWritten(new CopyProgress(
+                        before.prefix(), record.pages(), record.copied(), record.alreadyEqual(), record.differing()));
             }
         }
         Verification verification;
@@ -154,12 +154,26 @@ public final class StoreCopy {
             // verify without it (a run killed during this verification then finds no record)
             withSourceFamilies(List.of()); // unless the source is the one of too many: the record stays
             deleteRecord(recordValue);
-            return new CopyReport(prefixes, record.pages(), record.copied(), record.alreadyEqual(), record.differing(),
-                    record.differingSample(), resumed, verify());
+            return new CopyReport(
+                    prefixes,
+                    record.pages(),
+                    record.copied(),
+                    record.alreadyEqual(),
+                    record.differing(),
+                    record.differingSample(),
+                    resumed,
+                    verify());
         }
         deleteRecord(recordValue);
-        return new CopyReport(prefixes, record.pages(), record.copied(), record.alreadyEqual(), record.differing(),
-                record.differingSample(), resumed, verification);
+        return new CopyReport(
+                prefixes,
+                record.pages(),
+                record.copied(),
+                record.alreadyEqual(),
+                record.differing(),
+                record.differingSample(),
+                resumed,
+                verification);
     }
 
     /** Deletes the finished copy's record; a lost answer is resolved by reading it, as a transaction's is. */
@@ -197,9 +211,16 @@ public final class StoreCopy {
         Verification verification = ContentComparison.compare(source, target, compared, pageSize);
         if (verification.sourceStable() && !compared.containsAll(withSourceFamilies(List.of()))) {
             // a family begun in the source during the comparison: the source changed under it
-            return new Verification(verification.sourceKeys(), verification.targetKeys(), verification.sourceDigest(),
-                    verification.targetDigest(), verification.missingInTarget(), verification.extraInTarget(),
-                    verification.valueDiffers(), false, verification.sample());
+            return new Verification(
+                    verification.sourceKeys(),
+                    verification.targetKeys(),
+                    verification.sourceDigest(),
+                    verification.targetDigest(),
+                    verification.missingInTarget(),
+                    verification.extraInTarget(),
+                    verification.valueDiffers(),
+                    false,
+                    verification.sample());
         }
         return verification;
     }
@@ -221,7 +242,10 @@ public final class StoreCopy {
 
     /** One prefix per family, the reserved family of the resume record left out. */
     private static List<KeyPrefix> familyPrefixes(List<String> families) {
-        return families.stream().filter(family -> !family.equals(ResumeRecord.FAMILY)).map(KeyPrefix::family).toList();
+        return families.stream()
+                .filter(family -> !family.equals(ResumeRecord.FAMILY))
+                .map(KeyPrefix::family)
+                .toList();
     }
 
     private void refuseNonEmptyTarget() {
@@ -242,8 +266,10 @@ public final class StoreCopy {
                 ? PageRequest.first(prefix, record.pageSize())
                 : PageRequest.after(prefix, record.token(), record.pageSize());
         Page page = source.page(request);
-        List<Entry> remaining = page.entries().subList(Math.min(record.doneInPage(), page.entries().size()),
-                page.entries().size());
+        List<Entry> remaining = page.entries()
+                .subList(
+                        Math.min(record.doneInPage(), page.entries().size()),
+                        page.entries().size());
         String next = page.nextToken().orElse(null);
         if (remaining.isEmpty()) {
             // An empty page (DynamoDB may answer one) or a page written up to its end: move on.
@@ -285,8 +311,8 @@ public final class StoreCopy {
      * Creates the chunk's keys the target lacks and moves the resume record past the chunk, in one
      * transaction; keys that appear in the target meanwhile are looked at again.
      */
-    private ResumeRecord write(ResumeRecord record, MetaValue recordValue, List<Entry> chunk, boolean endsPage,
-            @Nullable String next) {
+    private ResumeRecord write(
+            ResumeRecord record, MetaValue recordValue, List<Entry> chunk, boolean endsPage, @Nullable String next) {
         while (true) {
             List<MetaKey> keys = chunk.stream().map(Entry::key).toList();
             Map<MetaKey, MetaValue> present = keys.isEmpty() ? Map.of() : target.getAll(keys);
@@ -297,7 +323,8 @@ public final class StoreCopy {
                 MetaValue held = present.get(entry.key());
                 if (held == null) {
                     transaction.create(entry.key(), entry.value());
-                    createdBytes += entry.key().utf8Length() + (long) entry.value().size();
+                    createdBytes +=
+                            entry.key().utf8Length() + (long) entry.value().size();
                     tally.copied++;
                 } else if (held.equals(entry.value())) {
                     tally.alreadyEqual++;
@@ -306,12 +333,12 @@ public final class StoreCopy {
                     tally.differingKeys.add(entry.key());
                 }
             }
-            ResumeRecord after = endsPage
-                    ? record.advancedPastPage(next, tally)
-                    : record.advancedWithinPage(chunk.size(), tally);
+            ResumeRecord after =
+                    endsPage ? record.advancedPastPage(next, tally) : record.advancedWithinPage(chunk.size(), tally);
             MetaValue afterValue = after.encode();
-            if (chunk.size() > 1 && createdBytes + ResumeRecord.KEY.utf8Length() + recordValue.size() + afterValue.size()
-                    > Math.min(target.maxTransactionBytes(), Limits.MAX_TRANSACTION_BYTES)) {
+            if (chunk.size() > 1
+                    && createdBytes + ResumeRecord.KEY.utf8Length() + recordValue.size() + afterValue.size()
+                            > Math.min(target.maxTransactionBytes(), Limits.MAX_TRANSACTION_BYTES)) {
                 // the record (its old and new bytes) outgrew the allowance chunks() left for it: halve
                 int half = chunk.size() / 2;
                 ResumeRecord first = write(record, recordValue, chunk.subList(0, half), false, next);
@@ -339,8 +366,9 @@ public final class StoreCopy {
                 throw concurrentCopy();
             }
             if (!intoNonEmpty) {
-                throw new CopyRefusedException("a writer created " + result.failures().get(0).key() + " in the target"
-                        + " during the copy; stop every writer of the target and the source, then run the copy again");
+                throw new CopyRefusedException(
+                        "a writer created " + result.failures().get(0).key() + " in the target"
+                                + " during the copy; stop every writer of the target and the source, then run the copy again");
             }
             // With intoNonEmpty, a key a writer created meanwhile is counted against what it now holds.
         }
@@ -362,7 +390,7 @@ public final class StoreCopy {
         private final List<KeyPrefix> prefixes = new ArrayList<>();
         private int pageSize = DEFAULT_PAGE_SIZE;
         private boolean intoNonEmpty;
-        private CopyListener listener = progress -> { };
+        private CopyListener listener = progress -> {};
         /** The named prefixes' bytes in the resume record, bounded so that the record always fits a value. */
         private long planBytes;
         /** The source's families, once listed by {@link #everyFamily()}: the plan of a copy of every family. */
@@ -391,15 +419,17 @@ public final class StoreCopy {
                         + ", which a copy reserves for its resume record");
             }
             for (KeyPrefix other : prefixes) {
-                if (other.toString().startsWith(prefix.toString()) || prefix.toString().startsWith(other.toString())) {
-                    throw new InvalidArgumentException("prefixes " + other + " and " + prefix + " overlap: name the"
-                            + " shorter one only");
+                if (other.toString().startsWith(prefix.toString())
+                        || prefix.toString().startsWith(other.toString())) {
+                    throw new InvalidArgumentException(
+                            "prefixes " + other + " and " + prefix + " overlap: name the" + " shorter one only");
                 }
             }
             long bytes = planBytes + ResumeRecord.planBytes(prefix);
             if (bytes > ResumeRecord.MAX_PLAN_BYTES) {
                 throw new InvalidArgumentException("the " + (prefixes.size() + 1) + " prefixes named take " + bytes
-                        + " bytes in the copy's resume record, more than " + ResumeRecord.MAX_PLAN_BYTES + ": name fewer,"
+                        + " bytes in the copy's resume record, more than " + ResumeRecord.MAX_PLAN_BYTES
+                        + ": name fewer,"
                         + " shorter prefixes (a whole family each), or copy in several runs");
             }
             planBytes = bytes;
@@ -420,8 +450,8 @@ public final class StoreCopy {
          */
         public Builder everyFamily() {
             if (!prefixes.isEmpty()) {
-                throw new InvalidArgumentException("prefixes " + prefixes + " were named: a copy of every family names"
-                        + " none");
+                throw new InvalidArgumentException(
+                        "prefixes " + prefixes + " were named: a copy of every family names" + " none");
             }
             familyPlan();
             return this;
@@ -444,9 +474,10 @@ public final class StoreCopy {
         }
 
         private KeyFamilies sourceFamilies() {
-            return KeyFamilies.of(source).orElseThrow(() -> new CopyRefusedException("the source " + source
-                    + " cannot list its key families, so a copy of every key cannot know them: name every family the"
-                    + " service uses, such as prefix(KeyPrefix.family(\"tbl\")) (--prefix tbl/)"));
+            return KeyFamilies.of(source)
+                    .orElseThrow(() -> new CopyRefusedException("the source " + source
+                            + " cannot list its key families, so a copy of every key cannot know them: name every family the"
+                            + " service uses, such as prefix(KeyPrefix.family(\"tbl\")) (--prefix tbl/)"));
         }
 
         /** Every prefix of {@code prefixes}, as {@link #prefix} each. */
@@ -458,8 +489,8 @@ public final class StoreCopy {
         /** Source entries read per page, 1 to {@value Limits#MAX_PAGE_LIMIT}; default {@value #DEFAULT_PAGE_SIZE}. */
         public Builder pageSize(int pageSize) {
             if (pageSize < 1 || pageSize > Limits.MAX_PAGE_LIMIT) {
-                throw new InvalidArgumentException("page size " + pageSize + " is not between 1 and "
-                        + Limits.MAX_PAGE_LIMIT);
+                throw new InvalidArgumentException(
+                        "page size " + pageSize + " is not between 1 and " + Limits.MAX_PAGE_LIMIT);
             }
             this.pageSize = pageSize;
             return this;

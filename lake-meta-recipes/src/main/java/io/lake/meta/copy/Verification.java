@@ -28,8 +28,16 @@ import java.util.List;
  * @param sample the first differences found, at most {@link #SAMPLE_LIMIT}
  * @since 0.1.0
  */
-public record Verification(long sourceKeys, long targetKeys, String sourceDigest, String targetDigest,
-        long missingInTarget, long extraInTarget, long valueDiffers, boolean sourceStable, List<Difference> sample) {
+public record Verification(
+        long sourceKeys,
+        long targetKeys,
+        String sourceDigest,
+        String targetDigest,
+        long missingInTarget,
+        long extraInTarget,
+        long valueDiffers,
+        boolean sourceStable,
+        List<Difference> sample) {
 
     /** How many differences a verification lists by key. */
     public static final int SAMPLE_LIMIT = 20;
@@ -40,7 +48,10 @@ public record Verification(long sourceKeys, long targetKeys, String sourceDigest
 
     /** True when both stores hold exactly the same keys and values and the source did not change meanwhile. */
     public boolean equal() {
-        return sourceStable && missingInTarget == 0 && extraInTarget == 0 && valueDiffers == 0
+        return sourceStable
+                && missingInTarget == 0
+                && extraInTarget == 0
+                && valueDiffers == 0
                 && sourceDigest.equals(targetDigest);
     }
 
@@ -49,8 +60,7 @@ public record Verification(long sourceKeys, long targetKeys, String sourceDigest
      *
      * @since 0.1.0
      */
-    public record Difference(MetaKey key, Kind kind) {
-    }
+    public record Difference(MetaKey key, Kind kind) {}
 
     /**
      * How the stores disagree on a key.

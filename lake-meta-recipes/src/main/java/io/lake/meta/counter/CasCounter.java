@@ -54,7 +54,8 @@ final class CasCounter implements MonotonicCounter {
     @Override
     public long add(long delta) {
         if (delta < 1) {
-            throw new InvalidArgumentException("delta must be at least 1 (the counter only moves forward), got " + delta);
+            throw new InvalidArgumentException(
+                    "delta must be at least 1 (the counter only moves forward), got " + delta);
         }
         return claim(delta, true) + delta;
     }
@@ -97,11 +98,14 @@ final class CasCounter implements MonotonicCounter {
                 // this one meets it as its own
                 claim = Objects.requireNonNull(previous);
             } else {
-                long next = current.isPresent() ? CounterRecord.decode(key, current.get()).next() : firstValue;
+                long next = current.isPresent()
+                        ? CounterRecord.decode(key, current.get()).next()
+                        : firstValue;
                 if (next > Long.MAX_VALUE - count) {
                     throw new CounterExhaustedException(key, next, count);
                 }
-                claim = new Claim(next, new CounterRecord(next + count, UUID.randomUUID().toString()).encode());
+                claim = new Claim(
+                        next, new CounterRecord(next + count, UUID.randomUUID().toString()).encode());
             }
             Mutation write = current.isPresent()
                     ? Mutation.update(key, current.get(), claim.bytes())
@@ -138,6 +142,5 @@ final class CasCounter implements MonotonicCounter {
     }
 
     /** The first value a write claims, and the exact bytes that write leaves when it applies. */
-    private record Claim(long first, MetaValue bytes) {
-    }
+    private record Claim(long first, MetaValue bytes) {}
 }

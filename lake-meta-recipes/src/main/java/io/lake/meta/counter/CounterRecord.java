@@ -40,8 +40,7 @@ record CounterRecord(long next, String nonce) {
             .build();
 
     @JsonCreator
-    CounterRecord(@JsonProperty(value = "next", required = true) long next,
-            @JsonProperty("nonce") String nonce) {
+    CounterRecord(@JsonProperty(value = "next", required = true) long next, @JsonProperty("nonce") String nonce) {
         if (next < 0) {
             throw new IllegalArgumentException("next " + next + " is negative");
         }

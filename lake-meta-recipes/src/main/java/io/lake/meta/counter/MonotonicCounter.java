@@ -111,6 +111,7 @@ public interface MonotonicCounter {
     final class Builder {
         /** Default attempts per call: enough for a handful of writers on one key. */
         static final int DEFAULT_MAX_ATTEMPTS = 16;
+
         static final int MAX_MAX_ATTEMPTS = 10_000;
 
         private @Nullable MetaStore store;
@@ -118,8 +119,7 @@ public interface MonotonicCounter {
         private @Nullable Long firstValue;
         private @Nullable Integer maxAttempts;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The store holding the counter record (a fenced view works too); never closed by the counter. */
         public Builder store(MetaStore store) {
@@ -139,8 +139,8 @@ public interface MonotonicCounter {
          */
         public Builder firstValue(long firstValue) {
             if (firstValue < 0 || firstValue == Long.MAX_VALUE) {
-                throw new InvalidArgumentException("firstValue must be from 0 to " + (Long.MAX_VALUE - 1)
-                        + ", got " + firstValue);
+                throw new InvalidArgumentException(
+                        "firstValue must be from 0 to " + (Long.MAX_VALUE - 1) + ", got " + firstValue);
             }
             this.firstValue = Options.setOnce(this.firstValue, firstValue, "firstValue");
             return this;
@@ -149,8 +149,8 @@ public interface MonotonicCounter {
         /** Compare-and-sets one call may make before it gives up; 1 to 10 000. Default: 16. */
         public Builder maxAttempts(int maxAttempts) {
             if (maxAttempts < 1 || maxAttempts > MAX_MAX_ATTEMPTS) {
-                throw new InvalidArgumentException("maxAttempts must be from 1 to " + MAX_MAX_ATTEMPTS
-                        + ", got " + maxAttempts);
+                throw new InvalidArgumentException(
+                        "maxAttempts must be from 1 to " + MAX_MAX_ATTEMPTS + ", got " + maxAttempts);
             }
             this.maxAttempts = Options.setOnce(this.maxAttempts, maxAttempts, "maxAttempts");
             return this;
@@ -162,7 +162,10 @@ public interface MonotonicCounter {
          * @throws IllegalStateException if the store or the key is missing
          */
         public MonotonicCounter build() {
-            return new CasCounter(Options.required(store, "store"), Options.required(key, "key"), firstValue != null ? firstValue : 1,
+            return new CasCounter(
+                    Options.required(store, "store"),
+                    Options.required(key, "key"),
+                    firstValue != null ? firstValue : 1,
                     maxAttempts != null ? maxAttempts : DEFAULT_MAX_ATTEMPTS);
         }
     }

@@ -72,6 +72,7 @@ public final class FencedMetaStore implements MetaStore {
     private final MetaKey leaseKey;
     /** The one term this view writes in, or empty: the authority's freshest guard, whatever its term. */
     private final OptionalLong pinnedEpoch;
+
     private final Set<Watch> watches = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
@@ -110,8 +111,8 @@ public final class FencedMetaStore implements MetaStore {
         requireOpen();
         Checks.notNegative(epoch, "epoch");
         if (pinnedEpoch.isPresent() && pinnedEpoch.getAsLong() != epoch) {
-            throw new InvalidArgumentException("this view is pinned to epoch " + pinnedEpoch.getAsLong()
-                    + "; it cannot write in epoch " + epoch);
+            throw new InvalidArgumentException(
+                    "this view is pinned to epoch " + pinnedEpoch.getAsLong() + "; it cannot write in epoch " + epoch);
         }
         return new FencedMetaStore(delegate, new PinnedAuthority(authority, epoch), OptionalLong.of(epoch));
     }
@@ -125,8 +126,10 @@ public final class FencedMetaStore implements MetaStore {
      */
     public FencedMetaStore pinnedToCurrentTerm() {
         requireOpen();
-        LeaseGuard guard = authority.currentGuard().orElseThrow(() -> new FencedException("no term to pin to: this"
-                + " node holds no valid lease on '" + leaseKey + "'; nothing was written"));
+        LeaseGuard guard = authority
+                .currentGuard()
+                .orElseThrow(() -> new FencedException("no term to pin to: this" + " node holds no valid lease on '"
+                        + leaseKey + "'; nothing was written"));
         return pinnedTo(guard.epoch());
     }
 
@@ -219,18 +222,23 @@ public final class FencedMetaStore implements MetaStore {
      */
     private <R> R fenced(String what, Function<LeaseGuard, Optional<R>> send) {
         for (int attempt = 0; attempt < MAX_RENEWAL_RACES; attempt++) {
-            LeaseGuard guard = authority.currentGuard().orElseThrow(() -> new FencedException(
-                    what + " refused: this node holds no valid lease on '" + leaseKey + "'"
-                    + (pinnedEpoch.isPresent() ? " in epoch " + pinnedEpoch.getAsLong() + ", the term this view is pinned to" : "")
-                    + " (never acquired, local deadline passed, taken over, or a later term); nothing was written."
-                    + " Campaign and write again once leading"));
+            LeaseGuard guard = authority
+                    .currentGuard()
+                    .orElseThrow(() -> new FencedException(what + " refused: this node holds no valid lease on '"
+                            + leaseKey + "'"
+                            + (pinnedEpoch.isPresent()
+                                    ? " in epoch " + pinnedEpoch.getAsLong() + ", the term this view is pinned to"
+                                    : "")
+                            + " (never acquired, local deadline passed, taken over, or a later term); nothing was written."
+                            + " Campaign and write again once leading"));
             Optional<R> answer = send.apply(guard);
             if (answer.isPresent()) {
                 return answer.get();
             }
             authority.guardRejected(guard);
             Optional<LeaseGuard> fresh = authority.currentGuard();
-            if (fresh.isPresent() && fresh.get().epoch() == guard.epoch()
+            if (fresh.isPresent()
+                    && fresh.get().epoch() == guard.epoch()
                     && !fresh.get().leaseBytes().equals(guard.leaseBytes())) {
                 // Our own renewal replaced the guard while this write was in flight. The same
                 // epoch is the same term: the election never leads again in an epoch it lost.
@@ -266,7 +274,8 @@ public final class FencedMetaStore implements MetaStore {
 
     private void requireLeaseUntouched(Transaction transaction) {
         boolean mutated = transaction.mutations().stream().anyMatch(m -> m.key().equals(leaseKey));
-        boolean conditioned = transaction.conditions().stream().anyMatch(c -> c.key().equals(leaseKey));
+        boolean conditioned =
+                transaction.conditions().stream().anyMatch(c -> c.key().equals(leaseKey));
         if (mutated) {
             throw new InvalidArgumentException("key '" + leaseKey + "' is the lease key this store is fenced by:"
                     + " the lease is written only by its election, never through the fenced store");
@@ -346,7 +355,8 @@ public final class FencedMetaStore implements MetaStore {
 
     @Override
     public String toString() {
-        return "FencedMetaStore[lease=" + leaseKey + (pinnedEpoch.isPresent() ? ", epoch=" + pinnedEpoch.getAsLong() : "")
-                + ", delegate=" + delegate + "]";
+        return "FencedMetaStore[lease=" + leaseKey
+                + (pinnedEpoch.isPresent() ? ", epoch=" + pinnedEpoch.getAsLong() : "") + ", delegate=" + delegate
+                + "]";
     }
 }

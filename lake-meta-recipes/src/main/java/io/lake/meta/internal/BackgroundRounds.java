@@ -44,8 +44,10 @@ public final class BackgroundRounds implements AutoCloseable {
      * @param log the owning recipe's logger (where users configure logging)
      */
     public static BackgroundRounds of(@Nullable ScheduledExecutorService supplied, String threadName, Logger log) {
-        return supplied != null ? on(supplied, log)
-                : new BackgroundRounds(Executors.newSingleThreadScheduledExecutor(Threads.daemon(threadName)), true, log);
+        return supplied != null
+                ? on(supplied, log)
+                : new BackgroundRounds(
+                        Executors.newSingleThreadScheduledExecutor(Threads.daemon(threadName)), true, log);
     }
 
     /** Rounds on the caller's {@code scheduler}, which is never shut down here. */
@@ -66,12 +68,15 @@ public final class BackgroundRounds implements AutoCloseable {
      * @return the rounds' future; {@link #close()} cancels it too
      * @throws IllegalStateException if the scheduler refused the rounds (it was shut down)
      */
-    public ScheduledFuture<?> every(Duration firstDelay, Duration interval, String what, String afterFailure,
-            Runnable round) {
+    public ScheduledFuture<?> every(
+            Duration firstDelay, Duration interval, String what, String afterFailure, Runnable round) {
         ScheduledFuture<?> rounds;
         try {
-            rounds = scheduler.scheduleWithFixedDelay(() -> runRound(what, afterFailure, round), firstDelay.toNanos(),
-                    interval.toNanos(), TimeUnit.NANOSECONDS);
+            rounds = scheduler.scheduleWithFixedDelay(
+                    () -> runRound(what, afterFailure, round),
+                    firstDelay.toNanos(),
+                    interval.toNanos(),
+                    TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             throw new IllegalStateException(what + " cannot run: the scheduler refused it (was it shut down?)", e);
         }

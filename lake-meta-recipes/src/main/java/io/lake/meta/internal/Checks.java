@@ -11,8 +11,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Checks {
 
-    private Checks() {
-    }
+    private Checks() {}
 
     /**
      * Checks that argument {@code name} is not null.

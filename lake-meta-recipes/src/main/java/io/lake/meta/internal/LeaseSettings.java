@@ -45,8 +45,8 @@ public final class LeaseSettings {
     public static String id(@Nullable String id, String name) {
         String checked = Checks.notNull(id, name);
         if (checked.isBlank() || checked.length() > MAX_ID_LENGTH) {
-            throw new InvalidArgumentException(name + " must be 1 to " + MAX_ID_LENGTH
-                    + " characters and not blank, got '" + checked + "'");
+            throw new InvalidArgumentException(
+                    name + " must be 1 to " + MAX_ID_LENGTH + " characters and not blank, got '" + checked + "'");
         }
         return checked;
     }
@@ -118,8 +118,8 @@ public final class LeaseSettings {
         Duration lease = leaseDuration();
         Duration margin = safetyMargin != null ? safetyMargin : Duration.ZERO;
         if (margin.compareTo(lease) >= 0) {
-            throw new InvalidArgumentException("safetyMargin " + margin + " must be shorter than leaseDuration "
-                    + lease + ": otherwise " + holder + " would never trust its own lease");
+            throw new InvalidArgumentException("safetyMargin " + margin + " must be shorter than leaseDuration " + lease
+                    + ": otherwise " + holder + " would never trust its own lease");
         }
         return margin;
     }
@@ -136,8 +136,9 @@ public final class LeaseSettings {
         Duration valid = lease.minus(marginFor(holder));
         Duration renew = renewInterval != null ? renewInterval : lease.dividedBy(3);
         if (renew.isZero() || renew.compareTo(valid) >= 0) {
-            throw new InvalidArgumentException("renewInterval " + renew + " must be shorter than leaseDuration"
-                    + " minus safetyMargin (" + valid + "): otherwise " + holder + "'s lease expires before it is renewed");
+            throw new InvalidArgumentException(
+                    "renewInterval " + renew + " must be shorter than leaseDuration" + " minus safetyMargin (" + valid
+                            + "): otherwise " + holder + "'s lease expires before it is renewed");
         }
         return renew;
     }

@@ -42,6 +42,7 @@ public final class Listeners<L> {
     private final ArrayDeque<Runnable> pending = new ArrayDeque<>();
     /** Guarded by lock: a drain is scheduled or running. */
     private boolean draining;
+
     private final Drain drainTask = new Drain();
     /** The fatal error a listener last threw out of a drain; what an executor running it inline passes on. */
     private volatile @Nullable Throwable escapedFromListener;
@@ -63,8 +64,8 @@ public final class Listeners<L> {
      * without a lifecycle (a lease candidate) leaks no thread.
      */
     public static Executor oneThread(String name) {
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, IDLE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                Threads.daemon(name));
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                1, 1, IDLE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), Threads.daemon(name));
         pool.allowCoreThreadTimeOut(true);
         return pool;
     }
@@ -150,7 +151,9 @@ public final class Listeners<L> {
                 pending.clear();
                 draining = false;
             }
-            log.warn("listener executor refused delivery (was it shut down?): {} event(s) dropped: {}", dropped,
+            log.warn(
+                    "listener executor refused delivery (was it shut down?): {} event(s) dropped: {}",
+                    dropped,
                     e.toString());
             return;
         }

@@ -13,8 +13,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Options {
 
-    private Options() {
-    }
+    private Options() {}
 
     /**
      * Checks that option {@code name}, holding {@code current}, may take {@code value}.

@@ -9,8 +9,7 @@ import java.util.concurrent.ThreadFactory;
  */
 public final class Threads {
 
-    private Threads() {
-    }
+    private Threads() {}
 
     /** Daemon threads named {@code name}: a recipe's own thread never keeps the JVM alive. */
     public static ThreadFactory daemon(String name) {

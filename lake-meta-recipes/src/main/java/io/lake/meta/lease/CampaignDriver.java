@@ -62,7 +62,9 @@ final class CampaignDriver {
                     try {
                         campaign.guardRejected(guard);
                     } catch (RuntimeException e) {
-                        log.warn("could not settle the rejection of {}; the guard ends at its deadline: {}", guard,
+                        log.warn(
+                                "could not settle the rejection of {}; the guard ends at its deadline: {}",
+                                guard,
                                 e.toString());
                     }
                 }

@@ -1,12 +1,11 @@
 package io.lake.meta.lease;
 
-import io.lake.meta.Ticker;
-
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.Ticker;
 import io.lake.meta.internal.BackgroundRounds;
 import io.lake.meta.internal.Checks;
 import io.lake.meta.internal.LeaseSettings;
@@ -69,7 +68,9 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
      * @since 0.1.0
      */
     public enum State {
-        LATENT, STARTED, CLOSED
+        LATENT,
+        STARTED,
+        CLOSED
     }
 
     private final MetaKey leaseKey;
@@ -82,10 +83,12 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
 
     /** Wakes {@link #awaitLeadership} callers when leadership may have changed or the election closed. */
     private final ReentrantLock leadershipLock = new ReentrantLock();
+
     private final Condition leadershipMayHaveChanged = leadershipLock.newCondition();
 
     /** Guarded by the driver's round lock, except its guard and status reads. */
     private final LeaseCampaign campaign;
+
     private final CampaignDriver driver;
 
     /** Guarded by this: lifecycle. */
@@ -98,11 +101,19 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         this.leaseDuration = b.lease.leaseDuration();
         this.renewInterval = renewInterval;
         this.safetyMargin = b.lease.marginFor("a leader");
-        this.listeners = LeaseCampaign.listeners(b.lease.listenerExecutor("lake-meta-election-listener-" + candidateId),
-                LOG);
+        this.listeners =
+                LeaseCampaign.listeners(b.lease.listenerExecutor("lake-meta-election-listener-" + candidateId), LOG);
         this.rounds = BackgroundRounds.of(b.lease.scheduler(), "lake-meta-election-" + candidateId, LOG);
-        this.campaign = new LeaseCampaign(Options.required(b.store, "store"), leaseKey, candidateId, b.lease.clock(), b.lease.ticker(),
-                leaseDuration, safetyMargin, listeners, LOG);
+        this.campaign = new LeaseCampaign(
+                Options.required(b.store, "store"),
+                leaseKey,
+                candidateId,
+                b.lease.clock(),
+                b.lease.ticker(),
+                leaseDuration,
+                safetyMargin,
+                listeners,
+                LOG);
         this.driver = new CampaignDriver(campaign, listeners, LOG);
         if (b.listener != null) {
             listeners.add(b.listener);
@@ -249,7 +260,8 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
     public boolean resign() {
         return driver.run(() -> {
             if (state == State.CLOSED) {
-                throw new IllegalStateException("election for '" + leaseKey + "' is closed; it resigned when it closed");
+                throw new IllegalStateException(
+                        "election for '" + leaseKey + "' is closed; it resigned when it closed");
             }
             return campaign.resign("resigned");
         });
@@ -284,8 +296,12 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         state = State.STARTED;
         try {
             // close() cancels the rounds
-            var unused = rounds.every(Duration.ZERO, renewInterval, "campaign round for '" + leaseKey + "' (candidate "
-                    + candidateId + ")", "retrying next round", this::backgroundRound);
+            var unused = rounds.every(
+                    Duration.ZERO,
+                    renewInterval,
+                    "campaign round for '" + leaseKey + "' (candidate " + candidateId + ")",
+                    "retrying next round",
+                    this::backgroundRound);
         } catch (IllegalStateException e) {
             state = State.LATENT; // no round runs: nothing started
             throw e;
@@ -309,8 +325,11 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         try {
             driver.run(() -> campaign.resign("election closed"));
         } catch (MetaStoreException e) {
-            LOG.warn("election for '{}' (candidate {}) could not resign on close; the lease will expire on its own: {}",
-                    leaseKey, candidateId, e.toString());
+            LOG.warn(
+                    "election for '{}' (candidate {}) could not resign on close; the lease will expire on its own: {}",
+                    leaseKey,
+                    candidateId,
+                    e.toString());
         } finally {
             signalLeadershipChange();
         }
@@ -331,8 +350,9 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
 
     @Override
     public String toString() {
-        return "LeaderElection[" + leaseKey + ", candidate=" + candidateId + ", " + state.name().toLowerCase(Locale.ROOT)
-                + ", duration=" + leaseDuration + ", renew=" + renewInterval + ", margin=" + safetyMargin + "]";
+        return "LeaderElection[" + leaseKey + ", candidate=" + candidateId + ", "
+                + state.name().toLowerCase(Locale.ROOT) + ", duration=" + leaseDuration + ", renew=" + renewInterval
+                + ", margin=" + safetyMargin + "]";
     }
 
     // ---- rounds -------------------------------------------------------------------------------
@@ -363,8 +383,7 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
         private final LeaseSettings lease = new LeaseSettings();
         private @Nullable LeadershipListener listener;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The raw store holding the lease (never a fenced store: the election writes the lease itself). The election does not close it. */
         public Builder store(MetaStore store) {
@@ -380,8 +399,8 @@ public final class LeaderElection implements LeaseAuthority, AutoCloseable {
 
         /** This candidate's id: unique among live candidates, 1 to 256 characters, not blank. */
         public Builder candidateId(String candidateId) {
-            this.candidateId = LeaseSettings.id(Options.setOnce(this.candidateId, candidateId, "candidateId"),
-                    "candidateId");
+            this.candidateId =
+                    LeaseSettings.id(Options.setOnce(this.candidateId, candidateId, "candidateId"), "candidateId");
             return this;
         }
 

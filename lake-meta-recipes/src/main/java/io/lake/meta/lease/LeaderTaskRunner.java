@@ -52,7 +52,8 @@ public final class LeaderTaskRunner implements AutoCloseable {
     private LeaderTaskRunner(LeaderElection election, LeaderTask task) {
         this.election = election;
         this.task = task;
-        this.thread = Executors.newSingleThreadExecutor(Threads.daemon("lake-meta-leader-task-" + election.candidateId()));
+        this.thread =
+                Executors.newSingleThreadExecutor(Threads.daemon("lake-meta-leader-task-" + election.candidateId()));
     }
 
     /**
@@ -126,8 +127,11 @@ public final class LeaderTaskRunner implements AutoCloseable {
             // checked and resigned in one step: the node may have moved on to a later term meanwhile
             election.resignTerm(guard.epoch());
         } catch (RuntimeException e) {
-            LOG.warn("leader task of {} returned in epoch {} but could not resign; the lease expires on its own: {}",
-                    election.candidateId(), guard.epoch(), e.toString());
+            LOG.warn(
+                    "leader task of {} returned in epoch {} but could not resign; the lease expires on its own: {}",
+                    election.candidateId(),
+                    guard.epoch(),
+                    e.toString());
         }
     }
 

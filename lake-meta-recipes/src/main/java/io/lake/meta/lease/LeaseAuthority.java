@@ -24,6 +24,5 @@ public interface LeaseAuthority {
      * Told by a fenced store that the store rejected {@code guard}: the lease record no longer
      * holds its bytes. An authority still publishing that guard should stop doing so.
      */
-    default void guardRejected(LeaseGuard guard) {
-    }
+    default void guardRejected(LeaseGuard guard) {}
 }

@@ -1,13 +1,12 @@
 package io.lake.meta.lease;
 
-import io.lake.meta.Ticker;
-
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
 import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.Ticker;
 import io.lake.meta.WriteResult;
 import io.lake.meta.internal.Listeners;
 import java.time.Clock;
@@ -32,6 +31,7 @@ final class LeaseCampaign {
 
     /** The owner's logger (the public class, where users configure logging). */
     private final Logger log;
+
     private final MetaStore store;
     private final MetaKey leaseKey;
     private final String candidateId;
@@ -50,8 +50,16 @@ final class LeaseCampaign {
      *     up to whole milliseconds: a longer expiry only makes others wait longer)
      * @param safetyMargin how much earlier than {@code leaseDuration} the local deadline falls
      */
-    LeaseCampaign(MetaStore store, MetaKey leaseKey, String candidateId, Clock clock, Ticker ticker,
-            Duration leaseDuration, Duration safetyMargin, Listeners<LeadershipListener> listeners, Logger log) {
+    LeaseCampaign(
+            MetaStore store,
+            MetaKey leaseKey,
+            String candidateId,
+            Clock clock,
+            Ticker ticker,
+            Duration leaseDuration,
+            Duration safetyMargin,
+            Listeners<LeadershipListener> listeners,
+            Logger log) {
         this.store = store;
         this.leaseKey = leaseKey;
         this.candidateId = candidateId;
@@ -174,14 +182,17 @@ final class LeaseCampaign {
         if (current.isEmpty()) {
             return false;
         }
-        LeaseInstallation mine = own != null && own.bytes().equals(current.get()) ? own
+        LeaseInstallation mine = own != null && own.bytes().equals(current.get())
+                ? own
                 : maybe != null && maybe.bytes().equals(current.get()) ? maybe : null;
         if (mine == null) {
             return false;
         }
         terms.saw(mine.epoch());
-        MetaValue vacant = LeaseRecord.vacant(mine.epoch(), clock.millis(), nonce()).encode();
-        boolean applied = store.apply(Mutation.update(leaseKey, mine.bytes(), vacant)).isApplied();
+        MetaValue vacant =
+                LeaseRecord.vacant(mine.epoch(), clock.millis(), nonce()).encode();
+        boolean applied =
+                store.apply(Mutation.update(leaseKey, mine.bytes(), vacant)).isApplied();
         if (applied) {
             log.info("candidate {} resigned '{}' in epoch {}", candidateId, leaseKey, mine.epoch());
         }
@@ -235,7 +246,8 @@ final class LeaseCampaign {
         // holder's own deadline from the same truncated instant (round it down, never up), so on
         // one clock with zero margin the holder stops before anyone may take over.
         long truncatedNanos = wallNow.getNano() % 1_000_000L;
-        MetaValue next = LeaseRecord.held(candidateId, epoch, expiresAt, nonce()).encode();
+        MetaValue next =
+                LeaseRecord.held(candidateId, epoch, expiresAt, nonce()).encode();
         LeaseInstallation attempt = new LeaseInstallation(next, epoch, sentAt - truncatedNanos + localValidityNanos);
         Mutation mutation = expected.isPresent()
                 ? Mutation.update(leaseKey, expected.get(), next)

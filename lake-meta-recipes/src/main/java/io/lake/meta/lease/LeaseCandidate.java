@@ -1,12 +1,11 @@
 package io.lake.meta.lease;
 
-import io.lake.meta.Ticker;
-
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.Ticker;
 import io.lake.meta.internal.Checks;
 import io.lake.meta.internal.LeaseSettings;
 import io.lake.meta.internal.Listeners;
@@ -48,16 +47,25 @@ public final class LeaseCandidate implements LeaseAuthority {
     private final Listeners<LeadershipListener> listeners;
     /** Guarded by the driver's round lock, except its guard reads. */
     private final LeaseCampaign campaign;
+
     private final CampaignDriver driver;
 
     private LeaseCandidate(Builder b) {
         // build() checked the required options
         this.leaseKey = Options.required(b.leaseKey, "leaseKey");
         this.candidateId = Options.required(b.candidateId, "candidateId");
-        this.listeners = LeaseCampaign.listeners(b.lease.listenerExecutor("lake-meta-candidate-listener-" + candidateId),
+        this.listeners =
+                LeaseCampaign.listeners(b.lease.listenerExecutor("lake-meta-candidate-listener-" + candidateId), LOG);
+        this.campaign = new LeaseCampaign(
+                Options.required(b.store, "store"),
+                leaseKey,
+                candidateId,
+                b.lease.clock(),
+                b.lease.ticker(),
+                b.lease.leaseDuration(),
+                b.lease.marginFor("a holder"),
+                listeners,
                 LOG);
-        this.campaign = new LeaseCampaign(Options.required(b.store, "store"), leaseKey, candidateId, b.lease.clock(), b.lease.ticker(),
-                b.lease.leaseDuration(), b.lease.marginFor("a holder"), listeners, LOG);
         this.driver = new CampaignDriver(campaign, listeners, LOG);
         if (b.listener != null) {
             listeners.add(b.listener);
@@ -161,8 +169,7 @@ public final class LeaseCandidate implements LeaseAuthority {
         private final LeaseSettings lease = new LeaseSettings();
         private @Nullable LeadershipListener listener;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The raw store holding the lease; never closed by the candidate. */
         public Builder store(MetaStore store) {
@@ -178,8 +185,8 @@ public final class LeaseCandidate implements LeaseAuthority {
 
         /** This candidate's id, written into the record: 1 to 256 characters, not blank. */
         public Builder candidateId(String candidateId) {
-            this.candidateId = LeaseSettings.id(Options.setOnce(this.candidateId, candidateId, "candidateId"),
-                    "candidateId");
+            this.candidateId =
+                    LeaseSettings.id(Options.setOnce(this.candidateId, candidateId, "candidateId"), "candidateId");
             return this;
         }
 

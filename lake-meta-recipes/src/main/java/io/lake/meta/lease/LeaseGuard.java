@@ -1,9 +1,8 @@
 package io.lake.meta.lease;
 
-import io.lake.meta.Ticker;
-
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
+import io.lake.meta.Ticker;
 import io.lake.meta.internal.Checks;
 
 /**

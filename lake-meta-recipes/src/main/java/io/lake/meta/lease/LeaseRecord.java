@@ -109,8 +109,8 @@ public final class LeaseRecord {
         JsonNode epochNode = root.get("epoch");
         if (epochNode != null && !epochNode.isNull()) {
             if (!epochNode.isIntegralNumber() || !epochNode.canConvertToLong() || epochNode.asLong() < 0) {
-                throw new CorruptLeaseRecordException(leaseKey, "epoch " + epochNode
-                        + " is not an integer from 0 to " + Long.MAX_VALUE);
+                throw new CorruptLeaseRecordException(
+                        leaseKey, "epoch " + epochNode + " is not an integer from 0 to " + Long.MAX_VALUE);
             }
             epoch = epochNode.asLong();
         }
@@ -118,8 +118,8 @@ public final class LeaseRecord {
         JsonNode expiryNode = root.get("expiresAtMillis");
         if (expiryNode != null && !expiryNode.isNull()) {
             if (!expiryNode.isIntegralNumber() || !expiryNode.canConvertToLong()) {
-                throw new CorruptLeaseRecordException(leaseKey, "expiresAtMillis " + expiryNode
-                        + " is not a 64-bit integer");
+                throw new CorruptLeaseRecordException(
+                        leaseKey, "expiresAtMillis " + expiryNode + " is not a 64-bit integer");
             }
             expiresAt = expiryNode.asLong();
         } else if (holder != null) {
@@ -192,8 +192,10 @@ public final class LeaseRecord {
             return false;
         }
         LeaseRecord other = (LeaseRecord) o;
-        return epoch == other.epoch && expiresAtMillis == other.expiresAtMillis
-                && Objects.equals(holder, other.holder) && Objects.equals(nonce, other.nonce);
+        return epoch == other.epoch
+                && expiresAtMillis == other.expiresAtMillis
+                && Objects.equals(holder, other.holder)
+                && Objects.equals(nonce, other.nonce);
     }
 
     @Override

@@ -24,6 +24,7 @@ final class TermMemory {
     private @Nullable LeaseInstallation installed;
     /** Bytes sent whose answer was lost; resolved by the next read of the record. */
     private @Nullable LeaseInstallation unresolved;
+
     private long highestEpochSeen;
     /** The highest epoch whose term ended here; 0 when none has. */
     private long highestEpochEnded;
@@ -32,16 +33,19 @@ final class TermMemory {
         this.leaseKey = leaseKey;
     }
 
-    @Nullable LeaseInstallation installed() {
+    @Nullable
+    LeaseInstallation installed() {
         return installed;
     }
 
-    @Nullable LeaseInstallation unresolved() {
+    @Nullable
+    LeaseInstallation unresolved() {
         return unresolved;
     }
 
     /** The installation of this election the record holds when it holds {@code bytes}, or null. */
-    @Nullable LeaseInstallation own(MetaValue bytes) {
+    @Nullable
+    LeaseInstallation own(MetaValue bytes) {
         if (installed != null && installed.bytes().equals(bytes)) {
             return installed;
         }

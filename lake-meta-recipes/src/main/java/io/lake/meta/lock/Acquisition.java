@@ -17,7 +17,8 @@ final class Acquisition {
     /** The hold, or empty when the deadline passed; exceptional when the acquisition failed. */
     final CompletableFuture<Optional<LockHold>> answer = new CompletableFuture<>();
     /** The scheduled next round, if any. */
-    @Nullable ScheduledFuture<?> nextRound;
+    @Nullable
+    ScheduledFuture<?> nextRound;
     /** What the last round saw, for the timeout's message. */
     String lastSeen = "no round ran";
     /** Whether a round's write lost its answer: it may have installed a record of ours. */

@@ -3,13 +3,12 @@ package io.lake.meta.lock;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
-import io.lake.meta.MetaStoreException;
+import io.lake.meta.Ticker;
 import io.lake.meta.internal.LeaseSettings;
 import io.lake.meta.internal.Options;
 import io.lake.meta.lease.CorruptLeaseRecordException;
 import io.lake.meta.lease.LeaseCandidate;
 import io.lake.meta.lease.LeaseEpochExhaustedException;
-import io.lake.meta.Ticker;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -55,7 +54,9 @@ public interface FencedLock extends AutoCloseable {
      * @since 0.1.0
      */
     enum State {
-        LATENT, STARTED, CLOSED
+        LATENT,
+        STARTED,
+        CLOSED
     }
 
     /** A builder: store, key, holder id and lease duration are required. */
@@ -134,8 +135,7 @@ public interface FencedLock extends AutoCloseable {
         private final LeaseSettings lease = new LeaseSettings();
         private @Nullable LockListener listener;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The raw store holding the lock record and the data (never a fenced view); never closed by the lock. */
         public Builder store(MetaStore store) {
@@ -235,14 +235,31 @@ public interface FencedLock extends AutoCloseable {
             String holderId = Options.required(this.holderId, "holderId");
             Duration renew = lease.renewIntervalFor("a hold");
             ReentrantLock mutex = new ReentrantLock();
-            MutexAwareDelivery delivery = new MutexAwareDelivery(lease.listenerExecutor("lake-meta-lock-listener-" + key),
-                    mutex);
+            MutexAwareDelivery delivery =
+                    new MutexAwareDelivery(lease.listenerExecutor("lake-meta-lock-listener-" + key), mutex);
             // the lock's holder is a candidate for the lock's record, with the same lease settings
-            LeaseCandidate candidate = LeaseCandidate.builder().store(store).leaseKey(key).candidateId(holderId)
-                    .leaseDuration(lease.leaseDuration()).safetyMargin(lease.marginFor("a hold")).clock(lease.clock())
-                    .ticker(lease.ticker()).listenerExecutor(delivery).build();
-            return new LeaseLock(store, key, holderId, candidate, lease.ticker(), renew, lease.retryIntervalOr(renew),
-                    lease.scheduler(), listener, mutex, delivery);
+            LeaseCandidate candidate = LeaseCandidate.builder()
+                    .store(store)
+                    .leaseKey(key)
+                    .candidateId(holderId)
+                    .leaseDuration(lease.leaseDuration())
+                    .safetyMargin(lease.marginFor("a hold"))
+                    .clock(lease.clock())
+                    .ticker(lease.ticker())
+                    .listenerExecutor(delivery)
+                    .build();
+            return new LeaseLock(
+                    store,
+                    key,
+                    holderId,
+                    candidate,
+                    lease.ticker(),
+                    renew,
+                    lease.retryIntervalOr(renew),
+                    lease.scheduler(),
+                    listener,
+                    mutex,
+                    delivery);
         }
     }
 }

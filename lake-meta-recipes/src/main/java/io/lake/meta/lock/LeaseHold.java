@@ -20,6 +20,7 @@ final class LeaseHold implements LockHold {
     private final FencedMetaStore view;
     /** Set once: released by the caller, or lost. */
     private final AtomicBoolean ended = new AtomicBoolean();
+
     private volatile boolean released;
 
     LeaseHold(LeaseLock lock, MetaStore store, long epoch) {
@@ -89,7 +90,8 @@ final class LeaseHold implements LockHold {
 
     @Override
     public String toString() {
-        return "LockHold[" + lock.key() + ", epoch=" + epoch + (released ? ", released" : ended.get() ? ", lost" : "") + "]";
+        return "LockHold[" + lock.key() + ", epoch=" + epoch + (released ? ", released" : ended.get() ? ", lost" : "")
+                + "]";
     }
 
     /** What the view is fenced by: this hold's epoch, while the hold has not ended. */

@@ -5,19 +5,19 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaStoreException;
 import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.Ticker;
 import io.lake.meta.internal.BackgroundRounds;
 import io.lake.meta.internal.Listeners;
-import io.lake.meta.lease.LeaseCandidate;
-import io.lake.meta.lease.LeaseGuard;
 import io.lake.meta.lease.LeadershipListener;
 import io.lake.meta.lease.LeadershipStatus;
-import io.lake.meta.Ticker;
+import io.lake.meta.lease.LeaseCandidate;
+import io.lake.meta.lease.LeaseGuard;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -63,9 +63,18 @@ final class LeaseLock implements FencedLock {
     /** Guarded by mutex. */
     private @Nullable Acquisition acquiring;
 
-    LeaseLock(MetaStore store, MetaKey key, String holderId, LeaseCandidate candidate, Ticker ticker,
-            Duration renewInterval, Duration retryInterval, @Nullable ScheduledExecutorService scheduler, @Nullable LockListener listener,
-            ReentrantLock mutex, MutexAwareDelivery delivery) {
+    LeaseLock(
+            MetaStore store,
+            MetaKey key,
+            String holderId,
+            LeaseCandidate candidate,
+            Ticker ticker,
+            Duration renewInterval,
+            Duration retryInterval,
+            @Nullable ScheduledExecutorService scheduler,
+            @Nullable LockListener listener,
+            ReentrantLock mutex,
+            MutexAwareDelivery delivery) {
         this.mutex = mutex;
         this.delivery = delivery;
         this.store = store;
@@ -129,8 +138,12 @@ final class LeaseLock implements FencedLock {
             state = State.STARTED;
             try {
                 // close() cancels the rounds
-                var unused = rounds.every(renewInterval, renewInterval, "renewal of lock '" + key + "' (holder "
-                        + holderId + ")", "the hold stays valid until its deadline", this::renewalTick);
+                var unused = rounds.every(
+                        renewInterval,
+                        renewInterval,
+                        "renewal of lock '" + key + "' (holder " + holderId + ")",
+                        "the hold stays valid until its deadline",
+                        this::renewalTick);
             } catch (IllegalStateException e) {
                 state = State.LATENT; // no renewal runs: nothing started
                 throw e;
@@ -178,7 +191,8 @@ final class LeaseLock implements FencedLock {
             Acquisition a = acquiring;
             if (a != null) {
                 giveUp(a);
-                a.answer.completeExceptionally(new IllegalStateException("lock '" + key + "' was closed while acquiring"));
+                a.answer.completeExceptionally(
+                        new IllegalStateException("lock '" + key + "' was closed while acquiring"));
             }
             LeaseHold h = hold;
             if (h != null && !h.released()) {
@@ -187,8 +201,11 @@ final class LeaseLock implements FencedLock {
                 try {
                     candidate.resign();
                 } catch (MetaStoreException e) {
-                    LOG.warn("lock '{}' (holder {}) could not release on close; the record will expire on its own: {}",
-                            key, holderId, e.toString());
+                    LOG.warn(
+                            "lock '{}' (holder {}) could not release on close; the record will expire on its own: {}",
+                            key,
+                            holderId,
+                            e.toString());
                 }
             }
         } finally {
@@ -198,8 +215,8 @@ final class LeaseLock implements FencedLock {
 
     @Override
     public String toString() {
-        return "FencedLock[" + key + ", holder=" + holderId + ", " + state.name().toLowerCase(Locale.ROOT)
-                + ", renew=" + renewInterval + ", retry=" + retryInterval + "]";
+        return "FencedLock[" + key + ", holder=" + holderId + ", "
+                + state.name().toLowerCase(Locale.ROOT) + ", renew=" + renewInterval + ", retry=" + retryInterval + "]";
     }
 
     // ---- for LeaseHold --------------------------------------------------------------------------
@@ -264,7 +281,8 @@ final class LeaseLock implements FencedLock {
         try {
             if (state != State.STARTED) {
                 throw new IllegalStateException("lock '" + key + "' (holder " + holderId + ") is "
-                        + state.name().toLowerCase(Locale.ROOT) + (state == State.LATENT
+                        + state.name().toLowerCase(Locale.ROOT)
+                        + (state == State.LATENT
                                 ? ": start() it before acquiring, so that its holds are renewed"
                                 : ": build a new one to acquire again"));
             }
@@ -331,12 +349,15 @@ final class LeaseLock implements FencedLock {
             return;
         }
         try {
-            a.nextRound = rounds.scheduler().schedule(() -> scheduledRound(a), Math.min(retryInterval.toNanos(), remaining),
-                    TimeUnit.NANOSECONDS);
+            a.nextRound = rounds.scheduler()
+                    .schedule(
+                            () -> scheduledRound(a),
+                            Math.min(retryInterval.toNanos(), remaining),
+                            TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             giveUp(a);
-            a.answer.completeExceptionally(new IllegalStateException("lock '" + key
-                    + "': the scheduler refused the next acquisition round (was it shut down?)", e));
+            a.answer.completeExceptionally(new IllegalStateException(
+                    "lock '" + key + "': the scheduler refused the next acquisition round (was it shut down?)", e));
         }
     }
 
@@ -368,8 +389,11 @@ final class LeaseLock implements FencedLock {
             try {
                 candidate.resign();
             } catch (MetaStoreException e) {
-                LOG.warn("lock '{}' (holder {}): could not clear a write whose answer was lost; it expires on its own: {}",
-                        key, holderId, e.toString());
+                LOG.warn(
+                        "lock '{}' (holder {}): could not clear a write whose answer was lost; it expires on its own: {}",
+                        key,
+                        holderId,
+                        e.toString());
             }
         }
     }
@@ -393,8 +417,12 @@ final class LeaseLock implements FencedLock {
             try {
                 h.release();
             } catch (MetaStoreException e) {
-                LOG.warn("lock '{}' (holder {}): could not release a hold won after its caller was interrupted;"
-                        + " it expires on its own: {}", key, holderId, e.toString());
+                LOG.warn(
+                        "lock '{}' (holder {}): could not release a hold won after its caller was interrupted;"
+                                + " it expires on its own: {}",
+                        key,
+                        holderId,
+                        e.toString());
             }
         });
     }

@@ -68,6 +68,7 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
     private final Settings settings;
     /** Every held lock's renewals run on its scheduler (the supplied one, or the provider's own thread). */
     private final BackgroundRounds rounds;
+
     private final Map<TableId, FencedLock> held = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
@@ -220,9 +221,18 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
          * page of tables' worth of threads per tick.
          */
         FencedLock lockOn(MetaStore store, MetaKey key, ScheduledExecutorService scheduler) {
-            return FencedLock.builder().store(store).key(key).holderId(holderId).leaseDuration(leaseDuration)
-                    .safetyMargin(safetyMargin).renewInterval(renewInterval).clock(clock).ticker(ticker)
-                    .scheduler(scheduler).listenerExecutor(Runnable::run).build();
+            return FencedLock.builder()
+                    .store(store)
+                    .key(key)
+                    .holderId(holderId)
+                    .leaseDuration(leaseDuration)
+                    .safetyMargin(safetyMargin)
+                    .renewInterval(renewInterval)
+                    .clock(clock)
+                    .ticker(ticker)
+                    .scheduler(scheduler)
+                    .listenerExecutor(Runnable::run)
+                    .build();
         }
     }
 
@@ -239,8 +249,7 @@ public final class FencedTableLocks implements TableLockProvider, AutoCloseable 
         private @Nullable String holderId;
         private final LeaseSettings lease = new LeaseSettings();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The raw store holding the lock records and the registry (never a fenced view); never closed here. */
         public Builder store(MetaStore store) {

@@ -32,6 +32,7 @@ public final class MaintenanceLimits {
 
     /** The largest page size: the store's page limit. */
     public static final int MAX_PAGE_SIZE = Limits.MAX_PAGE_LIMIT;
+
     public static final int DEFAULT_PAGE_SIZE = 100;
     static final String DEFAULT_INTERVAL_TEXT = "60s";
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(60);
@@ -82,8 +83,8 @@ public final class MaintenanceLimits {
         Checks.notNull(options, "options");
         for (String name : options.keySet()) {
             if (!INTERVAL_OPTION.equals(name) && !PAGE_SIZE_OPTION.equals(name)) {
-                throw new InvalidArgumentException("unknown maintenance option '" + name + "': use "
-                        + INTERVAL_OPTION + " or " + PAGE_SIZE_OPTION);
+                throw new InvalidArgumentException("unknown maintenance option '" + name + "': use " + INTERVAL_OPTION
+                        + " or " + PAGE_SIZE_OPTION);
             }
         }
         Duration interval = DEFAULT_INTERVAL;
@@ -104,7 +105,8 @@ public final class MaintenanceLimits {
             pageSizeSource = PAGE_SIZE_ENV;
             pageSize = SettingText.wholeNumber(environment.get(PAGE_SIZE_ENV), pageSizeSource);
         }
-        return new MaintenanceLimits(requireInterval(interval, intervalSource), requirePageSize(pageSize, pageSizeSource));
+        return new MaintenanceLimits(
+                requireInterval(interval, intervalSource), requirePageSize(pageSize, pageSizeSource));
     }
 
     private static Duration requireInterval(Duration interval, String source) {
@@ -138,7 +140,8 @@ public final class MaintenanceLimits {
 
     @Override
     public boolean equals(@Nullable Object o) {
-        return o instanceof MaintenanceLimits && ((MaintenanceLimits) o).interval.equals(interval)
+        return o instanceof MaintenanceLimits
+                && ((MaintenanceLimits) o).interval.equals(interval)
                 && ((MaintenanceLimits) o).pageSize == pageSize;
     }
 

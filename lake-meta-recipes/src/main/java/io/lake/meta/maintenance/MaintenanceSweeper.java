@@ -116,8 +116,13 @@ public final class MaintenanceSweeper {
      */
     public ScheduledFuture<?> scheduleOn(ScheduledExecutorService scheduler) {
         Checks.notNull(scheduler, "scheduler");
-        return BackgroundRounds.on(scheduler, LOG).every(limits.interval(),
-                limits.interval(), "maintenance tick", "the next tick resumes at the same page", this::tick);
+        return BackgroundRounds.on(scheduler, LOG)
+                .every(
+                        limits.interval(),
+                        limits.interval(),
+                        "maintenance tick",
+                        "the next tick resumes at the same page",
+                        this::tick);
     }
 
     /** The limits this sweeper runs with. */
@@ -129,7 +134,8 @@ public final class MaintenanceSweeper {
         // Everything for this table is decided in the term held now: a fenced lock store is
         // pinned to it, so nothing decided here goes out under a later term of the same holder.
         MetaStore lockedStore = held.store();
-        MetaStore inThisTerm = lockedStore instanceof FencedMetaStore fenced ? fenced.pinnedToCurrentTerm() : lockedStore;
+        MetaStore inThisTerm =
+                lockedStore instanceof FencedMetaStore fenced ? fenced.pinnedToCurrentTerm() : lockedStore;
         TableLock lock = inThisTerm == lockedStore ? held : new TermLock(held, (FencedMetaStore) inThisTerm);
         TableRegistry locked = TableRegistry.over(inThisTerm, clock);
         Optional<TableRegistration> reread = locked.get(id);
@@ -174,9 +180,15 @@ public final class MaintenanceSweeper {
     }
 
     private TickStatistics finish(TickStatistics statistics) {
-        LOG.info("maintenance tick: scanned={} maintained={} updated={} purged={} skipped={} wrapped={} cancelled={}",
-                statistics.scanned(), statistics.maintained(), statistics.updated(), statistics.purged(),
-                statistics.skipped(), statistics.wrapped(), statistics.cancelled());
+        LOG.info(
+                "maintenance tick: scanned={} maintained={} updated={} purged={} skipped={} wrapped={} cancelled={}",
+                statistics.scanned(),
+                statistics.maintained(),
+                statistics.updated(),
+                statistics.purged(),
+                statistics.skipped(),
+                statistics.wrapped(),
+                statistics.cancelled());
         return statistics;
     }
 
@@ -228,8 +240,7 @@ public final class MaintenanceSweeper {
         private MaintenanceLimits limits = MaintenanceLimits.defaults();
         private Clock clock = Clock.systemUTC();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The store the registry pages are read from (reads only; writes go through each lock's store). */
         public Builder registryStore(MetaStore store) {
@@ -268,8 +279,8 @@ public final class MaintenanceSweeper {
          */
         public MaintenanceSweeper build() {
             if (registryStore == null || locks == null || maintainer == null) {
-                throw new IllegalStateException("a maintenance sweeper needs registryStore(...), locks(...) and"
-                        + " maintainer(...)");
+                throw new IllegalStateException(
+                        "a maintenance sweeper needs registryStore(...), locks(...) and" + " maintainer(...)");
             }
             return new MaintenanceSweeper(this);
         }

@@ -11,8 +11,7 @@ final class SettingText {
 
     private static final Pattern WITH_UNIT = Pattern.compile("(-?[0-9]{1,18})(ms|s|m|h|d)");
 
-    private SettingText() {
-    }
+    private SettingText() {}
 
     /**
      * {@code 500ms}, {@code 30s}, {@code 5m}, {@code 2h}, {@code 1d} or ISO-8601 ({@code PT30S}).
@@ -28,11 +27,16 @@ final class SettingText {
             long amount = Long.parseLong(m.group(1));
             try {
                 switch (m.group(2)) {
-                    case "ms": return Duration.ofMillis(amount);
-                    case "s": return Duration.ofSeconds(amount);
-                    case "m": return Duration.ofMinutes(amount);
-                    case "h": return Duration.ofHours(amount);
-                    default: return Duration.ofDays(amount);
+                    case "ms":
+                        return Duration.ofMillis(amount);
+                    case "s":
+                        return Duration.ofSeconds(amount);
+                    case "m":
+                        return Duration.ofMinutes(amount);
+                    case "h":
+                        return Duration.ofHours(amount);
+                    default:
+                        return Duration.ofDays(amount);
                 }
             } catch (ArithmeticException e) {
                 throw new InvalidArgumentException(source + " '" + text + "' is too large for a duration");

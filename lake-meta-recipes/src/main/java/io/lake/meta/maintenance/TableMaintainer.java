@@ -23,8 +23,8 @@ public interface TableMaintainer {
      *     compare-and-set on {@code table}'s exact bytes, through the lock's store
      */
     default MaintenanceAction maintain(TableRegistration table) {
-        throw new UnsupportedOperationException(getClass().getName() + " implements neither maintain(table) nor"
-                + " maintain(table, lock)");
+        throw new UnsupportedOperationException(
+                getClass().getName() + " implements neither maintain(table) nor" + " maintain(table, lock)");
     }
 
     /**
@@ -48,8 +48,8 @@ public interface TableMaintainer {
      * @param tombstone the purging tombstone, re-read under the lock; it keeps the dropped table's location and format
      */
     default void cleanUp(TableRegistration tombstone) {
-        throw new UnsupportedOperationException(getClass().getName() + " implements neither cleanUp(tombstone) nor"
-                + " cleanUp(tombstone, lock)");
+        throw new UnsupportedOperationException(
+                getClass().getName() + " implements neither cleanUp(tombstone) nor" + " cleanUp(tombstone, lock)");
     }
 
     /**

@@ -13,6 +13,5 @@ package io.lake.meta.maintenance;
  *     the next tick then reads the same page again
  * @since 0.1.0
  */
-public record TickStatistics(int scanned, int maintained, int updated, int purged, int skipped, boolean wrapped,
-        boolean cancelled) {
-}
+public record TickStatistics(
+        int scanned, int maintained, int updated, int purged, int skipped, boolean wrapped, boolean cancelled) {}

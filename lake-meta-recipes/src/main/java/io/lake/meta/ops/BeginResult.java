@@ -38,11 +38,13 @@ public record BeginResult(Kind kind, OperationRecord record) {
     }
 
     static BeginResult recorded(OperationRecord record) {
-        return new BeginResult(switch (record.state()) {
-            case IN_PROGRESS -> Kind.IN_PROGRESS;
-            case COMPLETED -> Kind.COMPLETED;
-            case ABANDONED -> Kind.ABANDONED;
-        }, record);
+        return new BeginResult(
+                switch (record.state()) {
+                    case IN_PROGRESS -> Kind.IN_PROGRESS;
+                    case COMPLETED -> Kind.COMPLETED;
+                    case ABANDONED -> Kind.ABANDONED;
+                },
+                record);
     }
 
     /** Whether this call started the operation (and so must run it). */

@@ -16,9 +16,11 @@ public final class IdempotencyConflictException extends MetaStoreException {
 
     /** {@code recorded} was begun with another payload than the one digested as {@code requestDigest}. */
     public IdempotencyConflictException(OperationRecord recorded, String requestDigest) {
-        super("operation " + recorded.id() + " was recorded (" + recorded.state().wireName() + ") with payload digest '"
-                + recorded.payloadDigest() + "', but this request's digest is '" + requestDigest
-                + "': an operation id names one request; nothing was written. Use a new operation id for a new request");
+        super(
+                "operation " + recorded.id() + " was recorded ("
+                        + recorded.state().wireName() + ") with payload digest '"
+                        + recorded.payloadDigest() + "', but this request's digest is '" + requestDigest
+                        + "': an operation id names one request; nothing was written. Use a new operation id for a new request");
         this.recorded = recorded;
         this.requestDigest = requestDigest;
     }

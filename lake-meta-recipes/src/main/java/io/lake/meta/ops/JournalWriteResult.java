@@ -47,7 +47,8 @@ public final class JournalWriteResult {
 
     @Override
     public boolean equals(@Nullable Object o) {
-        return o instanceof JournalWriteResult && ((JournalWriteResult) o).applied == applied
+        return o instanceof JournalWriteResult
+                && ((JournalWriteResult) o).applied == applied
                 && Objects.equals(((JournalWriteResult) o).record, record);
     }
 

@@ -19,6 +19,7 @@ public final class OperationId {
 
     /** The key family of every operation record. */
     public static final String FAMILY = "ops";
+
     public static final int MAX_TENANT_LENGTH = 128;
     public static final int MAX_OPERATION_ID_LENGTH = 256;
 
@@ -39,7 +40,8 @@ public final class OperationId {
      * @throws InvalidArgumentException if the tenant or the operation id breaks its rule; the message names it
      */
     public static OperationId of(String tenant, String operationId) {
-        return new OperationId(requireTenant(tenant),
+        return new OperationId(
+                requireTenant(tenant),
                 require("operation id", operationId, OPERATION, MAX_OPERATION_ID_LENGTH, "[A-Za-z0-9_.:-]"));
     }
 
@@ -101,7 +103,8 @@ public final class OperationId {
 
     @Override
     public boolean equals(@Nullable Object o) {
-        return o instanceof OperationId && ((OperationId) o).tenant.equals(tenant)
+        return o instanceof OperationId
+                && ((OperationId) o).tenant.equals(tenant)
                 && ((OperationId) o).operationId.equals(operationId);
     }
 

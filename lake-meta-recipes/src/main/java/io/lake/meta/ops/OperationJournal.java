@@ -131,8 +131,17 @@ public final class OperationJournal {
                 return replay(existing.get(), digest);
             }
             LeaseGuard guard = requireGuard("begin operation " + id);
-            OperationRecord started = OperationRecordCodec.encode(id, digest, OperationState.IN_PROGRESS, ownerOf(guard),
-                    1, clock.millis(), null, null, null, OperationRecordCodec.noUnknownFields());
+            OperationRecord started = OperationRecordCodec.encode(
+                    id,
+                    digest,
+                    OperationState.IN_PROGRESS,
+                    ownerOf(guard),
+                    1,
+                    clock.millis(),
+                    null,
+                    null,
+                    null,
+                    OperationRecordCodec.noUnknownFields());
             Sent created = send(writesIn(guard.epoch()), key, Optional.empty(), started.storedValue());
             if (created.applied()) {
                 return BeginResult.started(started);
@@ -165,9 +174,19 @@ public final class OperationJournal {
     public JournalWriteResult complete(OperationRecord inProgress, String outcome) {
         Checks.notNull(outcome, "outcome");
         requireOwnInProgress(inProgress, "complete");
-        return replace(inProgress, OperationRecordCodec.encode(inProgress.id(), inProgress.payloadDigest(),
-                OperationState.COMPLETED, inProgress.owner(), inProgress.attempt(), inProgress.startedAtMillis(),
-                clock.millis(), outcome, null, inProgress.unknownFields()));
+        return replace(
+                inProgress,
+                OperationRecordCodec.encode(
+                        inProgress.id(),
+                        inProgress.payloadDigest(),
+                        OperationState.COMPLETED,
+                        inProgress.owner(),
+                        inProgress.attempt(),
+                        inProgress.startedAtMillis(),
+                        clock.millis(),
+                        outcome,
+                        null,
+                        inProgress.unknownFields()));
     }
 
     /**
@@ -180,9 +199,19 @@ public final class OperationJournal {
     public JournalWriteResult abandon(OperationRecord inProgress, String reason) {
         Checks.notNull(reason, "reason");
         requireOwnInProgress(inProgress, "abandon");
-        return replace(inProgress, OperationRecordCodec.encode(inProgress.id(), inProgress.payloadDigest(),
-                OperationState.ABANDONED, inProgress.owner(), inProgress.attempt(), inProgress.startedAtMillis(),
-                clock.millis(), null, reason, inProgress.unknownFields()));
+        return replace(
+                inProgress,
+                OperationRecordCodec.encode(
+                        inProgress.id(),
+                        inProgress.payloadDigest(),
+                        OperationState.ABANDONED,
+                        inProgress.owner(),
+                        inProgress.attempt(),
+                        inProgress.startedAtMillis(),
+                        clock.millis(),
+                        null,
+                        reason,
+                        inProgress.unknownFields()));
     }
 
     /**
@@ -200,17 +229,28 @@ public final class OperationJournal {
         LeaseGuard guard = requireGuard("recover operation " + inProgress.id());
         requireInProgress(inProgress, "recover");
         if (inProgress.owner().epoch() >= guard.epoch()) {
-            throw new InvalidArgumentException("cannot recover operation " + inProgress.id() + ": it was begun in epoch "
-                    + inProgress.owner().epoch() + " and this leader leads epoch " + guard.epoch()
-                    + "; only a later leader recovers an operation. Nothing was written");
+            throw new InvalidArgumentException(
+                    "cannot recover operation " + inProgress.id() + ": it was begun in epoch "
+                            + inProgress.owner().epoch() + " and this leader leads epoch " + guard.epoch()
+                            + "; only a later leader recovers an operation. Nothing was written");
         }
         if (inProgress.attempt() == Long.MAX_VALUE) {
             throw new InvalidArgumentException("operation " + inProgress.id() + " reached the largest attempt number;"
                     + " abandon it instead. Nothing was written");
         }
-        return replace(inProgress, OperationRecordCodec.encode(inProgress.id(), inProgress.payloadDigest(),
-                OperationState.IN_PROGRESS, ownerOf(guard), inProgress.attempt() + 1, inProgress.startedAtMillis(),
-                null, null, null, inProgress.unknownFields()));
+        return replace(
+                inProgress,
+                OperationRecordCodec.encode(
+                        inProgress.id(),
+                        inProgress.payloadDigest(),
+                        OperationState.IN_PROGRESS,
+                        ownerOf(guard),
+                        inProgress.attempt() + 1,
+                        inProgress.startedAtMillis(),
+                        null,
+                        null,
+                        null,
+                        inProgress.unknownFields()));
     }
 
     /**
@@ -247,7 +287,8 @@ public final class OperationJournal {
         long now = clock.millis();
         int deleted = 0;
         for (OperationRecord record : page.items()) {
-            if (isExpired(record, now) && store.delete(record.id().key(), record.storedValue()).isApplied()) {
+            if (isExpired(record, now)
+                    && store.delete(record.id().key(), record.storedValue()).isApplied()) {
                 deleted++;
             }
         }
@@ -291,7 +332,8 @@ public final class OperationJournal {
     private JournalWriteResult replace(OperationRecord read, OperationRecord next) {
         MetaKey key = read.id().key();
         Sent sent = send(writesIn(next.owner().epoch()), key, Optional.of(read.storedValue()), next.storedValue());
-        return sent.applied() ? JournalWriteResult.applied(next)
+        return sent.applied()
+                ? JournalWriteResult.applied(next)
                 : JournalWriteResult.conflict(sent.current().map(value -> OperationRecordCodec.decode(key, value)));
     }
 
@@ -369,10 +411,11 @@ public final class OperationJournal {
         requireInProgress(record, action);
         LeaseGuard guard = requireGuard(action + " operation " + record.id());
         if (record.owner().epoch() != guard.epoch()) {
-            throw new InvalidArgumentException("cannot " + action + " operation " + record.id() + ": it was begun in epoch "
-                    + record.owner().epoch() + " and this leader leads epoch " + guard.epoch()
-                    + (record.owner().epoch() < guard.epoch() ? "; recover it first" : "; re-read it")
-                    + ". Nothing was written");
+            throw new InvalidArgumentException(
+                    "cannot " + action + " operation " + record.id() + ": it was begun in epoch "
+                            + record.owner().epoch() + " and this leader leads epoch " + guard.epoch()
+                            + (record.owner().epoch() < guard.epoch() ? "; recover it first" : "; re-read it")
+                            + ". Nothing was written");
         }
     }
 
@@ -384,15 +427,19 @@ public final class OperationJournal {
     }
 
     private LeaseGuard requireGuard(String what) {
-        return authority.currentGuard().orElseThrow(() -> new FencedException(what + " refused: this node holds no"
-                + " valid lease on '" + authority.leaseKey() + "'; nothing was written"));
+        return authority
+                .currentGuard()
+                .orElseThrow(() -> new FencedException(what + " refused: this node holds no" + " valid lease on '"
+                        + authority.leaseKey() + "'; nothing was written"));
     }
 
     /** The holder named by the guard's own lease record, and the guard's epoch. */
     private OperationOwner ownerOf(LeaseGuard guard) {
         String holder;
         try {
-            holder = LeaseRecord.decode(guard.leaseKey(), guard.leaseBytes()).holder().orElse("unknown");
+            holder = LeaseRecord.decode(guard.leaseKey(), guard.leaseBytes())
+                    .holder()
+                    .orElse("unknown");
         } catch (CorruptLeaseRecordException e) {
             holder = "unknown";
         }
@@ -401,9 +448,11 @@ public final class OperationJournal {
 
     private static String requireDigest(String digest) {
         Checks.notNull(digest, "payload digest");
-        if (digest.isEmpty() || digest.length() > MAX_DIGEST_LENGTH || !DIGEST.matcher(digest).matches()) {
-            throw new InvalidArgumentException("payload digest '" + digest + "' is invalid: use 1 to " + MAX_DIGEST_LENGTH
-                    + " characters from [A-Za-z0-9:_.+/=-], such as sha256:<hex>");
+        if (digest.isEmpty()
+                || digest.length() > MAX_DIGEST_LENGTH
+                || !DIGEST.matcher(digest).matches()) {
+            throw new InvalidArgumentException("payload digest '" + digest + "' is invalid: use 1 to "
+                    + MAX_DIGEST_LENGTH + " characters from [A-Za-z0-9:_.+/=-], such as sha256:<hex>");
         }
         return digest;
     }
@@ -425,8 +474,7 @@ public final class OperationJournal {
         private Clock clock = Clock.systemUTC();
         private Duration retention = DEFAULT_RETENTION;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The store the records live in: a {@link io.lake.meta.fenced.FencedMetaStore} over {@link #authority}'s lease. */
         public Builder store(MetaStore store) {
@@ -472,7 +520,8 @@ public final class OperationJournal {
             if (store == null || authority == null) {
                 throw new IllegalStateException("an operation journal needs store(...) and authority(...)");
             }
-            if (store instanceof FencedMetaStore && !((FencedMetaStore) store).leaseKey().equals(authority.leaseKey())) {
+            if (store instanceof FencedMetaStore
+                    && !((FencedMetaStore) store).leaseKey().equals(authority.leaseKey())) {
                 throw new IllegalStateException("the journal's store is fenced by lease '"
                         + ((FencedMetaStore) store).leaseKey() + "' but its authority leads '" + authority.leaseKey()
                         + "': records would carry the epoch of a lease that does not fence them");

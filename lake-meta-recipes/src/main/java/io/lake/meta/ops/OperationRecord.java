@@ -30,8 +30,16 @@ public final class OperationRecord {
     private final ObjectNode unknownFields;
     private final MetaValue storedValue;
 
-    OperationRecord(OperationId id, String payloadDigest, OperationState state, OperationOwner owner, long attempt,
-            long startedAtMillis, @Nullable Long endedAtMillis, @Nullable String outcome, @Nullable String reason,
+    OperationRecord(
+            OperationId id,
+            String payloadDigest,
+            OperationState state,
+            OperationOwner owner,
+            long attempt,
+            long startedAtMillis,
+            @Nullable Long endedAtMillis,
+            @Nullable String outcome,
+            @Nullable String reason,
             ObjectNode unknownFields,
             MetaValue storedValue) {
         this.id = id;
@@ -101,7 +109,8 @@ public final class OperationRecord {
         return startedAtMillis;
     }
 
-    @Nullable Long endedAtMillis() {
+    @Nullable
+    Long endedAtMillis() {
         return endedAtMillis;
     }
 
@@ -112,7 +121,8 @@ public final class OperationRecord {
     /** Equal when read from equal bytes under the same key. */
     @Override
     public boolean equals(@Nullable Object o) {
-        return o instanceof OperationRecord && ((OperationRecord) o).id.equals(id)
+        return o instanceof OperationRecord
+                && ((OperationRecord) o).id.equals(id)
                 && ((OperationRecord) o).storedValue.equals(storedValue);
     }
 

@@ -33,24 +33,40 @@ final class OperationRecordCodec {
 
     static final int VERSION = 1;
 
-    private static final Set<String> KNOWN = Set.of("v", "digest", "state", "holder", "epoch", "attempt",
-            "startedAtMillis", "endedAtMillis", "outcome", "reason", "attemptId");
+    private static final Set<String> KNOWN = Set.of(
+            "v",
+            "digest",
+            "state",
+            "holder",
+            "epoch",
+            "attempt",
+            "startedAtMillis",
+            "endedAtMillis",
+            "outcome",
+            "reason",
+            "attemptId");
 
     private static final ObjectMapper JSON = JsonMapper.builder()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
-    private OperationRecordCodec() {
-    }
+    private OperationRecordCodec() {}
 
     static ObjectNode noUnknownFields() {
         return JSON.createObjectNode();
     }
 
     /** Encodes a record with these fields. */
-    static OperationRecord encode(OperationId id, String digest, OperationState state, OperationOwner owner,
-            long attempt, long startedAtMillis, @Nullable Long endedAtMillis, @Nullable String outcome,
+    static OperationRecord encode(
+            OperationId id,
+            String digest,
+            OperationState state,
+            OperationOwner owner,
+            long attempt,
+            long startedAtMillis,
+            @Nullable Long endedAtMillis,
+            @Nullable String outcome,
             @Nullable String reason,
             ObjectNode unknownFields) {
         ObjectNode root = JSON.createObjectNode();
@@ -78,8 +94,18 @@ final class OperationRecordCodec {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialize the record of operation " + id, e);
         }
-        return new OperationRecord(id, digest, state, owner, attempt, startedAtMillis, endedAtMillis, outcome, reason,
-                unknownFields.deepCopy(), value);
+        return new OperationRecord(
+                id,
+                digest,
+                state,
+                owner,
+                attempt,
+                startedAtMillis,
+                endedAtMillis,
+                outcome,
+                reason,
+                unknownFields.deepCopy(),
+                value);
     }
 
     /**
@@ -97,8 +123,8 @@ final class OperationRecordCodec {
         ObjectNode root = parse(key, value);
         long version = integer(key, root, "v", 1);
         if (version != VERSION) {
-            throw new CorruptOperationRecordException(key, "record version " + version + " is not " + VERSION
-                    + ", the version this library reads");
+            throw new CorruptOperationRecordException(
+                    key, "record version " + version + " is not " + VERSION + ", the version this library reads");
         }
         OperationState state = state(key, root);
         String digest = text(key, root, "digest");
@@ -114,8 +140,8 @@ final class OperationRecordCodec {
                 unknown.set(field.getKey(), field.getValue());
             }
         }
-        return new OperationRecord(id, digest, state, owner, attempt, startedAt, endedAt, outcome, reason, unknown,
-                value);
+        return new OperationRecord(
+                id, digest, state, owner, attempt, startedAt, endedAt, outcome, reason, unknown, value);
     }
 
     private static ObjectNode parse(MetaKey key, MetaValue value) {
@@ -140,7 +166,8 @@ final class OperationRecordCodec {
                 return state;
             }
         }
-        throw new CorruptOperationRecordException(key, "state '" + name + "' is not in_progress, completed or abandoned");
+        throw new CorruptOperationRecordException(
+                key, "state '" + name + "' is not in_progress, completed or abandoned");
     }
 
     private static String text(MetaKey key, ObjectNode root, String field) {
@@ -154,8 +181,8 @@ final class OperationRecordCodec {
     private static long integer(MetaKey key, ObjectNode root, String field, long min) {
         JsonNode node = root.get(field);
         if (node == null || !node.isIntegralNumber() || !node.canConvertToLong() || node.asLong() < min) {
-            throw new CorruptOperationRecordException(key, "field '" + field + "' is missing or not an integer from "
-                    + min + " to " + Long.MAX_VALUE);
+            throw new CorruptOperationRecordException(
+                    key, "field '" + field + "' is missing or not an integer from " + min + " to " + Long.MAX_VALUE);
         }
         return node.asLong();
     }

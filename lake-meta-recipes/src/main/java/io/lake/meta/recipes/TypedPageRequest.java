@@ -54,7 +54,8 @@ public final class TypedPageRequest<T> {
      *     selection is refused by the store when the page is read
      */
     public TypedPageRequest<T> after(String token) {
-        return new TypedPageRequest<>(PageRequest.after(page.prefix(), Checks.notNull(token, "page token"), page.limit()));
+        return new TypedPageRequest<>(
+                PageRequest.after(page.prefix(), Checks.notNull(token, "page token"), page.limit()));
     }
 
     /**

@@ -30,8 +30,8 @@ final class RegistrationCodec {
 
     static final int VERSION = 1;
 
-    private static final Set<String> KNOWN = Set.of("v", "state", "generation", "location", "format", "properties",
-            "droppedAtMillis", "purgeStartedAtMillis");
+    private static final Set<String> KNOWN = Set.of(
+            "v", "state", "generation", "location", "format", "properties", "droppedAtMillis", "purgeStartedAtMillis");
 
     /** Strict on what would make a record ambiguous (duplicate fields, trailing data). */
     private static final ObjectMapper JSON = JsonMapper.builder()
@@ -39,8 +39,7 @@ final class RegistrationCodec {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
-    private RegistrationCodec() {
-    }
+    private RegistrationCodec() {}
 
     static ObjectNode noUnknownFields() {
         return JSON.createObjectNode();
@@ -61,8 +60,8 @@ final class RegistrationCodec {
         ObjectNode root = parse(key, value);
         int version = (int) integer(key, root, "v", 1, Integer.MAX_VALUE);
         if (version != VERSION) {
-            throw new CorruptRegistrationException(key, "record version " + version + " is not " + VERSION
-                    + ", the version this library reads");
+            throw new CorruptRegistrationException(
+                    key, "record version " + version + " is not " + VERSION + ", the version this library reads");
         }
         TableState state = state(key, root);
         long generation = integer(key, root, "generation", 1, Long.MAX_VALUE);
@@ -73,10 +72,11 @@ final class RegistrationCodec {
         } catch (InvalidArgumentException e) {
             throw new CorruptRegistrationException(key, String.valueOf(e.getMessage()));
         }
-        Long droppedAt = state.isTombstone() ? integer(key, root, "droppedAtMillis", Long.MIN_VALUE, Long.MAX_VALUE)
-                : null;
+        Long droppedAt =
+                state.isTombstone() ? integer(key, root, "droppedAtMillis", Long.MIN_VALUE, Long.MAX_VALUE) : null;
         Long purgeStartedAt = state == TableState.PURGING
-                ? integer(key, root, "purgeStartedAtMillis", Long.MIN_VALUE, Long.MAX_VALUE) : null;
+                ? integer(key, root, "purgeStartedAtMillis", Long.MIN_VALUE, Long.MAX_VALUE)
+                : null;
         ObjectNode unknown = JSON.createObjectNode();
         for (Map.Entry<String, JsonNode> field : root.properties()) {
             if (!KNOWN.contains(field.getKey())) {
@@ -87,8 +87,14 @@ final class RegistrationCodec {
     }
 
     /** The registration {@code id} would hold with these fields, encoded. */
-    static TableRegistration encode(TableId id, TableSpec spec, long generation, TableState state,
-            @Nullable Long droppedAtMillis, @Nullable Long purgeStartedAtMillis, ObjectNode unknownFields) {
+    static TableRegistration encode(
+            TableId id,
+            TableSpec spec,
+            long generation,
+            TableState state,
+            @Nullable Long droppedAtMillis,
+            @Nullable Long purgeStartedAtMillis,
+            ObjectNode unknownFields) {
         ObjectNode root = JSON.createObjectNode();
         root.put("v", VERSION);
         root.put("state", state.wireName());
@@ -110,8 +116,8 @@ final class RegistrationCodec {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialize the registration of " + id, e);
         }
-        return new TableRegistration(id, spec, generation, state, droppedAtMillis, purgeStartedAtMillis,
-                unknownFields.deepCopy(), value);
+        return new TableRegistration(
+                id, spec, generation, state, droppedAtMillis, purgeStartedAtMillis, unknownFields.deepCopy(), value);
     }
 
     private static ObjectNode parse(MetaKey key, MetaValue value) {
@@ -149,10 +155,13 @@ final class RegistrationCodec {
 
     private static long integer(MetaKey key, ObjectNode root, String field, long min, long max) {
         JsonNode node = root.get(field);
-        if (node == null || !node.isIntegralNumber() || !node.canConvertToLong() || node.asLong() < min
+        if (node == null
+                || !node.isIntegralNumber()
+                || !node.canConvertToLong()
+                || node.asLong() < min
                 || node.asLong() > max) {
-            throw new CorruptRegistrationException(key, "field '" + field + "' is missing or not an integer from "
-                    + min + " to " + max);
+            throw new CorruptRegistrationException(
+                    key, "field '" + field + "' is missing or not an integer from " + min + " to " + max);
         }
         return node.asLong();
     }

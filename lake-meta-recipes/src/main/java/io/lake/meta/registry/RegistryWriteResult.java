@@ -47,7 +47,8 @@ public final class RegistryWriteResult {
 
     @Override
     public boolean equals(@Nullable Object o) {
-        return o instanceof RegistryWriteResult && ((RegistryWriteResult) o).applied == applied
+        return o instanceof RegistryWriteResult
+                && ((RegistryWriteResult) o).applied == applied
                 && Objects.equals(((RegistryWriteResult) o).registration, registration);
     }
 

@@ -79,7 +79,9 @@ public final class TableId {
 
     private static String requirePart(String what, String text) {
         Checks.notNull(text, what);
-        if (text.isEmpty() || text.length() > MAX_PART_LENGTH || !PART.matcher(text).matches()) {
+        if (text.isEmpty()
+                || text.length() > MAX_PART_LENGTH
+                || !PART.matcher(text).matches()) {
             throw new InvalidArgumentException(what + " '" + text + "' is invalid: use 1 to " + MAX_PART_LENGTH
                     + " characters from [A-Za-z0-9_.-], starting with a letter or digit");
         }

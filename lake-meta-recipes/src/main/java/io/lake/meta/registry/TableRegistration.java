@@ -29,8 +29,15 @@ public final class TableRegistration {
     private final ObjectNode unknownFields;
     private final MetaValue storedValue;
 
-    TableRegistration(TableId id, TableSpec spec, long generation, TableState state, @Nullable Long droppedAtMillis,
-            @Nullable Long purgeStartedAtMillis, ObjectNode unknownFields, MetaValue storedValue) {
+    TableRegistration(
+            TableId id,
+            TableSpec spec,
+            long generation,
+            TableState state,
+            @Nullable Long droppedAtMillis,
+            @Nullable Long purgeStartedAtMillis,
+            ObjectNode unknownFields,
+            MetaValue storedValue) {
         this.id = id;
         this.spec = spec;
         this.generation = generation;
@@ -101,14 +108,16 @@ public final class TableRegistration {
         return unknownFields;
     }
 
-    @Nullable Long droppedAtMillis() {
+    @Nullable
+    Long droppedAtMillis() {
         return droppedAtMillis;
     }
 
     /** Equal when read from equal bytes under the same key. */
     @Override
     public boolean equals(@Nullable Object o) {
-        return o instanceof TableRegistration && ((TableRegistration) o).id.equals(id)
+        return o instanceof TableRegistration
+                && ((TableRegistration) o).id.equals(id)
                 && ((TableRegistration) o).storedValue.equals(storedValue);
     }
 

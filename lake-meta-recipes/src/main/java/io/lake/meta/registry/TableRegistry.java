@@ -93,8 +93,8 @@ public final class TableRegistry {
     public RegistryWriteResult register(TableId id, TableSpec spec) {
         Checks.notNull(id, "id");
         Checks.notNull(spec, "spec");
-        TableRegistration created = RegistrationCodec.encode(id, spec, 1, TableState.ACTIVE, null, null,
-                RegistrationCodec.noUnknownFields());
+        TableRegistration created = RegistrationCodec.encode(
+                id, spec, 1, TableState.ACTIVE, null, null, RegistrationCodec.noUnknownFields());
         return write(id.key(), store.create(id.key(), created.storedValue()), Optional.of(created));
     }
 
@@ -109,10 +109,21 @@ public final class TableRegistry {
      */
     public RegistryWriteResult supersede(TableRegistration tombstone, TableSpec spec) {
         Checks.notNull(spec, "spec");
-        requireState(tombstone, TableState.DROPPED, "supersede",
+        requireState(
+                tombstone,
+                TableState.DROPPED,
+                "supersede",
                 "a purging tombstone's cleanup has started: wait until the maintenance sweep deletes it, then register");
-        return replace(tombstone, RegistrationCodec.encode(tombstone.id(), spec, next(tombstone), TableState.ACTIVE,
-                null, null, tombstone.unknownFields()));
+        return replace(
+                tombstone,
+                RegistrationCodec.encode(
+                        tombstone.id(),
+                        spec,
+                        next(tombstone),
+                        TableState.ACTIVE,
+                        null,
+                        null,
+                        tombstone.unknownFields()));
     }
 
     /**
@@ -125,8 +136,10 @@ public final class TableRegistry {
     public RegistryWriteResult update(TableRegistration read, TableSpec spec) {
         Checks.notNull(spec, "spec");
         requireState(read, TableState.ACTIVE, "update", "a dropped table cannot change: supersede its tombstone");
-        return replace(read, RegistrationCodec.encode(read.id(), spec, next(read), TableState.ACTIVE, null, null,
-                read.unknownFields()));
+        return replace(
+                read,
+                RegistrationCodec.encode(
+                        read.id(), spec, next(read), TableState.ACTIVE, null, null, read.unknownFields()));
     }
 
     /**
@@ -138,8 +151,16 @@ public final class TableRegistry {
      */
     public RegistryWriteResult drop(TableRegistration read) {
         requireState(read, TableState.ACTIVE, "drop", "it is already dropped");
-        return replace(read, RegistrationCodec.encode(read.id(), read.spec(), next(read), TableState.DROPPED,
-                clock.millis(), null, read.unknownFields()));
+        return replace(
+                read,
+                RegistrationCodec.encode(
+                        read.id(),
+                        read.spec(),
+                        next(read),
+                        TableState.DROPPED,
+                        clock.millis(),
+                        null,
+                        read.unknownFields()));
     }
 
     /**
@@ -157,8 +178,16 @@ public final class TableRegistry {
         if (!tombstone.isDropped()) {
             requireState(tombstone, TableState.DROPPED, "start purging", "only a dropped table's tombstone is purged");
         }
-        return replace(tombstone, RegistrationCodec.encode(tombstone.id(), tombstone.spec(), next(tombstone),
-                TableState.PURGING, tombstone.droppedAtMillis(), clock.millis(), tombstone.unknownFields()));
+        return replace(
+                tombstone,
+                RegistrationCodec.encode(
+                        tombstone.id(),
+                        tombstone.spec(),
+                        next(tombstone),
+                        TableState.PURGING,
+                        tombstone.droppedAtMillis(),
+                        clock.millis(),
+                        tombstone.unknownFields()));
     }
 
     /**
@@ -168,7 +197,10 @@ public final class TableRegistry {
      * @throws InvalidArgumentException if {@code purging} is not in state {@link TableState#PURGING}
      */
     public RegistryWriteResult deleteTombstone(TableRegistration purging) {
-        requireState(purging, TableState.PURGING, "delete the tombstone of",
+        requireState(
+                purging,
+                TableState.PURGING,
+                "delete the tombstone of",
                 "start its purge first, so that a crash after the cleanup leaves a tombstone to clean up again");
         MetaKey key = purging.id().key();
         return write(key, store.delete(key, purging.storedValue()), Optional.empty());

@@ -39,8 +39,10 @@ public final class TableSpec {
      * @throws InvalidArgumentException if the location or format is null, blank or too long
      */
     public static TableSpec of(String location, String format) {
-        return new TableSpec(requireText("location", location, MAX_LOCATION_LENGTH),
-                requireText("format", format, MAX_FORMAT_LENGTH), Map.of());
+        return new TableSpec(
+                requireText("location", location, MAX_LOCATION_LENGTH),
+                requireText("format", format, MAX_FORMAT_LENGTH),
+                Map.of());
     }
 
     /**
@@ -80,8 +82,8 @@ public final class TableSpec {
             throw new InvalidArgumentException("table " + what + " must not be null or blank");
         }
         if (text.length() > maxLength) {
-            throw new InvalidArgumentException("table " + what + " is " + text.length() + " characters; the limit is "
-                    + maxLength);
+            throw new InvalidArgumentException(
+                    "table " + what + " is " + text.length() + " characters; the limit is " + maxLength);
         }
         return text;
     }

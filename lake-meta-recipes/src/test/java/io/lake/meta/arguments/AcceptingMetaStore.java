@@ -1,7 +1,6 @@
 package io.lake.meta.arguments;
 
 import io.lake.meta.*;
-
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
 import java.util.List;
@@ -49,14 +48,12 @@ public final class AcceptingMetaStore implements MetaStore {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     /** Refuses a null as every backend does: the contract's typed error, nothing read or written. */
     private static void notNull(Object value, String name) {

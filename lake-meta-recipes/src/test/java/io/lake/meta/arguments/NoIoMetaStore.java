@@ -1,7 +1,6 @@
 package io.lake.meta.arguments;
 
 import io.lake.meta.*;
-
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
 import java.util.Optional;
@@ -35,6 +34,5 @@ public final class NoIoMetaStore implements MetaStore {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

@@ -1,9 +1,8 @@
 package io.lake.meta.arguments;
 
-import io.lake.meta.*;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lake.meta.*;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
 import java.lang.reflect.InvocationTargetException;
@@ -33,14 +32,16 @@ class NullArgumentsTest {
         List<DynamicTest> tests = new ArrayList<>();
         for (Executable point : ApiEntryPoints.all()) {
             String name = ApiEntryPoints.describe(point);
-            tests.add(DynamicTest.dynamicTest(name + " accepts valid arguments", () -> call(point, ValidArguments.forAll(point))));
+            tests.add(DynamicTest.dynamicTest(
+                    name + " accepts valid arguments", () -> call(point, ValidArguments.forAll(point))));
             Class<?>[] types = point.getParameterTypes();
             for (int i = 0; i < types.length; i++) {
                 if (types[i].isPrimitive()) {
                     continue;
                 }
                 int index = i;
-                tests.add(DynamicTest.dynamicTest(name + " refuses null argument " + i + " (" + types[i].getSimpleName() + ")",
+                tests.add(DynamicTest.dynamicTest(
+                        name + " refuses null argument " + i + " (" + types[i].getSimpleName() + ")",
                         () -> assertRefusesNull(point, index)));
             }
         }
@@ -51,29 +52,50 @@ class NullArgumentsTest {
     void walk_reachesEveryValueType_andTheEntryPointsIssue8Names() {
         Set<String> visited = ApiEntryPoints.describeAll();
         // The list goes to the build log, so a reader sees what the walk covered without a debugger.
-        System.out.println("NullArgumentsTest walks " + visited.size() + " entry points:\n  " + String.join("\n  ", visited));
+        System.out.println(
+                "NullArgumentsTest walks " + visited.size() + " entry points:\n  " + String.join("\n  ", visited));
 
-        assertThat(visited).as("entry points walked").hasSizeGreaterThanOrEqualTo(MINIMUM_ENTRY_POINTS)
-                .contains("KeyPrefix.family(String)", "MetaKey.fromUtf8(byte[])", "PageRequest.next(Page)",
-                        "WriteResult.conflict(Optional)", "GuardedResult.targetConflict(WriteResult)",
-                        "new PageCost(long, double)", "lease.LeaseRecord.decode(MetaKey, MetaValue)",
-                        "lease.LeaseRecord.held(String, long, long, String)", "MetaValue.utf8(String)",
-                        "spi.PageTokenCodec.decode(KeyPrefix, String)", "spi.PageCursor.after(int, KeyPrefix, MetaKey)",
-                        "Mutation.create(MetaKey, MetaValue)", "new Mutation.Update(MetaKey, MetaValue, MetaValue)",
+        assertThat(visited)
+                .as("entry points walked")
+                .hasSizeGreaterThanOrEqualTo(MINIMUM_ENTRY_POINTS)
+                .contains(
+                        "KeyPrefix.family(String)",
+                        "MetaKey.fromUtf8(byte[])",
+                        "PageRequest.next(Page)",
+                        "WriteResult.conflict(Optional)",
+                        "GuardedResult.targetConflict(WriteResult)",
+                        "new PageCost(long, double)",
+                        "lease.LeaseRecord.decode(MetaKey, MetaValue)",
+                        "lease.LeaseRecord.held(String, long, long, String)",
+                        "MetaValue.utf8(String)",
+                        "spi.PageTokenCodec.decode(KeyPrefix, String)",
+                        "spi.PageCursor.after(int, KeyPrefix, MetaKey)",
+                        "Mutation.create(MetaKey, MetaValue)",
+                        "new Mutation.Update(MetaKey, MetaValue, MetaValue)",
                         // issue 23: every recipe package
-                        "lease.LeaderElection.addListener(LeadershipListener)", "lease.LeaderElection.guardRejected(LeaseGuard)",
-                        "ops.OperationJournal.complete(OperationRecord, String)", "new ops.OperationOwner(String, long)",
-                        "recipes.TypedPageRequest.next(TypedPage)", "registry.TableRegistry.inNamespace(String, int)", "fenced.FencedMetaStore.over(MetaStore, LeaseAuthority)",
-                        "maintenance.MaintenanceSweeper.tick(BooleanSupplier)", "lock.FencedLock.Builder.listenerExecutor(Executor)",
-                        "counter.MonotonicCounter.Builder.store(MetaStore)", "maintenance.FencedTableLocks.tryLock(TableId)");
-        assertThat(ApiEntryPoints.walkedTypes().stream().map(Class::getPackageName).collect(Collectors.toSet()))
-                .as("packages the walked types lie in").containsExactlyInAnyOrderElementsOf(ApiEntryPoints.WALKED_PACKAGES);
+                        "lease.LeaderElection.addListener(LeadershipListener)",
+                        "lease.LeaderElection.guardRejected(LeaseGuard)",
+                        "ops.OperationJournal.complete(OperationRecord, String)",
+                        "new ops.OperationOwner(String, long)",
+                        "recipes.TypedPageRequest.next(TypedPage)",
+                        "registry.TableRegistry.inNamespace(String, int)",
+                        "fenced.FencedMetaStore.over(MetaStore, LeaseAuthority)",
+                        "maintenance.MaintenanceSweeper.tick(BooleanSupplier)",
+                        "lock.FencedLock.Builder.listenerExecutor(Executor)",
+                        "counter.MonotonicCounter.Builder.store(MetaStore)",
+                        "maintenance.FencedTableLocks.tryLock(TableId)");
+        assertThat(ApiEntryPoints.walkedTypes().stream()
+                        .map(Class::getPackageName)
+                        .collect(Collectors.toSet()))
+                .as("packages the walked types lie in")
+                .containsExactlyInAnyOrderElementsOf(ApiEntryPoints.WALKED_PACKAGES);
     }
 
     @Test
     void exclusions_nameOnlyPublicTypesOfTheWalkedPackages() {
         // A new public type is walked unless excluded; an exclusion must not outlive its type.
-        assertThat(ApiEntryPoints.publicTypes()).as("public types of the walked packages")
+        assertThat(ApiEntryPoints.publicTypes())
+                .as("public types of the walked packages")
                 .containsAll(ApiEntryPoints.NOT_WALKED.keySet());
     }
 
@@ -87,11 +109,13 @@ class NullArgumentsTest {
             assertThat(expected.getMessage()).as("message of the refusal").isNotBlank();
             return;
         } catch (Throwable other) {
-            throw new AssertionError(ApiEntryPoints.describe(point) + " with null argument " + index
-                    + " threw " + other + " instead of InvalidArgumentException", other);
+            throw new AssertionError(
+                    ApiEntryPoints.describe(point) + " with null argument " + index + " threw " + other
+                            + " instead of InvalidArgumentException",
+                    other);
         }
-        throw new AssertionError(ApiEntryPoints.describe(point) + " with null argument " + index
-                + " returned " + answer + " instead of refusing with InvalidArgumentException");
+        throw new AssertionError(ApiEntryPoints.describe(point) + " with null argument " + index + " returned " + answer
+                + " instead of refusing with InvalidArgumentException");
     }
 
     /** Calls {@code point} and rethrows what it threw, unwrapped from reflection. */
@@ -101,7 +125,9 @@ class NullArgumentsTest {
                 return constructor.newInstance(args);
             }
             Method method = (Method) point;
-            Object receiver = Modifier.isStatic(method.getModifiers()) ? null : ValidArguments.receiver(method.getDeclaringClass());
+            Object receiver = Modifier.isStatic(method.getModifiers())
+                    ? null
+                    : ValidArguments.receiver(method.getDeclaringClass());
             return method.invoke(receiver, args);
         } catch (InvocationTargetException e) {
             throw e.getCause();

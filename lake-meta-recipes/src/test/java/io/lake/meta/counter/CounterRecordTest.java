@@ -21,15 +21,18 @@ class CounterRecordTest {
 
     @Test
     void decode_ignoresUnknownFields_andAcceptsAMissingNonce() {
-        assertThat(CounterRecord.decode(KEY, MetaValue.utf8("{\"x\":[1],\"next\":7}"))).isEqualTo(new CounterRecord(7, null));
+        assertThat(CounterRecord.decode(KEY, MetaValue.utf8("{\"x\":[1],\"next\":7}")))
+                .isEqualTo(new CounterRecord(7, null));
     }
 
     @Test
     void decode_rejectsWhatIsNotARecord_namingTheProblem() {
         assertThatThrownBy(() -> CounterRecord.decode(KEY, MetaValue.utf8("{\"nonce\":\"x\"}")))
-                .isInstanceOf(CorruptCounterRecordException.class).hasMessageContaining("next");
+                .isInstanceOf(CorruptCounterRecordException.class)
+                .hasMessageContaining("next");
         assertThatThrownBy(() -> CounterRecord.decode(KEY, MetaValue.utf8("{\"next\":-3}")))
-                .isInstanceOf(CorruptCounterRecordException.class).hasMessageContaining("negative");
+                .isInstanceOf(CorruptCounterRecordException.class)
+                .hasMessageContaining("negative");
         assertThatThrownBy(() -> CounterRecord.decode(KEY, MetaValue.utf8("{\"next\":2.0}")))
                 .isInstanceOf(CorruptCounterRecordException.class);
         assertThatThrownBy(() -> CounterRecord.decode(KEY, MetaValue.utf8("{\"next\":true}")))
@@ -37,14 +40,16 @@ class CounterRecordTest {
         assertThatThrownBy(() -> CounterRecord.decode(KEY, MetaValue.utf8("")))
                 .isInstanceOf(CorruptCounterRecordException.class);
         assertThatThrownBy(() -> CounterRecord.decode(KEY, MetaValue.utf8("null")))
-                .as("the JSON literal null").isInstanceOf(CorruptCounterRecordException.class);
+                .as("the JSON literal null")
+                .isInstanceOf(CorruptCounterRecordException.class);
     }
 
     @Test
     void counterRange_rejectsImpossibleRanges() {
         assertThatThrownBy(() -> new CounterRange(-1, 1)).isInstanceOf(io.lake.meta.InvalidArgumentException.class);
         assertThatThrownBy(() -> new CounterRange(1, 0)).isInstanceOf(io.lake.meta.InvalidArgumentException.class);
-        assertThatThrownBy(() -> new CounterRange(Long.MAX_VALUE - 1, 2)).isInstanceOf(io.lake.meta.InvalidArgumentException.class);
+        assertThatThrownBy(() -> new CounterRange(Long.MAX_VALUE - 1, 2))
+                .isInstanceOf(io.lake.meta.InvalidArgumentException.class);
         CounterRange last = new CounterRange(Long.MAX_VALUE - 1, 1);
         assertThat(last.last()).isEqualTo(Long.MAX_VALUE - 1);
         assertThat(last.contains(Long.MAX_VALUE)).isFalse();

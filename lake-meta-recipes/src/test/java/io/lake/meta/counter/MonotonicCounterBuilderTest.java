@@ -1,11 +1,11 @@
 package io.lake.meta.counter;
 
-import io.lake.meta.arguments.NoIoMetaStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
+import io.lake.meta.arguments.NoIoMetaStore;
 import org.junit.jupiter.api.Test;
 
 class MonotonicCounterBuilderTest {
@@ -24,10 +24,14 @@ class MonotonicCounterBuilderTest {
 
     @Test
     void missingStoreOrKey_isIllegalState() {
-        assertThatThrownBy(() -> MonotonicCounter.builder().key(MetaKey.of("seq/ids")).build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("store");
-        assertThatThrownBy(() -> MonotonicCounter.builder().store(new NoIoMetaStore()).build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("key");
+        assertThatThrownBy(() ->
+                        MonotonicCounter.builder().key(MetaKey.of("seq/ids")).build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("store");
+        assertThatThrownBy(() ->
+                        MonotonicCounter.builder().store(new NoIoMetaStore()).build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("key");
     }
 
     @Test
@@ -41,13 +45,16 @@ class MonotonicCounterBuilderTest {
     void nullsAndValuesOutOfRange_areInvalidArguments() {
         assertThatThrownBy(() -> MonotonicCounter.builder().store(null)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> MonotonicCounter.builder().key(null)).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> MonotonicCounter.builder().firstValue(-1)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> MonotonicCounter.builder().firstValue(-1))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("firstValue");
         assertThatThrownBy(() -> MonotonicCounter.builder().firstValue(Long.MAX_VALUE))
                 .isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> MonotonicCounter.builder().maxAttempts(0)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> MonotonicCounter.builder().maxAttempts(0))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("maxAttempts");
-        assertThatThrownBy(() -> MonotonicCounter.builder().maxAttempts(10_001)).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> MonotonicCounter.builder().maxAttempts(10_001))
+                .isInstanceOf(InvalidArgumentException.class);
         assertThat(MonotonicCounter.builder().firstValue(0).maxAttempts(10_000)).isNotNull();
     }
 

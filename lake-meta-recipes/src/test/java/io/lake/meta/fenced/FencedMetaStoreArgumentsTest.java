@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 class FencedMetaStoreArgumentsTest {
 
     /** A store no test may call: building a fenced store must not touch it. */
-    private static final MetaStore UNTOUCHED = (MetaStore) Proxy.newProxyInstance(MetaStore.class.getClassLoader(),
-            new Class<?>[] {MetaStore.class}, (proxy, method, args) -> {
+    private static final MetaStore UNTOUCHED = (MetaStore) Proxy.newProxyInstance(
+            MetaStore.class.getClassLoader(), new Class<?>[] {MetaStore.class}, (proxy, method, args) -> {
                 throw new AssertionError("no call expected, got " + method.getName());
             });
 
@@ -38,10 +38,13 @@ class FencedMetaStoreArgumentsTest {
         LeaseAuthority authority = authorityOf(MetaKey.of("lease/l"));
 
         assertThatThrownBy(() -> FencedMetaStore.over(null, authority))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("delegate");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("delegate");
         assertThatThrownBy(() -> FencedMetaStore.over(UNTOUCHED, null))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("authority");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("authority");
         assertThatThrownBy(() -> FencedMetaStore.over(UNTOUCHED, authorityOf(null)))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("lease key");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("lease key");
     }
 }

@@ -32,7 +32,9 @@ class BackgroundRoundsTest {
                 }
                 third.countDown();
             });
-            assertThat(third.await(10, TimeUnit.SECONDS)).as("a third round ran after two failed").isTrue();
+            assertThat(third.await(10, TimeUnit.SECONDS))
+                    .as("a third round ran after two failed")
+                    .isTrue();
         }
     }
 
@@ -45,7 +47,9 @@ class BackgroundRoundsTest {
         rounds.close();
         rounds.close(); // idempotent
         assertThat(future.isCancelled()).isTrue();
-        assertThat(rounds.scheduler().awaitTermination(10, TimeUnit.SECONDS)).as("the owned thread ended").isTrue();
+        assertThat(rounds.scheduler().awaitTermination(10, TimeUnit.SECONDS))
+                .as("the owned thread ended")
+                .isTrue();
     }
 
     @Test
@@ -53,13 +57,16 @@ class BackgroundRoundsTest {
         ScheduledExecutorService supplied = Executors.newSingleThreadScheduledExecutor();
         try {
             BackgroundRounds rounds = BackgroundRounds.of(supplied, "unused", LoggerFactory.getLogger(getClass()));
-            ScheduledFuture<?> future = rounds.every(Duration.ofHours(1), Duration.ofHours(1), "test round", "retrying",
-                    () -> { });
+            ScheduledFuture<?> future =
+                    rounds.every(Duration.ofHours(1), Duration.ofHours(1), "test round", "retrying", () -> {});
             rounds.close();
             assertThat(future.isCancelled()).isTrue();
             assertThat(supplied.isShutdown()).as("the caller's scheduler").isFalse();
-            ScheduledFuture<?> late = rounds.every(Duration.ofHours(1), Duration.ofHours(1), "late", "retrying", () -> { });
-            assertThat(late.isCancelled()).as("rounds scheduled after close are cancelled at once").isTrue();
+            ScheduledFuture<?> late =
+                    rounds.every(Duration.ofHours(1), Duration.ofHours(1), "late", "retrying", () -> {});
+            assertThat(late.isCancelled())
+                    .as("rounds scheduled after close are cancelled at once")
+                    .isTrue();
         } finally {
             supplied.shutdownNow();
         }

@@ -42,7 +42,9 @@ class ListenersTest {
         listeners.add(heard::add);
         listeners.post("a", l -> l.accept("a"));
         listeners.post("b", l -> l.accept("b"));
-        assertThat(heard).as("nothing runs where the event is posted (under the recipe's lock)").isEmpty();
+        assertThat(heard)
+                .as("nothing runs where the event is posted (under the recipe's lock)")
+                .isEmpty();
         listeners.add(e -> heard.add("late " + e));
         listeners.flush();
         assertThat(heard).containsExactly("a", "b");

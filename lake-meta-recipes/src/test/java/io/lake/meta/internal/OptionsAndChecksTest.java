@@ -12,23 +12,27 @@ class OptionsAndChecksTest {
     @Test
     void notNull_refusesNull_withTheTypedErrorNamingTheArgument() {
         assertThat(Checks.notNull("x", "store")).isEqualTo("x");
-        assertThatThrownBy(() -> Checks.notNull(null, "store")).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> Checks.notNull(null, "store"))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessage("store must not be null");
     }
 
     @Test
     void notNegative_refusesANegativeValue() {
         assertThat(Checks.notNegative(0, "epoch")).isZero();
-        assertThatThrownBy(() -> Checks.notNegative(-1, "epoch")).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> Checks.notNegative(-1, "epoch"))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessage("epoch must be >= 0, got -1");
     }
 
     @Test
     void setOnce_takesAValueOnce_andRefusesASecondOrANull() {
         assertThat(Options.setOnce(null, "a", "store")).isEqualTo("a");
-        assertThatThrownBy(() -> Options.setOnce("a", "b", "store")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> Options.setOnce("a", "b", "store"))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("store was already set");
-        assertThatThrownBy(() -> Options.setOnce(null, null, "store")).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> Options.setOnce(null, null, "store"))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessage("store must not be null");
         // a second call is the configuration mistake, whatever it passes
         assertThatThrownBy(() -> Options.setOnce("a", null, "store")).isInstanceOf(IllegalStateException.class);
@@ -37,7 +41,8 @@ class OptionsAndChecksTest {
     @Test
     void required_refusesAnUnsetOption_namingTheCallToMake() {
         assertThat(Options.required("a", "store")).isEqualTo("a");
-        assertThatThrownBy(() -> Options.required(null, "store")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> Options.required(null, "store"))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("store is required: call store(...) before build()");
     }
 }

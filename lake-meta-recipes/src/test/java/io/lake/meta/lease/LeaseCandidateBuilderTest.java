@@ -1,18 +1,21 @@
 package io.lake.meta.lease;
 
-import io.lake.meta.arguments.NoIoMetaStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.MetaKey;
+import io.lake.meta.arguments.NoIoMetaStore;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class LeaseCandidateBuilderTest {
 
     private static LeaseCandidate.Builder minimal() {
-        return LeaseCandidate.builder().store(new NoIoMetaStore()).leaseKey(MetaKey.of("lease/x")).candidateId("a")
+        return LeaseCandidate.builder()
+                .store(new NoIoMetaStore())
+                .leaseKey(MetaKey.of("lease/x"))
+                .candidateId("a")
                 .leaseDuration(Duration.ofSeconds(10));
     }
 
@@ -29,14 +32,18 @@ class LeaseCandidateBuilderTest {
     void badOptions_areInvalidArguments_andMissingOrRepeatedOnesIllegalState() {
         assertThatThrownBy(() -> LeaseCandidate.builder().store(null)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> LeaseCandidate.builder().candidateId("")).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> LeaseCandidate.builder().leaseDuration(Duration.ZERO)).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> LeaseCandidate.builder().leaseDuration(Duration.ZERO))
+                .isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> LeaseCandidate.builder().safetyMargin(Duration.ofSeconds(-1)))
                 .isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> minimal().safetyMargin(Duration.ofSeconds(10)).build())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("shorter");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("shorter");
         assertThatThrownBy(() -> minimal().candidateId("b")).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> LeaseCandidate.builder().store(new NoIoMetaStore()).build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("leaseKey");
+        assertThatThrownBy(() ->
+                        LeaseCandidate.builder().store(new NoIoMetaStore()).build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("leaseKey");
         assertThatThrownBy(() -> minimal().build().addListener(null)).isInstanceOf(InvalidArgumentException.class);
     }
 }

@@ -44,14 +44,19 @@ class LeaseRecordTest {
 
     @Test
     void decode_maximumEpoch_isAccepted() {
-        assertThat(decode("{\"holder\":\"a\",\"epoch\":9223372036854775807,\"expiresAtMillis\":1}").epoch())
+        assertThat(decode("{\"holder\":\"a\",\"epoch\":9223372036854775807,\"expiresAtMillis\":1}")
+                        .epoch())
                 .isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
     void decode_malformedRecords_failClosedWithTypedError() {
         String[] bad = {
-            "", "not json", "[1]", "\"text\"", "{\"holder\":\"a\",\"epoch\":1}",
+            "",
+            "not json",
+            "[1]",
+            "\"text\"",
+            "{\"holder\":\"a\",\"epoch\":1}",
             "{\"holder\":\"a\",\"epoch\":-1,\"expiresAtMillis\":1}",
             "{\"holder\":\"a\",\"epoch\":1.5,\"expiresAtMillis\":1}",
             "{\"holder\":\"a\",\"epoch\":\"3\",\"expiresAtMillis\":1}",
@@ -62,7 +67,8 @@ class LeaseRecordTest {
             "{\"holder\":\"a\",\"epoch\":1,\"expiresAtMillis\":1} {}",
         };
         for (String json : bad) {
-            assertThatThrownBy(() -> decode(json)).as(json)
+            assertThatThrownBy(() -> decode(json))
+                    .as(json)
                     .isInstanceOf(CorruptLeaseRecordException.class)
                     .hasMessageContaining("lease/orders")
                     .hasMessageContaining("nobody can acquire");

@@ -23,7 +23,9 @@ class TermMemoryTest {
     void nextTerm_goesPastTheRecordAndEverythingSeen() {
         assertThat(terms.nextTerm(0)).isEqualTo(1);
         terms.saw(5);
-        assertThat(terms.nextTerm(1)).as("a rewound record does not hand back a seen epoch").isEqualTo(6);
+        assertThat(terms.nextTerm(1))
+                .as("a rewound record does not hand back a seen epoch")
+                .isEqualTo(6);
         assertThat(terms.nextTerm(9)).isEqualTo(10);
     }
 
@@ -46,7 +48,9 @@ class TermMemoryTest {
         terms.ended(1);
 
         assertThat(terms.isLive(1)).isFalse();
-        assertThat(terms.renewable(lostRenewal, NOW)).as("term 1 ended: never led again").isFalse();
+        assertThat(terms.renewable(lostRenewal, NOW))
+                .as("term 1 ended: never led again")
+                .isFalse();
         assertThat(terms.nextTerm(1)).isEqualTo(2);
         assertThat(terms.isLive(2)).isTrue();
     }

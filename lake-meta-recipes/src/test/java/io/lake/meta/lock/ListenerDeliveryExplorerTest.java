@@ -36,6 +36,7 @@ class ListenerDeliveryExplorerTest {
     private static final int STEPS = 120;
     /** Re-entrant listeners post from inside callbacks: a cap keeps a chain of them finite. */
     private static final int MAX_EVENTS = 400;
+
     private static final int MAX_LISTENERS = 12;
 
     @Test
@@ -64,11 +65,13 @@ class ListenerDeliveryExplorerTest {
         private final List<String> trace = new ArrayList<>();
         /** The executor's accepted, not yet run tasks (a manual executor). */
         private final ArrayDeque<Runnable> queued = new ArrayDeque<>();
+
         private final ReentrantLock mutex = new ReentrantLock();
         private final Listeners<IntConsumer> listeners;
         private final MutexAwareDelivery deferring;
         /** What a listener saw that it must not (a listener's own assertion would be caught and logged). */
         private final List<String> violations = new ArrayList<>();
+
         private final List<Recorder> recorders = new ArrayList<>();
         private final boolean direct;
         private final boolean throughMutex;
@@ -76,6 +79,7 @@ class ListenerDeliveryExplorerTest {
         private final List<List<Recorder>> posted = new ArrayList<>();
         /** Events that may be lost: queued when the executor refused, or posted after it was shut down. */
         private final Set<Integer> mayBeLost = new HashSet<>();
+
         private boolean shutDown;
         private int refuseNext;
         private int failNext;
@@ -106,7 +110,8 @@ class ListenerDeliveryExplorerTest {
                 }
             };
             this.deferring = throughMutex ? new MutexAwareDelivery(base, mutex) : null;
-            this.listeners = new Listeners<>("explored listener", throughMutex ? deferring : base, NOPLogger.NOP_LOGGER);
+            this.listeners =
+                    new Listeners<>("explored listener", throughMutex ? deferring : base, NOPLogger.NOP_LOGGER);
             note("direct=" + direct + " throughMutex=" + throughMutex);
         }
 
@@ -120,8 +125,10 @@ class ListenerDeliveryExplorerTest {
                 checkSafety();
                 checkNothingLost();
             } catch (AssertionError | RuntimeException e) {
-                throw new AssertionError("listener explorer failed with seed " + seed
-                        + " (rerun: -Dlisteners.explorer.seed=" + seed + ")\ntrace:\n  " + String.join("\n  ", trace), e);
+                throw new AssertionError(
+                        "listener explorer failed with seed " + seed + " (rerun: -Dlisteners.explorer.seed=" + seed
+                                + ")\ntrace:\n  " + String.join("\n  ", trace),
+                        e);
             }
         }
 
@@ -234,9 +241,11 @@ class ListenerDeliveryExplorerTest {
                 int last = -1;
                 for (int id : r.heard) {
                     assertThat(id).as("%s: order (heard %s)", r, r.heard).isGreaterThan(last);
-                    assertThat(id).as("%s: an event posted before it was added (heard %s)", r, r.heard)
+                    assertThat(id)
+                            .as("%s: an event posted before it was added (heard %s)", r, r.heard)
                             .isGreaterThanOrEqualTo(r.addedAt);
-                    assertThat(posted.get(id)).as("%s heard event %d, posted before it was registered", r, id)
+                    assertThat(posted.get(id))
+                            .as("%s heard event %d, posted before it was registered", r, id)
                             .contains(r);
                     last = id;
                 }
@@ -303,8 +312,7 @@ class ListenerDeliveryExplorerTest {
                                 randomStep();
                             }
                         }
-                        default -> {
-                        }
+                        default -> {}
                     }
                 } finally {
                     nesting--;
@@ -313,13 +321,14 @@ class ListenerDeliveryExplorerTest {
 
             @Override
             public String toString() {
-                return "listener " + number + "/" + switch (kind) {
-                    case 1 -> "throwing";
-                    case 2 -> "posting";
-                    case 3 -> "adding";
-                    case 4 -> "slow";
-                    default -> "plain";
-                };
+                return "listener " + number + "/"
+                        + switch (kind) {
+                            case 1 -> "throwing";
+                            case 2 -> "posting";
+                            case 3 -> "adding";
+                            case 4 -> "slow";
+                            default -> "plain";
+                        };
             }
         }
     }

@@ -50,35 +50,52 @@ public enum DynamoFaults {
         switch (this) {
             case THROTTLING:
                 return List.of((r.nextBoolean() ? Fault.throttling() : Fault.provisionedThroughputExceeded())
-                        .onOperation(any).onAttempt(1 + r.nextInt(2)));
+                        .onOperation(any)
+                        .onAttempt(1 + r.nextInt(2)));
             case TRANSACTION_CONFLICT:
-                return List.of((r.nextBoolean() ? Fault.transactionConflict(r.nextInt(2))
-                        : Fault.cancellation(r.nextInt(2), r.nextBoolean() ? "ThrottlingError" : "ProvisionedThroughputExceeded"))
-                        .onOperation("TransactWriteItems").onAttempt(1 + r.nextInt(2)));
+                return List.of((r.nextBoolean()
+                                ? Fault.transactionConflict(r.nextInt(2))
+                                : Fault.cancellation(
+                                        r.nextInt(2),
+                                        r.nextBoolean() ? "ThrottlingError" : "ProvisionedThroughputExceeded"))
+                        .onOperation("TransactWriteItems")
+                        .onAttempt(1 + r.nextInt(2)));
             case SERVER_ERRORS:
                 return List.of((r.nextBoolean() ? Fault.internalServerError() : Fault.serviceUnavailable())
-                        .onOperation(any).onAttempt(1 + r.nextInt(2)));
+                        .onOperation(any)
+                        .onAttempt(1 + r.nextInt(2)));
             case APPLY_THEN_DROP_RESPONSE:
                 if (r.nextInt(3) == 0) {
                     // a committed transaction whose answer was lost, then a retry refused instead of executed
-                    return List.of(Fault.applyThenDropResponse().onOperation("TransactWriteItems").onAttempt(1),
+                    return List.of(
+                            Fault.applyThenDropResponse()
+                                    .onOperation("TransactWriteItems")
+                                    .onAttempt(1),
                             (r.nextBoolean() ? Fault.transactionConflict(r.nextInt(2)) : Fault.throttling())
-                                    .onOperation("TransactWriteItems").onAttempt(2));
+                                    .onOperation("TransactWriteItems")
+                                    .onAttempt(2));
                 }
                 return List.of(Fault.applyThenDropResponse().onOperation(write).onAttempt(1));
             case APPLY_THEN_500:
                 if (r.nextInt(3) == 0) {
                     // the first attempt applies, every later one is answered 500: the call fails with a 5xx
-                    return List.of(Fault.applyThenInternalServerError().onOperation(write).onAttempt(1),
+                    return List.of(
+                            Fault.applyThenInternalServerError()
+                                    .onOperation(write)
+                                    .onAttempt(1),
                             Fault.internalServerError().onOperation(write).onAttempt(2),
                             Fault.internalServerError().onOperation(write).onAttempt(3));
                 }
-                return List.of(Fault.applyThenInternalServerError().onOperation(write).onAttempt(1));
+                return List.of(
+                        Fault.applyThenInternalServerError().onOperation(write).onAttempt(1));
             case LATENCY:
-                return List.of(Fault.latency(Duration.ofMillis(1 + r.nextInt(30))).onOperation(any));
+                return List.of(
+                        Fault.latency(Duration.ofMillis(1 + r.nextInt(30))).onOperation(any));
             case DROPS_AND_UNPROCESSED:
-                return List.of(r.nextBoolean() ? Fault.dropConnection().onOperation(any).onAttempt(1)
-                        : Fault.unprocessed(1 + r.nextInt(2)).onOperation("BatchGetItem"));
+                return List.of(
+                        r.nextBoolean()
+                                ? Fault.dropConnection().onOperation(any).onAttempt(1)
+                                : Fault.unprocessed(1 + r.nextInt(2)).onOperation("BatchGetItem"));
             default:
                 throw new IllegalStateException("no faults of its own: " + this);
         }

@@ -20,8 +20,7 @@ public final class DynamoStores {
     /** Attempts per call: the SDK retries a throttle, a 5xx or a lost answer this many times in all. */
     public static final int MAX_ATTEMPTS = 3;
 
-    private DynamoStores() {
-    }
+    private DynamoStores() {}
 
     public static DynamoTestTarget target() {
         return DynamoTestTarget.shared();
@@ -38,24 +37,28 @@ public final class DynamoStores {
      */
     public static DynamoDbTestServer requireFaultInjection(String area) {
         if (server().isEmpty()) {
-            System.out.println("[reliability] " + area + ": skipped: it injects faults, which needs the in-process DynamoDB"
-                    + " test server, but the target is " + target());
+            System.out.println(
+                    "[reliability] " + area + ": skipped: it injects faults, which needs the in-process DynamoDB"
+                            + " test server, but the target is " + target());
         }
         return target().requireInProcessServer();
     }
 
     /** A client whose retries are quick (2 ms apart), so faults cost little time. The caller closes it. */
     public static DynamoDbClient quickRetryingClient() {
-        return target().newClient(b -> b.overrideConfiguration(o -> o
-                .retryStrategy(r -> r.maxAttempts(MAX_ATTEMPTS)
-                        .backoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(2)))
-                        .throttlingBackoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(2))))));
+        return target().newClient(b -> b.overrideConfiguration(o -> o.retryStrategy(r -> r.maxAttempts(MAX_ATTEMPTS)
+                .backoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(2)))
+                .throttlingBackoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(2))))));
     }
 
     /** A store on a new table; the client stays the caller's. */
     public static MetaStore newStore(DynamoDbClient client, String hint, int shards) {
-        return DynamoMetaStore.builder().client(client).tableName(target().uniqueTableName(hint))
-                .createTableIfMissing(true).shardCount(shards).build();
+        return DynamoMetaStore.builder()
+                .client(client)
+                .tableName(target().uniqueTableName(hint))
+                .createTableIfMissing(true)
+                .shardCount(shards)
+                .build();
     }
 
     /** The table a store writes to, from its description. */

@@ -114,7 +114,9 @@ public final class MixedWorkload {
                 read();
             } else if (action < 16) {
                 calls++;
-                store.getAll(List.of(GUARD, shared(0), own(id, 0), own(id, r.nextInt(OWN_KEYS))).stream().distinct().toList());
+                store.getAll(List.of(GUARD, shared(0), own(id, 0), own(id, r.nextInt(OWN_KEYS))).stream()
+                        .distinct()
+                        .toList());
             } else if (action < 20) {
                 calls++;
                 store.page(r.nextBoolean() ? DATA : KeyPrefix.of("rel/c" + id + "/"), 1 + r.nextInt(6));
@@ -132,7 +134,8 @@ public final class MixedWorkload {
                 transaction();
             }
         } catch (MetaStoreException e) {
-            errors.computeIfAbsent(e.getClass().getSimpleName(), k -> new LongAdder()).increment();
+            errors.computeIfAbsent(e.getClass().getSimpleName(), k -> new LongAdder())
+                    .increment();
         }
     }
 
@@ -150,7 +153,12 @@ public final class MixedWorkload {
 
     private void read() {
         int which = r.nextInt(4);
-        get(which == 0 ? GUARD : which == 1 ? shared(r.nextInt(SHARED_KEYS)) : own(r.nextInt(Math.max(1, id + 1)), r.nextInt(OWN_KEYS)));
+        get(
+                which == 0
+                        ? GUARD
+                        : which == 1
+                                ? shared(r.nextInt(SHARED_KEYS))
+                                : own(r.nextInt(Math.max(1, id + 1)), r.nextInt(OWN_KEYS)));
     }
 
     private void ownWrite() {
@@ -194,7 +202,8 @@ public final class MixedWorkload {
         }
         MetaKey key = own(id, r.nextInt(OWN_KEYS));
         Optional<MetaValue> seen = get(key);
-        Mutation target = seen.isEmpty() ? Mutation.create(key, fresh())
+        Mutation target = seen.isEmpty()
+                ? Mutation.create(key, fresh())
                 : r.nextInt(4) == 0 ? Mutation.delete(key, seen.get()) : Mutation.update(key, seen.get(), fresh());
         calls++;
         store.applyGuarded(new GuardedMutation(GUARD, guard.get(), target));
@@ -224,8 +233,10 @@ public final class MixedWorkload {
             t.requireAbsent(s);
         }
         t.apply(seenA.isEmpty() ? Mutation.create(a, fresh()) : Mutation.update(a, seenA.get(), fresh()));
-        t.apply(seenB.isEmpty() ? Mutation.create(b, fresh())
-                : r.nextBoolean() ? Mutation.delete(b, seenB.get()) : Mutation.update(b, seenB.get(), fresh()));
+        t.apply(
+                seenB.isEmpty()
+                        ? Mutation.create(b, fresh())
+                        : r.nextBoolean() ? Mutation.delete(b, seenB.get()) : Mutation.update(b, seenB.get(), fresh()));
         calls++;
         store.transact(t.build());
     }

@@ -31,8 +31,7 @@ public final class Runs {
 
     private static final long RUN_SEED = Long.getLong(SEED, new SecureRandom().nextLong());
 
-    private Runs() {
-    }
+    private Runs() {}
 
     /** Whether this is a torture run. */
     public static boolean heavy() {
@@ -54,7 +53,8 @@ public final class Runs {
 
     /** Prints one area's figures and appends them to the figures file. */
     public static void figures(String area, String figures) {
-        String line = Instant.now() + " " + area + " seed=" + RUN_SEED + (heavy() ? " heavy" : " quick") + ": " + figures;
+        String line =
+                Instant.now() + " " + area + " seed=" + RUN_SEED + (heavy() ? " heavy" : " quick") + ": " + figures;
         System.out.println("[reliability] " + line);
         String file = System.getProperty(FIGURES);
         if (file == null) {
@@ -63,7 +63,11 @@ public final class Runs {
         try {
             Path path = Path.of(file);
             Files.createDirectories(path.toAbsolutePath().getParent());
-            Files.writeString(path, line + System.lineSeparator(), StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+            Files.writeString(
+                    path,
+                    line + System.lineSeparator(),
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND);
         } catch (IOException e) {
             System.out.println("[reliability] could not append figures to " + file + ": " + e);

@@ -109,14 +109,25 @@ final class BatchCommit {
     private final AtomicLong batchesWritten = new AtomicLong();
 
     /** @param description the store, for messages */
-    BatchCommit(Commit.View database, Stager stager, BatchWriter writer, RaceHooks hooks, ChangePublisher watches,
+    BatchCommit(
+            Commit.View database,
+            Stager stager,
+            BatchWriter writer,
+            RaceHooks hooks,
+            ChangePublisher watches,
             String description) {
         this(database, stager, writer, hooks, watches, description, new WriteBatch());
     }
 
     /** With the batch to stage into: RocksDB's in production, one whose clear fails in tests. */
-    BatchCommit(Commit.View database, Stager stager, BatchWriter writer, RaceHooks hooks, ChangePublisher watches,
-            String description, WriteBatch writes) {
+    BatchCommit(
+            Commit.View database,
+            Stager stager,
+            BatchWriter writer,
+            RaceHooks hooks,
+            ChangePublisher watches,
+            String description,
+            WriteBatch writes) {
         this.database = database;
         this.stager = stager;
         this.writer = writer;
@@ -147,10 +158,14 @@ final class BatchCommit {
                     evaluate(entry, view, staged);
                 }
             } catch (RuntimeException | Error e) {
-                LOG.warn("{}: staging a batch of {} commits failed; none of them applied", description, batch.size(), e);
-                StoreUnavailableException failure = new StoreUnavailableException(description + ": staging a batch of "
-                        + batch.size() + " commits failed (" + e.getMessage() + "); the batch was not written, nothing"
-                        + " changed: retry", e);
+                LOG.warn(
+                        "{}: staging a batch of {} commits failed; none of them applied", description, batch.size(), e);
+                StoreUnavailableException failure = new StoreUnavailableException(
+                        description + ": staging a batch of "
+                                + batch.size() + " commits failed (" + e.getMessage()
+                                + "); the batch was not written, nothing"
+                                + " changed: retry",
+                        e);
                 batch.forEach(entry -> entry.fail(failure));
                 committed.forgetAll(); // whatever failed, nothing it knew is certain any more
                 return 0;
@@ -193,8 +208,10 @@ final class BatchCommit {
         try {
             view.settled(staged);
         } catch (RuntimeException | Error e) {
-            LOG.error("{}: remembering the values of a written batch failed; the next commits read them again",
-                    description, e);
+            LOG.error(
+                    "{}: remembering the values of a written batch failed; the next commits read them again",
+                    description,
+                    e);
             committed.forgetAll();
         }
     }
@@ -227,10 +244,14 @@ final class BatchCommit {
             batchesWritten.incrementAndGet();
             return writeNanos;
         } catch (RocksDBException | RuntimeException | Error e) {
-            LOG.warn("{}: writing a batch of {} commits failed; their outcome is unknown", description, batch.size(), e);
-            batch.forEach(entry -> entry.fail(new OutcomeUnknownException(description + ": writing the batch holding "
-                    + entry.commit().firstKey() + " failed (" + e.getMessage() + "); it may still apply when the"
-                    + " store is reopened: re-read the key to learn the outcome", e)));
+            LOG.warn(
+                    "{}: writing a batch of {} commits failed; their outcome is unknown", description, batch.size(), e);
+            batch.forEach(entry -> entry.fail(new OutcomeUnknownException(
+                    description + ": writing the batch holding "
+                            + entry.commit().firstKey() + " failed (" + e.getMessage()
+                            + "); it may still apply when the"
+                            + " store is reopened: re-read the key to learn the outcome",
+                    e)));
             return 0;
         }
     }
@@ -246,8 +267,11 @@ final class BatchCommit {
             }
             watches.publish(written ? WatchRegistry.changesOf(staged) : readBack(staged, before));
         } catch (RuntimeException | Error e) {
-            LOG.error("{}: handing a batch of {} writes to the watches failed; they may miss these changes",
-                    description, staged.size(), e);
+            LOG.error(
+                    "{}: handing a batch of {} writes to the watches failed; they may miss these changes",
+                    description,
+                    staged.size(),
+                    e);
         }
     }
 
@@ -263,8 +287,12 @@ final class BatchCommit {
                     changes.add(now.map(v -> WatchEvent.changed(key, v)).orElseGet(() -> WatchEvent.deleted(key)));
                 }
             } catch (RocksDBException e) {
-                LOG.warn("{}: could not read {} back after a failed batch write; watches miss it if the write"
-                        + " took effect", description, key, e);
+                LOG.warn(
+                        "{}: could not read {} back after a failed batch write; watches miss it if the write"
+                                + " took effect",
+                        description,
+                        key,
+                        e);
             }
         }
         return changes;
@@ -277,24 +305,29 @@ final class BatchCommit {
             decision = commit.evaluate(view);
             hooks.reached(RaceHooks.COMMIT_CHECKED);
         } catch (RocksDBException e) {
-            entry.fail(new StoreUnavailableException(description + ": could not check "
-                    + commit.firstKey() + " (" + e.getMessage() + "); the write did not apply: retry", e));
+            entry.fail(new StoreUnavailableException(
+                    description + ": could not check " + commit.firstKey() + " (" + e.getMessage()
+                            + "); the write did not apply: retry",
+                    e));
             return;
         } catch (MetaStoreException | Error e) {
             entry.fail(e);
             return;
         } catch (RuntimeException e) {
-            entry.fail(new StoreUnavailableException(description + ": could not check "
-                    + commit.firstKey() + " (" + e + "); the write did not apply", e));
+            entry.fail(new StoreUnavailableException(
+                    description + ": could not check " + commit.firstKey() + " (" + e + "); the write did not apply",
+                    e));
             return;
         }
         if (decision.applies()) {
             try {
                 stageAllOrNothing(commit.mutations());
             } catch (RocksDBException | RuntimeException e) {
-                entry.fail(new StoreUnavailableException(description + ": could not stage the write of "
-                        + commit.firstKey() + " (" + e.getMessage() + "); none of its mutations were written:"
-                        + " retry", e));
+                entry.fail(new StoreUnavailableException(
+                        description + ": could not stage the write of "
+                                + commit.firstKey() + " (" + e.getMessage() + "); none of its mutations were written:"
+                                + " retry",
+                        e));
                 return;
             }
             for (Mutation mutation : commit.mutations()) {

@@ -33,7 +33,7 @@ final class CallGate {
     private volatile boolean closing;
 
     CallGate() {
-        this(Math.max(8, Integer.highestOneBit(4 * Runtime.getRuntime().availableProcessors() - 1) << 1), stripe -> { });
+        this(Math.max(8, Integer.highestOneBit(4 * Runtime.getRuntime().availableProcessors() - 1) << 1), stripe -> {});
     }
 
     /** For tests: {@code stripes} (a power of two), and a hook run after the drain check found a stripe empty. */

@@ -78,7 +78,8 @@ final class Commit {
     long bytes() {
         long bytes = 0;
         for (Mutation mutation : mutations) {
-            bytes += mutation.key().utf8Length() + mutation.newValue().map(MetaValue::size).orElse(0);
+            bytes += mutation.key().utf8Length()
+                    + mutation.newValue().map(MetaValue::size).orElse(0);
         }
         return bytes;
     }

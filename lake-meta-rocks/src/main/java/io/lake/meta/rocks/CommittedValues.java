@@ -38,7 +38,8 @@ final class CommittedValues {
 
     /** What {@code key} holds, or null when this does not know. */
     @SuppressWarnings("NullableOptional") // null (unknown) apart from empty (absent), in one lookup on the commit path
-    @Nullable Optional<MetaValue> get(MetaKey key) {
+    @Nullable
+    Optional<MetaValue> get(MetaKey key) {
         return values.get(key);
     }
 

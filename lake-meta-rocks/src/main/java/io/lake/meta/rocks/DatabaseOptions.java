@@ -33,7 +33,9 @@ final class DatabaseOptions implements AutoCloseable {
     static DatabaseOptions create(boolean createIfMissing) {
         RocksInfoLog log = RocksInfoLog.create();
         BloomFilter filter = new BloomFilter(BLOOM_BITS_PER_KEY);
-        Options options = new Options().setCreateIfMissing(createIfMissing).setLogger(log)
+        Options options = new Options()
+                .setCreateIfMissing(createIfMissing)
+                .setLogger(log)
                 .setTableFormatConfig(new BlockBasedTableConfig().setFilterPolicy(filter));
         return new DatabaseOptions(log, filter, options);
     }

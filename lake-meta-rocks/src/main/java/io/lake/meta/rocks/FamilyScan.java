@@ -25,12 +25,12 @@ final class FamilyScan {
     /** Just past every internal record: the smallest key a user key can be. */
     private static final byte[] FIRST_USER_KEY = {Keys.INTERNAL + 1};
 
-    private FamilyScan() {
-    }
+    private FamilyScan() {}
 
     static List<String> families(RocksDB db, String description) throws RocksDBException {
         List<String> families = new ArrayList<>();
-        try (ReadOptions readOptions = new ReadOptions(); RocksIterator it = db.newIterator(readOptions)) {
+        try (ReadOptions readOptions = new ReadOptions();
+                RocksIterator it = db.newIterator(readOptions)) {
             it.seek(FIRST_USER_KEY);
             while (it.isValid()) {
                 byte[] key = it.key();
@@ -66,8 +66,10 @@ final class FamilyScan {
     }
 
     private static StoreUnavailableException corrupt(String description, byte[] key, @Nullable Exception cause) {
-        return new StoreUnavailableException(description + " holds a key that is not a valid lake-meta key ("
-                + new String(key, StandardCharsets.UTF_8) + "); the store is corrupt or was written by another"
-                + " program", cause);
+        return new StoreUnavailableException(
+                description + " holds a key that is not a valid lake-meta key ("
+                        + new String(key, StandardCharsets.UTF_8) + "); the store is corrupt or was written by another"
+                        + " program",
+                cause);
     }
 }

@@ -17,8 +17,7 @@ final class Keys {
     /** The format marker: written when a store is created, checked on every open. */
     static final byte[] FORMAT_MARKER = internal("lake-meta/format");
 
-    private Keys() {
-    }
+    private Keys() {}
 
     static byte[] internal(String name) {
         byte[] text = name.getBytes(StandardCharsets.UTF_8);

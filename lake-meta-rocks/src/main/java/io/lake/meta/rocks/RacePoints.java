@@ -25,6 +25,5 @@ final class RacePoints {
     /** An open listed an existing directory and is about to read it read-only. */
     static final String OPEN_INSPECTING = "rocks.open.inspecting";
 
-    private RacePoints() {
-    }
+    private RacePoints() {}
 }

@@ -39,8 +39,7 @@ final class ReadOnlyInspection {
     /** What RocksDB writes to CURRENT: the name of the live MANIFEST and a newline. */
     private static final Pattern CURRENT_CONTENT = Pattern.compile("(MANIFEST-[0-9]+)\n");
 
-    private ReadOnlyInspection() {
-    }
+    private ReadOnlyInspection() {}
 
     /**
      * @throws InvalidArgumentException when the directory holds no readable lake-meta store of this format
@@ -48,8 +47,8 @@ final class ReadOnlyInspection {
      */
     static void refuseUnlessLakeMetaStore(Path directory, Options options, RaceHooks hooks) {
         Map<String, String> before = fingerprint(directory);
-        String manifest = liveManifest(directory).orElseThrow(() -> unreadable(directory,
-                "its CURRENT file does not name a RocksDB MANIFEST"));
+        String manifest = liveManifest(directory)
+                .orElseThrow(() -> unreadable(directory, "its CURRENT file does not name a RocksDB MANIFEST"));
         hooks.reached(RacePoints.OPEN_INSPECTING);
         try {
             StoreFormat.checkColumnFamilies(RocksDB.listColumnFamilies(options, directory.toString()), directory);
@@ -61,14 +60,17 @@ final class ReadOnlyInspection {
         }
     }
 
-    private static RuntimeException failure(Path directory, RocksDBException e, Map<String, String> before,
-            String manifest) {
+    private static RuntimeException failure(
+            Path directory, RocksDBException e, Map<String, String> before, String manifest) {
         String message = "RocksDB: " + e.getMessage();
         if (!fingerprint(directory).equals(before)) {
-            return new StoreUnavailableException("store directory " + directory + " changed while it was read ("
-                    + message + "): another process is using it; retry once it is closed", e);
+            return new StoreUnavailableException(
+                    "store directory " + directory + " changed while it was read (" + message
+                            + "): another process is using it; retry once it is closed",
+                    e);
         }
-        Status.Code code = e.getStatus() == null ? Status.Code.Undefined : e.getStatus().getCode();
+        Status.Code code =
+                e.getStatus() == null ? Status.Code.Undefined : e.getStatus().getCode();
         boolean damaged = switch (code) {
             case Corruption, InvalidArgument, NotSupported -> true;
             default -> !Files.exists(directory.resolve(manifest));

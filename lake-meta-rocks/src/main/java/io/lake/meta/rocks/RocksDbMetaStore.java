@@ -30,8 +30,7 @@ public final class RocksDbMetaStore {
     private static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(10);
     private static final Duration MAX_POLL_INTERVAL = Duration.ofHours(1);
 
-    private RocksDbMetaStore() {
-    }
+    private RocksDbMetaStore() {}
 
     /** A builder with the defaults: synced WAL, waiting writers yield then park, create the store if missing, no race hooks. */
     public static Builder builder() {
@@ -51,8 +50,7 @@ public final class RocksDbMetaStore {
         private @Nullable WaitingWriters waitingWriters;
         private @Nullable Duration pollInterval;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * The directory that holds the store (required).
@@ -101,7 +99,8 @@ public final class RocksDbMetaStore {
          * @throws IllegalStateException if the option was already set
          */
         public Builder waitingWriters(WaitingWriters w) {
-            requireNonNull(w, "waitingWriters", "pass WaitingWriters.YIELD_THEN_PARK (the default) or WaitingWriters.PARK");
+            requireNonNull(
+                    w, "waitingWriters", "pass WaitingWriters.YIELD_THEN_PARK (the default) or WaitingWriters.PARK");
             requireUnset(waitingWriters, "waitingWriters");
             waitingWriters = w;
             return this;
@@ -136,7 +135,8 @@ public final class RocksDbMetaStore {
             if (directory == null) {
                 throw new IllegalStateException("no store directory set: call directory(path) before build()");
             }
-            return StoreOpener.open(directory,
+            return StoreOpener.open(
+                    directory,
                     durability == null ? Durability.SYNCED_WAL : durability,
                     waitingWriters == null ? WaitingWriters.YIELD_THEN_PARK : waitingWriters,
                     createIfMissing == null || createIfMissing,
@@ -155,8 +155,8 @@ public final class RocksDbMetaStore {
         public Builder pollInterval(Duration interval) {
             requireNonNull(interval, "pollInterval", "omit pollInterval(...) for the default of 1 second");
             if (interval.compareTo(MIN_POLL_INTERVAL) < 0 || interval.compareTo(MAX_POLL_INTERVAL) > 0) {
-                throw new io.lake.meta.InvalidArgumentException("pollInterval must be between 10 ms and 1 hour, got "
-                        + interval);
+                throw new io.lake.meta.InvalidArgumentException(
+                        "pollInterval must be between 10 ms and 1 hour, got " + interval);
             }
             requireUnset(pollInterval, "pollInterval");
             pollInterval = interval;
@@ -198,8 +198,8 @@ public final class RocksDbMetaStore {
 
         private static void requireUnset(@Nullable Object current, String option) {
             if (current != null) {
-                throw new IllegalStateException(option + " was already set to " + current
-                        + ": set each option once per builder");
+                throw new IllegalStateException(
+                        option + " was already set to " + current + ": set each option once per builder");
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.lake.meta.rocks;
 
+import io.lake.meta.BatchKeys;
 import io.lake.meta.Entry;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
@@ -15,7 +16,6 @@ import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
-import io.lake.meta.BatchKeys;
 import io.lake.meta.spi.KeyFamilies;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
@@ -79,8 +79,14 @@ final class RocksStore implements MetaStore, KeyFamilies {
     private final BatchCommit batches;
     private final WriteGroup writeGroup;
 
-    RocksStore(Path directory, Durability durability, WaitingWriters waiting, RaceHooks hooks, DatabaseOptions options,
-            RocksDB db, UnaryOperator<BatchCommit.BatchWriter> writerDecorator) {
+    RocksStore(
+            Path directory,
+            Durability durability,
+            WaitingWriters waiting,
+            RaceHooks hooks,
+            DatabaseOptions options,
+            RocksDB db,
+            UnaryOperator<BatchCommit.BatchWriter> writerDecorator) {
         this.directory = directory;
         this.description = "RocksDB store at " + directory;
         this.durability = durability;
@@ -91,21 +97,26 @@ final class RocksStore implements MetaStore, KeyFamilies {
         this.pointReads = new ReadOptions();
         this.watches = new WatchRegistry(description);
         SpanReads spanReads = new SpanReads(db, this::readAll);
-        this.batches = new BatchCommit(new Commit.View() {
-            @Override
-            public Optional<MetaValue> current(MetaKey key) throws RocksDBException {
-                return read(key);
-            }
+        this.batches = new BatchCommit(
+                new Commit.View() {
+                    @Override
+                    public Optional<MetaValue> current(MetaKey key) throws RocksDBException {
+                        return read(key);
+                    }
 
-            @Override
-            public List<Optional<MetaValue>> currentAll(List<MetaKey> keys) throws RocksDBException {
-                return spanReads.readAll(keys); // a bulk transaction's fresh keys: one seek, not one search each
-            }
-        }, RocksStore::stage,
+                    @Override
+                    public List<Optional<MetaValue>> currentAll(List<MetaKey> keys) throws RocksDBException {
+                        return spanReads.readAll(
+                                keys); // a bulk transaction's fresh keys: one seek, not one search each
+                    }
+                },
+                RocksStore::stage,
                 writerDecorator.apply(batch -> db.write(writeOptions, batch)),
-                hooks, BatchCommit.ChangePublisher.of(watches), description);
-        this.writeGroup = new WriteGroup(batches, hooks, waiting, description,
-                "lake-meta-rocks-committer[" + directory + "]");
+                hooks,
+                BatchCommit.ChangePublisher.of(watches),
+                description);
+        this.writeGroup =
+                new WriteGroup(batches, hooks, waiting, description, "lake-meta-rocks-committer[" + directory + "]");
         writeGroup.start();
     }
 
@@ -148,12 +159,14 @@ final class RocksStore implements MetaStore, KeyFamilies {
 
     @Override
     public WriteResult apply(Mutation mutation) {
-        return whileOpen(() -> commit(Commit.plain(requireArgument(mutation, "mutation"))).writeResult());
+        return whileOpen(() ->
+                commit(Commit.plain(requireArgument(mutation, "mutation"))).writeResult());
     }
 
     @Override
     public TransactionResult transact(Transaction transaction) {
-        return whileOpen(() -> commit(Commit.of(requireArgument(transaction, "transaction"))).transactionResult());
+        return whileOpen(() ->
+                commit(Commit.of(requireArgument(transaction, "transaction"))).transactionResult());
     }
 
     private Commit.Decision commit(Commit commit) {
@@ -175,7 +188,8 @@ final class RocksStore implements MetaStore, KeyFamilies {
 
     /** One {@code multiGet}, for {@link #getAll} and the group commit's checks: what each key holds, in order. */
     private List<Optional<MetaValue>> readAll(List<MetaKey> keys) throws RocksDBException {
-        List<byte[]> values = db.multiGetAsList(pointReads, keys.stream().map(MetaKey::utf8).toList());
+        List<byte[]> values =
+                db.multiGetAsList(pointReads, keys.stream().map(MetaKey::utf8).toList());
         List<Optional<MetaValue>> found = new ArrayList<>(values.size());
         for (byte[] value : values) {
             found.add(valueOf(value));
@@ -192,8 +206,10 @@ final class RocksStore implements MetaStore, KeyFamilies {
         return whileOpen(() -> {
             requireArgument(request, "page request");
             KeyPrefix prefix = request.prefix();
-            PageCursor cursor = request.token().map(t -> tokens.decode(prefix, t)).orElse(PageCursor.startOf(0));
-            byte[] start = cursor.afterKey(prefix).map(k -> Keys.justAfter(k.utf8())).orElse(prefix.utf8());
+            PageCursor cursor =
+                    request.token().map(t -> tokens.decode(prefix, t)).orElse(PageCursor.startOf(0));
+            byte[] start =
+                    cursor.afterKey(prefix).map(k -> Keys.justAfter(k.utf8())).orElse(prefix.utf8());
             hooks.reached(RacePoints.READ_STARTED);
             return readPage(prefix, start, request.limit());
         });
@@ -230,7 +246,10 @@ final class RocksStore implements MetaStore, KeyFamilies {
             }
             it.status();
             Optional<String> next = more
-                    ? Optional.of(tokens.encode(prefix, PageCursor.after(0, prefix, entries.get(entries.size() - 1).key())))
+                    ? Optional.of(tokens.encode(
+                            prefix,
+                            PageCursor.after(
+                                    0, prefix, entries.get(entries.size() - 1).key())))
                     : Optional.empty();
             return new Page(entries, next, PageCost.items(itemsRead));
         } catch (RocksDBException e) {
@@ -242,8 +261,10 @@ final class RocksStore implements MetaStore, KeyFamilies {
         try {
             return Entry.adopting(key, value); // the copied arrays are fresh and go nowhere else
         } catch (InvalidArgumentException e) {
-            throw new StoreUnavailableException(description + " holds an entry that is not a valid lake-meta entry ("
-                    + e.getMessage() + "); the store is corrupt or was written by another program", e);
+            throw new StoreUnavailableException(
+                    description + " holds an entry that is not a valid lake-meta entry (" + e.getMessage()
+                            + "); the store is corrupt or was written by another program",
+                    e);
         }
     }
 
@@ -308,8 +329,10 @@ final class RocksStore implements MetaStore, KeyFamilies {
             try {
                 db.syncWal();
             } catch (RocksDBException e) {
-                LOG.warn("could not sync the write-ahead log of {} on close; the last writes may not survive a power loss",
-                        description, e);
+                LOG.warn(
+                        "could not sync the write-ahead log of {} on close; the last writes may not survive a power loss",
+                        description,
+                        e);
             }
         }
         try {
@@ -373,5 +396,4 @@ final class RocksStore implements MetaStore, KeyFamilies {
     public String toString() {
         return description;
     }
-
 }

@@ -1,5 +1,6 @@
 package io.lake.meta.rocks;
 
+import io.lake.meta.BatchKeys;
 import io.lake.meta.Entry;
 import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
@@ -16,7 +17,6 @@ import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
-import io.lake.meta.BatchKeys;
 import io.lake.meta.spi.KeyFamilies;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
@@ -71,14 +71,16 @@ final class SecondaryStore implements MetaStore, KeyFamilies {
     private final RocksDB db;
     /** The IDENTITY file RocksDB wrote when the database was created: another database has another. */
     private final byte[] identity;
+
     private final PageTokenCodec tokens = new PageTokenCodec(RocksStore.TOKEN_LAYOUT, 1);
     private final PollingWatcher watches;
     /** Reads share it; close takes it alone, so the database is never closed under a read. */
     private final ReadWriteLock open = new ReentrantReadWriteLock();
+
     private boolean closed; // guarded by open
 
-    private SecondaryStore(Path directory, Path scratch, DatabaseOptions options, RocksDB db, byte[] identity,
-            Duration pollInterval) {
+    private SecondaryStore(
+            Path directory, Path scratch, DatabaseOptions options, RocksDB db, byte[] identity, Duration pollInterval) {
         this.directory = directory;
         this.identity = identity;
         this.scratch = scratch;
@@ -105,13 +107,16 @@ final class SecondaryStore implements MetaStore, KeyFamilies {
             scratch = Files.createTempDirectory("lake-meta-secondary-");
             // A secondary instance writes nothing into the directory, so it opens first and the
             // format is checked on what it reads (a writable open inspects read-only first instead).
-            StoreFormat.checkColumnFamilies(RocksDB.listColumnFamilies(options.options(), directory.toString()), directory);
+            StoreFormat.checkColumnFamilies(
+                    RocksDB.listColumnFamilies(options.options(), directory.toString()), directory);
             byte[] identity = identityOf(directory);
             db = RocksDB.openAsSecondary(options.options(), directory.toString(), scratch.toString());
             if (!StoreFormat.markerPresent(db, directory)) {
                 // build() adopts an empty database as a new store and writes its marker; a view cannot
-                throw StoreFormat.notOurs(directory, "it holds an empty RocksDB database without a lake-meta"
-                        + " format marker (a store that build() is creating has one once build() returns)");
+                throw StoreFormat.notOurs(
+                        directory,
+                        "it holds an empty RocksDB database without a lake-meta"
+                                + " format marker (a store that build() is creating has one once build() returns)");
             }
             requireSameDatabase(directory, identity);
             SecondaryStore store = new SecondaryStore(directory, scratch, options, db, identity, pollInterval);
@@ -131,8 +136,8 @@ final class SecondaryStore implements MetaStore, KeyFamilies {
             } finally {
                 options.close();
             }
-            throw new StoreUnavailableException("could not open store directory " + directory + " read-only: "
-                    + e.getMessage(), e);
+            throw new StoreUnavailableException(
+                    "could not open store directory " + directory + " read-only: " + e.getMessage(), e);
         } catch (RuntimeException | Error e) {
             closeQuietly(db);
             options.close();
@@ -171,7 +176,8 @@ final class SecondaryStore implements MetaStore, KeyFamilies {
             return Map.of();
         }
         return reading("could not read " + batch.size() + " keys", () -> {
-            List<byte[]> values = db.multiGetAsList(batch.stream().map(MetaKey::utf8).toList());
+            List<byte[]> values =
+                    db.multiGetAsList(batch.stream().map(MetaKey::utf8).toList());
             Map<MetaKey, MetaValue> found = new LinkedHashMap<>();
             for (int i = 0; i < batch.size(); i++) {
                 MetaKey key = batch.get(i);
@@ -186,7 +192,8 @@ final class SecondaryStore implements MetaStore, KeyFamilies {
         requireArgument(request, "page request");
         KeyPrefix prefix = request.prefix();
         PageCursor cursor = request.token().map(t -> tokens.decode(prefix, t)).orElse(PageCursor.startOf(0));
-        byte[] start = cursor.afterKey(prefix).map(k -> Keys.justAfter(k.utf8())).orElse(prefix.utf8());
+        byte[] start =
+                cursor.afterKey(prefix).map(k -> Keys.justAfter(k.utf8())).orElse(prefix.utf8());
         return reading("could not read a page of " + prefix, () -> readPage(prefix, start, request.limit()));
     }
 
@@ -219,7 +226,10 @@ final class SecondaryStore implements MetaStore, KeyFamilies {
             }
             it.status();
             Optional<String> next = more
-                    ? Optional.of(tokens.encode(prefix, PageCursor.after(0, prefix, entries.get(entries.size() - 1).key())))
+                    ? Optional.of(tokens.encode(
+                            prefix,
+                            PageCursor.after(
+                                    0, prefix, entries.get(entries.size() - 1).key())))
                     : Optional.empty();
             return new Page(entries, next, PageCost.items(itemsRead));
         }
@@ -229,8 +239,10 @@ final class SecondaryStore implements MetaStore, KeyFamilies {
         try {
             return Entry.adopting(key, value);
         } catch (InvalidArgumentException e) {
-            throw new StoreUnavailableException(description + " holds an entry that is not a valid lake-meta entry ("
-                    + e.getMessage() + "); the store is corrupt or was written by another program", e);
+            throw new StoreUnavailableException(
+                    description + " holds an entry that is not a valid lake-meta entry (" + e.getMessage()
+                            + "); the store is corrupt or was written by another program",
+                    e);
         }
     }
 
@@ -331,8 +343,10 @@ final class SecondaryStore implements MetaStore, KeyFamilies {
     }
 
     private static StoreUnavailableException replaced(Path directory, String why, @Nullable Throwable cause) {
-        return new StoreUnavailableException("the store this read-only view opened in " + directory
-                + " is gone or was replaced (" + why + "): close the view and open it again", cause);
+        return new StoreUnavailableException(
+                "the store this read-only view opened in " + directory + " is gone or was replaced (" + why
+                        + "): close the view and open it again",
+                cause);
     }
 
     private void checkOpen() {

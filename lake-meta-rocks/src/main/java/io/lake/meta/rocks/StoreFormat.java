@@ -24,8 +24,7 @@ final class StoreFormat {
 
     private static final String MARKER_PREFIX = "lake-meta-rocks/";
 
-    private StoreFormat() {
-    }
+    private StoreFormat() {}
 
     static byte[] marker() {
         return (MARKER_PREFIX + VERSION).getBytes(StandardCharsets.UTF_8);
@@ -44,8 +43,9 @@ final class StoreFormat {
                 .map(family -> new String(family, StandardCharsets.UTF_8))
                 .toList();
         if (!others.isEmpty()) {
-            throw notOurs(directory, "it holds other column families ("
-                    + others.stream().collect(Collectors.joining(", ")) + ")");
+            throw notOurs(
+                    directory,
+                    "it holds other column families (" + others.stream().collect(Collectors.joining(", ")) + ")");
         }
     }
 

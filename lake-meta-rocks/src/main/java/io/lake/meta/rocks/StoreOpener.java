@@ -34,11 +34,14 @@ final class StoreOpener {
     /** RocksDB writes this file when it creates a database. */
     private static final String ROCKSDB_CURRENT = "CURRENT";
 
-    private StoreOpener() {
-    }
+    private StoreOpener() {}
 
     /** As below, with the default {@link WaitingWriters#YIELD_THEN_PARK}; for tests. */
-    static RocksStore open(Path directory, Durability durability, boolean createIfMissing, RaceHooks hooks,
+    static RocksStore open(
+            Path directory,
+            Durability durability,
+            boolean createIfMissing,
+            RaceHooks hooks,
             UnaryOperator<BatchCommit.BatchWriter> writerDecorator) {
         return open(directory, durability, WaitingWriters.YIELD_THEN_PARK, createIfMissing, hooks, writerDecorator);
     }
@@ -47,8 +50,13 @@ final class StoreOpener {
      * Opens the store in {@code directory}; {@code writerDecorator} wraps the batch writer (the
      * identity in production, so tests can make writes fail).
      */
-    static RocksStore open(Path directory, Durability durability, WaitingWriters waiting, boolean createIfMissing,
-            RaceHooks hooks, UnaryOperator<BatchCommit.BatchWriter> writerDecorator) {
+    static RocksStore open(
+            Path directory,
+            Durability durability,
+            WaitingWriters waiting,
+            boolean createIfMissing,
+            RaceHooks hooks,
+            UnaryOperator<BatchCommit.BatchWriter> writerDecorator) {
         RocksDB.loadLibrary();
         boolean exists = prepareDirectory(directory, createIfMissing);
         DatabaseOptions options = DatabaseOptions.create(!exists);
@@ -82,8 +90,9 @@ final class StoreOpener {
         }
         if (!Files.exists(directory)) {
             if (!createIfMissing) {
-                throw new InvalidArgumentException("store directory " + directory
-                        + " does not exist: check the path, or build with createIfMissing(true) to create a store there");
+                throw new InvalidArgumentException(
+                        "store directory " + directory
+                                + " does not exist: check the path, or build with createIfMissing(true) to create a store there");
             }
             try {
                 Files.createDirectories(directory);
@@ -106,8 +115,9 @@ final class StoreOpener {
                     + " database; point the store at its own directory (an empty or new one to create a store)");
         }
         if (!createIfMissing) {
-            throw new InvalidArgumentException("store directory " + directory
-                    + " is empty and holds no store: check the path, or build with createIfMissing(true) to create one");
+            throw new InvalidArgumentException(
+                    "store directory " + directory
+                            + " is empty and holds no store: check the path, or build with createIfMissing(true) to create one");
         }
         return false;
     }
@@ -124,9 +134,12 @@ final class StoreOpener {
         Status status = e.getStatus();
         String message = String.valueOf(e.getMessage());
         if (status != null && status.getCode() == Status.Code.IOError && message.contains("LOCK")) {
-            return new StoreUnavailableException("store directory " + directory
-                    + " is in use by another process or by another open store in this process (RocksDB: " + message
-                    + "); close the other store first: only one store may open a directory at a time", e);
+            return new StoreUnavailableException(
+                    "store directory " + directory
+                            + " is in use by another process or by another open store in this process (RocksDB: "
+                            + message
+                            + "); close the other store first: only one store may open a directory at a time",
+                    e);
         }
         if (status != null && status.getCode() == Status.Code.InvalidArgument) {
             return new InvalidArgumentException(directory + " cannot be opened as a lake-meta store: " + message

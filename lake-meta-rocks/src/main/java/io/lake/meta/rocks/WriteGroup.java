@@ -7,14 +7,14 @@ import io.lake.meta.spi.RaceHooks;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Group commit, led by the writers themselves as RocksDB's own write group is (its
@@ -215,7 +215,9 @@ final class WriteGroup {
             return;
         }
         long deadline = System.nanoTime() + yieldFor;
-        while (!pending.done && !pending.promoted && !Thread.currentThread().isInterrupted()
+        while (!pending.done
+                && !pending.promoted
+                && !Thread.currentThread().isInterrupted()
                 && System.nanoTime() - deadline < 0) {
             Thread.yield();
         }
@@ -260,8 +262,8 @@ final class WriteGroup {
             writeNanos = batches.commit(batch);
         } catch (RuntimeException | Error e) {
             LOG.error("{}: committing a batch of {} commits failed unexpectedly", name, batch.size(), e);
-            StoreUnavailableException failure = new StoreUnavailableException(description + ": committing a batch"
-                    + " failed unexpectedly (" + e + ")", e);
+            StoreUnavailableException failure = new StoreUnavailableException(
+                    description + ": committing a batch" + " failed unexpectedly (" + e + ")", e);
             for (Pending pending : batch) {
                 if (pending.decision == null) { // a decided commit keeps its answer: its batch may be written
                     pending.fail(failure);
@@ -400,7 +402,9 @@ final class WriteGroup {
         volatile boolean promoted;
         volatile boolean done;
         Commit.@Nullable Decision decision;
-        @Nullable Throwable failure;
+
+        @Nullable
+        Throwable failure;
 
         Pending(Commit commit, Thread writer) {
             this.commit = commit;

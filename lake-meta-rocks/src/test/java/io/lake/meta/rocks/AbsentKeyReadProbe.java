@@ -29,14 +29,14 @@ public final class AbsentKeyReadProbe {
 
     private static final int WRITERS = 16;
 
-    private AbsentKeyReadProbe() {
-    }
+    private AbsentKeyReadProbe() {}
 
     public static void main(String[] args) throws Exception {
         RocksDB.loadLibrary();
         Path directory = Files.createTempDirectory("absent-key-read-probe");
         try (BloomFilter filter = new BloomFilter(10);
-                Options options = new Options().setCreateIfMissing(true)
+                Options options = new Options()
+                        .setCreateIfMissing(true)
                         .setTableFormatConfig(new BlockBasedTableConfig().setFilterPolicy(filter));
                 RocksDB db = RocksDB.open(options, directory.toString());
                 WriteOptions writes = new WriteOptions();
@@ -101,10 +101,17 @@ public final class AbsentKeyReadProbe {
                     }
                 }
                 long mayExist = System.nanoTime() - start;
-                System.out.printf(Locale.ROOT, "per batch of %d absent keys: multiGetAsList %.1f us, %d gets %.1f us,"
-                        + " multiGetByteBuffers %.1f us, keyMayExist %.1f us (found %d)%n", WRITERS,
-                        micros(multiGet, batches), WRITERS, micros(gets, batches), micros(byteBuffers, batches),
-                        micros(mayExist, batches), found);
+                System.out.printf(
+                        Locale.ROOT,
+                        "per batch of %d absent keys: multiGetAsList %.1f us, %d gets %.1f us,"
+                                + " multiGetByteBuffers %.1f us, keyMayExist %.1f us (found %d)%n",
+                        WRITERS,
+                        micros(multiGet, batches),
+                        WRITERS,
+                        micros(gets, batches),
+                        micros(byteBuffers, batches),
+                        micros(mayExist, batches),
+                        found);
             }
         } finally {
             ProbeDirectory.delete(directory);

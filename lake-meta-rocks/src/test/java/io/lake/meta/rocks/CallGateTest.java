@@ -71,7 +71,7 @@ class CallGateTest {
 
     @Test
     void aCallThatLeavesOnAnotherThreadThanItEntered_leavesByItsOwnStripe() throws Exception {
-        CallGate gate = new CallGate(2, stripe -> { });
+        CallGate gate = new CallGate(2, stripe -> {});
         int slot = onStripe(gate, 0, gate::enter);
         onStripe(gate, 1, () -> {
             gate.leave(slot);
@@ -85,7 +85,7 @@ class CallGateTest {
 
     @Test
     void afterRefusal_callsAreRefused_andTheCloseWaitsForTheCallInFlight() throws Exception {
-        CallGate gate = new CallGate(8, stripe -> { });
+        CallGate gate = new CallGate(8, stripe -> {});
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         Thread call = new Thread(() -> {
@@ -106,7 +106,9 @@ class CallGateTest {
         Thread closer = new Thread(gate::awaitDrained);
         closer.start();
         while (closer.getState() != Thread.State.WAITING) {
-            assertThat(closer.getState()).as("the close waits for the call in flight").isNotEqualTo(Thread.State.TERMINATED);
+            assertThat(closer.getState())
+                    .as("the close waits for the call in flight")
+                    .isNotEqualTo(Thread.State.TERMINATED);
             Thread.onSpinWait();
         }
         release.countDown();

@@ -31,7 +31,8 @@ final class ChildJvm implements AutoCloseable {
         command.add(StoreHolderMain.class.getName());
         command.addAll(List.of(args));
         Path stderr = Files.createTempFile(workDir, "child", ".err");
-        Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+        Process process =
+                new ProcessBuilder(command).redirectError(stderr.toFile()).start();
         return new ChildJvm(process, stderr);
     }
 

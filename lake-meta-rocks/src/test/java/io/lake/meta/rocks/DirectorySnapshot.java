@@ -32,7 +32,8 @@ record DirectorySnapshot(Map<String, String> entries) {
     private static String describe(Path path) {
         try {
             BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
-            String common = "size=" + attributes.size() + " mtime=" + attributes.lastModifiedTime().toInstant();
+            String common = "size=" + attributes.size() + " mtime="
+                    + attributes.lastModifiedTime().toInstant();
             if (attributes.isDirectory()) {
                 return "dir " + common;
             }

@@ -38,8 +38,10 @@ class FamilyScanTest {
 
             assertThat(FamilyScan.families(db, "test store")).containsExactly("a", "ab", "tbl");
 
-            assertThat(statistics.getTickerCount(TickerType.NUMBER_DB_SEEK) - seeksBefore).isEqualTo(4);
-            assertThat(statistics.getTickerCount(TickerType.NUMBER_DB_NEXT) - nextsBefore).isZero();
+            assertThat(statistics.getTickerCount(TickerType.NUMBER_DB_SEEK) - seeksBefore)
+                    .isEqualTo(4);
+            assertThat(statistics.getTickerCount(TickerType.NUMBER_DB_NEXT) - nextsBefore)
+                    .isZero();
         }
     }
 }

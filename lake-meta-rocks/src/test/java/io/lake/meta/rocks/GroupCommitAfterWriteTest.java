@@ -34,22 +34,30 @@ class GroupCommitAfterWriteTest {
     private final List<Integer> writtenBatchSizes = new CopyOnWriteArrayList<>();
     private final List<WatchEvent> published = new CopyOnWriteArrayList<>();
     private final AtomicBoolean failNextPublish = new AtomicBoolean(true);
-    private final WriteGroup committer = new WriteGroup(new BatchCommit(key -> Optional.empty(), RocksStore::stage,
-            (WriteBatch batch) -> writtenBatchSizes.add(batch.count()), RaceHooks.NONE,
-            new BatchCommit.ChangePublisher() {
-                @Override
-                public boolean wanted() {
-                    return true;
-                }
+    private final WriteGroup committer = new WriteGroup(
+            new BatchCommit(
+                    key -> Optional.empty(),
+                    RocksStore::stage,
+                    (WriteBatch batch) -> writtenBatchSizes.add(batch.count()),
+                    RaceHooks.NONE,
+                    new BatchCommit.ChangePublisher() {
+                        @Override
+                        public boolean wanted() {
+                            return true;
+                        }
 
-                @Override
-                public void publish(List<WatchEvent> changes) {
-                    if (failNextPublish.getAndSet(false)) {
-                        throw new OutOfMemoryError("injected: handing the written batch to the watches failed");
-                    }
-                    published.addAll(changes);
-                }
-            }, "after-write test"), RaceHooks.NONE, WaitingWriters.YIELD_THEN_PARK, "after-write test",
+                        @Override
+                        public void publish(List<WatchEvent> changes) {
+                            if (failNextPublish.getAndSet(false)) {
+                                throw new OutOfMemoryError("injected: handing the written batch to the watches failed");
+                            }
+                            published.addAll(changes);
+                        }
+                    },
+                    "after-write test"),
+            RaceHooks.NONE,
+            WaitingWriters.YIELD_THEN_PARK,
+            "after-write test",
             "after-write-test-committer");
 
     @AfterEach
@@ -65,7 +73,8 @@ class GroupCommitAfterWriteTest {
 
         assertThat(writtenBatchSizes).as("the batch was written").containsExactly(1);
         assertThat(first.applies()).as("the written commit's answer").isTrue();
-        assertThat(committer.commit(Commit.plain(Mutation.create(B, V))).applies()).isTrue();
+        assertThat(committer.commit(Commit.plain(Mutation.create(B, V))).applies())
+                .isTrue();
         assertThat(published).containsExactly(WatchEvent.changed(B, V));
     }
 }

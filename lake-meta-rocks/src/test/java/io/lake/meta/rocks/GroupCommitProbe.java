@@ -24,8 +24,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class GroupCommitProbe {
 
-    private GroupCommitProbe() {
-    }
+    private GroupCommitProbe() {}
 
     public static void main(String[] args) throws Exception {
         int writers = Integer.parseInt(args[0]);
@@ -35,29 +34,33 @@ public final class GroupCommitProbe {
         WaitingWriters waiting = args.length > 4 ? WaitingWriters.valueOf(args[4]) : WaitingWriters.YIELD_THEN_PARK;
         Path directory = Files.createTempDirectory("group-commit-probe");
         OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        try (RocksStore store = StoreOpener.open(directory, durability, waiting, true, RaceHooks.NONE,
-                java.util.function.UnaryOperator.identity())) {
+        try (RocksStore store = StoreOpener.open(
+                directory, durability, waiting, true, RaceHooks.NONE, java.util.function.UnaryOperator.identity())) {
             AtomicBoolean stop = new AtomicBoolean();
             LongAdder commits = new LongAdder();
             Thread[] threads = new Thread[writers];
             for (int w = 0; w < writers; w++) {
                 MetaKey key = MetaKey.of("probe/writer-" + w);
                 MetaValue[] values = {MetaValue.utf8("a" + w), MetaValue.utf8("b" + w)};
-                threads[w] = new Thread(() -> {
-                    store.create(key, values[0]);
-                    int current = 0;
-                    long fresh = 0;
-                    while (!stop.get()) {
-                        boolean applied = creates
-                                ? store.create(MetaKey.of(key + "/" + fresh++), values[0]).isApplied()
-                                : store.update(key, values[current], values[1 - current]).isApplied();
-                        if (!applied) {
-                            throw new IllegalStateException("a writer's own key conflicted: " + key);
-                        }
-                        current = 1 - current;
-                        commits.increment();
-                    }
-                }, "probe-writer-" + w);
+                threads[w] = new Thread(
+                        () -> {
+                            store.create(key, values[0]);
+                            int current = 0;
+                            long fresh = 0;
+                            while (!stop.get()) {
+                                boolean applied = creates
+                                        ? store.create(MetaKey.of(key + "/" + fresh++), values[0])
+                                                .isApplied()
+                                        : store.update(key, values[current], values[1 - current])
+                                                .isApplied();
+                                if (!applied) {
+                                    throw new IllegalStateException("a writer's own key conflicted: " + key);
+                                }
+                                current = 1 - current;
+                                commits.increment();
+                            }
+                        },
+                        "probe-writer-" + w);
                 threads[w].start();
             }
             Thread.sleep(2_000); // warm-up
@@ -76,10 +79,18 @@ public final class GroupCommitProbe {
             for (Thread thread : threads) {
                 thread.join();
             }
-            System.out.printf("writers=%d %s %s %s commits/s=%.0f batches/s=%.0f commits/batch=%.2f"
-                    + " cpu=%.2f cores (%.1f us per commit) load=%s%n",
-                    writers, durability, creates ? "create" : "cas", waiting, done / elapsed, batches / elapsed, (double) answered / batches,
-                    cpuSeconds / elapsed, cpuSeconds * 1e6 / done,
+            System.out.printf(
+                    "writers=%d %s %s %s commits/s=%.0f batches/s=%.0f commits/batch=%.2f"
+                            + " cpu=%.2f cores (%.1f us per commit) load=%s%n",
+                    writers,
+                    durability,
+                    creates ? "create" : "cas",
+                    waiting,
+                    done / elapsed,
+                    batches / elapsed,
+                    (double) answered / batches,
+                    cpuSeconds / elapsed,
+                    cpuSeconds * 1e6 / done,
                     Files.readString(Path.of("/proc/loadavg")).trim());
         } finally {
             ProbeDirectory.delete(directory);

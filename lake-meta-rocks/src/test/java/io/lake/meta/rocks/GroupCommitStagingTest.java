@@ -30,16 +30,23 @@ class GroupCommitStagingTest {
     private static final MetaValue V = MetaValue.utf8("v");
 
     private final List<Integer> writtenBatchSizes = new CopyOnWriteArrayList<>();
-    private final WriteGroup committer = new WriteGroup(new BatchCommit(key -> Optional.empty(),
-            (batch, mutation) -> {
-                if (mutation.key().equals(B)) {
-                    throw new RocksDBException("injected: staging " + B + " fails");
-                }
-                RocksStore.stage(batch, mutation);
-            },
-            (WriteBatch batch) -> writtenBatchSizes.add(batch.count()),
-            RaceHooks.NONE, BatchCommit.ChangePublisher.of(new WatchRegistry("staging test")), "staging test"),
-            RaceHooks.NONE, WaitingWriters.YIELD_THEN_PARK, "staging test", "staging-test-committer");
+    private final WriteGroup committer = new WriteGroup(
+            new BatchCommit(
+                    key -> Optional.empty(),
+                    (batch, mutation) -> {
+                        if (mutation.key().equals(B)) {
+                            throw new RocksDBException("injected: staging " + B + " fails");
+                        }
+                        RocksStore.stage(batch, mutation);
+                    },
+                    (WriteBatch batch) -> writtenBatchSizes.add(batch.count()),
+                    RaceHooks.NONE,
+                    BatchCommit.ChangePublisher.of(new WatchRegistry("staging test")),
+                    "staging test"),
+            RaceHooks.NONE,
+            WaitingWriters.YIELD_THEN_PARK,
+            "staging test",
+            "staging-test-committer");
 
     @AfterEach
     void stop() {
@@ -56,7 +63,12 @@ class GroupCommitStagingTest {
                 .hasMessageContaining("none of its mutations were written");
 
         assertThat(writtenBatchSizes).as("sizes of the batches written").isEmpty();
-        assertThat(committer.commit(Commit.of(Transaction.builder().create(A, V).build())).applies()).isTrue();
-        assertThat(writtenBatchSizes).as("the next commit alone is written, one entry").containsExactly(1);
+        assertThat(committer
+                        .commit(Commit.of(Transaction.builder().create(A, V).build()))
+                        .applies())
+                .isTrue();
+        assertThat(writtenBatchSizes)
+                .as("the next commit alone is written, one entry")
+                .containsExactly(1);
     }
 }

@@ -109,18 +109,21 @@ class GroupCommitTest {
             AtomicInteger attempts = new AtomicInteger();
             List<CompletableFuture<Void>> done = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
-                done.add(CompletableFuture.runAsync(() -> {
-                    for (int i = 0; i < incrementsPerThread; i++) {
-                        while (true) {
-                            attempts.incrementAndGet();
-                            MetaValue current = store.get(counter).orElseThrow();
-                            MetaValue next = MetaValue.utf8(Integer.toString(Integer.parseInt(current.asUtf8()) + 1));
-                            if (store.update(counter, current, next).isApplied()) {
-                                break;
+                done.add(CompletableFuture.runAsync(
+                        () -> {
+                            for (int i = 0; i < incrementsPerThread; i++) {
+                                while (true) {
+                                    attempts.incrementAndGet();
+                                    MetaValue current = store.get(counter).orElseThrow();
+                                    MetaValue next =
+                                            MetaValue.utf8(Integer.toString(Integer.parseInt(current.asUtf8()) + 1));
+                                    if (store.update(counter, current, next).isApplied()) {
+                                        break;
+                                    }
+                                }
                             }
-                        }
-                    }
-                }, writers));
+                        },
+                        writers));
             }
             CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
             assertThat(store.get(counter)).contains(MetaValue.utf8(Integer.toString(threads * incrementsPerThread)));
@@ -152,7 +155,8 @@ class GroupCommitTest {
             for (CompletableFuture<WriteResult> result : doomed) {
                 assertThatThrownBy(() -> result.get(30, TimeUnit.SECONDS))
                         .isInstanceOf(ExecutionException.class)
-                        .cause().isInstanceOf(OutcomeUnknownException.class)
+                        .cause()
+                        .isInstanceOf(OutcomeUnknownException.class)
                         .hasMessageContaining("re-read the key")
                         .hasMessageContaining("injected write failure");
             }
@@ -176,7 +180,9 @@ class GroupCommitTest {
             assertThatThrownBy(() -> store.create(key, V))
                     .isInstanceOf(OutcomeUnknownException.class)
                     .hasMessageContaining("re-read the key");
-            assertThat(store.get(key)).as("the write applied although its caller got an error").contains(V);
+            assertThat(store.get(key))
+                    .as("the write applied although its caller got an error")
+                    .contains(V);
         }
     }
 
@@ -193,12 +199,12 @@ class GroupCommitTest {
         };
         MetaKey key = MetaKey.of("gc/remembered");
         MetaValue v2 = MetaValue.utf8("v2");
-        try (RocksStore store = StoreOpener.open(dir, Durability.SYNCED_WAL, true, hooks, secondWriteAppliesThenFails)) {
+        try (RocksStore store =
+                StoreOpener.open(dir, Durability.SYNCED_WAL, true, hooks, secondWriteAppliesThenFails)) {
             assertThat(store.create(key, V)).isEqualTo(WriteResult.applied());
             assertThatThrownBy(() -> store.update(key, V, v2)).isInstanceOf(OutcomeUnknownException.class);
 
-            assertThat(store.update(key, V, MetaValue.utf8("v3")))
-                    .isEqualTo(WriteResult.conflict(Optional.of(v2)));
+            assertThat(store.update(key, V, MetaValue.utf8("v3"))).isEqualTo(WriteResult.conflict(Optional.of(v2)));
             assertThat(store.update(key, v2, MetaValue.utf8("v3"))).isEqualTo(WriteResult.applied());
         }
     }
@@ -231,8 +237,9 @@ class GroupCommitTest {
         RocksStore store = StoreOpener.open(dir, Durability.SYNCED_WAL, true, recordChecks, UnaryOperator.identity());
         store.create(MetaKey.of("gc/k"), V);
         store.update(MetaKey.of("gc/k"), V, MetaValue.utf8("v2"));
-        assertThat(checkedOn).as("threads that checked the two commits").containsExactly(Thread.currentThread(),
-                Thread.currentThread());
+        assertThat(checkedOn)
+                .as("threads that checked the two commits")
+                .containsExactly(Thread.currentThread(), Thread.currentThread());
         store.close();
         assertThat(storeThreads()).isEmpty();
     }
@@ -263,12 +270,14 @@ class GroupCommitTest {
             // then two creates of the same key
             CompletableFuture<WriteResult> takeover = async(store, Mutation.update(guard, epoch1, epoch2));
             hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 1);
-            CompletableFuture<GuardedResult> stale = CompletableFuture.supplyAsync(() -> store.applyGuarded(
-                    new GuardedMutation(guard, epoch1, Mutation.create(target, V))), writers);
+            CompletableFuture<GuardedResult> stale = CompletableFuture.supplyAsync(
+                    () -> store.applyGuarded(new GuardedMutation(guard, epoch1, Mutation.create(target, V))), writers);
             hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 1);
-            CompletableFuture<WriteResult> createA = async(store, Mutation.create(MetaKey.of("gc/same"), MetaValue.utf8("a")));
+            CompletableFuture<WriteResult> createA =
+                    async(store, Mutation.create(MetaKey.of("gc/same"), MetaValue.utf8("a")));
             hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 1);
-            CompletableFuture<WriteResult> createB = async(store, Mutation.create(MetaKey.of("gc/same"), MetaValue.utf8("b")));
+            CompletableFuture<WriteResult> createB =
+                    async(store, Mutation.create(MetaKey.of("gc/same"), MetaValue.utf8("b")));
             hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 1);
             long batchesBefore = store.batchesWritten();
             blockerChecked.release();
@@ -298,14 +307,16 @@ class GroupCommitTest {
             leaderQueued.awaitArrival();
             CompletableFuture<Object> outcome = new CompletableFuture<>();
             CompletableFuture<Boolean> flagAfterwards = new CompletableFuture<>();
-            Thread writer = new Thread(() -> {
-                try {
-                    outcome.complete(store.create(key, V));
-                } catch (Throwable e) {
-                    outcome.complete(e);
-                }
-                flagAfterwards.complete(Thread.currentThread().isInterrupted());
-            }, "interrupted-writer");
+            Thread writer = new Thread(
+                    () -> {
+                        try {
+                            outcome.complete(store.create(key, V));
+                        } catch (Throwable e) {
+                            outcome.complete(e);
+                        }
+                        flagAfterwards.complete(Thread.currentThread().isInterrupted());
+                    },
+                    "interrupted-writer");
             writer.start();
             hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 2);
             leaderQueued.release();
@@ -329,14 +340,16 @@ class GroupCommitTest {
             CompletableFuture<WriteResult> first = async(store, Mutation.create(held, V));
             checked.awaitArrival();
             CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-            Thread writer = new Thread(() -> {
-                try {
-                    store.create(queued, V);
-                    outcome.complete(null);
-                } catch (Throwable e) {
-                    outcome.complete(e);
-                }
-            }, "queued-writer");
+            Thread writer = new Thread(
+                    () -> {
+                        try {
+                            store.create(queued, V);
+                            outcome.complete(null);
+                        } catch (Throwable e) {
+                            outcome.complete(e);
+                        }
+                    },
+                    "queued-writer");
             writer.start();
             hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 2);
             writer.interrupt();
@@ -378,15 +391,19 @@ class GroupCommitTest {
         MetaKey leaderKey = MetaKey.of("gc/leader");
         MetaKey behindKey = MetaKey.of("gc/behind");
         PauseAt leaderQueued = hooks.pause(RacePoints.COMMIT_QUEUED);
-        RocksStore store = StoreOpener.open(dir, Durability.SYNCED_WAL, true, throwingAtQueued(1), UnaryOperator.identity());
+        RocksStore store =
+                StoreOpener.open(dir, Durability.SYNCED_WAL, true, throwingAtQueued(1), UnaryOperator.identity());
         CompletableFuture<WriteResult> leader = async(store, Mutation.create(leaderKey, V));
         leaderQueued.awaitArrival(); // the leader queued, holds the lead, and is paused in its hook
         CompletableFuture<WriteResult> behind = async(store, Mutation.create(behindKey, V));
         hooks.awaitArrivals(RacePoints.COMMIT_QUEUED, 2);
         leaderQueued.release(); // its hook now throws
 
-        assertThatThrownBy(() -> leader.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(AssertionError.class).hasMessageContaining("injected");
+        assertThatThrownBy(() -> leader.get(30, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("injected");
         assertThat(behind.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
         assertThat(store.get(leaderKey)).as("the failed commit was withdrawn").isEmpty();
         assertThat(store.create(MetaKey.of("gc/later"), V)).isEqualTo(WriteResult.applied());
@@ -398,13 +415,17 @@ class GroupCommitTest {
         MetaKey held = MetaKey.of("gc/held");
         MetaKey doomed = MetaKey.of("gc/doomed");
         PauseAt checked = hooks.pause(RaceHooks.COMMIT_CHECKED);
-        RocksStore store = StoreOpener.open(dir, Durability.SYNCED_WAL, true, throwingAtQueued(2), UnaryOperator.identity());
+        RocksStore store =
+                StoreOpener.open(dir, Durability.SYNCED_WAL, true, throwingAtQueued(2), UnaryOperator.identity());
         CompletableFuture<WriteResult> first = async(store, Mutation.create(held, V));
         checked.awaitArrival(); // the leader took its batch and is checking it
         CompletableFuture<WriteResult> second = async(store, Mutation.create(doomed, V));
 
-        assertThatThrownBy(() -> second.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(AssertionError.class).hasMessageContaining("injected");
+        assertThatThrownBy(() -> second.get(30, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("injected");
         checked.release();
         assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
         assertThat(async(store, Mutation.create(MetaKey.of("gc/later"), V)).get(30, TimeUnit.SECONDS))
@@ -436,8 +457,8 @@ class GroupCommitTest {
                 throw new AssertionError("injected: the race hook at " + point + " timed out");
             }
         };
-        RocksStore store = StoreOpener.open(dir, Durability.SYNCED_WAL, true, throwingAfterTheBatch,
-                UnaryOperator.identity());
+        RocksStore store =
+                StoreOpener.open(dir, Durability.SYNCED_WAL, true, throwingAfterTheBatch, UnaryOperator.identity());
         CompletableFuture<WriteResult> leader = async(store, Mutation.create(leaderKey, V));
         leaderQueued.awaitArrival(); // the leader holds the lead, paused before taking its batch
         CompletableFuture<WriteResult> taken = async(store, Mutation.create(takenKey, V));
@@ -446,9 +467,13 @@ class GroupCommitTest {
         assertThat(leader.get(30, TimeUnit.SECONDS)).isEqualTo(WriteResult.applied());
         leaderAnswered.countDown();
 
-        assertThatThrownBy(() -> taken.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(AssertionError.class).hasMessageContaining("injected");
-        assertThat(store.get(takenKey)).as("the commit the hook 'failed' was written with the leader's batch")
+        assertThatThrownBy(() -> taken.get(30, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("injected");
+        assertThat(store.get(takenKey))
+                .as("the commit the hook 'failed' was written with the leader's batch")
                 .isPresent();
         assertThat(async(store, Mutation.create(MetaKey.of("gc/later"), V)).get(30, TimeUnit.SECONDS))
                 .isEqualTo(WriteResult.applied());

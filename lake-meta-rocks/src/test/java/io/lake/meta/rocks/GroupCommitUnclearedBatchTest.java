@@ -68,11 +68,19 @@ class GroupCommitUnclearedBatchTest {
         }
     };
 
-    private final WriteGroup committer = new WriteGroup(new BatchCommit(key -> Optional.empty(), RocksStore::stage,
-            (WriteBatch batch) -> writtenBatchSizes.add(batch.count()), hooks,
-            BatchCommit.ChangePublisher.of(new io.lake.meta.spi.WatchRegistry("uncleared-batch test")),
-            "uncleared-batch test", failsToClearOnce),
-            hooks, WaitingWriters.PARK, "uncleared-batch test", "uncleared-batch-test-committer");
+    private final WriteGroup committer = new WriteGroup(
+            new BatchCommit(
+                    key -> Optional.empty(),
+                    RocksStore::stage,
+                    (WriteBatch batch) -> writtenBatchSizes.add(batch.count()),
+                    hooks,
+                    BatchCommit.ChangePublisher.of(new io.lake.meta.spi.WatchRegistry("uncleared-batch test")),
+                    "uncleared-batch test",
+                    failsToClearOnce),
+            hooks,
+            WaitingWriters.PARK,
+            "uncleared-batch test",
+            "uncleared-batch-test-committer");
 
     @AfterEach
     void stop() {
@@ -83,19 +91,23 @@ class GroupCommitUnclearedBatchTest {
     @Test
     void aWriterQueuedBehindABatchThatCouldNotBeCleared_isRefused_andTheBatchIsNotWrittenAgain() throws Exception {
         committer.start();
-        CompletableFuture<Commit.Decision> first = CompletableFuture.supplyAsync(
-                () -> committer.commit(Commit.plain(Mutation.create(A, V))));
+        CompletableFuture<Commit.Decision> first =
+                CompletableFuture.supplyAsync(() -> committer.commit(Commit.plain(Mutation.create(A, V))));
         await(firstChecked);
-        CompletableFuture<Commit.Decision> second = CompletableFuture.supplyAsync(
-                () -> committer.commit(Commit.plain(Mutation.create(B, V))));
+        CompletableFuture<Commit.Decision> second =
+                CompletableFuture.supplyAsync(() -> committer.commit(Commit.plain(Mutation.create(B, V))));
         await(secondQueued);
         releaseFirst.countDown();
 
         Throwable firstFailure = outcome(first);
         Throwable secondFailure = outcome(second);
 
-        assertThat(writtenBatchSizes).as("batches written (the first holds one write)").containsExactly(1);
-        assertThat(firstFailure).as("the first batch was written: its answer stands").isNull();
+        assertThat(writtenBatchSizes)
+                .as("batches written (the first holds one write)")
+                .containsExactly(1);
+        assertThat(firstFailure)
+                .as("the first batch was written: its answer stands")
+                .isNull();
         assertThat(secondFailure).as("the queued writer's commit is refused").isInstanceOf(MetaStoreException.class);
     }
 
@@ -108,12 +120,15 @@ class GroupCommitUnclearedBatchTest {
     void aBatchThatCouldNotBeCleared_isFreedWhenTheCommitterIsStopped() throws Exception {
         committer.start();
         releaseFirst.countDown(); // nobody else races this commit
-        assertThat(committer.commit(Commit.plain(Mutation.create(A, V))).applies()).isTrue();
+        assertThat(committer.commit(Commit.plain(Mutation.create(A, V))).applies())
+                .isTrue();
 
         committer.stop();
 
         assertThat(writtenBatchSizes).as("the batch was written once").containsExactly(1);
-        assertThat(failsToClearOnce.isOwningHandle()).as("the batch's native handle is still held").isFalse();
+        assertThat(failsToClearOnce.isOwningHandle())
+                .as("the batch's native handle is still held")
+                .isFalse();
     }
 
     private static Throwable outcome(CompletableFuture<Commit.Decision> f) throws Exception {
@@ -127,7 +142,9 @@ class GroupCommitUnclearedBatchTest {
 
     private static void await(CountDownLatch latch) {
         try {
-            assertThat(latch.await(30, TimeUnit.SECONDS)).as("a hook's latch timed out").isTrue();
+            assertThat(latch.await(30, TimeUnit.SECONDS))
+                    .as("a hook's latch timed out")
+                    .isTrue();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);

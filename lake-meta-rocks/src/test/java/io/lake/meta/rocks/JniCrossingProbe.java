@@ -20,8 +20,7 @@ import org.rocksdb.WriteOptions;
  */
 public final class JniCrossingProbe {
 
-    private JniCrossingProbe() {
-    }
+    private JniCrossingProbe() {}
 
     public static void main(String[] args) throws Exception {
         RocksDB.loadLibrary();
@@ -49,8 +48,12 @@ public final class JniCrossingProbe {
                     batch.clear();
                 }
                 long batched = System.nanoTime() - start;
-                System.out.printf(Locale.ROOT, "put %.0f ns, batch put + write + clear %.0f ns, put / batched %.2f%n",
-                        puts / (double) writes, batched / (double) writes, puts / (double) batched);
+                System.out.printf(
+                        Locale.ROOT,
+                        "put %.0f ns, batch put + write + clear %.0f ns, put / batched %.2f%n",
+                        puts / (double) writes,
+                        batched / (double) writes,
+                        puts / (double) batched);
             }
         } finally {
             ProbeDirectory.delete(directory);

@@ -29,8 +29,7 @@ public final class ListingCopyProbe {
     private static final int LISTINGS = 20;
     private static final byte[][] KEPT = new byte[2000][];
 
-    private ListingCopyProbe() {
-    }
+    private ListingCopyProbe() {}
 
     public static void main(String[] args) throws Exception {
         RocksDB.loadLibrary();
@@ -52,8 +51,13 @@ public final class ListingCopyProbe {
                     reused = time(db, true, expectedBytes);
                     arrays = time(db, false, expectedBytes);
                 }
-                System.out.printf(Locale.ROOT, "round %d: native arrays %.1f ms, reused array %.1f ms (%.2f)%n", round,
-                        arrays / 1e6 / LISTINGS, reused / 1e6 / LISTINGS, (double) reused / arrays);
+                System.out.printf(
+                        Locale.ROOT,
+                        "round %d: native arrays %.1f ms, reused array %.1f ms (%.2f)%n",
+                        round,
+                        arrays / 1e6 / LISTINGS,
+                        reused / 1e6 / LISTINGS,
+                        (double) reused / arrays);
             }
         } finally {
             ProbeDirectory.delete(directory);

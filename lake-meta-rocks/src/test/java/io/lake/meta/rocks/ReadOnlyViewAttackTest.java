@@ -42,11 +42,13 @@ class ReadOnlyViewAttackTest {
                     }
                 }
                 // the holder closed: its log went into a table file, a new MANIFEST on the next open
-                assertThat(view.get(MetaKey.of("tbl/ns/r" + round))).as("round %d after close", round)
+                assertThat(view.get(MetaKey.of("tbl/ns/r" + round)))
+                        .as("round %d after close", round)
                         .contains(MetaValue.utf8("v" + round));
             }
             assertThat(view.get(first)).isEmpty();
-            assertThat(view.page(PageRequest.first(KeyPrefix.of("tbl/ns/"), 100)).entries())
+            assertThat(view.page(PageRequest.first(KeyPrefix.of("tbl/ns/"), 100))
+                            .entries())
                     .extracting(e -> e.key().toString())
                     .containsExactly("tbl/ns/r0", "tbl/ns/r1", "tbl/ns/r2", "tbl/ns/r3");
         }
@@ -61,8 +63,10 @@ class ReadOnlyViewAttackTest {
         }
         try (MetaStore view = RocksDbMetaStore.builder().directory(dir).buildReadOnly()) {
             assertThat(view.get(key)).contains(MetaValue.utf8("0"));
-            try (MetaStore store = RocksDbMetaStore.builder().directory(dir)
-                    .durability(Durability.UNSYNCED_WAL).build()) {
+            try (MetaStore store = RocksDbMetaStore.builder()
+                    .directory(dir)
+                    .durability(Durability.UNSYNCED_WAL)
+                    .build()) {
                 store.update(key, MetaValue.utf8("0"), MetaValue.utf8("1"));
                 store.create(MetaKey.of("tbl/ns/gone"), MetaValue.utf8("g"));
             }
@@ -142,7 +146,9 @@ class ReadOnlyViewAttackTest {
         Path foreignWithLog = temp.resolve("foreign-log");
         try (org.rocksdb.Options options = new org.rocksdb.Options().setCreateIfMissing(true);
                 org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(options, foreignWithLog.toString())) {
-            db.put("k".getBytes(java.nio.charset.StandardCharsets.UTF_8), "v".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            db.put(
+                    "k".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    "v".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
         Path noIdentity = temp.resolve("no-identity");
         try (MetaStore store = RocksDbMetaStore.builder().directory(noIdentity).build()) {
@@ -159,14 +165,16 @@ class ReadOnlyViewAttackTest {
         DirectorySnapshot before = DirectorySnapshot.of(dir);
         Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(
                 () -> RocksDbMetaStore.builder().directory(dir).buildReadOnly().close());
-        assertThat(thrown).as("opening a view on " + dir.getFileName())
+        assertThat(thrown)
+                .as("opening a view on " + dir.getFileName())
                 .isInstanceOf(io.lake.meta.InvalidArgumentException.class);
         assertThat(DirectorySnapshot.of(dir)).as(dir.getFileName().toString()).isEqualTo(before);
     }
 
     private static List<Path> scratchDirectories() throws IOException {
         try (Stream<Path> children = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return children.filter(p -> p.getFileName().toString().startsWith("lake-meta-secondary-")).toList();
+            return children.filter(p -> p.getFileName().toString().startsWith("lake-meta-secondary-"))
+                    .toList();
         }
     }
 

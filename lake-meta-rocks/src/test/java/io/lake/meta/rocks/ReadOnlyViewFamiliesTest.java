@@ -90,9 +90,13 @@ class ReadOnlyViewFamiliesTest {
             try {
                 for (int listing = 0; listing < 300; listing++) {
                     List<String> families = familiesOf(view).families();
-                    assertThat(families).as("listing %d", listing).doesNotHaveDuplicates().isSortedAccordingTo(PAGE_ORDER)
+                    assertThat(families)
+                            .as("listing %d", listing)
+                            .doesNotHaveDuplicates()
+                            .isSortedAccordingTo(PAGE_ORDER)
                             .contains("a", "n", "z");
-                    assertThat(families).as("listing %d", listing)
+                    assertThat(families)
+                            .as("listing %d", listing)
                             .allMatch(family -> List.of("a", "n", "z").contains(family) || family.matches("[bp][0-4]"));
                 }
             } finally {
@@ -121,7 +125,8 @@ class ReadOnlyViewFamiliesTest {
             }
             assertThat(familiesOf(view).families()).isEqualTo(all);
             primary.create(MetaKey.of("zz/one-more"), MetaValue.utf8("v"));
-            assertThatThrownBy(familiesOf(view)::families).isInstanceOf(TooManyFamiliesException.class)
+            assertThatThrownBy(familiesOf(view)::families)
+                    .isInstanceOf(TooManyFamiliesException.class)
                     .hasMessageContaining("read-only");
             primary.delete(MetaKey.of("zz/one-more"), MetaValue.utf8("v"));
             assertThat(familiesOf(view).families()).hasSize(KeyFamilies.MAX_FAMILIES);

@@ -60,8 +60,11 @@ class ReadOnlyViewTest {
             MetaKey key = MetaKey.of("tbl/ns/k0");
             assertThatThrownBy(() -> view.update(key, MetaValue.utf8("v0"), MetaValue.utf8("x")))
                     .isInstanceOf(ReadOnlyStoreException.class)
-                    .satisfies(e -> assertThat(((ReadOnlyStoreException) e).retryable()).isFalse());
-            assertThatThrownBy(() -> view.transact(Transaction.builder().delete(key, MetaValue.utf8("v0")).build()))
+                    .satisfies(e ->
+                            assertThat(((ReadOnlyStoreException) e).retryable()).isFalse());
+            assertThatThrownBy(() -> view.transact(Transaction.builder()
+                            .delete(key, MetaValue.utf8("v0"))
+                            .build()))
                     .isInstanceOf(ReadOnlyStoreException.class);
             assertThatThrownBy(() -> view.apply(null)).isInstanceOf(InvalidArgumentException.class);
             assertThatThrownBy(() -> view.get(null)).isInstanceOf(InvalidArgumentException.class);
@@ -76,16 +79,21 @@ class ReadOnlyViewTest {
         view.close();
         view.close();
         assertThatThrownBy(() -> view.get(MetaKey.of("tbl/ns/k0"))).isInstanceOf(StoreClosedException.class);
-        assertThatThrownBy(() -> view.watch(KeyPrefix.of("tbl/"), event -> { })).isInstanceOf(StoreClosedException.class);
+        assertThatThrownBy(() -> view.watch(KeyPrefix.of("tbl/"), event -> {}))
+                .isInstanceOf(StoreClosedException.class);
     }
 
     @Test
     void whatIsNoStore_isRefused_asBuildRefusesIt() throws Exception {
-        assertThatThrownBy(() -> RocksDbMetaStore.builder().directory(temp.resolve("missing")).buildReadOnly())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("does not exist");
+        assertThatThrownBy(() -> RocksDbMetaStore.builder()
+                        .directory(temp.resolve("missing"))
+                        .buildReadOnly())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("does not exist");
         Path empty = Files.createDirectory(temp.resolve("empty"));
         assertThatThrownBy(() -> RocksDbMetaStore.builder().directory(empty).buildReadOnly())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("holds no store");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("holds no store");
         Path foreign = temp.resolve("foreign");
         org.rocksdb.RocksDB.loadLibrary();
         try (org.rocksdb.Options options = new org.rocksdb.Options().setCreateIfMissing(true);
@@ -93,18 +101,24 @@ class ReadOnlyViewTest {
             db.put("k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8));
         }
         assertThatThrownBy(() -> RocksDbMetaStore.builder().directory(foreign).buildReadOnly())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("is not a lake-meta store");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("is not a lake-meta store");
         Path damaged = storeWith(1);
         Files.writeString(damaged.resolve("CURRENT"), "garbage\n");
         assertThatThrownBy(() -> RocksDbMetaStore.builder().directory(damaged).buildReadOnly())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("does not hold a readable lake-meta store");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("does not hold a readable lake-meta store");
     }
 
     @Test
     void theBuilder_refusesCreateIfMissing_andAPollIntervalOutOfRange() {
         Path dir = storeWith(1);
-        assertThatThrownBy(() -> RocksDbMetaStore.builder().directory(dir).createIfMissing(true).buildReadOnly())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("createIfMissing(true)");
+        assertThatThrownBy(() -> RocksDbMetaStore.builder()
+                        .directory(dir)
+                        .createIfMissing(true)
+                        .buildReadOnly())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("createIfMissing(true)");
         assertThatThrownBy(() -> RocksDbMetaStore.builder().pollInterval(Duration.ofMillis(1)))
                 .isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> RocksDbMetaStore.builder().pollInterval(null))

@@ -14,7 +14,10 @@ final class RocksDbBackend implements BackendFactory {
 
     @Override
     public MetaStore open(StoreContext context) throws IOException {
-        return RocksDbMetaStore.builder().directory(context.newDirectory()).raceHooks(context.raceHooks()).build();
+        return RocksDbMetaStore.builder()
+                .directory(context.newDirectory())
+                .raceHooks(context.raceHooks())
+                .build();
     }
 
     @Override

@@ -5,5 +5,4 @@ import io.lake.meta.testkit.counter.CounterSuite;
 
 /** The counter suite on the RocksDB store. */
 @Backend(RocksDbBackend.class)
-class RocksDbCounterTest extends CounterSuite {
-}
+class RocksDbCounterTest extends CounterSuite {}

@@ -5,5 +5,4 @@ import io.lake.meta.testkit.lock.FencedLockSuite;
 
 /** The fenced-lock suite on the RocksDB store. */
 @Backend(RocksDbBackend.class)
-class RocksDbFencedLockTest extends FencedLockSuite {
-}
+class RocksDbFencedLockTest extends FencedLockSuite {}

@@ -5,5 +5,4 @@ import io.lake.meta.testkit.ops.FencedPublicationSuite;
 
 /** The fenced publication coverage of the recipes on the RocksDB store. */
 @Backend(RocksDbBackend.class)
-class RocksDbFencedPublicationTest extends FencedPublicationSuite {
-}
+class RocksDbFencedPublicationTest extends FencedPublicationSuite {}

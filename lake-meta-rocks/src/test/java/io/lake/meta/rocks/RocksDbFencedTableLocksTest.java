@@ -5,5 +5,4 @@ import io.lake.meta.testkit.maintenance.FencedTableLocksSuite;
 
 /** The fenced table locks suite on the RocksDB store. */
 @Backend(RocksDbBackend.class)
-class RocksDbFencedTableLocksTest extends FencedTableLocksSuite {
-}
+class RocksDbFencedTableLocksTest extends FencedTableLocksSuite {}

@@ -5,5 +5,4 @@ import io.lake.meta.testkit.lease.LeaseFencingSuite;
 
 /** The lease and fencing suite on the RocksDB store. */
 @Backend(RocksDbBackend.class)
-class RocksDbLeaseFencingTest extends LeaseFencingSuite {
-}
+class RocksDbLeaseFencingTest extends LeaseFencingSuite {}

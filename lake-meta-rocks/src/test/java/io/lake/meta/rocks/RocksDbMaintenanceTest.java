@@ -5,5 +5,4 @@ import io.lake.meta.testkit.maintenance.MaintenanceSuite;
 
 /** The paged maintenance suite on the RocksDB store. */
 @Backend(RocksDbBackend.class)
-class RocksDbMaintenanceTest extends MaintenanceSuite {
-}
+class RocksDbMaintenanceTest extends MaintenanceSuite {}

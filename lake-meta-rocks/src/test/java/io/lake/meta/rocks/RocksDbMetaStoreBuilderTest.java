@@ -29,28 +29,42 @@ class RocksDbMetaStoreBuilderTest {
     @Test
     void nullOptions_failFast_withTheProjectsInvalidArgumentException() {
         assertThatThrownBy(() -> RocksDbMetaStore.builder().directory(null))
-                .isInstanceOf(io.lake.meta.InvalidArgumentException.class).hasMessageContaining("directory");
+                .isInstanceOf(io.lake.meta.InvalidArgumentException.class)
+                .hasMessageContaining("directory");
         assertThatThrownBy(() -> RocksDbMetaStore.builder().durability(null))
-                .isInstanceOf(io.lake.meta.InvalidArgumentException.class).hasMessageContaining("durability");
+                .isInstanceOf(io.lake.meta.InvalidArgumentException.class)
+                .hasMessageContaining("durability");
         assertThatThrownBy(() -> RocksDbMetaStore.builder().raceHooks(null))
-                .isInstanceOf(io.lake.meta.InvalidArgumentException.class).hasMessageContaining("RaceHooks.NONE");
+                .isInstanceOf(io.lake.meta.InvalidArgumentException.class)
+                .hasMessageContaining("RaceHooks.NONE");
         assertThatThrownBy(() -> RocksDbMetaStore.builder().waitingWriters(null))
-                .isInstanceOf(io.lake.meta.InvalidArgumentException.class).hasMessageContaining("WaitingWriters.PARK");
+                .isInstanceOf(io.lake.meta.InvalidArgumentException.class)
+                .hasMessageContaining("WaitingWriters.PARK");
     }
 
     @Test
     void optionsSetTwice_failFast() {
         assertThatThrownBy(() -> RocksDbMetaStore.builder().directory(dir).directory(dir))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("directory was already set");
-        assertThatThrownBy(() -> RocksDbMetaStore.builder().durability(Durability.SYNCED_WAL).durability(Durability.SYNCED_WAL))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("durability was already set");
-        assertThatThrownBy(() -> RocksDbMetaStore.builder().createIfMissing(true).createIfMissing(false))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("createIfMissing was already set");
-        assertThatThrownBy(() -> RocksDbMetaStore.builder().raceHooks(RaceHooks.NONE).raceHooks(RaceHooks.NONE))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("raceHooks was already set");
-        assertThatThrownBy(() -> RocksDbMetaStore.builder().waitingWriters(WaitingWriters.PARK)
-                .waitingWriters(WaitingWriters.PARK))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("waitingWriters was already set");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("directory was already set");
+        assertThatThrownBy(() -> RocksDbMetaStore.builder()
+                        .durability(Durability.SYNCED_WAL)
+                        .durability(Durability.SYNCED_WAL))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("durability was already set");
+        assertThatThrownBy(
+                        () -> RocksDbMetaStore.builder().createIfMissing(true).createIfMissing(false))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("createIfMissing was already set");
+        assertThatThrownBy(() ->
+                        RocksDbMetaStore.builder().raceHooks(RaceHooks.NONE).raceHooks(RaceHooks.NONE))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("raceHooks was already set");
+        assertThatThrownBy(() -> RocksDbMetaStore.builder()
+                        .waitingWriters(WaitingWriters.PARK)
+                        .waitingWriters(WaitingWriters.PARK))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("waitingWriters was already set");
     }
 
     @Test
@@ -62,7 +76,10 @@ class RocksDbMetaStoreBuilderTest {
 
     @Test
     void unsyncedDurability_writesTheWalWithoutSync() {
-        try (MetaStore store = RocksDbMetaStore.builder().directory(dir).durability(Durability.UNSYNCED_WAL).build()) {
+        try (MetaStore store = RocksDbMetaStore.builder()
+                .directory(dir)
+                .durability(Durability.UNSYNCED_WAL)
+                .build()) {
             assertThat(((RocksStore) store).syncsWrites()).isFalse();
             assertThat(((RocksStore) store).writesWal()).isTrue();
         }
@@ -73,13 +90,15 @@ class RocksDbMetaStoreBuilderTest {
     void reopen_keepsData(Durability durability) {
         MetaKey a = MetaKey.of("tbl/a");
         MetaKey b = MetaKey.of("tbl/b");
-        try (MetaStore store = RocksDbMetaStore.builder().directory(dir).durability(durability).build()) {
+        try (MetaStore store =
+                RocksDbMetaStore.builder().directory(dir).durability(durability).build()) {
             store.create(a, MetaValue.utf8("1"));
             store.create(b, MetaValue.utf8("1"));
             store.update(a, MetaValue.utf8("1"), MetaValue.utf8("2"));
             store.delete(b, MetaValue.utf8("1"));
         }
-        try (MetaStore store = RocksDbMetaStore.builder().directory(dir).durability(durability).build()) {
+        try (MetaStore store =
+                RocksDbMetaStore.builder().directory(dir).durability(durability).build()) {
             assertThat(store.get(a)).contains(MetaValue.utf8("2"));
             assertThat(store.get(b)).isEmpty();
         }

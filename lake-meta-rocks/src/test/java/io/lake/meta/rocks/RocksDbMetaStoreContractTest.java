@@ -5,5 +5,4 @@ import io.lake.meta.testkit.MetaStoreSuite;
 
 /** The whole MetaStore contract on the RocksDB store. */
 @Backend(RocksDbBackend.class)
-class RocksDbMetaStoreContractTest extends MetaStoreSuite {
-}
+class RocksDbMetaStoreContractTest extends MetaStoreSuite {}

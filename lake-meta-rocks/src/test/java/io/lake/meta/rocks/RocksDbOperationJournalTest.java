@@ -5,5 +5,4 @@ import io.lake.meta.testkit.ops.OperationJournalSuite;
 
 /** The operation journal suite on the RocksDB store. */
 @Backend(RocksDbBackend.class)
-class RocksDbOperationJournalTest extends OperationJournalSuite {
-}
+class RocksDbOperationJournalTest extends OperationJournalSuite {}

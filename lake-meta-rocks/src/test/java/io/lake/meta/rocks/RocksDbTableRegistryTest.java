@@ -5,5 +5,4 @@ import io.lake.meta.testkit.registry.TableRegistrySuite;
 
 /** The table registry suite on the RocksDB store. */
 @Backend(RocksDbBackend.class)
-class RocksDbTableRegistryTest extends TableRegistrySuite {
-}
+class RocksDbTableRegistryTest extends TableRegistrySuite {}

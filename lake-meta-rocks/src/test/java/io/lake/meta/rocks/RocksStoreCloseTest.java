@@ -38,12 +38,14 @@ class RocksStoreCloseTest {
         store.create(KEY, V1);
         store.close();
         store.close();
-        assertThatThrownBy(() -> store.get(KEY)).isInstanceOf(StoreClosedException.class)
+        assertThatThrownBy(() -> store.get(KEY))
+                .isInstanceOf(StoreClosedException.class)
                 .hasMessageContaining(dir.toString());
         assertThatThrownBy(() -> store.create(KEY, V1)).isInstanceOf(StoreClosedException.class);
         assertThatThrownBy(() -> store.apply(Mutation.update(KEY, V1, V1))).isInstanceOf(StoreClosedException.class);
-        assertThatThrownBy(() -> store.applyGuarded(new GuardedMutation(MetaKey.of("lease/l"), V1,
-                Mutation.delete(KEY, V1)))).isInstanceOf(StoreClosedException.class);
+        assertThatThrownBy(() ->
+                        store.applyGuarded(new GuardedMutation(MetaKey.of("lease/l"), V1, Mutation.delete(KEY, V1))))
+                .isInstanceOf(StoreClosedException.class);
         assertThatThrownBy(() -> store.page(KeyPrefix.of("tbl/"), 10)).isInstanceOf(StoreClosedException.class);
         assertThatThrownBy(() -> store.get(null)).isInstanceOf(StoreClosedException.class);
     }
@@ -60,7 +62,8 @@ class RocksStoreCloseTest {
     void close_waitsForAGetInFlight_thenRefusesNewCalls() throws Exception {
         TestHooks hooks = new TestHooks();
         PauseAt readPaused = hooks.pause(RacePoints.READ_STARTED);
-        MetaStore store = RocksDbMetaStore.builder().directory(dir).raceHooks(hooks).build();
+        MetaStore store =
+                RocksDbMetaStore.builder().directory(dir).raceHooks(hooks).build();
         store.create(KEY, V1);
 
         CompletableFuture<Optional<MetaValue>> read = CompletableFuture.supplyAsync(() -> store.get(KEY));
@@ -81,7 +84,8 @@ class RocksStoreCloseTest {
     void close_waitsForAPageInFlight() throws Exception {
         TestHooks hooks = new TestHooks();
         PauseAt readPaused = hooks.pause(RacePoints.READ_STARTED);
-        MetaStore store = RocksDbMetaStore.builder().directory(dir).raceHooks(hooks).build();
+        MetaStore store =
+                RocksDbMetaStore.builder().directory(dir).raceHooks(hooks).build();
         store.create(KEY, V1);
 
         CompletableFuture<Page> page = CompletableFuture.supplyAsync(() -> store.page(KeyPrefix.of("tbl/"), 10));
@@ -99,7 +103,8 @@ class RocksStoreCloseTest {
     void close_letsACommitInFlightFinishAndPersist() throws Exception {
         TestHooks hooks = new TestHooks();
         PauseAt commitPaused = hooks.pause(RaceHooks.COMMIT_CHECKED);
-        MetaStore store = RocksDbMetaStore.builder().directory(dir).raceHooks(hooks).build();
+        MetaStore store =
+                RocksDbMetaStore.builder().directory(dir).raceHooks(hooks).build();
 
         CompletableFuture<WriteResult> write = CompletableFuture.supplyAsync(() -> store.create(KEY, V1));
         commitPaused.awaitArrival();
@@ -127,21 +132,23 @@ class RocksStoreCloseTest {
         for (int t = 0; t < threads; t++) {
             int id = t;
             CompletableFuture<Throwable> worker = new CompletableFuture<>();
-            Thread thread = new Thread(() -> {
-                MetaKey mine = MetaKey.of("load/" + id);
-                try {
-                    for (int i = 0; ; i++) {
-                        store.create(MetaKey.of("load/" + id + "/" + i), V1);
-                        store.get(mine);
-                        store.page(KeyPrefix.of("load/"), 5);
-                        if (i == 3) {
-                            warmedUp.countDown();
+            Thread thread = new Thread(
+                    () -> {
+                        MetaKey mine = MetaKey.of("load/" + id);
+                        try {
+                            for (int i = 0; ; i++) {
+                                store.create(MetaKey.of("load/" + id + "/" + i), V1);
+                                store.get(mine);
+                                store.page(KeyPrefix.of("load/"), 5);
+                                if (i == 3) {
+                                    warmedUp.countDown();
+                                }
+                            }
+                        } catch (Throwable e) {
+                            worker.complete(e);
                         }
-                    }
-                } catch (Throwable e) {
-                    worker.complete(e);
-                }
-            }, "load-" + id);
+                    },
+                    "load-" + id);
             thread.start();
             workers.add(worker);
         }
@@ -165,14 +172,16 @@ class RocksStoreCloseTest {
                 throw new AssertionError("injected: the race hook at " + point + " timed out");
             }
         };
-        MetaStore store = RocksDbMetaStore.builder().directory(dir).raceHooks(throwing).build();
+        MetaStore store =
+                RocksDbMetaStore.builder().directory(dir).raceHooks(throwing).build();
         store.create(KEY, V1);
         List<io.lake.meta.watch.WatchEvent> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
         io.lake.meta.watch.Watch watch = store.watch(KeyPrefix.of("tbl/"), heard::add);
 
         assertThatThrownBy(store::close).isInstanceOf(AssertionError.class).hasMessageContaining("injected");
-        assertThatThrownBy(() -> store.watch(KeyPrefix.of("tbl/"), event -> { }))
-                .as("watching a store whose close failed in its hook").isInstanceOf(StoreClosedException.class);
+        assertThatThrownBy(() -> store.watch(KeyPrefix.of("tbl/"), event -> {}))
+                .as("watching a store whose close failed in its hook")
+                .isInstanceOf(StoreClosedException.class);
         try (MetaStore again = RocksDbMetaStore.builder().directory(dir).build()) {
             assertThat(again.get(KEY)).contains(V1);
         }

@@ -93,9 +93,11 @@ class RocksStoreOperationsTest {
         }
         TransactionResult refused = store.transact(bulk.build());
 
-        assertThat(refused).isEqualTo(TransactionResult.notApplied(
-                List.of(TransactionFailure.found(key("bulk/t-057"), Optional.of(value("stored"))))));
-        assertThat(store.page(PageRequest.first(KeyPrefix.of("bulk/"), 1000)).entries()).extracting(Entry::key)
+        assertThat(refused)
+                .isEqualTo(TransactionResult.notApplied(
+                        List.of(TransactionFailure.found(key("bulk/t-057"), Optional.of(value("stored"))))));
+        assertThat(store.page(PageRequest.first(KeyPrefix.of("bulk/"), 1000)).entries())
+                .extracting(Entry::key)
                 .containsExactly(key("bulk/t-0305"), key("bulk/t-0405"), key("bulk/t-057"));
 
         Transaction.Builder fresh = Transaction.builder();
@@ -121,28 +123,29 @@ class RocksStoreOperationsTest {
         store.create(lease, value("epoch-1"));
         store.create(target, value("v1"));
 
-        GuardedResult stale = store.applyGuarded(new GuardedMutation(lease, value("epoch-0"),
-                Mutation.update(target, value("v1"), value("v2"))));
+        GuardedResult stale = store.applyGuarded(
+                new GuardedMutation(lease, value("epoch-0"), Mutation.update(target, value("v1"), value("v2"))));
         assertThat(stale).isEqualTo(GuardedResult.guardRejected());
         assertThat(store.get(target)).contains(value("v1"));
         assertThat(store.get(lease)).contains(value("epoch-1"));
 
-        GuardedResult missingGuard = store.applyGuarded(new GuardedMutation(key("lease/none"), value("epoch-1"),
-                Mutation.update(target, value("v1"), value("v2"))));
+        GuardedResult missingGuard = store.applyGuarded(new GuardedMutation(
+                key("lease/none"), value("epoch-1"), Mutation.update(target, value("v1"), value("v2"))));
         assertThat(missingGuard).isEqualTo(GuardedResult.guardRejected());
 
-        GuardedResult conflict = store.applyGuarded(new GuardedMutation(lease, value("epoch-1"),
-                Mutation.update(target, value("v0"), value("v2"))));
+        GuardedResult conflict = store.applyGuarded(
+                new GuardedMutation(lease, value("epoch-1"), Mutation.update(target, value("v0"), value("v2"))));
         assertThat(conflict).isEqualTo(GuardedResult.targetConflict(WriteResult.conflict(Optional.of(value("v1")))));
 
-        GuardedResult applied = store.applyGuarded(new GuardedMutation(lease, value("epoch-1"),
-                Mutation.update(target, value("v1"), value("v2"))));
+        GuardedResult applied = store.applyGuarded(
+                new GuardedMutation(lease, value("epoch-1"), Mutation.update(target, value("v1"), value("v2"))));
         assertThat(applied).isEqualTo(GuardedResult.applied());
         assertThat(store.get(target)).contains(value("v2"));
         assertThat(store.get(lease)).contains(value("epoch-1"));
 
-        assertThat(store.applyGuarded(new GuardedMutation(lease, value("epoch-1"),
-                Mutation.delete(target, value("v2"))))).isEqualTo(GuardedResult.applied());
+        assertThat(store.applyGuarded(
+                        new GuardedMutation(lease, value("epoch-1"), Mutation.delete(target, value("v2")))))
+                .isEqualTo(GuardedResult.applied());
         assertThat(store.get(target)).isEmpty();
     }
 
@@ -173,7 +176,8 @@ class RocksStoreOperationsTest {
             Page page = store.page(request);
             pages.add(page);
             assertThat(page.entries()).hasSizeLessThanOrEqualTo(2);
-            page.entries().forEach(e -> assertThat(e.value()).isEqualTo(value(e.key().toString())));
+            page.entries()
+                    .forEach(e -> assertThat(e.value()).isEqualTo(value(e.key().toString())));
             seen.addAll(page.entries().stream().map(e -> e.key().toString()).collect(Collectors.toList()));
             request = request.next(page).orElse(null);
         }
@@ -234,7 +238,8 @@ class RocksStoreOperationsTest {
         }
         Page first = store.page(KeyPrefix.of("tbl/"), 1);
         store.delete(key("tbl/a"), value("tbl/a"));
-        Page second = store.page(PageRequest.after(KeyPrefix.of("tbl/"), first.nextToken().orElseThrow(), 1));
+        Page second = store.page(
+                PageRequest.after(KeyPrefix.of("tbl/"), first.nextToken().orElseThrow(), 1));
         assertThat(second.entries()).extracting(Entry::key).containsExactly(key("tbl/b"));
     }
 
@@ -298,7 +303,8 @@ class RocksStoreOperationsTest {
         // 16 values of 256 KiB reach the 4 MiB budget: the page stops there although the limit is 20
         assertThat(first.entries()).hasSize(16);
         assertThat(first.nextToken()).isPresent();
-        Page second = store.page(PageRequest.after(KeyPrefix.of("big/"), first.nextToken().get(), 20));
+        Page second = store.page(
+                PageRequest.after(KeyPrefix.of("big/"), first.nextToken().get(), 20));
         assertThat(second.nextToken()).isEmpty();
         List<MetaKey> seen = new ArrayList<>();
         first.entries().forEach(e -> seen.add(e.key()));

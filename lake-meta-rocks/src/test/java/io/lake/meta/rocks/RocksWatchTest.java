@@ -60,7 +60,9 @@ class RocksWatchTest {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (events.stream().noneMatch(expected)) {
                 long left = deadline - System.nanoTime();
-                assertThat(left).as("an expected event arrived in time; heard %s", events).isPositive();
+                assertThat(left)
+                        .as("an expected event arrived in time; heard %s", events)
+                        .isPositive();
                 TimeUnit.NANOSECONDS.timedWait(this, left);
             }
             return List.copyOf(events);
@@ -124,11 +126,12 @@ class RocksWatchTest {
     void aWatchRegisteredWhileACommitIsCheckedButNotWritten_hearsTheOldValueFirst_thenTheCommit() throws Exception {
         AtomicReference<RaceHooks> armed = new AtomicReference<>(RaceHooks.NONE);
         PauseAt update = new PauseAt(RaceHooks.COMMIT_CHECKED);
-        try (MetaStore store = StoreOpener.open(dir, Durability.SYNCED_WAL, true, point -> armed.get().reached(point),
-                UnaryOperator.identity())) {
+        try (MetaStore store = StoreOpener.open(
+                dir, Durability.SYNCED_WAL, true, point -> armed.get().reached(point), UnaryOperator.identity())) {
             store.create(K, v("1"));
             armed.set(update);
-            CompletableFuture<WriteResult> writer = CompletableFuture.supplyAsync(() -> store.update(K, v("1"), v("2")));
+            CompletableFuture<WriteResult> writer =
+                    CompletableFuture.supplyAsync(() -> store.update(K, v("1"), v("2")));
             update.awaitArrival(); // checked, not yet written
 
             Heard heard = new Heard();
@@ -157,7 +160,8 @@ class RocksWatchTest {
         try (MetaStore store = StoreOpener.open(dir, Durability.SYNCED_WAL, true, hooks, holdAfterWriting)) {
             store.create(K, v("1"));
             hold.set(true);
-            CompletableFuture<WriteResult> writer = CompletableFuture.supplyAsync(() -> store.update(K, v("1"), v("2")));
+            CompletableFuture<WriteResult> writer =
+                    CompletableFuture.supplyAsync(() -> store.update(K, v("1"), v("2")));
             PauseAt.await(written, "the batch to be written");
 
             Heard heard = new Heard();
@@ -170,8 +174,10 @@ class RocksWatchTest {
 
             List<WatchEvent> events = heard.awaitFirst(value(LATER, "x"));
             assertThat(events).first().isEqualTo(WatchEvent.initial(K, v("2")));
-            assertThat(events).as("the commit is reported again (at least once), never the value before it")
-                    .filteredOn(e -> e.key().equals(K)).allMatch(e -> e.value().equals(java.util.Optional.of(v("2"))));
+            assertThat(events)
+                    .as("the commit is reported again (at least once), never the value before it")
+                    .filteredOn(e -> e.key().equals(K))
+                    .allMatch(e -> e.value().equals(java.util.Optional.of(v("2"))));
         }
     }
 }

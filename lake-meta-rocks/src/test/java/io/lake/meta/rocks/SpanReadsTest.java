@@ -112,13 +112,17 @@ class SpanReadsTest {
         for (int i = 0; i < 4000; i += 2) {
             store(key(i));
         }
-        List<MetaKey> asked = IntStream.range(0, 40).map(i -> 100 * i + 1).mapToObj(SpanReadsTest::key).toList();
+        List<MetaKey> asked = IntStream.range(0, 40)
+                .map(i -> 100 * i + 1)
+                .mapToObj(SpanReadsTest::key)
+                .toList();
 
         List<Optional<MetaValue>> values = recordingReads().readAll(asked);
 
         assertThat(values).isEqualTo(multiGet(asked));
         assertThat(multiReads).hasSize(1);
-        assertThat(multiReads.get(0)).hasSize(asked.size() - SpanReads.MAX_SEEKS)
+        assertThat(multiReads.get(0))
+                .hasSize(asked.size() - SpanReads.MAX_SEEKS)
                 .doesNotContainAnyElementsOf(asked.subList(0, SpanReads.MAX_SEEKS));
     }
 
@@ -128,14 +132,19 @@ class SpanReadsTest {
             store(key(i));
         }
         SpanReads reads = recordingReads();
-        reads.readAll(IntStream.range(0, 40).map(i -> 100 * i + 1).mapToObj(SpanReadsTest::key).toList());
+        reads.readAll(IntStream.range(0, 40)
+                .map(i -> 100 * i + 1)
+                .mapToObj(SpanReadsTest::key)
+                .toList());
         multiReads.clear();
 
         List<MetaKey> freshRun = keys(10_000, 10_040);
         for (int i = 0; i < SpanReads.RESTS_AFTER_GIVING_UP; i++) {
             reads.readAll(freshRun);
         }
-        assertThat(multiReads).hasSize(SpanReads.RESTS_AFTER_GIVING_UP).allSatisfy(keys -> assertThat(keys).isEqualTo(freshRun));
+        assertThat(multiReads)
+                .hasSize(SpanReads.RESTS_AFTER_GIVING_UP)
+                .allSatisfy(keys -> assertThat(keys).isEqualTo(freshRun));
 
         multiReads.clear();
         assertThat(reads.readAll(freshRun)).containsOnly(Optional.empty());
@@ -216,15 +225,18 @@ class SpanReadsTest {
         AtomicInteger walkedThrough = new AtomicInteger();
         AtomicInteger gaveUp = new AtomicInteger();
 
-        qt().withFixedSeed(20261201L).withExamples(600).forAll(askedLists(shape)).checkAssert(asked -> {
-            multiReads.clear();
-            try {
-                assertThat(recordingReads().readAll(asked)).isEqualTo(multiGet(asked));
-            } catch (RocksDBException e) {
-                throw new AssertionError(e);
-            }
-            (multiReads.isEmpty() ? walkedThrough : gaveUp).incrementAndGet();
-        });
+        qt().withFixedSeed(20261201L)
+                .withExamples(600)
+                .forAll(askedLists(shape))
+                .checkAssert(asked -> {
+                    multiReads.clear();
+                    try {
+                        assertThat(recordingReads().readAll(asked)).isEqualTo(multiGet(asked));
+                    } catch (RocksDBException e) {
+                        throw new AssertionError(e);
+                    }
+                    (multiReads.isEmpty() ? walkedThrough : gaveUp).incrementAndGet();
+                });
 
         assertThat(walkedThrough).hasPositiveValue();
         assertThat(gaveUp).hasPositiveValue();
@@ -258,7 +270,9 @@ class SpanReadsTest {
 
     private List<Optional<MetaValue>> multiGet(List<MetaKey> keys) throws RocksDBException {
         List<byte[]> values = db.multiGetAsList(keys.stream().map(MetaKey::utf8).toList());
-        return values.stream().map(v -> v == null ? Optional.<MetaValue>empty() : Optional.of(MetaValue.of(v))).toList();
+        return values.stream()
+                .map(v -> v == null ? Optional.<MetaValue>empty() : Optional.of(MetaValue.of(v)))
+                .toList();
     }
 
     private void storeRange(int from, int to) throws RocksDBException {

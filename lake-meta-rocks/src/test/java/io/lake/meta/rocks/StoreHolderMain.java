@@ -21,8 +21,7 @@ import java.nio.file.Path;
  */
 public final class StoreHolderMain {
 
-    private StoreHolderMain() {
-    }
+    private StoreHolderMain() {}
 
     public static void main(String[] args) throws IOException {
         Path dir = Path.of(args[1]);
@@ -37,7 +36,10 @@ public final class StoreHolderMain {
                 }
                 break;
             case "write-and-halt":
-                MetaStore store = RocksDbMetaStore.builder().directory(dir).durability(Durability.UNSYNCED_WAL).build();
+                MetaStore store = RocksDbMetaStore.builder()
+                        .directory(dir)
+                        .durability(Durability.UNSYNCED_WAL)
+                        .build();
                 int n = Integer.parseInt(args[2]);
                 for (int i = 0; i < n; i++) {
                     store.create(MetaKey.of("crash/" + i), MetaValue.utf8("v" + i));
@@ -47,9 +49,10 @@ public final class StoreHolderMain {
                 Runtime.getRuntime().halt(0);
                 break;
             case "serve":
-                try (MetaStore served = RocksDbMetaStore.builder().directory(dir).build();
-                        java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
-                                java.nio.charset.StandardCharsets.UTF_8))) {
+                try (MetaStore served =
+                                RocksDbMetaStore.builder().directory(dir).build();
+                        java.io.BufferedReader in = new java.io.BufferedReader(
+                                new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8))) {
                     System.out.println("OPEN");
                     System.out.flush();
                     for (String line = in.readLine(); line != null; line = in.readLine()) {

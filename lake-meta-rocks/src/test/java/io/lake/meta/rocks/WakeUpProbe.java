@@ -18,21 +18,22 @@ public final class WakeUpProbe {
 
     private static volatile int turn;
 
-    private WakeUpProbe() {
-    }
+    private WakeUpProbe() {}
 
     public static void main(String[] args) throws Exception {
         boolean busy = args.length > 0 && args[0].equals("busy");
         AtomicBoolean stop = new AtomicBoolean();
-        Thread spinner = new Thread(() -> {
-            long x = 0;
-            while (!stop.get()) {
-                x += System.nanoTime() & 1; // keeps a CPU out of idle
-            }
-            if (x == 42) {
-                System.out.print("");
-            }
-        }, "busy-spinner");
+        Thread spinner = new Thread(
+                () -> {
+                    long x = 0;
+                    while (!stop.get()) {
+                        x += System.nanoTime() & 1; // keeps a CPU out of idle
+                    }
+                    if (x == 42) {
+                        System.out.print("");
+                    }
+                },
+                "busy-spinner");
         if (busy) {
             spinner.setDaemon(true);
             spinner.start();
@@ -41,15 +42,17 @@ public final class WakeUpProbe {
         Thread[] players = new Thread[2];
         for (int p = 0; p < 2; p++) {
             int me = p;
-            players[p] = new Thread(() -> {
-                for (int i = 0; i < rounds; i++) {
-                    while (turn != me) {
-                        LockSupport.park();
-                    }
-                    turn = 1 - me;
-                    LockSupport.unpark(players[1 - me]);
-                }
-            }, "player-" + p);
+            players[p] = new Thread(
+                    () -> {
+                        for (int i = 0; i < rounds; i++) {
+                            while (turn != me) {
+                                LockSupport.park();
+                            }
+                            turn = 1 - me;
+                            LockSupport.unpark(players[1 - me]);
+                        }
+                    },
+                    "player-" + p);
         }
         long start = System.nanoTime();
         players[0].start();
@@ -58,7 +61,8 @@ public final class WakeUpProbe {
         players[1].join();
         double micros = (System.nanoTime() - start) / 1e3 / rounds;
         stop.set(true);
-        System.out.printf("%s: %.1f us per round trip (two wake-ups), %.1f us per wake-up%n",
+        System.out.printf(
+                "%s: %.1f us per round trip (two wake-ups), %.1f us per wake-up%n",
                 busy ? "other CPU kept busy" : "quiet", micros, micros / 2);
     }
 }

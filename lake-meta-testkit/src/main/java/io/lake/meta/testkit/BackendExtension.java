@@ -23,7 +23,8 @@ import org.junit.platform.commons.support.ReflectionSupport;
  */
 final class BackendExtension implements ParameterResolver {
 
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(BackendExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(BackendExtension.class);
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
@@ -42,20 +43,24 @@ final class BackendExtension implements ParameterResolver {
                 return created(context, type, backend.get().value());
             }
         }
-        throw new ParameterResolutionException("no backend for " + context.getRequiredTestClass().getName()
-                + ": annotate it with @Backend(YourBackend.class), naming a class that implements BackendFactory,"
-                + " or, in a @ParameterizedClass, give it a field that holds each invocation's BackendFactory");
+        throw new ParameterResolutionException(
+                "no backend for " + context.getRequiredTestClass().getName()
+                        + ": annotate it with @Backend(YourBackend.class), naming a class that implements BackendFactory,"
+                        + " or, in a @ParameterizedClass, give it a field that holds each invocation's BackendFactory");
     }
 
     /** The one non-null factory the test's instances hold in fields (innermost instance first), if any. */
     private static Optional<BackendFactory> heldByTheTest(ExtensionContext context) {
-        List<Object> instances = context.getTestInstances().map(i -> i.getAllInstances()).orElse(List.of());
+        List<Object> instances =
+                context.getTestInstances().map(i -> i.getAllInstances()).orElse(List.of());
         for (int i = instances.size() - 1; i >= 0; i--) {
             Object instance = instances.get(i);
             List<BackendFactory> held = new ArrayList<>();
-            for (Field field : ReflectionSupport.findFields(instance.getClass(), BackendExtension::holdsABackend,
-                    HierarchyTraversalMode.TOP_DOWN)) {
-                Object value = ReflectionSupport.tryToReadFieldValue(field, instance).toOptional().orElse(null);
+            for (Field field : ReflectionSupport.findFields(
+                    instance.getClass(), BackendExtension::holdsABackend, HierarchyTraversalMode.TOP_DOWN)) {
+                Object value = ReflectionSupport.tryToReadFieldValue(field, instance)
+                        .toOptional()
+                        .orElse(null);
                 if (value != null && !held.contains(value)) {
                     held.add((BackendFactory) value);
                 }
@@ -73,7 +78,8 @@ final class BackendExtension implements ParameterResolver {
 
     /** An instance field of a {@link BackendFactory} type, other than the one the suites keep theirs in. */
     private static boolean holdsABackend(Field field) {
-        return !Modifier.isStatic(field.getModifiers()) && BackendFactory.class.isAssignableFrom(field.getType())
+        return !Modifier.isStatic(field.getModifiers())
+                && BackendFactory.class.isAssignableFrom(field.getType())
                 && field.getDeclaringClass() != BackendSuite.class;
     }
 
@@ -84,7 +90,8 @@ final class BackendExtension implements ParameterResolver {
     private static List<Class<?>> testClassesInnermostFirst(ExtensionContext context) {
         List<Class<?>> types = new ArrayList<>();
         types.add(context.getRequiredTestClass());
-        List<Object> instances = context.getTestInstances().map(i -> i.getAllInstances()).orElse(List.of());
+        List<Object> instances =
+                context.getTestInstances().map(i -> i.getAllInstances()).orElse(List.of());
         for (int i = instances.size() - 1; i >= 0; i--) {
             if (!types.contains(instances.get(i).getClass())) {
                 types.add(instances.get(i).getClass());
@@ -94,9 +101,11 @@ final class BackendExtension implements ParameterResolver {
     }
 
     /** The factory of {@code annotated}, created once per run of that class (per invocation of a class template). */
-    private static BackendFactory created(ExtensionContext context, Class<?> annotated, Class<? extends BackendFactory> factory) {
+    private static BackendFactory created(
+            ExtensionContext context, Class<?> annotated, Class<? extends BackendFactory> factory) {
         ExtensionContext owner = context;
-        while (!owner.getElement().equals(Optional.of(annotated)) && owner.getParent().isPresent()) {
+        while (!owner.getElement().equals(Optional.of(annotated))
+                && owner.getParent().isPresent()) {
             owner = owner.getParent().get();
         }
         if (!owner.getElement().equals(Optional.of(annotated))) {
@@ -115,15 +124,19 @@ final class BackendExtension implements ParameterResolver {
         }
         try {
             return ReflectionSupport.newInstance(factory);
-        } catch (Exception e) { // checked ones too: newInstance rethrows NoSuchMethodException and the constructor's unchecked
-            throw new ExtensionConfigurationException("@Backend(" + factory.getSimpleName() + ".class) on "
-                    + annotated.getName() + ": cannot create " + factory.getName() + " with its no-argument"
-                    + " constructor: " + e, e);
+        } catch (Exception e) { // checked ones too: newInstance rethrows NoSuchMethodException and the constructor's
+            // unchecked
+            throw new ExtensionConfigurationException(
+                    "@Backend(" + factory.getSimpleName() + ".class) on "
+                            + annotated.getName() + ": cannot create " + factory.getName() + " with its no-argument"
+                            + " constructor: " + e,
+                    e);
         }
     }
 
     /** A factory the extension created; closed (once) with the context that holds it. */
-    @SuppressWarnings({"deprecation", "try"}) // CloseableResource: closed also where AutoCloseable values in the store are not
+    @SuppressWarnings({"deprecation", "try"
+    }) // CloseableResource: closed also where AutoCloseable values in the store are not
     private static final class Created implements AutoCloseable, ExtensionContext.Store.CloseableResource {
         final BackendFactory factory;
         private final AtomicBoolean closed = new AtomicBoolean();

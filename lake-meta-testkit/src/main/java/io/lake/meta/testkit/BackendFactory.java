@@ -67,6 +67,5 @@ public interface BackendFactory extends AutoCloseable {
 
     /** Releases what the stores of this factory shared (clients, databases); nothing by default. */
     @Override
-    default void close() throws Exception {
-    }
+    default void close() throws Exception {}
 }

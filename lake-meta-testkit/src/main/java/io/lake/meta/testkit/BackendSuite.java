@@ -17,11 +17,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.jspecify.annotations.Nullable;
 
 /**
  * What every suite of the testkit shares: the {@link BackendFactory} it runs on (named by
@@ -49,17 +49,20 @@ public abstract class BackendSuite {
     private static final Map<BackendFactory, List<WeakReference<MetaStore>>> RETURNED = new WeakHashMap<>();
 
     /** For the suites of the testkit. */
-    protected BackendSuite() {
-    }
+    protected BackendSuite() {}
 
     /** Takes the backend of this test; runs before the suites' own set-up. */
     @BeforeEach
     final void useBackend(BackendFactory backend) {
         this.backend = backend;
         this.capabilities = backend.capabilities();
-        assertThat(capabilities).as("%s.capabilities() must return the capabilities", backend).isNotNull();
+        assertThat(capabilities)
+                .as("%s.capabilities() must return the capabilities", backend)
+                .isNotNull();
         this.settings = backend.settings();
-        assertThat(settings).as("%s.settings() must return the settings", backend).isNotNull();
+        assertThat(settings)
+                .as("%s.settings() must return the settings", backend)
+                .isNotNull();
     }
 
     /** The backend under test. */
@@ -115,8 +118,10 @@ public abstract class BackendSuite {
                 }
             });
         } catch (UncheckedIOException e) {
-            throw new IOException("could not delete " + root + ", the directories the test's stores were given"
-                    + " (a store still open, or a file held by the backend?)", e.getCause());
+            throw new IOException(
+                    "could not delete " + root + ", the directories the test's stores were given"
+                            + " (a store still open, or a file held by the backend?)",
+                    e.getCause());
         }
     }
 
@@ -171,7 +176,8 @@ public abstract class BackendSuite {
 
         @Override
         public String toString() {
-            return "StoreContext[" + (hooks == RaceHooks.NONE ? "no race hooks" : "race hooks " + hooks) + ", " + clock + "]";
+            return "StoreContext[" + (hooks == RaceHooks.NONE ? "no race hooks" : "race hooks " + hooks) + ", " + clock
+                    + "]";
         }
     }
 }

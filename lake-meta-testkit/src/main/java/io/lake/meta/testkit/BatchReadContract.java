@@ -25,12 +25,16 @@ abstract class BatchReadContract extends TransactionContract {
         store.create(key("tbl/ns1/a"), value("va"));
         store.create(key("lease/l"), MetaValue.empty());
 
-        Map<MetaKey, MetaValue> found = store.getAll(List.of(key("tbl/ns1/b"), key("tbl/ns1/missing"),
-                key("lease/l"), key("tbl/ns1/a")));
+        Map<MetaKey, MetaValue> found =
+                store.getAll(List.of(key("tbl/ns1/b"), key("tbl/ns1/missing"), key("lease/l"), key("tbl/ns1/a")));
 
-        assertThat(found).containsExactly(Map.entry(key("tbl/ns1/b"), value("vb")),
-                Map.entry(key("lease/l"), MetaValue.empty()), Map.entry(key("tbl/ns1/a"), value("va")));
-        assertThatThrownBy(() -> found.put(key("tbl/ns1/c"), value("x"))).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(found)
+                .containsExactly(
+                        Map.entry(key("tbl/ns1/b"), value("vb")),
+                        Map.entry(key("lease/l"), MetaValue.empty()),
+                        Map.entry(key("tbl/ns1/a"), value("va")));
+        assertThatThrownBy(() -> found.put(key("tbl/ns1/c"), value("x")))
+                .isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test
@@ -69,7 +73,8 @@ abstract class BatchReadContract extends TransactionContract {
 
         assertThat(store.getAll(asked)).hasSize(creates.size());
         asked.add(key("tbl/many/one-more"));
-        assertThatThrownBy(() -> store.getAll(asked)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> store.getAll(asked))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining(String.valueOf(Limits.MAX_BATCH_KEYS));
     }
 
@@ -77,7 +82,8 @@ abstract class BatchReadContract extends TransactionContract {
     @Test
     void aKeyNamedTwice_orNull_isInvalidArgument() {
         assertThatThrownBy(() -> store.getAll(List.of(key("tbl/ns1/a"), key("tbl/ns1/a"))))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("tbl/ns1/a");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("tbl/ns1/a");
         assertThatThrownBy(() -> store.getAll(null)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> store.getAll(Arrays.asList(key("tbl/ns1/a"), null)))
                 .isInstanceOf(InvalidArgumentException.class);

@@ -53,7 +53,8 @@ public final class Capabilities {
                     + " must say why: the reason is what the reports show for the tests it changes");
         }
         if (missing.containsKey(capability)) {
-            throw new IllegalArgumentException(capability + " is already declared missing (" + missing.get(capability) + ")");
+            throw new IllegalArgumentException(
+                    capability + " is already declared missing (" + missing.get(capability) + ")");
         }
         EnumMap<Capability, String> next = new EnumMap<>(Capability.class);
         next.putAll(missing);
@@ -88,7 +89,8 @@ public final class Capabilities {
             return "Capabilities[all]";
         }
         StringBuilder s = new StringBuilder("Capabilities[all without ");
-        missing.forEach((capability, reason) -> s.append(capability).append(" (").append(reason).append("), "));
+        missing.forEach((capability, reason) ->
+                s.append(capability).append(" (").append(reason).append("), "));
         s.setLength(s.length() - 2);
         return s.append(']').toString();
     }

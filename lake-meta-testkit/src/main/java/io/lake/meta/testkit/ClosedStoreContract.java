@@ -20,8 +20,11 @@ abstract class ClosedStoreContract extends KeyAndValueRulesContract {
     private final MetaKey k = key("tbl/ns1/a");
 
     private void assertClosed(ThrowingCallable call, String what) {
-        assertThatThrownBy(call).as(what).isInstanceOf(StoreClosedException.class)
-                .satisfies(e -> assertThat(((StoreClosedException) e).retryable()).isFalse());
+        assertThatThrownBy(call)
+                .as(what)
+                .isInstanceOf(StoreClosedException.class)
+                .satisfies(
+                        e -> assertThat(((StoreClosedException) e).retryable()).isFalse());
     }
 
     @Test
@@ -39,10 +42,16 @@ abstract class ClosedStoreContract extends KeyAndValueRulesContract {
         assertClosed(() -> store.update(k, value("v"), value("w")), "update");
         assertClosed(() -> store.delete(k, value("v")), "delete");
         assertClosed(() -> store.apply(Mutation.delete(k, value("v"))), "apply");
-        assertClosed(() -> store.applyGuarded(new GuardedMutation(key("lease/l"), value("g"),
-                Mutation.update(k, value("v"), value("w")))), "applyGuarded");
-        assertClosed(() -> store.transact(Transaction.builder().requireHolds(key("lease/l"), value("g"))
-                .update(k, value("v"), value("w")).build()), "transact");
+        assertClosed(
+                () -> store.applyGuarded(
+                        new GuardedMutation(key("lease/l"), value("g"), Mutation.update(k, value("v"), value("w")))),
+                "applyGuarded");
+        assertClosed(
+                () -> store.transact(Transaction.builder()
+                        .requireHolds(key("lease/l"), value("g"))
+                        .update(k, value("v"), value("w"))
+                        .build()),
+                "transact");
         assertClosed(() -> store.page(prefix("tbl/ns1/"), 10), "first page");
         assertClosed(() -> store.page(PageRequest.after(prefix("tbl/ns1/"), token, 10)), "next page");
     }

@@ -11,7 +11,6 @@ import io.lake.meta.Transaction;
 import io.lake.meta.TransactionFailure;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -37,20 +36,25 @@ abstract class ConcurrentWriteContract extends ModelEquivalenceContract {
     /** Runs {@code a} and {@code b} on two threads released together, and returns both answers. */
     private <A, B> Answers<A, B> together(Callable<A> a, Callable<B> b) throws Exception {
         CountDownLatch go = new CountDownLatch(1);
-        Racer<A> first = Racer.start("first", () -> {
-            go.await();
-            return a.call();
-        }, raceHookTimeout());
-        Racer<B> second = Racer.start("second", () -> {
-            go.await();
-            return b.call();
-        }, raceHookTimeout());
+        Racer<A> first = Racer.start(
+                "first",
+                () -> {
+                    go.await();
+                    return a.call();
+                },
+                raceHookTimeout());
+        Racer<B> second = Racer.start(
+                "second",
+                () -> {
+                    go.await();
+                    return b.call();
+                },
+                raceHookTimeout());
         go.countDown();
         return new Answers<>(first.result(), second.result());
     }
 
-    private record Answers<A, B>(A first, B second) {
-    }
+    private record Answers<A, B>(A first, B second) {}
 
     @Test
     void twoCreatorsOfOneKey_exactlyOneApplies_theOtherConflictsWithItsValue() throws Exception {
@@ -60,9 +64,12 @@ abstract class ConcurrentWriteContract extends ModelEquivalenceContract {
 
             boolean aWon = answers.first().isApplied();
             assertThat(answers.first().isApplied() ^ answers.second().isApplied())
-                    .as("round %d: exactly one create applies, got %s", round, answers).isTrue();
+                    .as("round %d: exactly one create applies, got %s", round, answers)
+                    .isTrue();
             WriteResult loser = aWon ? answers.second() : answers.first();
-            assertThat(loser).as("round %d: the loser", round).isEqualTo(WriteResult.conflict(Optional.of(aWon ? vA : vB)));
+            assertThat(loser)
+                    .as("round %d: the loser", round)
+                    .isEqualTo(WriteResult.conflict(Optional.of(aWon ? vA : vB)));
             assertThat(store.get(k)).as("round %d", round).contains(aWon ? vA : vB);
         }
     }
@@ -72,12 +79,15 @@ abstract class ConcurrentWriteContract extends ModelEquivalenceContract {
         for (int round = 0; round < ROUNDS; round++) {
             MetaKey k = key("tbl/update/" + round);
             store.create(k, v0);
-            Answers<WriteResult, WriteResult> answers = together(() -> store.update(k, v0, vA), () -> store.update(k, v0, vB));
+            Answers<WriteResult, WriteResult> answers =
+                    together(() -> store.update(k, v0, vA), () -> store.update(k, v0, vB));
 
             boolean aWon = answers.first().isApplied();
             assertThat(answers.first().isApplied() ^ answers.second().isApplied())
-                    .as("round %d: exactly one update applies, got %s", round, answers).isTrue();
-            assertThat(aWon ? answers.second() : answers.first()).as("round %d: the loser", round)
+                    .as("round %d: exactly one update applies, got %s", round, answers)
+                    .isTrue();
+            assertThat(aWon ? answers.second() : answers.first())
+                    .as("round %d: the loser", round)
                     .isEqualTo(WriteResult.conflict(Optional.of(aWon ? vA : vB)));
             assertThat(store.get(k)).as("round %d", round).contains(aWon ? vA : vB);
         }
@@ -97,9 +107,11 @@ abstract class ConcurrentWriteContract extends ModelEquivalenceContract {
                     () -> store.update(guard, leaseA, leaseB));
 
             assertThat(answers.second()).as("round %d: the replacement", round).isEqualTo(WriteResult.applied());
-            assertThat(answers.first().outcome()).as("round %d: the guarded write", round)
+            assertThat(answers.first().outcome())
+                    .as("round %d: the guarded write", round)
                     .isIn(GuardedResult.Outcome.APPLIED, GuardedResult.Outcome.GUARD_REJECTED);
-            assertThat(store.get(target)).as("round %d: the target moved only if the write applied", round)
+            assertThat(store.get(target))
+                    .as("round %d: the target moved only if the write applied", round)
                     .contains(answers.first().isApplied() ? vA : v0);
             assertThat(store.get(guard)).contains(leaseB);
         }
@@ -112,18 +124,24 @@ abstract class ConcurrentWriteContract extends ModelEquivalenceContract {
             MetaKey renamed = key("tbl/renamed/" + round);
             store.create(k, v0);
             Answers<TransactionResult, WriteResult> answers = together(
-                    () -> store.transact(Transaction.builder().delete(k, v0).create(renamed, v0).build()),
+                    () -> store.transact(Transaction.builder()
+                            .delete(k, v0)
+                            .create(renamed, v0)
+                            .build()),
                     () -> store.update(k, v0, vA));
 
             if (answers.first().isApplied()) {
-                assertThat(answers.second()).as("round %d: the writer after the rename", round)
+                assertThat(answers.second())
+                        .as("round %d: the writer after the rename", round)
                         .isEqualTo(WriteResult.conflict(Optional.empty()));
                 assertThat(store.get(k)).as("round %d", round).isEmpty();
                 assertThat(store.get(renamed)).as("round %d", round).contains(v0);
             } else {
-                assertThat(answers.second()).as("round %d: the writer, when the rename failed", round)
+                assertThat(answers.second())
+                        .as("round %d: the writer, when the rename failed", round)
                         .isEqualTo(WriteResult.applied());
-                assertThat(answers.first().failures()).as("round %d: the rename after the writer", round)
+                assertThat(answers.first().failures())
+                        .as("round %d: the rename after the writer", round)
                         .containsExactly(TransactionFailure.found(k, Optional.of(vA)));
                 assertThat(store.get(k)).as("round %d", round).contains(vA);
                 assertThat(store.get(renamed)).as("round %d", round).isEmpty();

@@ -70,10 +70,18 @@ abstract class ConditionalWriteContract extends ContractSupport {
     void update_comparesExactBytes_notPrefixesOrLengths() {
         store.create(k, value("abc"));
 
-        assertThat(store.update(k, value("ab"), value("x")).isConflict()).as("expected is a prefix").isTrue();
-        assertThat(store.update(k, value("abcd"), value("x")).isConflict()).as("expected is longer").isTrue();
-        assertThat(store.update(k, value("abC"), value("x")).isConflict()).as("one byte differs").isTrue();
-        assertThat(store.update(k, MetaValue.empty(), value("x")).isConflict()).as("expected is empty").isTrue();
+        assertThat(store.update(k, value("ab"), value("x")).isConflict())
+                .as("expected is a prefix")
+                .isTrue();
+        assertThat(store.update(k, value("abcd"), value("x")).isConflict())
+                .as("expected is longer")
+                .isTrue();
+        assertThat(store.update(k, value("abC"), value("x")).isConflict())
+                .as("one byte differs")
+                .isTrue();
+        assertThat(store.update(k, MetaValue.empty(), value("x")).isConflict())
+                .as("expected is empty")
+                .isTrue();
         assertThat(store.get(k)).contains(value("abc"));
     }
 
@@ -90,7 +98,9 @@ abstract class ConditionalWriteContract extends ContractSupport {
         WriteResult result = store.update(k, value("v1"), value("v2"));
 
         assertThat(result).isEqualTo(WriteResult.conflict(Optional.empty()));
-        assertThat(result.isCurrentKnown()).as("the backend knows the key is absent").isTrue();
+        assertThat(result.isCurrentKnown())
+                .as("the backend knows the key is absent")
+                .isTrue();
         assertThat(result.currentValue()).isEmpty();
         assertThat(store.get(k)).isEmpty();
     }
@@ -191,23 +201,26 @@ abstract class ConditionalWriteContract extends ContractSupport {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             List<Future<Integer>> workers = new ArrayList<>();
-            IntStream.range(0, threads).forEach(t -> workers.add(pool.submit(() -> {
-                start.await();
-                int conflicts = 0;
-                for (int i = 0; i < incrementsPerThread; i++) {
-                    MetaValue seen = store.get(counter).orElseThrow();
-                    while (true) {
-                        MetaValue next = value(Integer.toString(Integer.parseInt(seen.asUtf8()) + 1));
-                        WriteResult result = store.update(counter, seen, next);
-                        if (result.isApplied()) {
-                            break;
+            IntStream.range(0, threads)
+                    .forEach(t -> workers.add(pool.submit(() -> {
+                        start.await();
+                        int conflicts = 0;
+                        for (int i = 0; i < incrementsPerThread; i++) {
+                            MetaValue seen = store.get(counter).orElseThrow();
+                            while (true) {
+                                MetaValue next = value(Integer.toString(Integer.parseInt(seen.asUtf8()) + 1));
+                                WriteResult result = store.update(counter, seen, next);
+                                if (result.isApplied()) {
+                                    break;
+                                }
+                                conflicts++;
+                                seen = result.isCurrentKnown()
+                                        ? result.currentValue().orElseThrow()
+                                        : store.get(counter).orElseThrow();
+                            }
                         }
-                        conflicts++;
-                        seen = result.isCurrentKnown() ? result.currentValue().orElseThrow() : store.get(counter).orElseThrow();
-                    }
-                }
-                return conflicts;
-            })));
+                        return conflicts;
+                    })));
             start.countDown();
             for (Future<Integer> worker : workers) {
                 worker.get(60, TimeUnit.SECONDS); // safety net only

@@ -20,8 +20,7 @@ import org.junit.jupiter.api.DisplayNameGenerator;
 public class ContractDisplayNames extends DisplayNameGenerator.Standard {
 
     /** For JUnit. */
-    public ContractDisplayNames() {
-    }
+    public ContractDisplayNames() {}
 
     /** {@inheritDoc} The simple name of the backend's test class. */
     @Override
@@ -33,7 +32,8 @@ public class ContractDisplayNames extends DisplayNameGenerator.Standard {
     @Override
     public String generateDisplayNameForNestedClass(List<Class<?>> enclosingInstanceTypes, Class<?> nestedClass) {
         String group = words(nestedClass.getSimpleName());
-        return enclosingInstanceTypes.isEmpty() ? group
+        return enclosingInstanceTypes.isEmpty()
+                ? group
                 : enclosingInstanceTypes.get(0).getSimpleName() + " > " + group;
     }
 
@@ -42,11 +42,14 @@ public class ContractDisplayNames extends DisplayNameGenerator.Standard {
      * {@link ContractGroup} when the class declaring it has one: {@code conditional writes > update with ...}.
      */
     @Override
-    public String generateDisplayNameForMethod(List<Class<?>> enclosingInstanceTypes, Class<?> testClass, Method testMethod) {
+    public String generateDisplayNameForMethod(
+            List<Class<?>> enclosingInstanceTypes, Class<?> testClass, Method testMethod) {
         String name = words(testMethod.getName());
-        String behaviour = testMethod.getParameterCount() == 0 ? name
-                : name + super.generateDisplayNameForMethod(enclosingInstanceTypes, testClass, testMethod)
-                        .substring(testMethod.getName().length());
+        String behaviour = testMethod.getParameterCount() == 0
+                ? name
+                : name
+                        + super.generateDisplayNameForMethod(enclosingInstanceTypes, testClass, testMethod)
+                                .substring(testMethod.getName().length());
         ContractGroup group = testMethod.getDeclaringClass().getAnnotation(ContractGroup.class);
         return group == null ? behaviour : group.value() + " > " + behaviour;
     }
@@ -84,7 +87,10 @@ public class ContractDisplayNames extends DisplayNameGenerator.Standard {
                 }
             }
             String word = identifier.substring(i, end);
-            words.add(word.length() > 1 && word.chars().allMatch(Character::isUpperCase) ? word : word.toLowerCase(java.util.Locale.ROOT));
+            words.add(
+                    word.length() > 1 && word.chars().allMatch(Character::isUpperCase)
+                            ? word
+                            : word.toLowerCase(java.util.Locale.ROOT));
             i = end;
         }
         return String.join(" ", words);

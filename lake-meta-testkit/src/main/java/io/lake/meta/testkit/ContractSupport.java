@@ -105,7 +105,8 @@ abstract class ContractSupport extends BackendSuite {
             Page page = store.page(request.get());
             checkPage(prefix, limit, page);
             for (Entry entry : page.entries()) {
-                assertThat(seen.add(entry.key())).as("key %s returned twice while iterating %s", entry.key(), prefix)
+                assertThat(seen.add(entry.key()))
+                        .as("key %s returned twice while iterating %s", entry.key(), prefix)
                         .isTrue();
                 all.add(entry);
             }
@@ -116,12 +117,16 @@ abstract class ContractSupport extends BackendSuite {
 
     /** What every single page must satisfy, whatever the backend. */
     static void checkPage(KeyPrefix prefix, int limit, Page page) {
-        assertThat(page.entries()).as("entries of a page of %s with limit %d", prefix, limit).hasSizeLessThanOrEqualTo(limit);
+        assertThat(page.entries())
+                .as("entries of a page of %s with limit %d", prefix, limit)
+                .hasSizeLessThanOrEqualTo(limit);
         assertThat(page.cost().itemsEvaluated())
                 .as("items evaluated for a page of %s with limit %d (limit plus at most one look-ahead)", prefix, limit)
                 .isLessThanOrEqualTo(limit + 1L);
         for (Entry entry : page.entries()) {
-            assertThat(prefix.contains(entry.key())).as("key %s returned by a page of %s", entry.key(), prefix).isTrue();
+            assertThat(prefix.contains(entry.key()))
+                    .as("key %s returned by a page of %s", entry.key(), prefix)
+                    .isTrue();
         }
     }
 

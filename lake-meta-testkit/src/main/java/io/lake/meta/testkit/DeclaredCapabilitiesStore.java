@@ -64,9 +64,12 @@ final class DeclaredCapabilitiesStore extends ForwardingMetaStore {
             return result;
         }
         unknownCurrent();
-        Map<MetaKey, MetaValue> now = delegate().getAll(result.failures().stream().map(TransactionFailure::key).toList());
+        Map<MetaKey, MetaValue> now = delegate()
+                .getAll(result.failures().stream().map(TransactionFailure::key).toList());
         List<TransactionFailure> completed = result.failures().stream()
-                .map(f -> f.isCurrentKnown() ? f : TransactionFailure.found(f.key(), Optional.ofNullable(now.get(f.key()))))
+                .map(f -> f.isCurrentKnown()
+                        ? f
+                        : TransactionFailure.found(f.key(), Optional.ofNullable(now.get(f.key()))))
                 .toList();
         return TransactionResult.notApplied(completed);
     }

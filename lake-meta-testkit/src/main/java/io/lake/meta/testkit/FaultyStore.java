@@ -84,19 +84,23 @@ public final class FaultyStore extends ForwardingMetaStore {
     public static final class Fault {
 
         /** Not sent: the caller gets a retryable {@link StoreUnavailableException}, as when the store cannot be reached. */
-        public static final Fault UNAVAILABLE = new Fault(Kind.BEFORE_SENDING,
-                () -> new StoreUnavailableException("injected: store unavailable"), null);
+        public static final Fault UNAVAILABLE = new Fault(
+                Kind.BEFORE_SENDING, () -> new StoreUnavailableException("injected: store unavailable"), null);
 
         /**
          * Sent (a write applies), then the answer is lost: the caller gets
          * {@link OutcomeUnknownException}, as after a network cut.
          */
-        public static final Fault ANSWER_LOST = new Fault(Kind.AFTER_SENDING,
-                () -> new OutcomeUnknownException("injected: the answer was lost after the write", null), null);
+        public static final Fault ANSWER_LOST = new Fault(
+                Kind.AFTER_SENDING,
+                () -> new OutcomeUnknownException("injected: the answer was lost after the write", null),
+                null);
 
         /** Never arrives (nothing applies), and the caller gets {@link OutcomeUnknownException}. */
-        public static final Fault NEVER_ARRIVED = new Fault(Kind.BEFORE_SENDING,
-                () -> new OutcomeUnknownException("injected: the answer was lost, the write never arrived", null), null);
+        public static final Fault NEVER_ARRIVED = new Fault(
+                Kind.BEFORE_SENDING,
+                () -> new OutcomeUnknownException("injected: the answer was lost, the write never arrived", null),
+                null);
 
         /**
          * Sent twice, as a client resends a request whose answer it lost: the caller gets the answer
@@ -105,11 +109,16 @@ public final class FaultyStore extends ForwardingMetaStore {
          */
         public static final Fault RESENT = new Fault(Kind.RESENT, null, null);
 
-        private enum Kind { BEFORE_SENDING, AFTER_SENDING, RESENT }
+        private enum Kind {
+            BEFORE_SENDING,
+            AFTER_SENDING,
+            RESENT
+        }
 
         private final Kind kind;
         /** What the caller gets; null only for {@link Kind#RESENT}, which answers. */
         private final @Nullable Supplier<Throwable> failure;
+
         private final @Nullable Runnable meanwhile;
 
         private Fault(Kind kind, @Nullable Supplier<Throwable> failure, @Nullable Runnable meanwhile) {
@@ -170,12 +179,15 @@ public final class FaultyStore extends ForwardingMetaStore {
             if (kind == Kind.RESENT && answer != null) {
                 return answer;
             }
-            throw FaultyStore.<RuntimeException>sneaky(Objects.requireNonNull(failure, "a fault that does not answer fails").get());
+            throw FaultyStore.<RuntimeException>sneaky(
+                    Objects.requireNonNull(failure, "a fault that does not answer fails")
+                            .get());
         }
 
         @Override
         public String toString() {
-            return "Fault[" + kind + (failure == null ? "" : ", " + failure.get()) + (meanwhile == null ? "" : ", meanwhile") + "]";
+            return "Fault[" + kind + (failure == null ? "" : ", " + failure.get())
+                    + (meanwhile == null ? "" : ", meanwhile") + "]";
         }
     }
 
@@ -197,6 +209,7 @@ public final class FaultyStore extends ForwardingMetaStore {
     private final List<Armed> armed = new ArrayList<>();
     /** Calls received per method (never a family). */
     private final Map<Call, Integer> calls = new EnumMap<>(Call.class);
+
     private int deletes;
     private int injected;
 

@@ -159,8 +159,8 @@ abstract class GuardedMutationContract extends ConditionalWriteContract {
         installLease();
         MetaKey absentGuard = key("lease/nobody");
 
-        GuardedResult result = store.applyGuarded(
-                new GuardedMutation(absentGuard, lease, Mutation.create(target, value("v1"))));
+        GuardedResult result =
+                store.applyGuarded(new GuardedMutation(absentGuard, lease, Mutation.create(target, value("v1"))));
 
         assertThat(result).isEqualTo(GuardedResult.guardRejected());
         assertThat(result.targetResult()).isEmpty();
@@ -199,12 +199,15 @@ abstract class GuardedMutationContract extends ConditionalWriteContract {
         store.create(target, value("v1"));
         Map<String, String> before = contents("tbl/");
 
-        assertThatThrownBy(() -> store.applyGuarded(new GuardedMutation(target, value("v1"),
-                Mutation.update(target, value("v1"), value("v2"))))).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> store.applyGuarded(new GuardedMutation(target, value("v1"),
-                Mutation.delete(target, value("v1"))))).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> store.applyGuarded(new GuardedMutation(guard, lease,
-                Mutation.create(guard, value("x"))))).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> store.applyGuarded(
+                        new GuardedMutation(target, value("v1"), Mutation.update(target, value("v1"), value("v2")))))
+                .isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> store.applyGuarded(
+                        new GuardedMutation(target, value("v1"), Mutation.delete(target, value("v1")))))
+                .isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(
+                        () -> store.applyGuarded(new GuardedMutation(guard, lease, Mutation.create(guard, value("x")))))
+                .isInstanceOf(InvalidArgumentException.class);
 
         assertThat(contents("tbl/")).isEqualTo(before);
         assertThat(store.get(guard)).contains(lease);
@@ -217,8 +220,9 @@ abstract class GuardedMutationContract extends ConditionalWriteContract {
         store.create(sameFamilyGuard, value("g"));
 
         assertThat(guarded(lease, Mutation.create(target, value("v1")))).isEqualTo(GuardedResult.applied());
-        assertThat(store.applyGuarded(new GuardedMutation(sameFamilyGuard, value("g"),
-                Mutation.update(target, value("v1"), value("v2"))))).isEqualTo(GuardedResult.applied());
+        assertThat(store.applyGuarded(new GuardedMutation(
+                        sameFamilyGuard, value("g"), Mutation.update(target, value("v1"), value("v2")))))
+                .isEqualTo(GuardedResult.applied());
         assertThat(store.get(target)).contains(value("v2"));
     }
 
@@ -240,8 +244,14 @@ abstract class GuardedMutationContract extends ConditionalWriteContract {
         GuardedResult result = guarded(expectedGuard, mutation);
 
         assertThat(result).isEqualTo(GuardedResult.guardRejected());
-        assertThat(result.targetResult()).as("the target is not evaluated when the guard is rejected").isEmpty();
-        assertThat(store.get(guard)).as("guard after a rejected guarded mutation").contains(lease);
-        assertThat(store.get(mutation.key())).as("target after a rejected guarded mutation").isEqualTo(targetBefore);
+        assertThat(result.targetResult())
+                .as("the target is not evaluated when the guard is rejected")
+                .isEmpty();
+        assertThat(store.get(guard))
+                .as("guard after a rejected guarded mutation")
+                .contains(lease);
+        assertThat(store.get(mutation.key()))
+                .as("target after a rejected guarded mutation")
+                .isEqualTo(targetBefore);
     }
 }

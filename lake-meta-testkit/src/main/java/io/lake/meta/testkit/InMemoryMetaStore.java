@@ -1,5 +1,6 @@
 package io.lake.meta.testkit;
 
+import io.lake.meta.BatchKeys;
 import io.lake.meta.Condition;
 import io.lake.meta.Entry;
 import io.lake.meta.InvalidArgumentException;
@@ -16,7 +17,6 @@ import io.lake.meta.Transaction;
 import io.lake.meta.TransactionFailure;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.WriteResult;
-import io.lake.meta.BatchKeys;
 import io.lake.meta.spi.KeyFamilies;
 import io.lake.meta.spi.PageCursor;
 import io.lake.meta.spi.PageTokenCodec;
@@ -26,11 +26,11 @@ import io.lake.meta.spi.WatchRegistry;
 import io.lake.meta.watch.Watch;
 import io.lake.meta.watch.WatchListener;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Arrays;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -186,7 +186,10 @@ public final class InMemoryMetaStore implements MetaStore, KeyFamilies {
             }
             boolean more = candidates.hasNext(); // the look-ahead: reads at most one more entry
             Optional<String> next = more
-                    ? Optional.of(tokens.encode(prefix, PageCursor.after(0, prefix, page.get(page.size() - 1).key())))
+                    ? Optional.of(tokens.encode(
+                            prefix,
+                            PageCursor.after(
+                                    0, prefix, page.get(page.size() - 1).key())))
                     : Optional.empty();
             return new Page(page, next, PageCost.items(page.size() + (more ? 1 : 0)));
         }
@@ -198,8 +201,10 @@ public final class InMemoryMetaStore implements MetaStore, KeyFamilies {
         synchronized (lock) {
             requireOpen();
             List<String> families = new ArrayList<>();
-            for (Entry entry = first(entries.firstEntry()); entry != null;
-                    entry = first(entries.ceilingEntry(familySuccessor(entry.key().family())))) {
+            for (Entry entry = first(entries.firstEntry());
+                    entry != null;
+                    entry = first(
+                            entries.ceilingEntry(familySuccessor(entry.key().family())))) {
                 if (families.size() == MAX_FAMILIES) {
                     throw new TooManyFamiliesException(toString());
                 }
@@ -296,5 +301,4 @@ public final class InMemoryMetaStore implements MetaStore, KeyFamilies {
         }
         return value;
     }
-
 }

@@ -55,7 +55,9 @@ abstract class KeyAndValueRulesContract extends PageTokenContract {
         assertThat(store.create(k, v)).as("create %s", text).isEqualTo(WriteResult.applied());
         assertThat(store.get(k)).as("get %s", text).contains(v);
         KeyPrefix family = KeyPrefix.family(k.family());
-        assertThat(readAll(store, family, 3)).as("page of %s", family).anyMatch(e -> e.key().equals(k));
+        assertThat(readAll(store, family, 3))
+                .as("page of %s", family)
+                .anyMatch(e -> e.key().equals(k));
         assertThat(store.delete(k, v)).isEqualTo(WriteResult.applied());
     }
 
@@ -68,7 +70,9 @@ abstract class KeyAndValueRulesContract extends PageTokenContract {
         seed();
         assertAcceptedRoundTrip("f".repeat(Limits.MAX_FAMILY_LENGTH) + "/x");
         assertRejectedKey("f".repeat(Limits.MAX_FAMILY_LENGTH + 1) + "/x", "with a 33-character family");
-        assertRejected(() -> KeyPrefix.of("f".repeat(Limits.MAX_FAMILY_LENGTH + 1) + "/"), "prefix with a 33-character family");
+        assertRejected(
+                () -> KeyPrefix.of("f".repeat(Limits.MAX_FAMILY_LENGTH + 1) + "/"),
+                "prefix with a 33-character family");
     }
 
     @Test
@@ -82,7 +86,8 @@ abstract class KeyAndValueRulesContract extends PageTokenContract {
     @Test
     void familyWithOtherCharacters_isRejected() {
         seed();
-        for (String family : List.of("Tbl", "tbl.x", "tbl x", "tbl:x", "t\u00e9l", "tbl#1", "tbl\\x", "TBL", "tbl\u0000")) {
+        for (String family :
+                List.of("Tbl", "tbl.x", "tbl x", "tbl:x", "t\u00e9l", "tbl#1", "tbl\\x", "TBL", "tbl\u0000")) {
             assertRejectedKey(family + "/x", "with family '" + family + "'");
         }
     }
@@ -159,7 +164,8 @@ abstract class KeyAndValueRulesContract extends PageTokenContract {
     @Test
     void prefixOfOver1024Bytes_isRejected() {
         seed();
-        assertThat(KeyPrefix.of("tbl/" + "p".repeat(Limits.MAX_KEY_BYTES - 4)).utf8()).hasSize(1024);
+        assertThat(KeyPrefix.of("tbl/" + "p".repeat(Limits.MAX_KEY_BYTES - 4)).utf8())
+                .hasSize(1024);
         assertRejected(() -> KeyPrefix.of("tbl/" + "p".repeat(Limits.MAX_KEY_BYTES - 3)), "prefix of 1025 bytes");
     }
 
@@ -170,17 +176,21 @@ abstract class KeyAndValueRulesContract extends PageTokenContract {
         String p1024 = p1023 + "q";
         List<String> keys = List.of(p1023, p1023 + "a", p1024, p1023 + "r");
         for (String k : keys) {
-            assertThat(store.create(key(k), v)).as("create a key of %d bytes", key(k).utf8Length())
+            assertThat(store.create(key(k), v))
+                    .as("create a key of %d bytes", key(k).utf8Length())
                     .isEqualTo(WriteResult.applied());
         }
 
-        assertThat(keysOf(readAll(store, prefix(p1023), 1))).as("a 1023-byte prefix, limit 1")
+        assertThat(keysOf(readAll(store, prefix(p1023), 1)))
+                .as("a 1023-byte prefix, limit 1")
                 .containsExactlyInAnyOrderElementsOf(keys);
-        assertThat(keysOf(readAll(store, prefix(p1024), 1))).as("a 1024-byte prefix equal to its only key")
+        assertThat(keysOf(readAll(store, prefix(p1024), 1)))
+                .as("a 1024-byte prefix equal to its only key")
                 .containsExactly(p1024);
         List<String> family = new java.util.ArrayList<>(keys);
         family.add("tbl/seed");
-        assertThat(keysOf(readAll(store, prefix("tbl/"), 1))).as("the family, limit 1: tokens hold ~1020-byte positions")
+        assertThat(keysOf(readAll(store, prefix("tbl/"), 1)))
+                .as("the family, limit 1: tokens hold ~1020-byte positions")
                 .containsExactlyInAnyOrderElementsOf(family);
     }
 
@@ -196,7 +206,9 @@ abstract class KeyAndValueRulesContract extends PageTokenContract {
 
         assertThat(store.create(k, max)).isEqualTo(WriteResult.applied());
         assertThat(store.get(k)).contains(max);
-        assertThat(readAll(store, prefix("tbl/big"), 1)).singleElement().satisfies(e -> assertThat(e.value()).isEqualTo(max));
+        assertThat(readAll(store, prefix("tbl/big"), 1))
+                .singleElement()
+                .satisfies(e -> assertThat(e.value()).isEqualTo(max));
         assertThat(store.update(k, max, max)).isEqualTo(WriteResult.applied());
         assertThat(store.delete(k, max)).isEqualTo(WriteResult.applied());
     }
@@ -207,7 +219,8 @@ abstract class KeyAndValueRulesContract extends PageTokenContract {
         byte[] tooBig = new byte[Limits.MAX_VALUE_BYTES + 1];
 
         assertRejected(() -> store.create(key("tbl/big"), MetaValue.of(tooBig)), "value of 256 KiB + 1");
-        assertRejected(() -> store.update(key("tbl/seed"), value("seed"), MetaValue.of(tooBig)), "update to 256 KiB + 1");
+        assertRejected(
+                () -> store.update(key("tbl/seed"), value("seed"), MetaValue.of(tooBig)), "update to 256 KiB + 1");
         assertThat(store.get(key("tbl/big"))).isEmpty();
     }
 
@@ -215,8 +228,11 @@ abstract class KeyAndValueRulesContract extends PageTokenContract {
     void valueTextWithALoneSurrogate_isRejected_andNothingIsWritten() {
         seed();
         // Encoding a lone surrogate to UTF-8 would store '?' instead: another value than the caller's.
-        assertRejected(() -> store.create(key("tbl/text"), MetaValue.utf8("v\ud83d")), "value text ending in a lone high surrogate");
-        assertRejected(() -> store.update(key("tbl/seed"), value("seed"), MetaValue.utf8("\ude00v")),
+        assertRejected(
+                () -> store.create(key("tbl/text"), MetaValue.utf8("v\ud83d")),
+                "value text ending in a lone high surrogate");
+        assertRejected(
+                () -> store.update(key("tbl/seed"), value("seed"), MetaValue.utf8("\ude00v")),
                 "update to value text with a lone low surrogate");
         assertThat(store.get(key("tbl/text"))).isEmpty();
     }
@@ -228,7 +244,8 @@ abstract class KeyAndValueRulesContract extends PageTokenContract {
         store.create(k, MetaValue.empty());
 
         assertThat(store.get(k)).contains(MetaValue.empty());
-        assertThat(readAll(store, prefix("tbl/empty"), 1)).singleElement()
+        assertThat(readAll(store, prefix("tbl/empty"), 1))
+                .singleElement()
                 .satisfies(e -> assertThat(e.value().size()).isZero());
     }
 
@@ -251,7 +268,8 @@ abstract class KeyAndValueRulesContract extends PageTokenContract {
         assertRejected(() -> store.update(k, v, null), "update(null value)");
         assertRejected(() -> store.delete(k, null), "delete(null expected)");
         assertRejected(() -> store.applyGuarded(new GuardedMutation(null, v, Mutation.create(k, v))), "null guard key");
-        assertRejected(() -> store.applyGuarded(new GuardedMutation(key("lease/l"), null, Mutation.create(k, v))),
+        assertRejected(
+                () -> store.applyGuarded(new GuardedMutation(key("lease/l"), null, Mutation.create(k, v))),
                 "null expected guard");
         assertRejected(() -> store.applyGuarded(new GuardedMutation(key("lease/l"), v, null)), "null target");
         assertRejected(() -> MetaKey.of(null), "null key text");

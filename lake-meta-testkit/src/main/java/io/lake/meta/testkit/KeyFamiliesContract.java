@@ -36,15 +36,22 @@ abstract class KeyFamiliesContract extends ConcurrentWriteContract {
         Optional<KeyFamilies> capability = KeyFamilies.of(store);
         Optional<String> declaredWithout = capabilities().reasonWithout(Capability.KEY_FAMILIES);
         if (declaredWithout.isPresent()) {
-            assertThat(capability).as("%s was declared without Capability.KEY_FAMILIES (%s), but it implements"
-                    + " KeyFamilies: remove the declaration from the backend's capabilities()", store,
-                    declaredWithout.get()).isEmpty();
+            assertThat(capability)
+                    .as(
+                            "%s was declared without Capability.KEY_FAMILIES (%s), but it implements"
+                                    + " KeyFamilies: remove the declaration from the backend's capabilities()",
+                            store, declaredWithout.get())
+                    .isEmpty();
             Assumptions.abort("declared without Capability.KEY_FAMILIES: " + declaredWithout.get()
                     + "; the store cannot list its families, so a copy of every key refuses it");
         }
-        assertThat(capability).as("%s does not implement KeyFamilies, which the suite expects by default: if the"
-                + " backend cannot list its families, return Capabilities.all().without(Capability.KEY_FAMILIES,"
-                + " \"<why>\") from its BackendFactory's capabilities()", store).isPresent();
+        assertThat(capability)
+                .as(
+                        "%s does not implement KeyFamilies, which the suite expects by default: if the"
+                                + " backend cannot list its families, return Capabilities.all().without(Capability.KEY_FAMILIES,"
+                                + " \"<why>\") from its BackendFactory's capabilities()",
+                        store)
+                .isPresent();
         return capability.get();
     }
 
@@ -56,9 +63,20 @@ abstract class KeyFamiliesContract extends ConcurrentWriteContract {
     @Test
     void familiesThatArePrefixesOfOneAnother_areEachListedOnce_inPageOrder() {
         KeyFamilies families = families();
-        List<String> keys = List.of("a/1", "a/2/deep", "ab/1", "a-b/x", "a_b/x", "ab0/x", "0/zero", "z9/last",
-                "a/ünïcødé/名前", "ab/ünïcødé", "tbl/" + "x".repeat(200));
-        keys.forEach(text -> assertThat(store.create(key(text), value(text)).isApplied()).isTrue());
+        List<String> keys = List.of(
+                "a/1",
+                "a/2/deep",
+                "ab/1",
+                "a-b/x",
+                "a_b/x",
+                "ab0/x",
+                "0/zero",
+                "z9/last",
+                "a/ünïcødé/名前",
+                "ab/ünïcødé",
+                "tbl/" + "x".repeat(200));
+        keys.forEach(text ->
+                assertThat(store.create(key(text), value(text)).isApplied()).isTrue());
 
         assertThat(families.families()).containsExactlyElementsOf(familiesOf(keys));
         assertThat(families.families()).startsWith("0", "a-b", "a", "a_b", "ab", "ab0");
@@ -99,7 +117,8 @@ abstract class KeyFamiliesContract extends ConcurrentWriteContract {
         assertThat(families.families()).hasSize(KeyFamilies.MAX_FAMILIES);
 
         store.create(key("one-more/k"), value("one-more/k"));
-        assertThatThrownBy(families::families).isInstanceOf(TooManyFamiliesException.class)
+        assertThatThrownBy(families::families)
+                .isInstanceOf(TooManyFamiliesException.class)
                 .hasMessageContaining(String.valueOf(KeyFamilies.MAX_FAMILIES));
     }
 
@@ -126,19 +145,23 @@ abstract class KeyFamiliesContract extends ConcurrentWriteContract {
             // the listings overlap the writer: it has started (a fast store could otherwise be listed 100
             // times before the writer's thread first runs)
             assertThat(firstRoundDone.await(Racer.SAFETY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
-                    .as("the writer's first round").isTrue();
+                    .as("the writer's first round")
+                    .isTrue();
             for (int listing = 0; listing < 100; listing++) {
                 List<String> listed = families.families();
-                assertThat(listed).as("listing %d", listing).doesNotHaveDuplicates()
-                        .isSortedAccordingTo(Comparator.comparing((String f) -> KeyPrefix.family(f).utf8(),
-                                Arrays::compareUnsigned))
+                assertThat(listed)
+                        .as("listing %d", listing)
+                        .doesNotHaveDuplicates()
+                        .isSortedAccordingTo(Comparator.comparing(
+                                (String f) -> KeyPrefix.family(f).utf8(), Arrays::compareUnsigned))
                         .containsAll(stable)
                         .allMatch(family -> stable.contains(family) || family.matches("[bp][0-4]"));
             }
         } finally {
             stop.set(true);
         }
-        assertThat(writer.get(Racer.SAFETY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isPositive();
+        assertThat(writer.get(Racer.SAFETY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+                .isPositive();
         assertThat(families.families()).containsExactlyElementsOf(stable);
     }
 
@@ -162,8 +185,8 @@ abstract class KeyFamiliesContract extends ConcurrentWriteContract {
 
     /** The model: each key's family, distinct, in the unsigned-byte order of {@code family + "/"}. */
     private static List<String> familiesOf(List<String> keys) {
-        TreeSet<String> families = new TreeSet<>(Comparator.comparing(
-                (String family) -> KeyPrefix.family(family).utf8(), Arrays::compareUnsigned));
+        TreeSet<String> families = new TreeSet<>(
+                Comparator.comparing((String family) -> KeyPrefix.family(family).utf8(), Arrays::compareUnsigned));
         keys.forEach(text -> families.add(MetaKey.of(text).family()));
         return List.copyOf(families);
     }

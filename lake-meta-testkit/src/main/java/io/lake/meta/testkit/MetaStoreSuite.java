@@ -78,6 +78,5 @@ package io.lake.meta.testkit;
 public abstract class MetaStoreSuite extends KeyFamiliesContract {
 
     /** For backends: {@code @Backend(MyBackend.class) class MyStoreContractTest extends MetaStoreSuite {}}. */
-    protected MetaStoreSuite() {
-    }
+    protected MetaStoreSuite() {}
 }

@@ -24,8 +24,7 @@ final class MissingRaceHooks {
 
     private static final Map<BackendFactory, String> SEEN = Collections.synchronizedMap(new WeakHashMap<>());
 
-    private MissingRaceHooks() {
-    }
+    private MissingRaceHooks() {}
 
     /** Records that a store of {@code backend} missed the hook, and the failure to throw. */
     static AssertionError record(BackendFactory backend, AssertionError timeout) {

@@ -30,6 +30,7 @@ abstract class ModelEquivalenceContract extends RaceContract {
     static final int MAX_OPERATIONS = 30;
     /** How much of one answer, and of the QuickTheories report, a failure message shows. */
     private static final int OUTCOME_CHARS = 300;
+
     private static final int REPORT_CHARS = 1_500;
     static final String PAGES_HINT = "By default the contract expects pages equal to the model's, page for page"
             + " (unsigned-byte key order, full pages while keys remain). If the backend's pages may legitimately"
@@ -93,12 +94,23 @@ abstract class ModelEquivalenceContract extends RaceContract {
         }
         AssertionError why = failureOf(script);
         StringBuilder message = new StringBuilder("the backend answered differently from the model.\n")
-                .append("Shortest failing script (").append(script.size()).append(" operations on a new store):\n");
+                .append("Shortest failing script (")
+                .append(script.size())
+                .append(" operations on a new store):\n");
         for (int i = 0; i < script.size(); i++) {
-            message.append("  ").append(i + 1).append(". ").append(script.get(i)).append('\n');
+            message.append("  ")
+                    .append(i + 1)
+                    .append(". ")
+                    .append(script.get(i))
+                    .append('\n');
         }
-        message.append("Difference: ").append(why == null ? "(the shortened script passed when rerun)"
-                        : why.getMessage() == null ? why.toString() : why.getMessage().strip())
+        message.append("Difference: ")
+                .append(
+                        why == null
+                                ? "(the shortened script passed when rerun)"
+                                : why.getMessage() == null
+                                        ? why.toString()
+                                        : why.getMessage().strip())
                 .append("\n\nQuickTheories report (in full: the suppressed exception):\n")
                 .append(withoutStackFrames(quickTheoriesReport.getMessage()));
         AssertionError error = new AssertionError(message.toString(), why);
@@ -144,9 +156,12 @@ abstract class ModelEquivalenceContract extends RaceContract {
             throw new AssertionError("BackendFactory.open(context) failed", e);
         }
         assertThat(backend).as("openStore(hooks) must return a store").isNotNull();
-        try (InMemoryMetaStore model = InMemoryMetaStore.create(); MetaStore b = backend) {
-            ModelOps.contentsIfNotEmpty(b).ifPresent(contents -> fail(
-                    "BackendFactory.open(context) must return a new, empty store on every call, but it holds " + contents));
+        try (InMemoryMetaStore model = InMemoryMetaStore.create();
+                MetaStore b = backend) {
+            ModelOps.contentsIfNotEmpty(b)
+                    .ifPresent(contents -> fail(
+                            "BackendFactory.open(context) must return a new, empty store on every call, but it holds "
+                                    + contents));
             ModelOps.Tokens backendTokens = new ModelOps.Tokens();
             ModelOps.Tokens modelTokens = new ModelOps.Tokens();
             boolean exact = pagesMatchTheModelExactly();
@@ -158,17 +173,30 @@ abstract class ModelEquivalenceContract extends RaceContract {
                 // which must not have changed yet.
                 actual = op.run(b, model, backendTokens, exact);
                 expected = op.run(model, model, modelTokens, exact);
-                if (exact && actual.answer() instanceof ModelOps.PageOutcome && expected.answer() instanceof ModelOps.PageOutcome
+                if (exact
+                        && actual.answer() instanceof ModelOps.PageOutcome
+                        && expected.answer() instanceof ModelOps.PageOutcome
                         && !actual.equals(expected)) {
-                    fail(String.format("step %d, %s: the backend's page %s is not the model's %s. %s", i + 1, op,
-                            bounded(actual.toString(), OUTCOME_CHARS), bounded(expected.toString(), OUTCOME_CHARS), PAGES_HINT));
+                    fail(String.format(
+                            "step %d, %s: the backend's page %s is not the model's %s. %s",
+                            i + 1,
+                            op,
+                            bounded(actual.toString(), OUTCOME_CHARS),
+                            bounded(expected.toString(), OUTCOME_CHARS),
+                            PAGES_HINT));
                 }
-                assertThat(actual).as("step %d, %s: backend answered %s, the model %s", i + 1, op,
-                        bounded(actual.toString(), OUTCOME_CHARS), bounded(expected.toString(), OUTCOME_CHARS))
+                assertThat(actual)
+                        .as(
+                                "step %d, %s: backend answered %s, the model %s",
+                                i + 1,
+                                op,
+                                bounded(actual.toString(), OUTCOME_CHARS),
+                                bounded(expected.toString(), OUTCOME_CHARS))
                         .isEqualTo(expected);
             }
             for (String family : ModelOps.FAMILIES) {
-                assertThat(ContractSupport.contents(b, family)).as("contents of %s after the sequence", family)
+                assertThat(ContractSupport.contents(b, family))
+                        .as("contents of %s after the sequence", family)
                         .isEqualTo(ContractSupport.contents(model, family));
             }
         }

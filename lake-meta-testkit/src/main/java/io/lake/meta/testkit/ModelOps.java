@@ -45,8 +45,7 @@ final class ModelOps {
     /** Stands for "the bytes the key holds now in the model" (or the first value when absent). */
     static final int CURRENT = -1;
 
-    private ModelOps() {
-    }
+    private ModelOps() {}
 
     /** What one store answered, or the class of what it threw. */
     record Outcome(Object answer) {
@@ -63,7 +62,8 @@ final class ModelOps {
     /** A page, reduced to what two backends must agree on: the entries and whether more follow. */
     record PageOutcome(List<String> entries, boolean hasMore) {
         static PageOutcome of(Page page) {
-            return new PageOutcome(page.entries().stream().map(ModelOps::describe).toList(), page.hasMore());
+            return new PageOutcome(
+                    page.entries().stream().map(ModelOps::describe).toList(), page.hasMore());
         }
 
         @Override
@@ -110,11 +110,12 @@ final class ModelOps {
         }
     }
 
-    static Outcome page(MetaStore store, Tokens tokens, int prefixIndex, @Nullable String token, int limit,
-            boolean pagesExact) {
+    static Outcome page(
+            MetaStore store, Tokens tokens, int prefixIndex, @Nullable String token, int limit, boolean pagesExact) {
         try {
             KeyPrefix prefix = KeyPrefix.of(PREFIXES.get(prefixIndex));
-            PageRequest request = token == null ? PageRequest.first(prefix, limit) : PageRequest.after(prefix, token, limit);
+            PageRequest request =
+                    token == null ? PageRequest.first(prefix, limit) : PageRequest.after(prefix, token, limit);
             Page page = store.page(request);
             ContractSupport.checkPage(prefix, limit, page);
             if (page.nextToken().isPresent()) {
@@ -144,7 +145,8 @@ final class ModelOps {
     record GetAll(List<Integer> keys) implements Op {
         @Override
         public Outcome run(MetaStore store, InMemoryMetaStore model, Tokens tokens, boolean pagesExact) {
-            return attempt(() -> new ArrayList<>(store.getAll(keys.stream().map(ModelOps::keyAt).toList()).entrySet()));
+            return attempt(() -> new ArrayList<>(
+                    store.getAll(keys.stream().map(ModelOps::keyAt).toList()).entrySet()));
         }
 
         @Override
@@ -198,11 +200,14 @@ final class ModelOps {
             MetaValue g = expectedBytes(guardExpected, guard, model);
             MetaValue t = expectedBytes(targetExpected, target, model);
             MetaValue next = valueAt((targetExpected + 2) % VALUES.size());
-            return attempt(() -> store.applyGuarded(new GuardedMutation(keyAt(guard), g, switch (kind) {
-                case 0 -> Mutation.create(keyAt(target), next);
-                case 1 -> Mutation.update(keyAt(target), t, next);
-                default -> Mutation.delete(keyAt(target), t);
-            })));
+            return attempt(() -> store.applyGuarded(new GuardedMutation(
+                    keyAt(guard),
+                    g,
+                    switch (kind) {
+                        case 0 -> Mutation.create(keyAt(target), next);
+                        case 1 -> Mutation.update(keyAt(target), t, next);
+                        default -> Mutation.delete(keyAt(target), t);
+                    })));
         }
 
         @Override
@@ -232,8 +237,9 @@ final class ModelOps {
                 case 0 -> k + " == " + expectedName(expected);
                 case 1 -> k + " absent";
                 case 2 -> "create(" + k + ", \"" + VALUES.get((Math.max(expected, 0) + 1) % VALUES.size()) + "\")";
-                case 3 -> "update(" + k + ", " + expectedName(expected) + " -> \""
-                        + VALUES.get((Math.max(expected, 0) + 1) % VALUES.size()) + "\")";
+                case 3 ->
+                    "update(" + k + ", " + expectedName(expected) + " -> \""
+                            + VALUES.get((Math.max(expected, 0) + 1) % VALUES.size()) + "\")";
                 default -> "delete(" + k + ", " + expectedName(expected) + ")";
             };
         }
@@ -326,9 +332,16 @@ final class ModelOps {
 
     /** Calls with arguments the contract rejects: each must throw the same typed error everywhere. */
     record Invalid(int which) implements Op {
-        static final List<String> NAMES = List.of("create(key \"A/1\")", "create(key \"a/\")", "create(key \"a/\\ud800\")",
-                "create(a/1, 256 KiB + 1)", "get(null)", "apply(null)", "applyGuarded(null)",
-                "guarded[a/1] update(a/1)", "page(null)");
+        static final List<String> NAMES = List.of(
+                "create(key \"A/1\")",
+                "create(key \"a/\")",
+                "create(key \"a/\\ud800\")",
+                "create(a/1, 256 KiB + 1)",
+                "get(null)",
+                "apply(null)",
+                "applyGuarded(null)",
+                "guarded[a/1] update(a/1)",
+                "page(null)");
 
         @Override
         @SuppressWarnings("NullAway") // hands null to non-null parameters on purpose: they must be refused
@@ -341,7 +354,9 @@ final class ModelOps {
                 case 4 -> store.get(null);
                 case 5 -> store.apply(null);
                 case 6 -> store.applyGuarded(null);
-                case 7 -> store.applyGuarded(new GuardedMutation(keyAt(0), valueAt(0), Mutation.update(keyAt(0), valueAt(0), valueAt(1))));
+                case 7 ->
+                    store.applyGuarded(new GuardedMutation(
+                            keyAt(0), valueAt(0), Mutation.update(keyAt(0), valueAt(0), valueAt(1))));
                 default -> store.page((PageRequest) null);
             });
         }
@@ -358,10 +373,12 @@ final class ModelOps {
         Gen<Integer> valueIndex = integers().between(0, VALUES.size() - 1);
         Gen<Integer> expectedIndex = integers().between(CURRENT, VALUES.size() - 1);
         // Mostly the busiest prefix and small limits, so pages often fill up with keys still to come.
-        Gen<Integer> prefixIndex = Generate.frequency(List.of(Pair.of(3, Generate.constant(0)),
-                Pair.of(2, integers().between(1, PREFIXES.size() - 1))));
-        Gen<Integer> limitIndex = Generate.frequency(List.of(Pair.of(8, integers().between(0, 2)),
-                Pair.of(1, Generate.constant(3)), Pair.of(1, integers().between(4, LIMITS.size() - 1))));
+        Gen<Integer> prefixIndex = Generate.frequency(List.of(
+                Pair.of(3, Generate.constant(0)), Pair.of(2, integers().between(1, PREFIXES.size() - 1))));
+        Gen<Integer> limitIndex = Generate.frequency(List.of(
+                Pair.of(8, integers().between(0, 2)),
+                Pair.of(1, Generate.constant(3)),
+                Pair.of(1, integers().between(4, LIMITS.size() - 1))));
 
         Gen<Op> get = keyIndex.map(Get::new);
         Gen<Op> getAll = lists().of(keyIndex).ofSizeBetween(0, 4).map(GetAll::new);
@@ -377,8 +394,18 @@ final class ModelOps {
         Gen<Op> garbage = prefixIndex.zip(integers().between(0, GARBAGE.size() - 1), GarbageToken::new);
         Gen<Op> invalid = integers().between(0, Invalid.NAMES.size() - 1).map(Invalid::new);
 
-        return Generate.frequency(List.of(Pair.of(2, get), Pair.of(1, getAll), Pair.of(6, create), Pair.of(5, update), Pair.of(2, delete),
-                Pair.of(4, guarded), Pair.of(4, transact), Pair.of(3, firstPage), Pair.of(4, nextPage), Pair.of(1, foreign), Pair.of(1, garbage),
+        return Generate.frequency(List.of(
+                Pair.of(2, get),
+                Pair.of(1, getAll),
+                Pair.of(6, create),
+                Pair.of(5, update),
+                Pair.of(2, delete),
+                Pair.of(4, guarded),
+                Pair.of(4, transact),
+                Pair.of(3, firstPage),
+                Pair.of(4, nextPage),
+                Pair.of(1, foreign),
+                Pair.of(1, garbage),
                 Pair.of(1, invalid)));
     }
 

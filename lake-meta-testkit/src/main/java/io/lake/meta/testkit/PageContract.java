@@ -28,12 +28,16 @@ abstract class PageContract extends WatchContract {
 
     private void createAll(List<String> keys) {
         for (String k : keys) {
-            assertThat(store.create(key(k), value("v:" + k)).isApplied()).as("create %s", k).isTrue();
+            assertThat(store.create(key(k), value("v:" + k)).isApplied())
+                    .as("create %s", k)
+                    .isTrue();
         }
     }
 
     private List<String> names(String prefix, int count) {
-        return IntStream.range(0, count).mapToObj(i -> prefix + String.format("%03d", i)).toList();
+        return IntStream.range(0, count)
+                .mapToObj(i -> prefix + String.format("%03d", i))
+                .toList();
     }
 
     @Test
@@ -55,7 +59,9 @@ abstract class PageContract extends WatchContract {
 
         assertThat(keysOf(seen)).containsExactlyElementsOf(keys);
         assertThat(sizes).as("page sizes").allMatch(size -> size <= 2);
-        assertThat(sizes.stream().filter(size -> size > 0).count()).as("non-empty pages").isGreaterThanOrEqualTo(3);
+        assertThat(sizes.stream().filter(size -> size > 0).count())
+                .as("non-empty pages")
+                .isGreaterThanOrEqualTo(3);
     }
 
     @Test
@@ -74,7 +80,8 @@ abstract class PageContract extends WatchContract {
         createAll(keys);
 
         for (int limit : new int[] {1, 2, 7, 56, 57, 58, Limits.MAX_PAGE_LIMIT}) {
-            assertThat(keysOf(readAll(store, prefix("tbl/ns1/"), limit))).as("limit %d", limit)
+            assertThat(keysOf(readAll(store, prefix("tbl/ns1/"), limit)))
+                    .as("limit %d", limit)
                     .containsExactlyElementsOf(keys);
         }
     }
@@ -100,7 +107,9 @@ abstract class PageContract extends WatchContract {
             before.addAll(page.entries());
             request = request.get().next(page);
         }
-        assertThat(request).as("a token after the first non-empty page of 6 keys with limit 2").isPresent();
+        assertThat(request)
+                .as("a token after the first non-empty page of 6 keys with limit 2")
+                .isPresent();
         for (String k : keys) {
             store.delete(key(k), value("v:" + k));
         }
@@ -152,12 +161,15 @@ abstract class PageContract extends WatchContract {
 
         List<String> deleted = List.copyOf(seen);
         for (String k : deleted) {
-            assertThat(store.delete(key(k), value("v:" + k)).isApplied()).as("delete %s", k).isTrue();
+            assertThat(store.delete(key(k), value("v:" + k)).isApplied())
+                    .as("delete %s", k)
+                    .isTrue();
         }
         readToTheEnd(request, seen);
 
         assertThat(seen).as("no key twice").doesNotHaveDuplicates();
-        assertThat(seen).as("every key that existed throughout the iteration")
+        assertThat(seen)
+                .as("every key that existed throughout the iteration")
                 .containsAll(keys.stream().filter(k -> !deleted.contains(k)).toList());
     }
 
@@ -179,8 +191,11 @@ abstract class PageContract extends WatchContract {
         createAll(added);
         readToTheEnd(request, seen);
 
-        assertThat(seen).as("no key twice, although keys were written between pages").doesNotHaveDuplicates();
-        assertThat(seen).as("every key that existed throughout the iteration")
+        assertThat(seen)
+                .as("no key twice, although keys were written between pages")
+                .doesNotHaveDuplicates();
+        assertThat(seen)
+                .as("every key that existed throughout the iteration")
                 .containsAll(keys.stream().filter(k -> !rewritten.contains(k)).toList());
         assertThat(seen).allMatch(k -> keys.contains(k) || added.contains(k));
     }
@@ -202,7 +217,8 @@ abstract class PageContract extends WatchContract {
         createAll(noise);
 
         for (int limit : new int[] {1, 2, 5, 100}) {
-            assertThat(keysOf(readAll(store, prefix("tbl/ns1/"), limit))).as("limit %d", limit)
+            assertThat(keysOf(readAll(store, prefix("tbl/ns1/"), limit)))
+                    .as("limit %d", limit)
                     .containsExactlyElementsOf(wanted);
         }
         assertThat(keysOf(readAll(store, prefix("tbl/ns10/"), 7))).containsExactlyElementsOf(names("tbl/ns10/t", 20));
@@ -212,11 +228,11 @@ abstract class PageContract extends WatchContract {
 
     @Test
     void prefix_mayEndInsideASegment_andIncludesTheKeyEqualToIt() {
-        createAll(List.of("tbl/ns1/t", "tbl/ns1/t1", "tbl/ns1/tx/y", "tbl/ns1/u", "tbl/ns1/s", "tbl/ns1/"
-                + "t\u00e9"));
+        createAll(List.of("tbl/ns1/t", "tbl/ns1/t1", "tbl/ns1/tx/y", "tbl/ns1/u", "tbl/ns1/s", "tbl/ns1/" + "t\u00e9"));
 
         for (int limit : new int[] {1, 2, 10}) {
-            assertThat(keysOf(readAll(store, prefix("tbl/ns1/t"), limit))).as("limit %d", limit)
+            assertThat(keysOf(readAll(store, prefix("tbl/ns1/t"), limit)))
+                    .as("limit %d", limit)
                     .containsExactlyInAnyOrder("tbl/ns1/t", "tbl/ns1/t1", "tbl/ns1/tx/y", "tbl/ns1/t\u00e9");
         }
     }
@@ -239,12 +255,15 @@ abstract class PageContract extends WatchContract {
         createAll(neighbours);
         for (String end : ends) {
             String p = "tbl/ns1/" + end;
-            List<String> under = Stream.of(p, p + "a", p + "\u0000", p + "\u00ff", p + "\uffff", p + "\ud83d\ude00", p + end)
-                    .distinct().toList();
+            List<String> under = Stream.of(
+                            p, p + "a", p + "\u0000", p + "\u00ff", p + "\uffff", p + "\ud83d\ude00", p + end)
+                    .distinct()
+                    .toList();
             createAll(under);
             for (int limit : new int[] {1, 2, 100}) {
-                assertThat(keysOf(readAll(store, prefix(p), limit))).as("prefix ending in U+%04X, limit %d",
-                        end.codePointAt(0), limit).containsExactlyInAnyOrderElementsOf(under);
+                assertThat(keysOf(readAll(store, prefix(p), limit)))
+                        .as("prefix ending in U+%04X, limit %d", end.codePointAt(0), limit)
+                        .containsExactlyInAnyOrderElementsOf(under);
             }
             for (String k : under) {
                 store.delete(key(k), value("v:" + k));
@@ -254,8 +273,14 @@ abstract class PageContract extends WatchContract {
 
     @Test
     void multiByteKeys_areAllReturnedOnce() {
-        List<String> keys = List.of("tbl/ns1/\u00e9", "tbl/ns1/\u20ac", "tbl/ns1/\ud83d\ude00", "tbl/ns1/z",
-                "tbl/ns1/\u0000", "tbl/ns1/\u007f", "tbl/ns1/\uffff");
+        List<String> keys = List.of(
+                "tbl/ns1/\u00e9",
+                "tbl/ns1/\u20ac",
+                "tbl/ns1/\ud83d\ude00",
+                "tbl/ns1/z",
+                "tbl/ns1/\u0000",
+                "tbl/ns1/\u007f",
+                "tbl/ns1/\uffff");
         createAll(keys);
 
         for (int limit : new int[] {1, 3}) {
@@ -275,7 +300,8 @@ abstract class PageContract extends WatchContract {
         createAll(names("tbl/ns1/t", 3));
 
         assertThat(store.page(prefix("tbl/ns1/"), 1).entries()).hasSizeLessThanOrEqualTo(1);
-        assertThat(store.page(prefix("tbl/ns1/"), Limits.MAX_PAGE_LIMIT).entries()).hasSizeLessThanOrEqualTo(3);
+        assertThat(store.page(prefix("tbl/ns1/"), Limits.MAX_PAGE_LIMIT).entries())
+                .hasSizeLessThanOrEqualTo(3);
     }
 
     @Test
@@ -285,10 +311,12 @@ abstract class PageContract extends WatchContract {
         String token = readFirstToken(prefix("tbl/ns1/"));
 
         for (int limit : new int[] {0, -1, Integer.MIN_VALUE, Limits.MAX_PAGE_LIMIT + 1, Integer.MAX_VALUE}) {
-            assertThatThrownBy(() -> store.page(prefix("tbl/ns1/"), limit)).as("limit %d", limit)
+            assertThatThrownBy(() -> store.page(prefix("tbl/ns1/"), limit))
+                    .as("limit %d", limit)
                     .isInstanceOf(InvalidArgumentException.class);
             assertThatThrownBy(() -> store.page(PageRequest.after(prefix("tbl/ns1/"), token, limit)))
-                    .as("limit %d with a token", limit).isInstanceOf(InvalidArgumentException.class);
+                    .as("limit %d with a token", limit)
+                    .isInstanceOf(InvalidArgumentException.class);
         }
         assertThat(contents("tbl/")).isEqualTo(before);
     }
@@ -301,7 +329,8 @@ abstract class PageContract extends WatchContract {
 
         for (int limit : new int[] {1, 2, 3, 4}) {
             Page page = store.page(prefix("tbl/ns1/"), limit);
-            assertThat(page.cost().itemsEvaluated()).as("items evaluated at limit %d", limit)
+            assertThat(page.cost().itemsEvaluated())
+                    .as("items evaluated at limit %d", limit)
                     .isLessThanOrEqualTo(limit + 1L);
         }
     }
@@ -317,7 +346,9 @@ abstract class PageContract extends WatchContract {
             assertThat(pages).as("pages before the first entry").isLessThan(1000);
             next = readPage(next.get(), seen);
         }
-        assertThat(next).as("a token after the first non-empty page of %d keys with limit 3", keys.size()).isPresent();
+        assertThat(next)
+                .as("a token after the first non-empty page of %d keys with limit 3", keys.size())
+                .isPresent();
         return next;
     }
 
@@ -339,7 +370,9 @@ abstract class PageContract extends WatchContract {
     /** Pages from the start until one returns a token; fails if the prefix ends before. */
     private String readFirstToken(KeyPrefix p) {
         Page page = store.page(p, 1);
-        assertThat(page.nextToken()).as("a token after the first page of 3 keys with limit 1").isPresent();
+        assertThat(page.nextToken())
+                .as("a token after the first page of 3 keys with limit 1")
+                .isPresent();
         return page.nextToken().get();
     }
 }

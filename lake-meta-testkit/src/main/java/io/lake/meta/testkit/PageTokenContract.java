@@ -34,6 +34,7 @@ abstract class PageTokenContract extends PageContract {
     private String token = ""; // set by fillAndTakeAToken(), as are the next two
     /** The keys of {@code tbl/ns1/} that the first page did not return: what {@link #token} must still yield. */
     private List<String> afterToken = List.of();
+
     private Map<String, String> before = Map.of();
 
     /** Each test of this group starts here: keys in and around tbl/ns1/, and the token after its first page. */
@@ -43,7 +44,9 @@ abstract class PageTokenContract extends PageContract {
         }
         Page first = store.page(ns1, 1);
         ContractSupport.checkPage(ns1, 1, first);
-        assertThat(first.nextToken()).as("a token after the first page of %s with limit 1 (3 keys)", ns1).isPresent();
+        assertThat(first.nextToken())
+                .as("a token after the first page of %s with limit 1 (3 keys)", ns1)
+                .isPresent();
         token = first.nextToken().get();
         List<String> returned = keysOf(first.entries());
         afterToken = NS1_KEYS.stream().filter(k -> !returned.contains(k)).toList();
@@ -53,7 +56,9 @@ abstract class PageTokenContract extends PageContract {
     /** The first continuation token of {@code p} read with limit 1 (its first page may be empty). */
     private String firstToken(KeyPrefix p) {
         Page page = store.page(p, 1);
-        assertThat(page.nextToken()).as("a token after the first page of %s with limit 1", p).isPresent();
+        assertThat(page.nextToken())
+                .as("a token after the first page of %s with limit 1", p)
+                .isPresent();
         return page.nextToken().get();
     }
 
@@ -66,7 +71,8 @@ abstract class PageTokenContract extends PageContract {
         List<String> keys = new ArrayList<>();
         Optional<PageRequest> request = Optional.of(PageRequest.after(p, start, limit));
         for (int pages = 0; request.isPresent(); pages++) {
-            assertThat(pages).as("pages from the token to the end of %s: the continuation tokens loop", p)
+            assertThat(pages)
+                    .as("pages from the token to the end of %s: the continuation tokens loop", p)
                     .isLessThan(ContractSupport.MAX_PAGES_PER_ITERATION);
             Page page = store.page(request.get());
             ContractSupport.checkPage(p, limit, page);
@@ -92,7 +98,9 @@ abstract class PageTokenContract extends PageContract {
         }
         candidates.add(genuine + "=");
         candidates.add(genuine + "==");
-        return candidates.stream().filter(c -> !c.equals(genuine) && decodesTo(c, bytes)).toList();
+        return candidates.stream()
+                .filter(c -> !c.equals(genuine) && decodesTo(c, bytes))
+                .toList();
     }
 
     private boolean decodesTo(String text, byte[] bytes) {
@@ -106,8 +114,10 @@ abstract class PageTokenContract extends PageContract {
     private void assertNothingChanged() {
         assertThat(contents("tbl/")).isEqualTo(before);
         assertThat(keysFromTokenToTheEnd(ns1, token, 10))
-                .as("the genuine token still works: from it to the end of %s, exactly the keys the first page did"
-                        + " not return, each once", ns1)
+                .as(
+                        "the genuine token still works: from it to the end of %s, exactly the keys the first page did"
+                                + " not return, each once",
+                        ns1)
                 .containsExactlyInAnyOrderElementsOf(afterToken);
     }
 
@@ -116,9 +126,14 @@ abstract class PageTokenContract extends PageContract {
         fillAndTakeAToken();
         List<String> resumed = keysFromTokenToTheEnd(ns1, token, 1);
 
-        assertThat(afterToken).as("keys of %s left after a first page of limit 1", ns1).isNotEmpty();
-        assertThat(resumed).as("from the token to the end of %s, exactly the keys the first page did not return,"
-                + " each once (and nothing of tbl/ns10/, tbl/ns1x/ or tbl2/)", ns1)
+        assertThat(afterToken)
+                .as("keys of %s left after a first page of limit 1", ns1)
+                .isNotEmpty();
+        assertThat(resumed)
+                .as(
+                        "from the token to the end of %s, exactly the keys the first page did not return,"
+                                + " each once (and nothing of tbl/ns10/, tbl/ns1x/ or tbl2/)",
+                        ns1)
                 .containsExactlyInAnyOrderElementsOf(afterToken);
     }
 
@@ -181,8 +196,11 @@ abstract class PageTokenContract extends PageContract {
                 tried++;
             }
         }
-        assertThat(tried).as("respellings of %d issued tokens (a token whose length is not a multiple of 4 has some)",
-                issued.size()).isPositive();
+        assertThat(tried)
+                .as(
+                        "respellings of %d issued tokens (a token whose length is not a multiple of 4 has some)",
+                        issued.size())
+                .isPositive();
         assertNothingChanged();
     }
 
@@ -229,8 +247,21 @@ abstract class PageTokenContract extends PageContract {
     @Test
     void garbageTokens_areRejected() {
         fillAndTakeAToken();
-        List<String> garbage = new ArrayList<>(List.of("x", "garbage", "!!!!", "a b c", "AAAA", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
-                "____", "====", "null", "\u00e9\u00e9", "\ud83d\ude00", " " + token, token + " ", "A".repeat(10_000)));
+        List<String> garbage = new ArrayList<>(List.of(
+                "x",
+                "garbage",
+                "!!!!",
+                "a b c",
+                "AAAA",
+                "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+                "____",
+                "====",
+                "null",
+                "\u00e9\u00e9",
+                "\ud83d\ude00",
+                " " + token,
+                token + " ",
+                "A".repeat(10_000)));
         if (!token.toLowerCase(Locale.ROOT).equals(token)) {
             garbage.add(token.toLowerCase(Locale.ROOT));
         }
@@ -244,7 +275,8 @@ abstract class PageTokenContract extends PageContract {
     @Test
     void emptyToken_isRejected() {
         fillAndTakeAToken();
-        assertThatThrownBy(() -> store.page(PageRequest.after(ns1, "", 10))).isInstanceOf(InvalidPageTokenException.class);
+        assertThatThrownBy(() -> store.page(PageRequest.after(ns1, "", 10)))
+                .isInstanceOf(InvalidPageTokenException.class);
         assertNothingChanged();
     }
 }

@@ -124,8 +124,8 @@ public final class PausePoints implements RaceHooks {
             try {
                 if (!released.await(safetyTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
                     // The test never released us: let the thread go on rather than hang the suite.
-                    throw new AssertionError("the thread held at point '" + point + "' was never released within "
-                            + safetyTimeout);
+                    throw new AssertionError(
+                            "the thread held at point '" + point + "' was never released within " + safetyTimeout);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -38,9 +38,11 @@ abstract class RaceContract extends ClosedStoreContract {
     /** Each race test starts here: skipped, with the reason, when the backend was declared unable to hold a commit; failed at once when an earlier race test on the backend found the hook missing. */
     void skipWhenTheStoreCannotPause() {
         Optional<String> reason = capabilities().reasonWithout(Capability.RACE_HOOKS);
-        Assumptions.assumeTrue(reason.isEmpty(), () -> "declared without Capability.RACE_HOOKS (" + reason.orElse("")
-                + "): the store under test cannot honour RaceHooks.COMMIT_CHECKED, so no race is held there; the"
-                + " concurrent-writer tests check the outcomes of unordered races instead");
+        Assumptions.assumeTrue(
+                reason.isEmpty(),
+                () -> "declared without Capability.RACE_HOOKS (" + reason.orElse("")
+                        + "): the store under test cannot honour RaceHooks.COMMIT_CHECKED, so no race is held there; the"
+                        + " concurrent-writer tests check the outcomes of unordered races instead");
         String missing = MissingRaceHooks.seenIn(backend());
         if (missing != null) {
             fail("not waiting again: " + missing);
@@ -70,12 +72,15 @@ abstract class RaceContract extends ClosedStoreContract {
     private final MetaValue vB = value("vB");
 
     /** Starts {@code competitor} while {@code pause} holds a commit, then lets the commit go. */
-    private <T> Racer<T> competeWhileHeld(PausePoints.Pause pause, String name, java.util.concurrent.Callable<T> competitor) {
+    private <T> Racer<T> competeWhileHeld(
+            PausePoints.Pause pause, String name, java.util.concurrent.Callable<T> competitor) {
         Racer<T> racer = race(name, competitor);
         racer.awaitParkedOrDone();
         assertThat(racer.isDone())
-                .as("%s finished while another commit was held between its check and its write:"
-                        + " the store lets commits interleave", name)
+                .as(
+                        "%s finished while another commit was held between its check and its write:"
+                                + " the store lets commits interleave",
+                        name)
                 .isFalse();
         assertThat(pause.hasArrived()).isTrue();
         pause.release();
@@ -136,10 +141,12 @@ abstract class RaceContract extends ClosedStoreContract {
         store.create(k, v0);
         PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
 
-        Racer<GuardedResult> leaderA = race("guarded writer A",
+        Racer<GuardedResult> leaderA = race(
+                "guarded writer A",
                 () -> store.applyGuarded(new GuardedMutation(guard, leaseA, Mutation.update(k, v0, vA))));
         awaitHeld(pause);
-        Racer<WriteResult> takeover = competeWhileHeld(pause, "lease takeover", () -> store.update(guard, leaseA, leaseB));
+        Racer<WriteResult> takeover =
+                competeWhileHeld(pause, "lease takeover", () -> store.update(guard, leaseA, leaseB));
 
         assertThat(leaderA.result()).isEqualTo(GuardedResult.applied());
         assertThat(takeover.result()).isEqualTo(WriteResult.applied());
@@ -159,11 +166,14 @@ abstract class RaceContract extends ClosedStoreContract {
 
         Racer<WriteResult> takeover = race("lease takeover", () -> store.update(guard, leaseA, leaseB));
         awaitHeld(pause);
-        Racer<GuardedResult> staleLeader = competeWhileHeld(pause, "stale guarded writer",
+        Racer<GuardedResult> staleLeader = competeWhileHeld(
+                pause,
+                "stale guarded writer",
                 () -> store.applyGuarded(new GuardedMutation(guard, leaseA, Mutation.update(k, v0, vA))));
 
         assertThat(takeover.result()).isEqualTo(WriteResult.applied());
-        assertThat(staleLeader.result()).as("a guarded write never applies on a replaced guard")
+        assertThat(staleLeader.result())
+                .as("a guarded write never applies on a replaced guard")
                 .isEqualTo(GuardedResult.guardRejected());
         assertThat(store.get(guard)).contains(leaseB);
         assertThat(store.get(k)).contains(v0);
@@ -178,10 +188,13 @@ abstract class RaceContract extends ClosedStoreContract {
         store.create(k, v0);
         PausePoints.Pause pause = pausePoints.arm(RaceHooks.COMMIT_CHECKED);
 
-        Racer<GuardedResult> first = race("first guarded writer",
+        Racer<GuardedResult> first = race(
+                "first guarded writer",
                 () -> store.applyGuarded(new GuardedMutation(guard, lease, Mutation.update(k, v0, vA))));
         awaitHeld(pause);
-        Racer<GuardedResult> second = competeWhileHeld(pause, "second guarded writer",
+        Racer<GuardedResult> second = competeWhileHeld(
+                pause,
+                "second guarded writer",
                 () -> store.applyGuarded(new GuardedMutation(guard, lease, Mutation.update(k, v0, vB))));
 
         assertThat(first.result()).isEqualTo(GuardedResult.applied());
@@ -191,7 +204,8 @@ abstract class RaceContract extends ClosedStoreContract {
 
     /** Moves {@code k}'s value {@code v0} to {@code renamed}: delete the old key and create the new one at once. */
     private TransactionResult rename(MetaKey renamed) {
-        return store.transact(Transaction.builder().delete(k, v0).create(renamed, v0).build());
+        return store.transact(
+                Transaction.builder().delete(k, v0).create(renamed, v0).build());
     }
 
     @Test
@@ -239,8 +253,8 @@ abstract class RaceContract extends ClosedStoreContract {
         Racer<TransactionResult> rename = competeWhileHeld(pause, "rename", () -> rename(renamed));
 
         assertThat(writer.result()).isEqualTo(WriteResult.applied());
-        assertThat(rename.result()).isEqualTo(TransactionResult.notApplied(
-                List.of(TransactionFailure.found(k, Optional.of(vA)))));
+        assertThat(rename.result())
+                .isEqualTo(TransactionResult.notApplied(List.of(TransactionFailure.found(k, Optional.of(vA)))));
         assertThat(store.get(k)).contains(vA);
         assertThat(store.get(renamed)).isEmpty();
     }
@@ -257,8 +271,8 @@ abstract class RaceContract extends ClosedStoreContract {
         Racer<TransactionResult> rename = competeWhileHeld(pause, "rename", () -> rename(renamed));
 
         assertThat(creator.result()).isEqualTo(WriteResult.applied());
-        assertThat(rename.result()).isEqualTo(TransactionResult.notApplied(
-                List.of(TransactionFailure.found(renamed, Optional.of(vB)))));
+        assertThat(rename.result())
+                .isEqualTo(TransactionResult.notApplied(List.of(TransactionFailure.found(renamed, Optional.of(vB)))));
         assertThat(store.get(k)).contains(v0);
         assertThat(store.get(renamed)).contains(vB);
     }

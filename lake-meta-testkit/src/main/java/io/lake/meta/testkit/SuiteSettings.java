@@ -34,15 +34,17 @@ public final class SuiteSettings {
     /** The default {@link #modelEquivalenceSequences()}: 150. */
     public static final int DEFAULT_MODEL_EQUIVALENCE_SEQUENCES = 150;
 
-    private static final SuiteSettings DEFAULTS = new SuiteSettings(null, DEFAULT_WATCH_DELIVERY_TIMEOUT,
-            DEFAULT_MODEL_EQUIVALENCE_SEQUENCES);
+    private static final SuiteSettings DEFAULTS =
+            new SuiteSettings(null, DEFAULT_WATCH_DELIVERY_TIMEOUT, DEFAULT_MODEL_EQUIVALENCE_SEQUENCES);
 
     /** Null: the system property, else {@link PausePoints#DEFAULT_SAFETY_TIMEOUT}. */
     private final @Nullable Duration raceHookTimeout;
+
     private final Duration watchDeliveryTimeout;
     private final int modelEquivalenceSequences;
 
-    private SuiteSettings(@Nullable Duration raceHookTimeout, Duration watchDeliveryTimeout, int modelEquivalenceSequences) {
+    private SuiteSettings(
+            @Nullable Duration raceHookTimeout, Duration watchDeliveryTimeout, int modelEquivalenceSequences) {
         this.raceHookTimeout = raceHookTimeout;
         this.watchDeliveryTimeout = watchDeliveryTimeout;
         this.modelEquivalenceSequences = modelEquivalenceSequences;
@@ -104,10 +106,14 @@ public final class SuiteSettings {
         }
         String text = configured.trim();
         try {
-            return text.chars().allMatch(Character::isDigit) ? Duration.ofSeconds(Long.parseLong(text)) : Duration.parse(text);
+            return text.chars().allMatch(Character::isDigit)
+                    ? Duration.ofSeconds(Long.parseLong(text))
+                    : Duration.parse(text);
         } catch (DateTimeParseException | NumberFormatException e) {
-            throw new IllegalArgumentException(RACE_HOOK_TIMEOUT_PROPERTY + " must be an ISO-8601 duration (PT5S) or a"
-                    + " number of seconds, got '" + configured + "'", e);
+            throw new IllegalArgumentException(
+                    RACE_HOOK_TIMEOUT_PROPERTY + " must be an ISO-8601 duration (PT5S) or a"
+                            + " number of seconds, got '" + configured + "'",
+                    e);
         }
     }
 
@@ -130,7 +136,8 @@ public final class SuiteSettings {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof SuiteSettings that && Objects.equals(raceHookTimeout, that.raceHookTimeout)
+        return other instanceof SuiteSettings that
+                && Objects.equals(raceHookTimeout, that.raceHookTimeout)
                 && watchDeliveryTimeout.equals(that.watchDeliveryTimeout)
                 && modelEquivalenceSequences == that.modelEquivalenceSequences;
     }

@@ -12,13 +12,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Hands each test a fresh embedded {@link MetaStore} in a new temporary directory, then closes
@@ -61,14 +61,14 @@ public final class TempDirStoreExtension implements BeforeEachCallback, AfterEac
         MetaStore open(Path directory) throws Exception;
     }
 
-    private record Opened(Path directory, MetaStore store) {
-    }
+    private record Opened(Path directory, MetaStore store) {}
 
     private final StoreFactory factory;
     private final Map<String, Opened> byTest = new ConcurrentHashMap<>();
     // per extension instance: each registered extension tracks its own stores on the test's thread
     @SuppressWarnings("ThreadLocalUsage")
     private final ThreadLocal<Opened> current = new ThreadLocal<>();
+
     @SuppressWarnings("ThreadLocalUsage")
     private final ThreadLocal<List<Opened>> openedByTest = new ThreadLocal<>();
 

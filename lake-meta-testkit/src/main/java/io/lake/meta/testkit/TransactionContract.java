@@ -46,8 +46,9 @@ abstract class TransactionContract extends GuardedMutationContract {
 
         assertThat(result).isEqualTo(TransactionResult.applied());
         assertThat(result.failures()).isEmpty();
-        assertThat(contents("tbl/")).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "tbl/ns1/_schema", "s1", "tbl/ns1/orders", "o2", "tbl/ns1/refunds", "r1"));
+        assertThat(contents("tbl/"))
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of("tbl/ns1/_schema", "s1", "tbl/ns1/orders", "o2", "tbl/ns1/refunds", "r1"));
     }
 
     @Test
@@ -95,20 +96,21 @@ abstract class TransactionContract extends GuardedMutationContract {
         Map<String, String> before = contents("tbl/");
 
         TransactionResult result = store.transact(Transaction.builder()
-                .requireHolds(schema, value("s1"))            // absent: fails
-                .requireAbsent(frozen)                        // present: fails
-                .update(orders, value("o1"), value("o2"))     // other bytes: fails
-                .create(refunds, value("r2"))                 // present: fails
-                .delete(taxes, value("t1"))                   // absent: fails
-                .create(invoices, value("i1"))                // would apply
+                .requireHolds(schema, value("s1")) // absent: fails
+                .requireAbsent(frozen) // present: fails
+                .update(orders, value("o1"), value("o2")) // other bytes: fails
+                .create(refunds, value("r2")) // present: fails
+                .delete(taxes, value("t1")) // absent: fails
+                .create(invoices, value("i1")) // would apply
                 .build());
 
-        assertThat(result.failures()).containsExactly(
-                TransactionFailure.found(schema, Optional.empty()),
-                TransactionFailure.found(frozen, Optional.of(value("yes"))),
-                TransactionFailure.found(orders, Optional.of(value("o9"))),
-                TransactionFailure.found(refunds, Optional.of(value("r1"))),
-                TransactionFailure.found(taxes, Optional.empty()));
+        assertThat(result.failures())
+                .containsExactly(
+                        TransactionFailure.found(schema, Optional.empty()),
+                        TransactionFailure.found(frozen, Optional.of(value("yes"))),
+                        TransactionFailure.found(orders, Optional.of(value("o9"))),
+                        TransactionFailure.found(refunds, Optional.of(value("r1"))),
+                        TransactionFailure.found(taxes, Optional.empty()));
         assertThat(contents("tbl/")).as("nothing moved").isEqualTo(before);
     }
 
@@ -118,13 +120,25 @@ abstract class TransactionContract extends GuardedMutationContract {
         store.create(empty, MetaValue.empty());
         store.create(schema, value("s1"));
 
-        assertThat(store.transact(Transaction.builder().requireHolds(schema, value("s1 "))
-                .create(orders, value("o1")).build()).failureOf(schema)).isPresent();
-        assertThat(store.transact(Transaction.builder().requireAbsent(empty)
-                .create(orders, value("o1")).build()).failureOf(empty))
+        assertThat(store.transact(Transaction.builder()
+                                .requireHolds(schema, value("s1 "))
+                                .create(orders, value("o1"))
+                                .build())
+                        .failureOf(schema))
+                .isPresent();
+        assertThat(store.transact(Transaction.builder()
+                                .requireAbsent(empty)
+                                .create(orders, value("o1"))
+                                .build())
+                        .failureOf(empty))
                 .contains(TransactionFailure.found(empty, Optional.of(MetaValue.empty())));
-        assertThat(store.transact(Transaction.builder().requireHolds(empty, MetaValue.empty())
-                .requireHolds(schema, value("s1")).create(orders, value("o1")).build()).isApplied()).isTrue();
+        assertThat(store.transact(Transaction.builder()
+                                .requireHolds(empty, MetaValue.empty())
+                                .requireHolds(schema, value("s1"))
+                                .create(orders, value("o1"))
+                                .build())
+                        .isApplied())
+                .isTrue();
         assertThat(store.get(orders)).contains(value("o1"));
     }
 
@@ -133,14 +147,18 @@ abstract class TransactionContract extends GuardedMutationContract {
         store.create(orders, value("o1"));
         Map<String, String> before = contents("tbl/");
 
-        assertThatThrownBy(() -> store.transact(List.of(Condition.holds(orders, value("o1"))),
-                List.of(Mutation.update(orders, value("o1"), value("o2")))))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("tbl/ns1/orders");
-        assertThatThrownBy(() -> store.transact(List.of(),
-                List.of(Mutation.create(invoices, value("a")), Mutation.create(invoices, value("b")))))
+        assertThatThrownBy(() -> store.transact(
+                        List.of(Condition.holds(orders, value("o1"))),
+                        List.of(Mutation.update(orders, value("o1"), value("o2")))))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("tbl/ns1/orders");
+        assertThatThrownBy(() -> store.transact(
+                        List.of(),
+                        List.of(Mutation.create(invoices, value("a")), Mutation.create(invoices, value("b")))))
                 .isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> store.transact(List.of(Condition.absent(schema), Condition.holds(schema, value("s"))),
-                List.of(Mutation.create(invoices, value("a")))))
+        assertThatThrownBy(() -> store.transact(
+                        List.of(Condition.absent(schema), Condition.holds(schema, value("s"))),
+                        List.of(Mutation.create(invoices, value("a")))))
                 .isInstanceOf(InvalidArgumentException.class);
 
         assertThat(contents("tbl/")).isEqualTo(before);
@@ -154,7 +172,8 @@ abstract class TransactionContract extends GuardedMutationContract {
         assertThatThrownBy(() -> store.transact((Transaction) null)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> store.transact(null, List.of(Mutation.create(orders, value("o")))))
                 .isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> store.transact(Arrays.asList((Condition) null), List.of(Mutation.create(orders, value("o")))))
+        assertThatThrownBy(() ->
+                        store.transact(Arrays.asList((Condition) null), List.of(Mutation.create(orders, value("o")))))
                 .isInstanceOf(InvalidArgumentException.class);
         assertThat(store.get(orders)).isEmpty();
     }
@@ -168,8 +187,11 @@ abstract class TransactionContract extends GuardedMutationContract {
         assertThat(contents("tbl/big/")).hasSize(limit);
 
         assertThatThrownBy(() -> store.transact(creates("tbl/more/k", limit + 1)))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining(String.valueOf(limit));
-        assertThat(contents("tbl/more/")).as("nothing of the refused transaction").isEmpty();
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining(String.valueOf(limit));
+        assertThat(contents("tbl/more/"))
+                .as("nothing of the refused transaction")
+                .isEmpty();
     }
 
     @Test
@@ -183,7 +205,8 @@ abstract class TransactionContract extends GuardedMutationContract {
         assertThat(contents("tbl/bytes/")).hasSize(atLimit.size());
 
         assertThatThrownBy(() -> store.transact(List.of(), bigCreates("tbl/over/k", limit + 1)))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining(String.valueOf(limit));
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining(String.valueOf(limit));
         assertThat(contents("tbl/over/")).isEmpty();
     }
 
@@ -193,16 +216,22 @@ abstract class TransactionContract extends GuardedMutationContract {
         store.create(orders, value("o1"));
 
         TransactionResult rename = store.transact(Transaction.builder()
-                .delete(orders, value("o1")).create(renamed, value("o1")).build());
+                .delete(orders, value("o1"))
+                .create(renamed, value("o1"))
+                .build());
 
         assertThat(rename.isApplied()).isTrue();
         assertThat(store.get(orders)).isEmpty();
         assertThat(store.get(renamed)).contains(value("o1"));
 
         TransactionResult again = store.transact(Transaction.builder()
-                .delete(orders, value("o1")).create(renamed, value("o1")).build());
-        assertThat(again.failures()).containsExactly(TransactionFailure.found(orders, Optional.empty()),
-                TransactionFailure.found(renamed, Optional.of(value("o1"))));
+                .delete(orders, value("o1"))
+                .create(renamed, value("o1"))
+                .build());
+        assertThat(again.failures())
+                .containsExactly(
+                        TransactionFailure.found(orders, Optional.empty()),
+                        TransactionFailure.found(renamed, Optional.of(value("o1"))));
     }
 
     @Test
@@ -212,8 +241,10 @@ abstract class TransactionContract extends GuardedMutationContract {
         List<String> mismatches = new ArrayList<>();
         for (boolean guardPresent : List.of(true, false)) {
             for (MetaValue expectedGuard : List.of(held, stale)) {
-                for (Optional<MetaValue> targetBefore : List.of(Optional.<MetaValue>empty(), Optional.of(value("t1")))) {
-                    for (Mutation target : List.of(Mutation.create(orders, value("t2")),
+                for (Optional<MetaValue> targetBefore :
+                        List.of(Optional.<MetaValue>empty(), Optional.of(value("t1")))) {
+                    for (Mutation target : List.of(
+                            Mutation.create(orders, value("t2")),
                             Mutation.update(orders, value("t1"), value("t2")),
                             Mutation.delete(orders, value("t1")))) {
                         GuardedMutation guarded = new GuardedMutation(lease, expectedGuard, target);

@@ -60,7 +60,7 @@ abstract class WatchContract extends BatchReadContract {
     }
 
     private WatchRecorder watch(KeyPrefix prefix) {
-        return watch(prefix, event -> { });
+        return watch(prefix, event -> {});
     }
 
     private WatchRecorder watch(KeyPrefix prefix, WatchListener behaviour) {
@@ -109,11 +109,14 @@ abstract class WatchContract extends BatchReadContract {
         long deadline = System.nanoTime() + watchDeliveryTimeout().toNanos();
         while (true) {
             Thread.State state = thread.getState();
-            if (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING
-                    || state == Thread.State.BLOCKED || state == Thread.State.TERMINATED) {
+            if (state == Thread.State.WAITING
+                    || state == Thread.State.TIMED_WAITING
+                    || state == Thread.State.BLOCKED
+                    || state == Thread.State.TERMINATED) {
                 return;
             }
-            assertThat(System.nanoTime()).as("the delivery thread %s went idle in time (state %s)", thread, state)
+            assertThat(System.nanoTime())
+                    .as("the delivery thread %s went idle in time (state %s)", thread, state)
                     .isLessThan(deadline);
             Thread.yield();
         }
@@ -122,7 +125,8 @@ abstract class WatchContract extends BatchReadContract {
     private void awaitLatch(CountDownLatch latch) {
         try {
             assertThat(latch.await(watchDeliveryTimeout().toMillis(), TimeUnit.MILLISECONDS))
-                    .as("latch released in time").isTrue();
+                    .as("latch released in time")
+                    .isTrue();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);
@@ -141,10 +145,13 @@ abstract class WatchContract extends BatchReadContract {
         store.update(a, value("a1"), value("a2"));
         watch.awaitValue(a, value("a2"));
 
-        assertThat(initial).containsExactlyInAnyOrder(WatchEvent.initial(a, value("a1")), WatchEvent.initial(b, value("b1")));
+        assertThat(initial)
+                .containsExactlyInAnyOrder(WatchEvent.initial(a, value("a1")), WatchEvent.initial(b, value("b1")));
         List<WatchEvent> events = watch.events();
         List<WatchEvent> later = events.subList(2, events.size());
-        assertThat(later).as("events after the initial ones (repeats allowed)").containsOnly(WatchEvent.changed(a, value("a2")));
+        assertThat(later)
+                .as("events after the initial ones (repeats allowed)")
+                .containsOnly(WatchEvent.changed(a, value("a2")));
     }
 
     @Test
@@ -158,8 +165,9 @@ abstract class WatchContract extends BatchReadContract {
         store.delete(a, value("2"));
         watch.awaitDeletion(a);
 
-        assertThat(watch.eventsOf(a)).containsExactly(WatchEvent.changed(a, value("1")),
-                WatchEvent.changed(a, value("2")), WatchEvent.deleted(a));
+        assertThat(watch.eventsOf(a))
+                .containsExactly(
+                        WatchEvent.changed(a, value("1")), WatchEvent.changed(a, value("2")), WatchEvent.deleted(a));
     }
 
     @Test
@@ -181,12 +189,18 @@ abstract class WatchContract extends BatchReadContract {
         store.create(key("tbl/ns1"), value("the prefix without its slash"));
         store.create(key("tbl/ns2/a"), value("other namespace"));
         store.create(key("ops/ns1/a"), value("other family"));
-        store.transact(Transaction.builder().create(key("tbl/ns10/b"), value("x")).create(b, value("inside"))
-                .create(key("ops/ns1/b"), value("x")).build());
+        store.transact(Transaction.builder()
+                .create(key("tbl/ns10/b"), value("x"))
+                .create(b, value("inside"))
+                .create(key("ops/ns1/b"), value("x"))
+                .build());
         store.create(a, value("inside"));
         watch.sync(store);
 
-        assertThat(watch.all()).allSatisfy(e -> assertThat(ns1.contains(e.key())).as("%s is under %s", e, ns1).isTrue());
+        assertThat(watch.all())
+                .allSatisfy(e -> assertThat(ns1.contains(e.key()))
+                        .as("%s is under %s", e, ns1)
+                        .isTrue());
         assertThat(watch.events()).extracting(WatchEvent::key).containsExactlyInAnyOrder(a, b);
     }
 
@@ -215,8 +229,13 @@ abstract class WatchContract extends BatchReadContract {
         watch.sync(store);
 
         for (MetaKey k : List.of(a, b)) {
-            List<Integer> seen = watch.eventsOf(k).stream().map(e -> Integer.parseInt(e.value().orElseThrow().asUtf8())).toList();
-            assertThat(seen).as("values reported for %s, in order", k).isSorted().endsWith(k.equals(a) ? 63 : 60);
+            List<Integer> seen = watch.eventsOf(k).stream()
+                    .map(e -> Integer.parseInt(e.value().orElseThrow().asUtf8()))
+                    .toList();
+            assertThat(seen)
+                    .as("values reported for %s, in order", k)
+                    .isSorted()
+                    .endsWith(k.equals(a) ? 63 : 60);
         }
     }
 
@@ -229,7 +248,8 @@ abstract class WatchContract extends BatchReadContract {
         return event -> {
             try {
                 assertThat(permits.tryAcquire(watchDeliveryTimeout().toMillis(), TimeUnit.MILLISECONDS))
-                        .as("the test granted the listener another event in time").isTrue();
+                        .as("the test granted the listener another event in time")
+                        .isTrue();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new AssertionError(e);
@@ -248,8 +268,8 @@ abstract class WatchContract extends BatchReadContract {
      */
     @Test
     void aListenerSlowerThanTheWrites_hearsEveryChangedKey_withinABoundedNumberOfDeliveries_theHottestIncluded() {
-        List<MetaKey> cold = List.of(key("tbl/ns1/cold-0"), key("tbl/ns1/cold-1"), key("tbl/ns1/cold-2"),
-                key("tbl/ns1/cold-3"));
+        List<MetaKey> cold =
+                List.of(key("tbl/ns1/cold-0"), key("tbl/ns1/cold-1"), key("tbl/ns1/cold-2"), key("tbl/ns1/cold-3"));
         MetaKey hot = key("tbl/ns1/zz-hot");
         List<MetaKey> keys = new ArrayList<>(cold);
         keys.add(hot);
@@ -262,7 +282,7 @@ abstract class WatchContract extends BatchReadContract {
         int rounds = 60;
         int bound = 3 * keys.size() + 1;
         int[] last = new int[keys.size()];
-        record Write(MetaKey key, int value, int deliveredBefore) { }
+        record Write(MetaKey key, int value, int deliveredBefore) {}
         List<Write> writes = new ArrayList<>();
 
         for (int round = 1; round <= rounds; round++) {
@@ -283,8 +303,9 @@ abstract class WatchContract extends BatchReadContract {
         for (Write write : writes) {
             int heardAt = firstHeard(heard, write.key(), write.value(), write.deliveredBefore());
             assertThat(heardAt - write.deliveredBefore())
-                    .as("deliveries between writing %s = %d and hearing it (at most %d; its events: %s)", write.key(),
-                            write.value(), bound, watch.eventsOf(write.key()))
+                    .as(
+                            "deliveries between writing %s = %d and hearing it (at most %d; its events: %s)",
+                            write.key(), write.value(), bound, watch.eventsOf(write.key()))
                     .isLessThanOrEqualTo(bound);
         }
         assertThat(watch.view()).isEqualTo(contents("tbl/ns1/"));
@@ -328,10 +349,16 @@ abstract class WatchContract extends BatchReadContract {
                 deletedUnheard.add(event.key());
             }
         }
-        assertThat(deletedUnheard).as("deletions delivered of keys the listener never heard of").isEmpty();
+        assertThat(deletedUnheard)
+                .as("deletions delivered of keys the listener never heard of")
+                .isEmpty();
         long churnHeard = heardCreated.stream().filter(k -> !k.equals(b)).count();
-        assertThat(afterRelease).as("events the blocked watch held (b, a's deletion, and %d churned keys a poll"
-                + " found alive, created and deleted)", churnHeard).hasSizeLessThanOrEqualTo((int) (2 + 2 * churnHeard))
+        assertThat(afterRelease)
+                .as(
+                        "events the blocked watch held (b, a's deletion, and %d churned keys a poll"
+                                + " found alive, created and deleted)",
+                        churnHeard)
+                .hasSizeLessThanOrEqualTo((int) (2 + 2 * churnHeard))
                 .contains(WatchEvent.changed(b, value("kept")), WatchEvent.deleted(a));
         assertThat(watch.view()).isEqualTo(contents("tbl/ns1/"));
     }
@@ -339,7 +366,8 @@ abstract class WatchContract extends BatchReadContract {
     private static int firstHeard(List<WatchEvent> heard, MetaKey key, int value, int from) {
         for (int i = from; i < heard.size(); i++) {
             WatchEvent event = heard.get(i);
-            if (event.key().equals(key) && !event.isDeletion()
+            if (event.key().equals(key)
+                    && !event.isDeletion()
                     && Integer.parseInt(event.value().orElseThrow().asUtf8()) >= value) {
                 return i;
             }
@@ -354,8 +382,12 @@ abstract class WatchContract extends BatchReadContract {
         WatchRecorder watch = watch(ns1);
         watch.awaitEvents(2);
 
-        store.transact(Transaction.builder().requireAbsent(key("tbl/ns1/d")).create(a, value("a1"))
-                .update(b, value("b1"), value("b2")).delete(c, value("c1")).build());
+        store.transact(Transaction.builder()
+                .requireAbsent(key("tbl/ns1/d"))
+                .create(a, value("a1"))
+                .update(b, value("b1"), value("b2"))
+                .delete(c, value("c1"))
+                .build());
 
         watch.awaitValue(a, value("a1"));
         watch.awaitValue(b, value("b2"));
@@ -372,7 +404,10 @@ abstract class WatchContract extends BatchReadContract {
 
         store.update(a, value("stale"), value("never"));
         store.create(a, value("never"));
-        store.transact(Transaction.builder().requireHolds(b, value("missing")).create(c, value("never")).build());
+        store.transact(Transaction.builder()
+                .requireHolds(b, value("missing"))
+                .create(c, value("never"))
+                .build());
         watch.sync(store);
 
         assertThat(watch.events()).containsExactly(WatchEvent.initial(a, value("a1")));
@@ -395,7 +430,9 @@ abstract class WatchContract extends BatchReadContract {
             }
         });
         other.awaitValue(a, value("50"));
-        assertThat(blocker.returned.getCount()).as("the blocked listener is still blocked").isEqualTo(1);
+        assertThat(blocker.returned.getCount())
+                .as("the blocked listener is still blocked")
+                .isEqualTo(1);
 
         blocker.release.countDown();
         blocked.awaitValue(a, value("50"));
@@ -419,7 +456,9 @@ abstract class WatchContract extends BatchReadContract {
                 store.create(key("tbl/ns2/elsewhere"), value("1"));
                 store.create(a, value("1"));
             });
-            assertTimeoutPreemptively(watchDeliveryTimeout(), () -> writes.get(),
+            assertTimeoutPreemptively(
+                    watchDeliveryTimeout(),
+                    () -> writes.get(),
                     "writes answered while a caller holds its watch handle's monitor");
         }
         watch.awaitValue(a, value("1"));
@@ -477,11 +516,15 @@ abstract class WatchContract extends BatchReadContract {
         namespace.sync(store);
         narrow.sync(store);
 
-        assertThat(family.events()).extracting(e -> e.key().toString())
+        assertThat(family.events())
+                .extracting(e -> e.key().toString())
                 .containsExactlyInAnyOrder("tbl/ns1/a", "tbl/ns1/ab", "tbl/ns1/b", "tbl/ns2/x");
-        assertThat(namespace.events()).extracting(e -> e.key().toString())
+        assertThat(namespace.events())
+                .extracting(e -> e.key().toString())
                 .containsExactlyInAnyOrder("tbl/ns1/a", "tbl/ns1/ab", "tbl/ns1/b");
-        assertThat(narrow.events()).extracting(e -> e.key().toString()).containsExactlyInAnyOrder("tbl/ns1/a", "tbl/ns1/ab");
+        assertThat(narrow.events())
+                .extracting(e -> e.key().toString())
+                .containsExactlyInAnyOrder("tbl/ns1/a", "tbl/ns1/ab");
     }
 
     @Test
@@ -498,8 +541,10 @@ abstract class WatchContract extends BatchReadContract {
         store.create(b, value("keep")); // deleted and created again with the same bytes
         store.delete(key("tbl/ns1/gone"), value("x"));
         store.create(c, value("new"));
-        store.transact(Transaction.builder().update(c, value("new"), value("newer"))
-                .create(key("tbl/ns1/d"), MetaValue.empty()).build());
+        store.transact(Transaction.builder()
+                .update(c, value("new"), value("newer"))
+                .create(key("tbl/ns1/d"), MetaValue.empty())
+                .build());
         watch.sync(store);
 
         assertThat(watch.view()).isEqualTo(contents("tbl/ns1/"));
@@ -509,7 +554,7 @@ abstract class WatchContract extends BatchReadContract {
     @SuppressWarnings("NullAway") // hands null to non-null parameters on purpose: they must be refused
     @Test
     void nullArguments_areInvalidArguments() {
-        assertThatThrownBy(() -> store.watch(null, event -> { })).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> store.watch(null, event -> {})).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> store.watch(ns1, null)).isInstanceOf(InvalidArgumentException.class);
     }
 
@@ -525,7 +570,7 @@ abstract class WatchContract extends BatchReadContract {
         blocker.releaseAndAwaitIdle(); // a watch the close missed would hand the listener b now
         open.handle().close(); // harmless after the store ended it
 
-        assertThatThrownBy(() -> store.watch(ns1, event -> { })).isInstanceOf(StoreClosedException.class);
+        assertThatThrownBy(() -> store.watch(ns1, event -> {})).isInstanceOf(StoreClosedException.class);
         assertThat(open.all()).containsExactly(WatchEvent.changed(a, value("1")));
     }
 
@@ -560,13 +605,14 @@ abstract class WatchContract extends BatchReadContract {
         second.awaitValue(c, value("1"));
         second.awaitValue(a, value("2"));
         second.sync(store);
-        assertThat(outer.get().all()).as("events of the watch its listener closed")
+        assertThat(outer.get().all())
+                .as("events of the watch its listener closed")
                 .containsExactly(WatchEvent.changed(a, value("1")));
         assertThat(second.eventsOf(b)).containsExactly(WatchEvent.initial(b, value("1")));
         Map<String, String> view = second.view();
         view.keySet().removeIf(k -> !k.equals(a.toString()) && !k.equals(b.toString()) && !k.equals(c.toString()));
-        assertThat(view).containsExactlyInAnyOrderEntriesOf(
-                Map.of(a.toString(), "2", b.toString(), "1", c.toString(), "1"));
+        assertThat(view)
+                .containsExactlyInAnyOrderEntriesOf(Map.of(a.toString(), "2", b.toString(), "1", c.toString(), "1"));
     }
 
     /** A listener that closes the store from inside {@code onChange}: the close returns, and the store is closed. */
@@ -582,8 +628,8 @@ abstract class WatchContract extends BatchReadContract {
             }
         });
         store.create(a, value("1"));
-        assertTimeoutPreemptively(watchDeliveryTimeout(), () -> closed.get(),
-                "store.close() called by a listener returned");
+        assertTimeoutPreemptively(
+                watchDeliveryTimeout(), () -> closed.get(), "store.close() called by a listener returned");
         assertThatThrownBy(() -> store.create(b, value("1"))).isInstanceOf(StoreClosedException.class);
     }
 
@@ -612,9 +658,13 @@ abstract class WatchContract extends BatchReadContract {
         watch.sync(store);
         List<WatchEvent> ofA = watch.eventsOf(a);
         List<WatchEvent> ofC = watch.eventsOf(c);
-        assertThat(ofA.get(ofA.size() - 1)).as("a's last event, of %s", ofA).isEqualTo(WatchEvent.changed(a, value("3")));
+        assertThat(ofA.get(ofA.size() - 1))
+                .as("a's last event, of %s", ofA)
+                .isEqualTo(WatchEvent.changed(a, value("3")));
         assertThat(ofA.get(0)).isEqualTo(WatchEvent.changed(a, value("1")));
-        assertThat(ofC.get(ofC.size() - 1)).as("c's last event, of %s", ofC).isEqualTo(WatchEvent.changed(c, value("4")));
+        assertThat(ofC.get(ofC.size() - 1))
+                .as("c's last event, of %s", ofC)
+                .isEqualTo(WatchEvent.changed(c, value("4")));
         assertThat(ofC).as("c was never heard of while it was deleted").noneMatch(WatchEvent::isDeletion);
     }
 }

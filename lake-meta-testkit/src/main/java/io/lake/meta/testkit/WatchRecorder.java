@@ -82,7 +82,9 @@ final class WatchRecorder implements WatchListener {
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    return fail("no event %s on the watch of '%s' within %s; events so far: %s", what, prefix, timeout, all());
+                    return fail(
+                            "no event %s on the watch of '%s' within %s; events so far: %s",
+                            what, prefix, timeout, all());
                 }
                 arrivals.poll(left, TimeUnit.NANOSECONDS);
             }
@@ -93,7 +95,8 @@ final class WatchRecorder implements WatchListener {
     }
 
     WatchEvent awaitValue(MetaKey key, MetaValue value) {
-        return await(e -> e.key().equals(key) && e.value().filter(value::equals).isPresent(), "with " + key + " = " + value);
+        return await(
+                e -> e.key().equals(key) && e.value().filter(value::equals).isPresent(), "with " + key + " = " + value);
     }
 
     WatchEvent awaitDeletion(MetaKey key) {
@@ -131,7 +134,9 @@ final class WatchRecorder implements WatchListener {
 
     /** Every event so far, in arrival order, without the markers of {@link #sync}. */
     List<WatchEvent> events() {
-        return all().stream().filter(e -> !e.key().toString().contains(SYNC_MARK)).toList();
+        return all().stream()
+                .filter(e -> !e.key().toString().contains(SYNC_MARK))
+                .toList();
     }
 
     /** The events for {@code key}, in arrival order, with consecutive repeats (allowed: at least once) folded. */

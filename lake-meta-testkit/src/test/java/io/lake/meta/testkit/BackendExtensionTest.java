@@ -32,6 +32,7 @@ class BackendExtensionTest {
 
     /** What the factories did, in order: "open 1", "close 1", ... */
     static final List<String> EVENTS = new CopyOnWriteArrayList<>();
+
     static final AtomicInteger CREATED = new AtomicInteger();
 
     @BeforeEach
@@ -82,18 +83,15 @@ class BackendExtensionTest {
     }
 
     @Backend(CountingBackend.class)
-    static class OneClass extends TwoTests {
-    }
+    static class OneClass extends TwoTests {}
 
     @Backend(CountingBackend.class)
     static class Suites {
         @Nested
-        class First extends TwoTests {
-        }
+        class First extends TwoTests {}
 
         @Nested
-        class Second extends TwoTests {
-        }
+        class Second extends TwoTests {}
     }
 
     @ParameterizedClass(name = "[{0}]")
@@ -107,12 +105,10 @@ class BackendExtensionTest {
         }
     }
 
-    static class NoBackend extends TwoTests {
-    }
+    static class NoBackend extends TwoTests {}
 
     static final class NoDefaultConstructor implements BackendFactory {
-        NoDefaultConstructor(String unused) {
-        }
+        NoDefaultConstructor(String unused) {}
 
         @Override
         public MetaStore open(StoreContext context) {
@@ -121,8 +117,7 @@ class BackendExtensionTest {
     }
 
     @Backend(NoDefaultConstructor.class)
-    static class UnconstructibleBackend extends TwoTests {
-    }
+    static class UnconstructibleBackend extends TwoTests {}
 
     /** Returns its one store on every call, as a factory caching its store would. */
     static final class OneStoreBackend implements BackendFactory {
@@ -146,24 +141,24 @@ class BackendExtensionTest {
     }
 
     @Backend(OneStoreBackend.class)
-    static class OneStoreForTwoTests extends TwoTests {
-    }
+    static class OneStoreForTwoTests extends TwoTests {}
 
-    abstract static class AbstractBackend implements BackendFactory {
-    }
+    abstract static class AbstractBackend implements BackendFactory {}
 
     @Backend(AbstractBackend.class)
-    static class AbstractFactory extends TwoTests {
-    }
+    static class AbstractFactory extends TwoTests {}
 
     /** A backend's suite class that forgot {@code @Backend}. */
-    static class CounterWithoutBackend extends CounterSuite {
-    }
+    static class CounterWithoutBackend extends CounterSuite {}
 
     private static TestExecutionSummary run(Class<?> testClass) {
         SummaryGeneratingListener listener = new SummaryGeneratingListener();
-        LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(testClass)).build(),
-                listener);
+        LauncherFactory.create()
+                .execute(
+                        LauncherDiscoveryRequestBuilder.request()
+                                .selectors(selectClass(testClass))
+                                .build(),
+                        listener);
         return listener.getSummary();
     }
 
@@ -196,8 +191,10 @@ class BackendExtensionTest {
         TestExecutionSummary summary = run(NoBackend.class);
 
         assertThat(summary.getTestsFailedCount()).isEqualTo(2);
-        assertThat(summary.getFailures()).allSatisfy(failure -> assertThat(failure.getException())
-                .hasMessageContaining("no backend for").hasMessageContaining("@Backend(YourBackend.class)"));
+        assertThat(summary.getFailures())
+                .allSatisfy(failure -> assertThat(failure.getException())
+                        .hasMessageContaining("no backend for")
+                        .hasMessageContaining("@Backend(YourBackend.class)"));
     }
 
     @Test
@@ -205,8 +202,10 @@ class BackendExtensionTest {
         TestExecutionSummary summary = run(UnconstructibleBackend.class);
 
         assertThat(summary.getTestsFailedCount()).isEqualTo(2);
-        assertThat(summary.getFailures()).allSatisfy(failure -> assertThat(failure.getException())
-                .hasStackTraceContaining("cannot create").hasStackTraceContaining("NoDefaultConstructor"));
+        assertThat(summary.getFailures())
+                .allSatisfy(failure -> assertThat(failure.getException())
+                        .hasStackTraceContaining("cannot create")
+                        .hasStackTraceContaining("NoDefaultConstructor"));
     }
 
     @Test
@@ -214,9 +213,10 @@ class BackendExtensionTest {
         TestExecutionSummary summary = run(TwoStoresInOneTest.class);
 
         assertThat(summary.getTestsFailedCount()).isEqualTo(1);
-        assertThat(summary.getFailures()).allSatisfy(failure -> assertThat(failure.getException())
-                .hasMessageContaining("returned a store it had already returned")
-                .hasMessageContaining("new, empty store"));
+        assertThat(summary.getFailures())
+                .allSatisfy(failure -> assertThat(failure.getException())
+                        .hasMessageContaining("returned a store it had already returned")
+                        .hasMessageContaining("new, empty store"));
     }
 
     @Test
@@ -224,8 +224,10 @@ class BackendExtensionTest {
         TestExecutionSummary summary = run(OneStoreForTwoTests.class);
 
         assertThat(summary.getTestsSucceededCount()).isEqualTo(1);
-        assertThat(summary.getFailures()).singleElement().satisfies(failure -> assertThat(failure.getException())
-                .hasMessageContaining("returned a store it had already returned"));
+        assertThat(summary.getFailures())
+                .singleElement()
+                .satisfies(failure -> assertThat(failure.getException())
+                        .hasMessageContaining("returned a store it had already returned"));
     }
 
     @Test
@@ -233,8 +235,9 @@ class BackendExtensionTest {
         TestExecutionSummary summary = run(AbstractFactory.class);
 
         assertThat(summary.getTestsFailedCount()).isEqualTo(2);
-        assertThat(summary.getFailures()).allSatisfy(failure -> assertThat(failure.getException())
-                .hasMessageContaining(AbstractBackend.class.getName() + " is abstract"));
+        assertThat(summary.getFailures())
+                .allSatisfy(failure -> assertThat(failure.getException())
+                        .hasMessageContaining(AbstractBackend.class.getName() + " is abstract"));
     }
 
     @Test
@@ -242,7 +245,8 @@ class BackendExtensionTest {
         TestExecutionSummary summary = run(CounterWithoutBackend.class);
 
         assertThat(summary.getTestsFailedCount()).isPositive().isEqualTo(summary.getTestsFoundCount());
-        assertThat(summary.getFailures()).allSatisfy(failure -> assertThat(failure.getException())
-                .hasMessageContaining("no backend for " + CounterWithoutBackend.class.getName() + ":"));
+        assertThat(summary.getFailures())
+                .allSatisfy(failure -> assertThat(failure.getException())
+                        .hasMessageContaining("no backend for " + CounterWithoutBackend.class.getName() + ":"));
     }
 }

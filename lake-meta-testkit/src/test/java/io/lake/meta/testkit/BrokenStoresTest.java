@@ -118,7 +118,8 @@ class BrokenStoresTest {
     void racesCatchAGuardedWriteThatAppliesOnAReplacedGuard() throws Exception {
         var races = open(InterleavingStore::new);
 
-        assertContractFails(races::guardedWriteStartedWhileTheGuardReplacementIsHeld_isRejectedAndMovesNothing, "interleave");
+        assertContractFails(
+                races::guardedWriteStartedWhileTheGuardReplacementIsHeld_isRejectedAndMovesNothing, "interleave");
     }
 
     @Test
@@ -139,12 +140,15 @@ class BrokenStoresTest {
 
     @Test
     void racesAreSkippedWithTheReason_onlyWhenTheBackendDeclaresOne() throws Exception {
-        contract = ContractByHand.on(ContractByHand.backend(InterleavingStore::new,
-                Capabilities.all().without(Capability.RACE_HOOKS, "the commit runs in a remote server"), SuiteSettings.defaults()));
+        contract = ContractByHand.on(ContractByHand.backend(
+                InterleavingStore::new,
+                Capabilities.all().without(Capability.RACE_HOOKS, "the commit runs in a remote server"),
+                SuiteSettings.defaults()));
 
         assertThatThrownBy(contract::twoWritersInterleavedInsideACommit_secondConflictsWithTheFirstsValue)
                 .isInstanceOf(TestAbortedException.class)
-                .hasMessageContaining("cannot honour RaceHooks.COMMIT_CHECKED").hasMessageContaining("remote server");
+                .hasMessageContaining("cannot honour RaceHooks.COMMIT_CHECKED")
+                .hasMessageContaining("remote server");
         close();
 
         // without a declaration the same broken store is raced, and caught
@@ -155,7 +159,8 @@ class BrokenStoresTest {
     @Test
     void aBlankReasonToSkipTheRaces_isRefused() {
         assertThatThrownBy(() -> Capabilities.all().without(Capability.RACE_HOOKS, " "))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must say why");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must say why");
     }
 
     // --- stores whose tokens do not resume what is left -----------------------------------------
@@ -183,7 +188,8 @@ class BrokenStoresTest {
         public Page page(PageRequest request) {
             Page page = super.page(request);
             return request.token().isPresent() && !page.entries().isEmpty()
-                    ? new Page(page.entries().subList(1, page.entries().size()), page.nextToken(), page.cost()) : page;
+                    ? new Page(page.entries().subList(1, page.entries().size()), page.nextToken(), page.cost())
+                    : page;
         }
     }
 
@@ -195,7 +201,8 @@ class BrokenStoresTest {
     void pageTokensCatchATokenThatLeadsNowhere() throws Exception {
         assertContractFails(pageTokensOn(DeadEndTokenStore::new)::token_resumesTheSamePrefix, "exactly the keys");
         close();
-        assertContractFails(pageTokensOn(DeadEndTokenStore::new)::garbageTokens_areRejected, "the genuine token still works");
+        assertContractFails(
+                pageTokensOn(DeadEndTokenStore::new)::garbageTokens_areRejected, "the genuine token still works");
     }
 
     @Test
@@ -203,7 +210,8 @@ class BrokenStoresTest {
         // the page right after the token still holds an entry: only following the token to the end shows the loss
         assertContractFails(pageTokensOn(SkipOnResumeStore::new)::token_resumesTheSamePrefix, "exactly the keys");
         close();
-        assertContractFails(pageTokensOn(SkipOnResumeStore::new)::tamperedToken_isRejected_atEveryCharacter,
+        assertContractFails(
+                pageTokensOn(SkipOnResumeStore::new)::tamperedToken_isRejected_atEveryCharacter,
                 "the genuine token still works");
     }
 
@@ -218,7 +226,9 @@ class BrokenStoresTest {
         @Override
         public WriteResult apply(Mutation m) {
             WriteResult result = super.apply(m);
-            return m instanceof Mutation.Delete && result.isConflict() ? WriteResult.conflictWithUnknownCurrent() : result;
+            return m instanceof Mutation.Delete && result.isConflict()
+                    ? WriteResult.conflictWithUnknownCurrent()
+                    : result;
         }
     }
 
@@ -232,7 +242,8 @@ class BrokenStoresTest {
         public Page page(PageRequest request) {
             Page page = super.page(request);
             return page.entries().size() == request.limit() && request.limit() > 1
-                    ? new Page(page.entries(), Optional.empty(), page.cost()) : page;
+                    ? new Page(page.entries(), Optional.empty(), page.cost())
+                    : page;
         }
     }
 
@@ -245,7 +256,8 @@ class BrokenStoresTest {
         @Override
         public GuardedResult applyGuarded(GuardedMutation m) {
             GuardedResult result = super.applyGuarded(m);
-            if (result.outcome() == GuardedResult.Outcome.GUARD_REJECTED && super.get(m.guardKey()).isPresent()) {
+            if (result.outcome() == GuardedResult.Outcome.GUARD_REJECTED
+                    && super.get(m.guardKey()).isPresent()) {
                 WriteResult target = super.apply(m.target());
                 return target.isApplied() ? GuardedResult.applied() : GuardedResult.targetConflict(target);
             }
@@ -265,11 +277,14 @@ class BrokenStoresTest {
         @Override
         public Page page(PageRequest request) {
             int offset = request.token().map(Integer::parseInt).orElse(0);
-            List<Entry> all = super.page(PageRequest.first(request.prefix(), Limits.MAX_PAGE_LIMIT)).entries();
+            List<Entry> all = super.page(PageRequest.first(request.prefix(), Limits.MAX_PAGE_LIMIT))
+                    .entries();
             int end = Math.min(all.size(), offset + request.limit());
             List<Entry> entries = all.subList(Math.min(offset, end), end);
             boolean more = end < all.size();
-            return new Page(entries, more ? Optional.of(Integer.toString(end)) : Optional.empty(),
+            return new Page(
+                    entries,
+                    more ? Optional.of(Integer.toString(end)) : Optional.empty(),
                     PageCost.items(entries.size() + (more ? 1 : 0)));
         }
     }
@@ -317,7 +332,8 @@ class BrokenStoresTest {
         assertThat(message).containsPattern("Shortest failing script \\([12] operations on a new store\\)");
         assertThat(message).containsPattern("\\d\\. delete\\(");
         // a conflict without its current value, from a backend that did not declare it may answer so
-        assertThat(message).contains("conflict without the key's current value")
+        assertThat(message)
+                .contains("conflict without the key's current value")
                 .contains("Capability.CONFLICT_REPORTS_CURRENT_VALUE");
     }
 
@@ -333,8 +349,10 @@ class BrokenStoresTest {
                 return super.page(request);
             }
             Optional<String> token = request.token();
-            return super.page(token.isPresent() ? PageRequest.after(request.prefix(), token.get(), request.limit() / 2)
-                    : PageRequest.first(request.prefix(), request.limit() / 2));
+            return super.page(
+                    token.isPresent()
+                            ? PageRequest.after(request.prefix(), token.get(), request.limit() / 2)
+                            : PageRequest.first(request.prefix(), request.limit() / 2));
         }
     }
 
@@ -344,8 +362,11 @@ class BrokenStoresTest {
 
         Throwable failure = catchFailure(property::randomOperationSequences_answerExactlyLikeTheModel);
 
-        assertThat(failure.getMessage()).contains("Shortest failing script").contains("Seed was")
-                .contains("Capability.PAGES_MATCH_THE_MODEL").hasSizeLessThan(4_000);
+        assertThat(failure.getMessage())
+                .contains("Shortest failing script")
+                .contains("Seed was")
+                .contains("Capability.PAGES_MATCH_THE_MODEL")
+                .hasSizeLessThan(4_000);
     }
 
     private void assertPropertyFails(java.util.function.Supplier<MetaStore> broken) throws Exception {

@@ -31,7 +31,9 @@ class BrokenWatchesTest {
 
     /** The contract on a broken store, waiting 2 s instead of 30 for an event that never comes. */
     private ContractByHand on(Supplier<MetaStore> broken) throws Exception {
-        watches = ContractByHand.on(ContractByHand.backend(hooks -> broken.get(), Capabilities.all(),
+        watches = ContractByHand.on(ContractByHand.backend(
+                hooks -> broken.get(),
+                Capabilities.all(),
                 SuiteSettings.defaults().withWatchDeliveryTimeout(Duration.ofSeconds(2))));
         return watches;
     }
@@ -76,7 +78,9 @@ class BrokenWatchesTest {
 
         assertContractFails(on(changesOnly)::theContentsComeFirst_asInitialEvents_thenTheChanges, "no event");
         close();
-        assertContractFails(on(changesOnly)::aListenerThatAppliesEveryEvent_endsWithThePrefixsContents_changesUndoneAndRedoneIncluded,
+        assertContractFails(
+                on(changesOnly)
+                        ::aListenerThatAppliesEveryEvent_endsWithThePrefixsContents_changesUndoneAndRedoneIncluded,
                 "tbl/ns1/a");
     }
 
@@ -89,7 +93,8 @@ class BrokenWatchesTest {
             }
         };
 
-        assertContractFails(on(familyWide)::keysOutsideThePrefix_areNeverReported_siblingPrefixesAndOtherFamiliesIncluded,
+        assertContractFails(
+                on(familyWide)::keysOutsideThePrefix_areNeverReported_siblingPrefixesAndOtherFamiliesIncluded,
                 "tbl/ns10/a");
     }
 
@@ -109,7 +114,8 @@ class BrokenWatchesTest {
             }
         };
 
-        assertContractFails(on(goingBack)::eachKeysEvents_neverGoBack_andEndWithItsLatestValue_evenForAListenerThatFellBehind,
+        assertContractFails(
+                on(goingBack)::eachKeysEvents_neverGoBack_andEndWithItsLatestValue_evenForAListenerThatFellBehind,
                 "sorted");
     }
 
@@ -126,13 +132,13 @@ class BrokenWatchesTest {
                     }
 
                     @Override
-                    public void close() {
-                    }
+                    public void close() {}
                 };
             }
         };
 
-        assertContractFails(on(neverStops)::close_stopsDelivery_evenOfWhatWasPending_isIdempotent_andLeavesOtherWatchesRunning,
+        assertContractFails(
+                on(neverStops)::close_stopsDelivery_evenOfWhatWasPending_isIdempotent_andLeavesOtherWatchesRunning,
                 "events of the closed watch");
     }
 
@@ -155,8 +161,10 @@ class BrokenWatchesTest {
             }
         };
 
-        assertContractFails(on(leavesWatches)
-                ::closingTheStore_endsItsWatches_pendingEventsIncluded_andWatchingAClosedStore_isStoreClosed, "tbl/ns1/b");
+        assertContractFails(
+                on(leavesWatches)
+                        ::closingTheStore_endsItsWatches_pendingEventsIncluded_andWatchingAClosedStore_isStoreClosed,
+                "tbl/ns1/b");
     }
 
     @Test
@@ -236,19 +244,24 @@ class BrokenWatchesTest {
                 synchronized (listeners) {
                     listener = listeners.get(watch);
                 }
-                WatchRegistry.changesOf(written).stream().filter(e -> watch.prefix().contains(e.key())).forEach(listener::onChange);
+                WatchRegistry.changesOf(written).stream()
+                        .filter(e -> watch.prefix().contains(e.key()))
+                        .forEach(listener::onChange);
             }
         }
     }
 
     @Test
     void aWatchThatCallsItsListenerOnTheWritersThread_isCaught() throws Exception {
-        assertContractFails(on(SynchronousWatchesStore::new)
-                ::aListenerThatIsBlocked_holdsUpNoWriter_andNoOtherWatch_thenHearsTheLatestValues, "latch released in time");
+        assertContractFails(
+                on(SynchronousWatchesStore::new)
+                        ::aListenerThatIsBlocked_holdsUpNoWriter_andNoOtherWatch_thenHearsTheLatestValues,
+                "latch released in time");
     }
 
     @Test
     void theWatchTestsPass_onTheModel() throws Exception {
-        on(InMemoryMetaStore::create).eachKeysEvents_neverGoBack_andEndWithItsLatestValue_evenForAListenerThatFellBehind();
+        on(InMemoryMetaStore::create)
+                .eachKeysEvents_neverGoBack_andEndWithItsLatestValue_evenForAListenerThatFellBehind();
     }
 }

@@ -11,8 +11,7 @@ import java.util.function.Function;
  */
 final class ContractByHand extends MetaStoreSuite implements AutoCloseable {
 
-    private ContractByHand() {
-    }
+    private ContractByHand() {}
 
     /** The suite, set up for one test on a backend whose stores {@code stores} opens, with every capability. */
     static ContractByHand on(Function<RaceHooks, MetaStore> stores) throws Exception {
@@ -28,7 +27,8 @@ final class ContractByHand extends MetaStoreSuite implements AutoCloseable {
     }
 
     /** A backend whose stores {@code stores} opens from their race hooks. */
-    static BackendFactory backend(Function<RaceHooks, MetaStore> stores, Capabilities capabilities, SuiteSettings settings) {
+    static BackendFactory backend(
+            Function<RaceHooks, MetaStore> stores, Capabilities capabilities, SuiteSettings settings) {
         return new BackendFactory() {
             @Override
             public MetaStore open(StoreContext context) {

@@ -22,8 +22,8 @@ class ContractDeclarationsTest {
 
     /** The contract on stores {@code factory} opens, with these capabilities, waiting 300 ms for a race hook. */
     private ContractByHand open(Function<RaceHooks, MetaStore> factory, Capabilities capabilities) throws Exception {
-        contract = ContractByHand.on(ContractByHand.backend(factory, capabilities,
-                SuiteSettings.defaults().withRaceHookTimeout(Duration.ofMillis(300))));
+        contract = ContractByHand.on(ContractByHand.backend(
+                factory, capabilities, SuiteSettings.defaults().withRaceHookTimeout(Duration.ofMillis(300))));
         return contract;
     }
 
@@ -55,12 +55,15 @@ class ContractDeclarationsTest {
         // The backend's next race test does not wait again.
         assertThatThrownBy(races::twoCreatorsInterleavedInsideACommit_secondConflictsWithTheFirstsValue)
                 .isInstanceOf(AssertionError.class)
-                .hasMessageContaining("not waiting again").hasMessageContaining("RaceHooks.COMMIT_CHECKED");
+                .hasMessageContaining("not waiting again")
+                .hasMessageContaining("RaceHooks.COMMIT_CHECKED");
     }
 
     @Test
-    void withoutRaceHooksDeclared_theRaceTestsAreSkippedWithTheReason_andTheConcurrentWritesStillRun() throws Exception {
-        ContractByHand declared = open(ContractDeclarationsTest::ignoringHooks,
+    void withoutRaceHooksDeclared_theRaceTestsAreSkippedWithTheReason_andTheConcurrentWritesStillRun()
+            throws Exception {
+        ContractByHand declared = open(
+                ContractDeclarationsTest::ignoringHooks,
                 Capabilities.all().without(Capability.RACE_HOOKS, "the commits run in a remote server"));
 
         assertThatThrownBy(declared::twoWritersInterleavedInsideACommit_secondConflictsWithTheFirstsValue)
@@ -74,21 +77,25 @@ class ContractDeclarationsTest {
     @Test
     void aConflictWithoutItsCurrentValue_failsWithTheCapabilityToDeclare_unlessDeclared() throws Exception {
         var strict = open(UnknownCurrentStores::forgetting, Capabilities.all());
-        assertThatThrownBy(strict::create_presentKey_conflictsWithCurrentValueAndKeepsIt).isInstanceOf(AssertionError.class)
+        assertThatThrownBy(strict::create_presentKey_conflictsWithCurrentValueAndKeepsIt)
+                .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("conflict without the key's current value")
                 .hasMessageContaining("Capability.CONFLICT_REPORTS_CURRENT_VALUE");
         close();
 
-        var declared = open(UnknownCurrentStores::forgetting,
+        var declared = open(
+                UnknownCurrentStores::forgetting,
                 Capabilities.all().without(Capability.CONFLICT_REPORTS_CURRENT_VALUE, "the store forgets it"));
         declared.create_presentKey_conflictsWithCurrentValueAndKeepsIt();
     }
 
     @Test
     void aConflictWithAWrongCurrentValue_failsEvenWhenUnknownValuesAreDeclared() throws Exception {
-        var declared = open(UnknownCurrentStores::lying,
+        var declared = open(
+                UnknownCurrentStores::lying,
                 Capabilities.all().without(Capability.CONFLICT_REPORTS_CURRENT_VALUE, "the store forgets it"));
-        assertThatThrownBy(declared::create_presentKey_conflictsWithCurrentValueAndKeepsIt).isInstanceOf(AssertionError.class);
+        assertThatThrownBy(declared::create_presentKey_conflictsWithCurrentValueAndKeepsIt)
+                .isInstanceOf(AssertionError.class);
     }
 
     @Test
@@ -103,9 +110,12 @@ class ContractDeclarationsTest {
             System.setProperty(SuiteSettings.RACE_HOOK_TIMEOUT_PROPERTY, "PT0.5S");
             assertThat(plain.raceHookTimeout()).isEqualTo(Duration.ofMillis(500));
             System.setProperty(SuiteSettings.RACE_HOOK_TIMEOUT_PROPERTY, "soon");
-            assertThatThrownBy(plain::raceHookTimeout).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining(SuiteSettings.RACE_HOOK_TIMEOUT_PROPERTY).hasMessageContaining("soon");
-            assertThat(plain.withRaceHookTimeout(Duration.ofSeconds(2)).raceHookTimeout()).as("the backend's own")
+            assertThatThrownBy(plain::raceHookTimeout)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(SuiteSettings.RACE_HOOK_TIMEOUT_PROPERTY)
+                    .hasMessageContaining("soon");
+            assertThat(plain.withRaceHookTimeout(Duration.ofSeconds(2)).raceHookTimeout())
+                    .as("the backend's own")
                     .isEqualTo(Duration.ofSeconds(2));
         } finally {
             if (before == null) {

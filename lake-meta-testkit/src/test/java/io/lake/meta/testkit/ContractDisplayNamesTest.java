@@ -24,29 +24,34 @@ class ContractDisplayNamesTest {
     void aContractTest_isNamedGroupThenBehaviour_underTheBackendsClass() throws Exception {
         assertThat(names.generateDisplayNameForClass(InMemoryMetaStoreContractTest.class))
                 .isEqualTo("InMemoryMetaStoreContractTest");
-        assertThat(names.generateDisplayNameForMethod(List.of(), InMemoryMetaStoreContractTest.class,
-                ConditionalWriteContract.class.getDeclaredMethod("update_withStaleExpectedBytes_conflictsAndKeepsValue")))
+        assertThat(names.generateDisplayNameForMethod(
+                        List.of(),
+                        InMemoryMetaStoreContractTest.class,
+                        ConditionalWriteContract.class.getDeclaredMethod(
+                                "update_withStaleExpectedBytes_conflictsAndKeepsValue")))
                 .isEqualTo("conditional writes > update with stale expected bytes conflicts and keeps value");
     }
 
     @Test
     void aMethodOutsideAnyGroup_isNamedByItsBehaviourAlone() throws Exception {
-        assertThat(names.generateDisplayNameForMethod(List.of(), ContractDisplayNamesTest.class,
-                ContractDisplayNamesTest.class.getDeclaredMethod("aMethodOutsideAnyGroup_isNamedByItsBehaviourAlone")))
+        assertThat(names.generateDisplayNameForMethod(
+                        List.of(),
+                        ContractDisplayNamesTest.class,
+                        ContractDisplayNamesTest.class.getDeclaredMethod(
+                                "aMethodOutsideAnyGroup_isNamedByItsBehaviourAlone")))
                 .isEqualTo("a method outside any group is named by its behaviour alone");
     }
 
     /** Stands for a suite whose groups are still {@code @Nested} classes. */
     static class Suite {
         @Nested
-        class LostAnswers {
-        }
+        class LostAnswers {}
     }
 
     @Test
     void aNestedGroupIsNamedAfterTheBackendsClass_notTheTestkitClassThatDeclaresIt() {
-        assertThat(names.generateDisplayNameForNestedClass(List.of(InMemoryMetaStoreContractTest.class),
-                Suite.LostAnswers.class))
+        assertThat(names.generateDisplayNameForNestedClass(
+                        List.of(InMemoryMetaStoreContractTest.class), Suite.LostAnswers.class))
                 .isEqualTo("InMemoryMetaStoreContractTest > lost answers");
     }
 }

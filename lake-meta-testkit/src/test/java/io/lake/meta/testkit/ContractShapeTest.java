@@ -27,10 +27,19 @@ import org.junit.platform.launcher.core.LauncherFactory;
  */
 class ContractShapeTest {
 
-    private static final List<Class<?>> STORE_GROUPS = List.of(ConditionalWriteContract.class,
-            GuardedMutationContract.class, TransactionContract.class, BatchReadContract.class, WatchContract.class,
-            PageContract.class, PageTokenContract.class, KeyAndValueRulesContract.class, ClosedStoreContract.class,
-            RaceContract.class, ModelEquivalenceContract.class, ConcurrentWriteContract.class,
+    private static final List<Class<?>> STORE_GROUPS = List.of(
+            ConditionalWriteContract.class,
+            GuardedMutationContract.class,
+            TransactionContract.class,
+            BatchReadContract.class,
+            WatchContract.class,
+            PageContract.class,
+            PageTokenContract.class,
+            KeyAndValueRulesContract.class,
+            ClosedStoreContract.class,
+            RaceContract.class,
+            ModelEquivalenceContract.class,
+            ConcurrentWriteContract.class,
             KeyFamiliesContract.class);
 
     /** The lease suite's groups: every class of its chain below the support class (epochs, guards, ..., lifecycle). */
@@ -41,25 +50,35 @@ class ContractShapeTest {
      * a test of {@code backendTest} itself, named {@code group > behaviour}.
      */
     private static List<String> assertShape(Class<?> backendTest, List<Class<?>> groups) {
-        TestPlan plan = LauncherFactory.create().discover(LauncherDiscoveryRequestBuilder.request()
-                .selectors(selectClass(backendTest)).build());
+        TestPlan plan = LauncherFactory.create()
+                .discover(LauncherDiscoveryRequestBuilder.request()
+                        .selectors(selectClass(backendTest))
+                        .build());
         List<TestIdentifier> tests = new ArrayList<>();
         for (TestIdentifier root : plan.getRoots()) {
             plan.getDescendants(root).stream().filter(TestIdentifier::isTest).forEach(tests::add);
         }
-        long declared = groups.stream().flatMap(g -> Arrays.stream(g.getDeclaredMethods()))
-                .filter(m -> m.isAnnotationPresent(Test.class)).count();
-        Set<String> groupNames = groups.stream().map(g -> g.getAnnotation(ContractGroup.class).value())
+        long declared = groups.stream()
+                .flatMap(g -> Arrays.stream(g.getDeclaredMethods()))
+                .filter(m -> m.isAnnotationPresent(Test.class))
+                .count();
+        Set<String> groupNames = groups.stream()
+                .map(g -> g.getAnnotation(ContractGroup.class).value())
                 .collect(Collectors.toSet());
 
-        assertThat(tests).as("tests discovered for %s", backendTest.getSimpleName()).hasSize((int) declared);
+        assertThat(tests)
+                .as("tests discovered for %s", backendTest.getSimpleName())
+                .hasSize((int) declared);
         for (TestIdentifier test : tests) {
             MethodSource source = (MethodSource) test.getSource().orElseThrow();
-            assertThat(source.getClassName()).as("the class %s is reported under", test.getDisplayName())
+            assertThat(source.getClassName())
+                    .as("the class %s is reported under", test.getDisplayName())
                     .isEqualTo(backendTest.getName());
-            assertThat(plan.getParent(test).flatMap(TestIdentifier::getSource)).as("the container of %s", test.getDisplayName())
+            assertThat(plan.getParent(test).flatMap(TestIdentifier::getSource))
+                    .as("the container of %s", test.getDisplayName())
                     .contains(ClassSource.from(backendTest));
-            String group = test.getDisplayName().substring(0, Math.max(0, test.getDisplayName().indexOf(" > ")));
+            String group = test.getDisplayName()
+                    .substring(0, Math.max(0, test.getDisplayName().indexOf(" > ")));
             assertThat(groupNames).as("the group of %s", test.getDisplayName()).contains(group);
         }
         return tests.stream().map(TestIdentifier::getDisplayName).toList();
@@ -67,22 +86,28 @@ class ContractShapeTest {
 
     @Test
     void everyStoreContractTest_belongsToTheBackendsClass_namedGroupThenBehaviour() {
-        assertThat(assertShape(InMemoryMetaStoreContractTest.class, STORE_GROUPS)).hasSizeGreaterThan(100)
-                .contains("conditional writes > update with stale expected bytes conflicts and keeps value",
+        assertThat(assertShape(InMemoryMetaStoreContractTest.class, STORE_GROUPS))
+                .hasSizeGreaterThan(100)
+                .contains(
+                        "conditional writes > update with stale expected bytes conflicts and keeps value",
                         "races > two creators interleaved inside a commit second conflicts with the firsts value");
     }
 
     @Test
     void everyLeaseContractTest_belongsToTheBackendsClass_namedGroupThenBehaviour() {
-        assertThat(assertShape(InMemoryLeaseFencingTest.class, LEASE_GROUPS)).hasSizeGreaterThan(50)
+        assertThat(assertShape(InMemoryLeaseFencingTest.class, LEASE_GROUPS))
+                .hasSizeGreaterThan(50)
                 .contains("epochs > campaign absent lease acquires epoch one");
     }
 
     @Test
     void everyGroupIsNamed_andNoneIsLeftNested() {
         for (Class<?> group : concat(STORE_GROUPS, LEASE_GROUPS)) {
-            assertThat(group.getAnnotation(ContractGroup.class)).as("@ContractGroup on %s", group.getSimpleName()).isNotNull();
-            assertThat(group.getDeclaredClasses()).as("@Nested groups left in %s", group.getSimpleName())
+            assertThat(group.getAnnotation(ContractGroup.class))
+                    .as("@ContractGroup on %s", group.getSimpleName())
+                    .isNotNull();
+            assertThat(group.getDeclaredClasses())
+                    .as("@Nested groups left in %s", group.getSimpleName())
                     .noneMatch(inner -> inner.isAnnotationPresent(Nested.class));
         }
     }

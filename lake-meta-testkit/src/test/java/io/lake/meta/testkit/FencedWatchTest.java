@@ -90,15 +90,15 @@ class FencedWatchTest {
 
     @Test
     void closingTheFencedStore_closesItsWatches_butNotTheDelegate_andLaterWatchesAreRefused() {
-        fenced.watch(NS1, event -> { });
-        fenced.watch(KeyPrefix.of("tbl/"), event -> { });
-        Watch closedEarlier = fenced.watch(NS1, event -> { });
+        fenced.watch(NS1, event -> {});
+        fenced.watch(KeyPrefix.of("tbl/"), event -> {});
+        Watch closedEarlier = fenced.watch(NS1, event -> {});
         closedEarlier.close();
 
         fenced.close();
 
         assertThat(delegate.closed).hasSize(3);
-        assertThatThrownBy(() -> fenced.watch(NS1, event -> { })).isInstanceOf(StoreClosedException.class);
+        assertThatThrownBy(() -> fenced.watch(NS1, event -> {})).isInstanceOf(StoreClosedException.class);
         assertThat(delegate.get(A)).as("the delegate is still open").isEmpty();
     }
 }

@@ -43,8 +43,12 @@ class InMemoryMetaStoreTest {
         assertThat(keys(second)).containsExactly("tbl/ns1/c", "tbl/ns1/d");
         assertThat(keys(third)).containsExactly("tbl/ns1/e");
         assertThat(third.nextToken()).isEmpty();
-        assertThat(List.of(first.cost().itemsEvaluated(), second.cost().itemsEvaluated(), third.cost().itemsEvaluated()))
-                .as("entries read, look-ahead included").containsExactly(3L, 3L, 1L);
+        assertThat(List.of(
+                        first.cost().itemsEvaluated(),
+                        second.cost().itemsEvaluated(),
+                        third.cost().itemsEvaluated()))
+                .as("entries read, look-ahead included")
+                .containsExactly(3L, 3L, 1L);
     }
 
     @Test
@@ -55,7 +59,9 @@ class InMemoryMetaStoreTest {
 
         assertThat(keys(page)).containsExactly("tbl/ns1/a", "tbl/ns1/b");
         assertThat(page.nextToken()).isEmpty();
-        assertThat(page.cost().itemsEvaluated()).as("the look-ahead found nothing inside the prefix").isEqualTo(2);
+        assertThat(page.cost().itemsEvaluated())
+                .as("the look-ahead found nothing inside the prefix")
+                .isEqualTo(2);
     }
 
     @Test
@@ -98,7 +104,8 @@ class InMemoryMetaStoreTest {
         hooked.update(k, MetaValue.utf8("9"), MetaValue.utf8("4"));
         hooked.delete(k, MetaValue.utf8("3"));
 
-        assertThat(reached).containsExactly(RaceHooks.COMMIT_CHECKED, RaceHooks.COMMIT_CHECKED, RaceHooks.COMMIT_CHECKED);
+        assertThat(reached)
+                .containsExactly(RaceHooks.COMMIT_CHECKED, RaceHooks.COMMIT_CHECKED, RaceHooks.COMMIT_CHECKED);
     }
 
     @Test
@@ -106,8 +113,10 @@ class InMemoryMetaStoreTest {
         MetaKey k = MetaKey.of("tbl/a");
         List<MetaValue> seenInHook = new ArrayList<>();
         InMemoryMetaStore[] self = new InMemoryMetaStore[1];
-        self[0] = InMemoryMetaStore.withHooks(point -> seenInHook.add(self[0].snapshot().isEmpty()
-                ? MetaValue.empty() : self[0].snapshot().get(0).value()));
+        self[0] = InMemoryMetaStore.withHooks(point -> seenInHook.add(
+                self[0].snapshot().isEmpty()
+                        ? MetaValue.empty()
+                        : self[0].snapshot().get(0).value()));
 
         self[0].create(k, MetaValue.utf8("1"));
         self[0].update(k, MetaValue.utf8("1"), MetaValue.utf8("2"));

@@ -20,15 +20,19 @@ class PausePointsTest {
     void stopWorker() throws InterruptedException {
         if (worker != null) {
             worker.join(TimeUnit.SECONDS.toMillis(30));
-            assertThat(worker.isAlive()).as("worker still running after the test").isFalse();
+            assertThat(worker.isAlive())
+                    .as("worker still running after the test")
+                    .isFalse();
         }
     }
 
     private Thread reachInBackground(String point, AtomicBoolean passed) {
-        Thread t = new Thread(() -> {
-            points.reached(point);
-            passed.set(true);
-        }, "reacher");
+        Thread t = new Thread(
+                () -> {
+                    points.reached(point);
+                    passed.set(true);
+                },
+                "reacher");
         t.start();
         return t;
     }
@@ -106,7 +110,9 @@ class PausePointsTest {
     void armingAnArmedPoint_isRefused_untilItWasReached() throws InterruptedException {
         PausePoints.Pause first = points.arm("p");
 
-        assertThatThrownBy(() -> points.arm("p")).isInstanceOf(IllegalStateException.class).hasMessageContaining("already armed");
+        assertThatThrownBy(() -> points.arm("p"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("already armed");
 
         AtomicBoolean passed = new AtomicBoolean();
         worker = reachInBackground("p", passed);
@@ -136,7 +142,9 @@ class PausePointsTest {
         PausePoints impatient = new PausePoints(Duration.ofMillis(20));
         PausePoints.Pause pause = impatient.arm("never");
 
-        assertThatThrownBy(pause::awaitArrival).isInstanceOf(AssertionError.class).hasMessageContaining("no thread reached point 'never'");
+        assertThatThrownBy(pause::awaitArrival)
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("no thread reached point 'never'");
     }
 
     @Test

@@ -90,7 +90,9 @@ class PollingWatcherTest {
         List<WatchEvent> events = new ArrayList<>();
         while (events.size() < count) {
             WatchEvent next = heard.poll(30, TimeUnit.SECONDS);
-            assertThat(next).as("event %d of %d (heard so far: %s)", events.size() + 1, count, events).isNotNull();
+            assertThat(next)
+                    .as("event %d of %d (heard so far: %s)", events.size() + 1, count, events)
+                    .isNotNull();
             events.add(next);
         }
         return events;
@@ -122,7 +124,8 @@ class PollingWatcherTest {
         watcher.watch(NS1, heard::add);
         source.create(C, v("c1")); // after the baseline: only a poll reports it
 
-        assertThat(awaitHeard(2)).containsExactlyInAnyOrder(WatchEvent.initial(A, v("a1")), WatchEvent.initial(B, v("b1")));
+        assertThat(awaitHeard(2))
+                .containsExactlyInAnyOrder(WatchEvent.initial(A, v("a1")), WatchEvent.initial(B, v("b1")));
         assertThat(pollAndCollect()).containsExactly(WatchEvent.changed(C, v("c1")));
     }
 
@@ -138,9 +141,14 @@ class PollingWatcherTest {
         source.delete(B, v("b1"));
         source.create(MetaKey.of("tbl/ns1/d"), v("d1"));
 
-        assertThat(pollAndCollect()).containsExactlyInAnyOrder(WatchEvent.changed(A, v("a2")), WatchEvent.deleted(B),
-                WatchEvent.changed(MetaKey.of("tbl/ns1/d"), v("d1")));
-        assertThat(pollAndCollect()).as("a poll that finds nothing new reports nothing").isEmpty();
+        assertThat(pollAndCollect())
+                .containsExactlyInAnyOrder(
+                        WatchEvent.changed(A, v("a2")),
+                        WatchEvent.deleted(B),
+                        WatchEvent.changed(MetaKey.of("tbl/ns1/d"), v("d1")));
+        assertThat(pollAndCollect())
+                .as("a poll that finds nothing new reports nothing")
+                .isEmpty();
     }
 
     @Test
@@ -184,7 +192,9 @@ class PollingWatcherTest {
         try (PollingWatcher quick = new PollingWatcher(source, Duration.ofMillis(1), "quick")) {
             quick.watch(NS1, heard::add);
             source.errorOnce.set(new NoClassDefFoundError("injected into one poll"));
-            assertThat(source.errorThrown.await(30, TimeUnit.SECONDS)).as("a scheduled poll hit the error").isTrue();
+            assertThat(source.errorThrown.await(30, TimeUnit.SECONDS))
+                    .as("a scheduled poll hit the error")
+                    .isTrue();
 
             source.create(A, v("after the error"));
 
@@ -198,12 +208,16 @@ class PollingWatcherTest {
         try (PollingWatcher quick = new PollingWatcher(source, Duration.ofMillis(1), "quick")) {
             quick.watch(NS1, heard::add);
             source.close();
-            assertThat(source.closedSeen.await(30, TimeUnit.SECONDS)).as("a scheduled poll found the store closed").isTrue();
+            assertThat(source.closedSeen.await(30, TimeUnit.SECONDS))
+                    .as("a scheduled poll found the store closed")
+                    .isTrue();
             int pagesAfterClose = source.pages.get();
 
             quick.pollNow(); // waits for a poll under way; a watch still open would read (and fail) again
 
-            assertThat(source.pages.get()).as("pages read after the store closed").isEqualTo(pagesAfterClose);
+            assertThat(source.pages.get())
+                    .as("pages read after the store closed")
+                    .isEqualTo(pagesAfterClose);
         }
     }
 
@@ -248,8 +262,10 @@ class PollingWatcherTest {
     void badArguments_areInvalidArguments() {
         assertThatThrownBy(() -> new PollingWatcher(null, NEVER, "x")).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> new PollingWatcher(source, null, "x")).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> new PollingWatcher(source, Duration.ZERO, "x")).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> new PollingWatcher(source, Duration.ofMillis(-1), "x")).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> new PollingWatcher(source, Duration.ZERO, "x"))
+                .isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> new PollingWatcher(source, Duration.ofMillis(-1), "x"))
+                .isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> new PollingWatcher(source, NEVER, null)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> watcher.watch(null, heard::add)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> watcher.watch(NS1, null)).isInstanceOf(InvalidArgumentException.class);
@@ -265,7 +281,9 @@ class PollingWatcherTest {
         try (PollingWatcher quick = new PollingWatcher(source, Duration.ofMillis(1), "quick")) {
             quick.watch(NS1, heard::add);
             source.errorOnce.set(new java.io.IOException("injected into one poll"));
-            assertThat(source.errorThrown.await(30, TimeUnit.SECONDS)).as("a scheduled poll hit the exception").isTrue();
+            assertThat(source.errorThrown.await(30, TimeUnit.SECONDS))
+                    .as("a scheduled poll hit the exception")
+                    .isTrue();
 
             source.create(A, v("after the exception"));
 
@@ -290,7 +308,9 @@ class PollingWatcherTest {
             thrown = t;
         }
         assertThat(thrown).isInstanceOf(java.io.IOException.class);
-        assertThat(registry.hasWatches()).as("a watch still registered after its initial read failed").isFalse();
+        assertThat(registry.hasWatches())
+                .as("a watch still registered after its initial read failed")
+                .isFalse();
         registry.close();
     }
 

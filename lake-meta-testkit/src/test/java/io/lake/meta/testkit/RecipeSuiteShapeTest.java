@@ -29,20 +29,25 @@ import org.junit.platform.launcher.core.LauncherFactory;
 class RecipeSuiteShapeTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "io.lake.meta.testkit.counter.InMemoryCounterTest",
-            "io.lake.meta.testkit.lock.InMemoryFencedLockTest",
-            "io.lake.meta.testkit.registry.InMemoryTableRegistryTest",
-            "io.lake.meta.testkit.maintenance.InMemoryMaintenanceTest",
-            "io.lake.meta.testkit.maintenance.InMemoryFencedTableLocksTest",
-            "io.lake.meta.testkit.ops.InMemoryOperationJournalTest",
-            "io.lake.meta.testkit.ops.InMemoryFencedPublicationTest",
-            "io.lake.meta.testkit.lease.InMemoryLeaseFencingTest",
-            "io.lake.meta.testkit.InMemoryMetaStoreContractTest"})
-    void everyTestOfASuite_isAMethodOfTheBackendsClass_namedGroupThenBehaviour(String backendTestName) throws Exception {
+    @ValueSource(
+            strings = {
+                "io.lake.meta.testkit.counter.InMemoryCounterTest",
+                "io.lake.meta.testkit.lock.InMemoryFencedLockTest",
+                "io.lake.meta.testkit.registry.InMemoryTableRegistryTest",
+                "io.lake.meta.testkit.maintenance.InMemoryMaintenanceTest",
+                "io.lake.meta.testkit.maintenance.InMemoryFencedTableLocksTest",
+                "io.lake.meta.testkit.ops.InMemoryOperationJournalTest",
+                "io.lake.meta.testkit.ops.InMemoryFencedPublicationTest",
+                "io.lake.meta.testkit.lease.InMemoryLeaseFencingTest",
+                "io.lake.meta.testkit.InMemoryMetaStoreContractTest"
+            })
+    void everyTestOfASuite_isAMethodOfTheBackendsClass_namedGroupThenBehaviour(String backendTestName)
+            throws Exception {
         Class<?> backendTest = Class.forName(backendTestName);
-        TestPlan plan = LauncherFactory.create().discover(LauncherDiscoveryRequestBuilder.request()
-                .selectors(selectClass(backendTest)).build());
+        TestPlan plan = LauncherFactory.create()
+                .discover(LauncherDiscoveryRequestBuilder.request()
+                        .selectors(selectClass(backendTest))
+                        .build());
         List<TestIdentifier> tests = new ArrayList<>();
         for (TestIdentifier root : plan.getRoots()) {
             plan.getDescendants(root).stream().filter(TestIdentifier::isTest).forEach(tests::add);
@@ -54,23 +59,35 @@ class RecipeSuiteShapeTest {
             if (group != null) {
                 groups.add(group.value());
             }
-            declared += (int) Arrays.stream(type.getDeclaredMethods()).filter(RecipeSuiteShapeTest::isTest).count();
+            declared += (int) Arrays.stream(type.getDeclaredMethods())
+                    .filter(RecipeSuiteShapeTest::isTest)
+                    .count();
         }
 
-        assertThat(typesOf(backendTest)).as("@Nested groups left in the suite of %s", backendTest.getSimpleName())
+        assertThat(typesOf(backendTest))
+                .as("@Nested groups left in the suite of %s", backendTest.getSimpleName())
                 .noneMatch(type -> type.isAnnotationPresent(Nested.class));
-        assertThat(tests).as("tests discovered for %s: every test its suite declares, none hidden by another",
-                backendTest.getSimpleName()).hasSize(declared).isNotEmpty();
+        assertThat(tests)
+                .as(
+                        "tests discovered for %s: every test its suite declares, none hidden by another",
+                        backendTest.getSimpleName())
+                .hasSize(declared)
+                .isNotEmpty();
         Set<String> names = new HashSet<>();
         for (TestIdentifier test : tests) {
             MethodSource source = (MethodSource) test.getSource().orElseThrow();
-            assertThat(source.getClassName()).as("the class %s is reported under", test.getDisplayName())
+            assertThat(source.getClassName())
+                    .as("the class %s is reported under", test.getDisplayName())
                     .isEqualTo(backendTest.getName());
-            assertThat(plan.getParent(test).flatMap(TestIdentifier::getSource)).as("the container of %s", test.getDisplayName())
+            assertThat(plan.getParent(test).flatMap(TestIdentifier::getSource))
+                    .as("the container of %s", test.getDisplayName())
                     .contains(ClassSource.from(backendTest));
-            String group = test.getDisplayName().substring(0, Math.max(0, test.getDisplayName().indexOf(" > ")));
+            String group = test.getDisplayName()
+                    .substring(0, Math.max(0, test.getDisplayName().indexOf(" > ")));
             assertThat(groups).as("the group of %s", test.getDisplayName()).contains(group);
-            assertThat(names.add(test.getDisplayName())).as("%s named once", test.getDisplayName()).isTrue();
+            assertThat(names.add(test.getDisplayName()))
+                    .as("%s named once", test.getDisplayName())
+                    .isTrue();
         }
     }
 

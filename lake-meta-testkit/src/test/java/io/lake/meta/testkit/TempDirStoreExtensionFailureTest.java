@@ -16,8 +16,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 class TempDirStoreExtensionFailureTest {
 
     private static ExtensionContext context(String id) {
-        return (ExtensionContext) Proxy.newProxyInstance(ExtensionContext.class.getClassLoader(),
-                new Class<?>[] {ExtensionContext.class}, (proxy, method, args) -> switch (method.getName()) {
+        return (ExtensionContext) Proxy.newProxyInstance(
+                ExtensionContext.class.getClassLoader(),
+                new Class<?>[] {ExtensionContext.class},
+                (proxy, method, args) -> switch (method.getName()) {
                     case "getUniqueId", "getDisplayName" -> id;
                     default -> throw new UnsupportedOperationException(method.getName());
                 });
@@ -41,7 +43,8 @@ class TempDirStoreExtensionFailureTest {
     void factoryReturningNull_failsTheTest() {
         TempDirStoreExtension returnsNull = TempDirStoreExtension.of(dir -> null);
 
-        assertThatThrownBy(() -> returnsNull.beforeEach(context("t2"))).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> returnsNull.beforeEach(context("t2")))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("returned null");
     }
 
@@ -51,8 +54,8 @@ class TempDirStoreExtensionFailureTest {
         TempDirStoreExtension extension = TempDirStoreExtension.of(dir -> {
             seen.add(dir);
             InMemoryMetaStore inner = InMemoryMetaStore.create();
-            return (MetaStore) Proxy.newProxyInstance(MetaStore.class.getClassLoader(), new Class<?>[] {MetaStore.class},
-                    (proxy, method, args) -> {
+            return (MetaStore) Proxy.newProxyInstance(
+                    MetaStore.class.getClassLoader(), new Class<?>[] {MetaStore.class}, (proxy, method, args) -> {
                         if (method.getName().equals("close")) {
                             throw new IllegalStateException("close failed");
                         }
@@ -70,6 +73,8 @@ class TempDirStoreExtensionFailureTest {
     void storeAccessor_outsideATest_explainsItself() {
         TempDirStoreExtension unused = TempDirStoreExtension.of(dir -> InMemoryMetaStore.create());
 
-        assertThatThrownBy(unused::store).isInstanceOf(IllegalStateException.class).hasMessageContaining("no store is open");
+        assertThatThrownBy(unused::store)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no store is open");
     }
 }

@@ -45,12 +45,15 @@ class TempDirStoreExtensionTest {
     void injectsAFreshEmptyStore_intoTestAndBeforeEachMethods(MetaStore store) {
         assertThat(store).isSameAs(fromBeforeEach).isSameAs(STORE.store());
         assertThat(store.get(MetaKey.of("tbl/a"))).isEmpty();
-        assertThat(store.create(MetaKey.of("tbl/a"), MetaValue.utf8("x")).isApplied()).isTrue();
+        assertThat(store.create(MetaKey.of("tbl/a"), MetaValue.utf8("x")).isApplied())
+                .isTrue();
     }
 
     @Test
     void eachTestGetsItsOwnStoreAndDirectory(MetaStore store) {
-        assertThat(store.get(MetaKey.of("tbl/a"))).as("nothing leaks from another test").isEmpty();
+        assertThat(store.get(MetaKey.of("tbl/a")))
+                .as("nothing leaks from another test")
+                .isEmpty();
         assertThat(STORE.directory()).exists().isDirectory();
         store.create(MetaKey.of("tbl/a"), MetaValue.utf8("y"));
     }
@@ -69,7 +72,8 @@ class TempDirStoreExtensionTest {
             assertThat(dir).as("directory of a finished test").doesNotExist();
         }
         for (MetaStore store : STORES) {
-            assertThatThrownBy(() -> store.get(MetaKey.of("tbl/a"))).as("store of a finished test")
+            assertThatThrownBy(() -> store.get(MetaKey.of("tbl/a")))
+                    .as("store of a finished test")
                     .isInstanceOf(StoreClosedException.class);
         }
     }

@@ -22,10 +22,10 @@ import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.TypeConversionException;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code bench [--quick] [--json] [--only GROUP,...] [--postgres JDBC-URL]}: the JMH benchmarks of
@@ -38,7 +38,10 @@ import picocli.CommandLine.Spec;
  * ({@code lake-meta-cli-*-bench.jar}, the same command with the harness) in a JVM of its own. The
  * launcher script goes to the bench jar directly.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Benchmark the backends on this machine, against raw RocksDB JNI and plain JDBC.",
             "It measures RocksDB writes, a hot key, point reads, a listing and a "
@@ -74,22 +77,31 @@ public final class BenchCommand implements Callable<Integer> {
     boolean quick;
 
     /** Hidden: the build's smoke test runs the whole command in seconds; no figure of it means anything. */
-    @Option(names = "--smoke", hidden = true,
+    @Option(
+            names = "--smoke",
+            hidden = true,
             description = "The smallest run (point reads in this JVM, the DynamoDB cost model on a tiny family).")
     boolean smoke;
 
     @Option(names = "--json", description = "Print the report as JSON instead of a table.")
     boolean json;
 
-    @Option(names = "--only", split = ",", paramLabel = "GROUP", converter = GroupName.class,
+    @Option(
+            names = "--only",
+            split = ",",
+            paramLabel = "GROUP",
+            converter = GroupName.class,
             completionCandidates = GroupName.class,
             description = "Run only these groups: ${COMPLETION-CANDIDATES} (default: all).")
     Set<BenchPlan.Group> only = EnumSet.allOf(BenchPlan.Group.class);
 
-    @Option(names = "--postgres", paramLabel = "JDBC-URL",
+    @Option(
+            names = "--postgres",
+            paramLabel = "JDBC-URL",
             description = "The PostgreSQL server of the postgres group (jdbc:postgresql://host:port/database; "
                     + "credentials from PGUSER and PGPASSWORD). Default: start one for this run.")
-    @Nullable String postgres;
+    @Nullable
+    String postgres;
 
     /** Where JMH lives; absent from the everyday jar. */
     static final String HARNESS_CLASS = "org.openjdk.jmh.runner.Runner";
@@ -115,7 +127,8 @@ public final class BenchCommand implements Callable<Integer> {
         static int run(BenchCommand command) throws Exception {
             PrintWriter out = command.spec.commandLine().getOut();
             PrintWriter progress = command.spec.commandLine().getErr();
-            BenchPlan plan = command.smoke ? BenchPlan.smoke()
+            BenchPlan plan = command.smoke
+                    ? BenchPlan.smoke()
                     : (command.quick ? BenchPlan.quick() : BenchPlan.full()).only(command.only);
             Path log = jmhLog();
             BenchReport report = new BenchSuite(plan, log, progress, Optional.ofNullable(command.postgres)).run();
@@ -146,7 +159,9 @@ public final class BenchCommand implements Callable<Integer> {
                     + " lake-meta-cli-VERSION-bench.jar bench (mvn package -pl lake-meta-cli -am builds it)");
         }
         List<String> command = new java.util.ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", benchJar.get().toString()));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                benchJar.get().toString()));
         command.addAll(args);
         return new ProcessBuilder(command).inheritIO().start().waitFor();
     }
@@ -154,7 +169,11 @@ public final class BenchCommand implements Callable<Integer> {
     /** {@code lake-meta-cli-V-bench.jar} next to {@code lake-meta-cli-V-all.jar}, when this class came from the latter. */
     static Optional<Path> benchJarBesideThisJar() {
         try {
-            Path self = Path.of(BenchCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path self = Path.of(BenchCommand.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             String name = self.getFileName().toString();
             if (!name.endsWith("-all.jar")) {
                 return Optional.empty();
@@ -181,7 +200,9 @@ public final class BenchCommand implements Callable<Integer> {
 
         @Override
         public Iterator<String> iterator() {
-            return Arrays.stream(BenchPlan.Group.values()).map(g -> g.name().toLowerCase(Locale.ROOT)).iterator();
+            return Arrays.stream(BenchPlan.Group.values())
+                    .map(g -> g.name().toLowerCase(Locale.ROOT))
+                    .iterator();
         }
     }
 

@@ -2,11 +2,11 @@ package io.lake.meta.cli.copy;
 
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaStore;
-import io.lake.meta.cli.Terminal;
 import io.lake.meta.cli.ExitCodeHelp;
 import io.lake.meta.cli.ExitCodes;
 import io.lake.meta.cli.Json;
 import io.lake.meta.cli.PrefixOption;
+import io.lake.meta.cli.Terminal;
 import io.lake.meta.cli.VersionProvider;
 import io.lake.meta.cli.store.StoreSpec;
 import io.lake.meta.copy.CopyReport;
@@ -29,7 +29,10 @@ import picocli.CommandLine.Spec;
  * {@code copy --from SPEC --to SPEC [--prefix P...] [--page-size N] [--verify-only] [--into-non-empty] [--json]}:
  * {@link StoreCopy} from the command line, with its progress bar on stderr.
  */
-@Command(name = "copy", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "copy",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Copy every key (or only the keys under the given prefixes) from one store to another (any backends),"
                     + " then verify both ways that the two hold the same keys and values, and print each side's"
@@ -67,43 +70,62 @@ public final class CopyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--from", required = true, paramLabel = "SPEC", converter = StoreSpec.Converter.class,
-            description = "The source store: rocks:DIR, dynamo:TABLE or postgres:JDBC-URL[#TABLE], as --store elsewhere;"
-                    + " opened read-only where the backend allows.")
+    @Option(
+            names = "--from",
+            required = true,
+            paramLabel = "SPEC",
+            converter = StoreSpec.Converter.class,
+            description =
+                    "The source store: rocks:DIR, dynamo:TABLE or postgres:JDBC-URL[#TABLE], as --store elsewhere;"
+                            + " opened read-only where the backend allows.")
     StoreSpec from;
 
-    @Option(names = "--to", required = true, paramLabel = "SPEC", converter = StoreSpec.Converter.class,
+    @Option(
+            names = "--to",
+            required = true,
+            paramLabel = "SPEC",
+            converter = StoreSpec.Converter.class,
             description = "The target store, created if missing (a RocksDB directory, a DynamoDB or PostgreSQL table).")
     StoreSpec to;
 
-    @Option(names = "--prefix", paramLabel = "P",
+    @Option(
+            names = "--prefix",
+            paramLabel = "P",
             description = "A prefix to copy, repeated for each: tbl/ (a whole family) or tbl/sales/. Default: every"
                     + " family the source lists.")
     List<String> prefixes = new ArrayList<>();
 
-    @Option(names = "--page-size", paramLabel = "N", defaultValue = "" + StoreCopy.DEFAULT_PAGE_SIZE,
+    @Option(
+            names = "--page-size",
+            paramLabel = "N",
+            defaultValue = "" + StoreCopy.DEFAULT_PAGE_SIZE,
             description = "Source entries read per page, 1 to 10000 (default: ${DEFAULT-VALUE}).")
     int pageSize;
 
     @Option(names = "--verify-only", description = "Only compare the two stores; write nothing.")
     boolean verifyOnly;
 
-    @Option(names = "--into-non-empty",
+    @Option(
+            names = "--into-non-empty",
             description = "Copy into a target that already holds keys under the prefixes: those keys are left as they"
                     + " are; the ones with other bytes are reported.")
     boolean intoNonEmpty;
 
     @Option(names = "--from-endpoint", paramLabel = "URI", description = "For a dynamo: source: its endpoint.")
-    @Nullable String fromEndpoint;
+    @Nullable
+    String fromEndpoint;
 
     @Option(names = "--from-region", paramLabel = "R", description = "For a dynamo: source: its region.")
-    @Nullable String fromRegion;
+    @Nullable
+    String fromRegion;
 
     @Option(names = "--to-endpoint", paramLabel = "URI", description = "For a dynamo: target: its endpoint.")
-    @Nullable String toEndpoint;
+    @Nullable
+    String toEndpoint;
 
     @Option(names = "--to-region", paramLabel = "R", description = "For a dynamo: target: its region.")
-    @Nullable String toRegion;
+    @Nullable
+    String toRegion;
 
     @Option(names = "--json", description = "Print the report as one JSON object.")
     boolean json;
@@ -113,7 +135,9 @@ public final class CopyCommand implements Callable<Integer> {
         List<KeyPrefix> keyPrefixes = prefixes.stream().map(PrefixOption::parse).toList();
         try (MetaStore source = from.withConnection(fromEndpoint, fromRegion).openReadOnly()) {
             // the prefixes and page size are checked before the target is opened, which may create it
-            StoreCopy.Builder builder = StoreCopy.from(source).prefixes(keyPrefixes).pageSize(pageSize)
+            StoreCopy.Builder builder = StoreCopy.from(source)
+                    .prefixes(keyPrefixes)
+                    .pageSize(pageSize)
                     .intoNonEmpty(intoNonEmpty);
             if (keyPrefixes.isEmpty()) {
                 builder.everyFamily(); // lists the families: a source refused (or of too many) creates no target
@@ -151,7 +175,9 @@ public final class CopyCommand implements Callable<Integer> {
                 copy.put("copied", report.copied());
                 copy.put("alreadyEqual", report.alreadyEqual());
                 copy.put("differing", report.differing());
-                copy.put("differingKeys", report.differingSample().stream().map(Object::toString).toList());
+                copy.put(
+                        "differingKeys",
+                        report.differingSample().stream().map(Object::toString).toList());
                 all.put("copy", copy);
             }
             Map<String, Object> verify = new LinkedHashMap<>();
@@ -166,21 +192,25 @@ public final class CopyCommand implements Callable<Integer> {
             verify.put("sourceStable", verification.sourceStable());
             List<Map<String, String>> sample = new ArrayList<>();
             for (Verification.Difference difference : verification.sample()) {
-                sample.add(Map.of("key", difference.key().toString(), "kind", difference.kind().name()));
+                sample.add(Map.of(
+                        "key",
+                        difference.key().toString(),
+                        "kind",
+                        difference.kind().name()));
             }
             verify.put("differences", sample);
             all.put("verification", verify);
             out.println(Json.write(all));
         } else {
             if (prefixes.isEmpty()) {
-                out.println("every family of the source: " + plan.stream().map(KeyPrefix::toString)
-                        .collect(java.util.stream.Collectors.joining(" ")));
+                out.println("every family of the source: "
+                        + plan.stream().map(KeyPrefix::toString).collect(java.util.stream.Collectors.joining(" ")));
             }
             if (report != null) {
                 out.println((report.resumed() ? "resumed and copied " : "copied ") + report.copied() + " keys in "
-                        + report.pages() + " pages" + (report.alreadyEqual() > 0 ? ", " + report.alreadyEqual()
-                        + " already equal" : "") + (report.differing() > 0 ? ", " + report.differing()
-                        + " differing left as they were" : ""));
+                        + report.pages() + " pages"
+                        + (report.alreadyEqual() > 0 ? ", " + report.alreadyEqual() + " already equal" : "")
+                        + (report.differing() > 0 ? ", " + report.differing() + " differing left as they were" : ""));
                 report.differingSample().forEach(key -> out.println("differing (not overwritten): " + key));
             }
             out.println("source: " + verification.sourceKeys() + " keys, sha256 " + verification.sourceDigest());
@@ -190,10 +220,15 @@ public final class CopyCommand implements Callable<Integer> {
             } else {
                 out.println("verified: DIFFERENT (" + verification.missingInTarget() + " missing in target, "
                         + verification.extraInTarget() + " extra in target, " + verification.valueDiffers()
-                        + " with other values" + (verification.sourceStable() ? "" : "; the source changed while it"
-                        + " was read: stop its writers") + ")");
-                verification.sample().forEach(d -> out.println("  " + d.kind().name().toLowerCase(Locale.ROOT).replace('_', '-')
-                        + ": " + d.key()));
+                        + " with other values"
+                        + (verification.sourceStable()
+                                ? ""
+                                : "; the source changed while it" + " was read: stop its writers")
+                        + ")");
+                verification
+                        .sample()
+                        .forEach(d -> out.println(
+                                "  " + d.kind().name().toLowerCase(Locale.ROOT).replace('_', '-') + ": " + d.key()));
             }
         }
         out.flush();

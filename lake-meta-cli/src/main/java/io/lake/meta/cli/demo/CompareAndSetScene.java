@@ -22,18 +22,23 @@ final class CompareAndSetScene implements DemoScene {
 
         RegistryWriteResult a = registry.update(read, read.spec().withProperty("owner", "sales"));
         demo.step("A: update from generation 1 (owner=sales)", outcome(a));
-        demo.check(a.isApplied() && a.registration().orElseThrow().generation() == 2, "A's update to apply as generation 2");
+        demo.check(
+                a.isApplied() && a.registration().orElseThrow().generation() == 2,
+                "A's update to apply as generation 2");
 
         RegistryWriteResult b = registry.update(read, read.spec().withProperty("tier", "gold"));
         demo.step("B: update from generation 1 (now stale)", outcome(b));
-        demo.check(b.isConflict() && b.registration().orElseThrow().generation() == 2,
+        demo.check(
+                b.isConflict() && b.registration().orElseThrow().generation() == 2,
                 "B's stale update to conflict with generation 2");
         demo.say("B's conflict carries the current registration, so B retries from it without another read:");
 
         TableRegistration current = b.registration().orElseThrow();
         RegistryWriteResult retry = registry.update(current, current.spec().withProperty("tier", "gold"));
         demo.step("B: update from generation 2 (tier=gold)", outcome(retry));
-        demo.check(retry.isApplied() && retry.registration().orElseThrow().properties().size() == 2,
+        demo.check(
+                retry.isApplied()
+                        && retry.registration().orElseThrow().properties().size() == 2,
                 "B's retry to apply, keeping A's owner");
     }
 

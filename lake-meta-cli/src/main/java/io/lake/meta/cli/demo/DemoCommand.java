@@ -24,7 +24,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code demo [--path DIR]}: the main job, scene by scene, on an embedded RocksDB store. */
-@Command(name = "demo", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Walk through lake-meta on an embedded RocksDB store.",
             "Scenes: table registrations, compare-and-set, guarded writes, paging with tokens, leader "
@@ -40,18 +43,18 @@ import picocli.CommandLine.Spec;
             ExitCodeHelp.INTERNAL_ERROR
         },
         footerHeading = "%nExamples:%n",
-        footer = {
-            "  lake-meta demo",
-            "  lake-meta demo --path /tmp/demo-store   # keeps the store to look at later"
-        })
+        footer = {"  lake-meta demo", "  lake-meta demo --path /tmp/demo-store   # keeps the store to look at later"})
 public final class DemoCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--path", paramLabel = "DIR",
+    @Option(
+            names = "--path",
+            paramLabel = "DIR",
             description = "Keep the demo's store in DIR, which must be new or empty.")
-    @Nullable Path path;
+    @Nullable
+    Path path;
 
     @Override
     public Integer call() throws IOException {
@@ -76,10 +79,12 @@ public final class DemoCommand implements Callable<Integer> {
             }
         }
         out.println();
-        out.println("Done: " + scenes.size() + " scenes played. " + (keep
-                ? "The store is kept in " + directory + "; look inside with: lake-meta tables list --store rocks:"
-                        + directory + " (or lake-meta scan --store rocks:" + directory + " --prefix tbl/)"
-                : "The temporary store was deleted."));
+        out.println("Done: " + scenes.size() + " scenes played. "
+                + (keep
+                        ? "The store is kept in " + directory
+                                + "; look inside with: lake-meta tables list --store rocks:" + directory
+                                + " (or lake-meta scan --store rocks:" + directory + " --prefix tbl/)"
+                        : "The temporary store was deleted."));
         out.flush();
         return ExitCodes.OK;
     }
@@ -101,8 +106,9 @@ public final class DemoCommand implements Callable<Integer> {
                 Files.delete(p);
             }
         } catch (IOException | UncheckedIOException e) {
-            ErrorHandler.printError(spec.commandLine(), "warning: could not delete the temporary store "
-                    + directory + ": " + e.getMessage());
+            ErrorHandler.printError(
+                    spec.commandLine(),
+                    "warning: could not delete the temporary store " + directory + ": " + e.getMessage());
         }
     }
 }

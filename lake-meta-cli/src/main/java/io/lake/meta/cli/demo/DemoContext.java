@@ -61,7 +61,9 @@ final class DemoContext {
         if (!result.isCurrentKnown()) {
             return "conflict (current value unknown)";
         }
-        return result.currentValue().map(v -> "conflict, current value " + text(v)).orElse("conflict, key absent");
+        return result.currentValue()
+                .map(v -> "conflict, current value " + text(v))
+                .orElse("conflict, key absent");
     }
 
     /** A guarded write's answer. */
@@ -83,7 +85,6 @@ final class DemoContext {
         if (token.length() <= 16) {
             return token;
         }
-        return token.substring(0, 8) + "..." + token.substring(token.length() - 4)
-                + " (" + token.length() + " chars)";
+        return token.substring(0, 8) + "..." + token.substring(token.length() - 4) + " (" + token.length() + " chars)";
     }
 }

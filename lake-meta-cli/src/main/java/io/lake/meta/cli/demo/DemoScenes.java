@@ -5,8 +5,7 @@ import java.util.List;
 /** The demo's scenes, in the order they play. Add a scene here to extend the demo. */
 final class DemoScenes {
 
-    private DemoScenes() {
-    }
+    private DemoScenes() {}
 
     static List<DemoScene> all() {
         return List.of(

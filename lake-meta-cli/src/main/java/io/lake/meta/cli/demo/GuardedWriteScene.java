@@ -31,12 +31,12 @@ final class GuardedWriteScene implements DemoScene {
 
         MetaValue snapshot3 = snapshot(3);
         MetaValue snapshot4 = snapshot(4);
-        GuardedResult created = demo.store().applyGuarded(new GuardedMutation(LEASE, leaseOfA,
-                Mutation.create(SNAPSHOT, snapshot3)));
+        GuardedResult created =
+                demo.store().applyGuarded(new GuardedMutation(LEASE, leaseOfA, Mutation.create(SNAPSHOT, snapshot3)));
         demo.step("node-a, guard epoch 1: snapshot 3", DemoContext.outcome(created));
         demo.check(created.isApplied(), "node-a's guarded create to apply");
-        GuardedResult accepted = demo.store().applyGuarded(
-                new GuardedMutation(LEASE, leaseOfA, Mutation.update(SNAPSHOT, snapshot3, snapshot4)));
+        GuardedResult accepted = demo.store()
+                .applyGuarded(new GuardedMutation(LEASE, leaseOfA, Mutation.update(SNAPSHOT, snapshot3, snapshot4)));
         demo.step("node-a, guard epoch 1: snapshot 3 -> 4", DemoContext.outcome(accepted));
         demo.check(accepted.isApplied(), "node-a's guarded update to apply");
 
@@ -46,8 +46,8 @@ final class GuardedWriteScene implements DemoScene {
         demo.say("  " + LEASE + " = " + DemoContext.text(leaseOfB));
         demo.check(takeover.isApplied(), "node-b's takeover to apply");
 
-        GuardedResult rejected = demo.store().applyGuarded(new GuardedMutation(LEASE, leaseOfA,
-                Mutation.update(SNAPSHOT, snapshot4, snapshot(5))));
+        GuardedResult rejected = demo.store()
+                .applyGuarded(new GuardedMutation(LEASE, leaseOfA, Mutation.update(SNAPSHOT, snapshot4, snapshot(5))));
         demo.step("node-a, stale guard epoch 1: snapshot 4 -> 5", DemoContext.outcome(rejected));
         demo.check(rejected.outcome() == GuardedResult.Outcome.GUARD_REJECTED, "node-a's stale guard to be rejected");
 

@@ -9,8 +9,8 @@ import io.lake.meta.MetaValue;
 import io.lake.meta.WriteResult;
 import io.lake.meta.fenced.FencedMetaStore;
 import io.lake.meta.lease.LeaderElection;
-import io.lake.meta.lease.LeaseRecord;
 import io.lake.meta.lease.LeadershipStatus;
+import io.lake.meta.lease.LeaseRecord;
 import io.lake.meta.spi.ForwardingMetaStore;
 import java.time.Duration;
 import java.util.Optional;
@@ -94,9 +94,15 @@ final class LeadershipScene implements DemoScene {
     }
 
     private static LeaderElection election(MetaStore store, String id, DemoTime time) {
-        return LeaderElection.builder().store(store).leaseKey(LEASE).candidateId(id)
-                .leaseDuration(LEASE_DURATION).renewInterval(Duration.ofSeconds(3))
-                .clock(time).ticker(time).build();
+        return LeaderElection.builder()
+                .store(store)
+                .leaseKey(LEASE)
+                .candidateId(id)
+                .leaseDuration(LEASE_DURATION)
+                .renewInterval(Duration.ofSeconds(3))
+                .clock(time)
+                .ticker(time)
+                .build();
     }
 
     private static String describe(LeadershipStatus status) {

@@ -59,8 +59,9 @@ final class MaintenanceAndReplayScene implements DemoScene {
         TableRegistry registry = TableRegistry.over(store, demo.clock());
         TableRegistration events = registry.get(EVENTS).orElseThrow();
         TableRegistration tombstone = registry.drop(events).registration().orElseThrow();
-        demo.step("drop " + EVENTS.key(), "tombstone, " + tombstone.state().wireName() + ", generation "
-                + tombstone.generation());
+        demo.step(
+                "drop " + EVENTS.key(),
+                "tombstone, " + tombstone.state().wireName() + ", generation " + tombstone.generation());
         demo.check(tombstone.isDropped(), EVENTS + " to become a tombstone");
 
         demo.say("A sweeper reads one registry page of " + PAGE_SIZE + " per tick and keeps only the page token.");
@@ -82,18 +83,29 @@ final class MaintenanceAndReplayScene implements DemoScene {
         int scanned = 0;
         int updated = 0;
         int purged = 0;
-        try (FencedTableLocks locks = FencedTableLocks.builder().store(store).holderId("sweeper-1")
-                .leaseDuration(Duration.ofSeconds(30)).clock(demo.clock()).ticker(demo.clock()).build()) {
-            MaintenanceSweeper sweeper = MaintenanceSweeper.builder().registryStore(store).locks(locks)
-                    .maintainer(maintainer).limits(MaintenanceLimits.of(Duration.ofSeconds(60), PAGE_SIZE))
-                    .clock(demo.clock()).build();
+        try (FencedTableLocks locks = FencedTableLocks.builder()
+                .store(store)
+                .holderId("sweeper-1")
+                .leaseDuration(Duration.ofSeconds(30))
+                .clock(demo.clock())
+                .ticker(demo.clock())
+                .build()) {
+            MaintenanceSweeper sweeper = MaintenanceSweeper.builder()
+                    .registryStore(store)
+                    .locks(locks)
+                    .maintainer(maintainer)
+                    .limits(MaintenanceLimits.of(Duration.ofSeconds(60), PAGE_SIZE))
+                    .clock(demo.clock())
+                    .build();
             for (int tick = 1; ; tick++) {
                 demo.check(tick <= MAX_TICKS, "a pass over the registry to end within " + MAX_TICKS + " ticks");
                 handled.clear();
                 TickStatistics stats = sweeper.tick();
                 demo.check(stats.scanned() <= PAGE_SIZE, "a tick to read at most " + PAGE_SIZE + " registrations");
-                demo.step("tick " + tick, "scanned " + stats.scanned() + ", updated " + stats.updated() + ", purged "
-                        + stats.purged() + (stats.wrapped() ? ", wrapped" : ""));
+                demo.step(
+                        "tick " + tick,
+                        "scanned " + stats.scanned() + ", updated " + stats.updated() + ", purged " + stats.purged()
+                                + (stats.wrapped() ? ", wrapped" : ""));
                 handled.forEach(line -> demo.say("    " + line));
                 scanned += stats.scanned();
                 updated += stats.updated();
@@ -103,17 +115,20 @@ final class MaintenanceAndReplayScene implements DemoScene {
                 }
             }
         }
-        demo.check(scanned == Tables.ALL.size() && updated == Tables.ALL.size() - 1 && purged == 1,
+        demo.check(
+                scanned == Tables.ALL.size() && updated == Tables.ALL.size() - 1 && purged == 1,
                 "one pass to scan every table, update the " + (Tables.ALL.size() - 1) + " live ones and purge the"
                         + " tombstone; got scanned " + scanned + ", updated " + updated + ", purged " + purged);
         demo.check(registry.get(EVENTS).isEmpty(), EVENTS + "'s tombstone to be deleted after its cleanup");
         TableRegistration orders = registry.get(Tables.ORDERS).orElseThrow();
         demo.step("get " + Tables.ORDERS_KEY, Tables.describe(orders));
         demo.check("yes".equals(orders.properties().get("compacted")), "orders to record its compaction");
-        LeaseRecord lock = LeaseRecord.decode(FencedTableLocks.lockKey(Tables.ORDERS),
+        LeaseRecord lock = LeaseRecord.decode(
+                FencedTableLocks.lockKey(Tables.ORDERS),
                 store.get(FencedTableLocks.lockKey(Tables.ORDERS)).orElseThrow());
-        demo.step("get " + FencedTableLocks.lockKey(Tables.ORDERS), (lock.isVacant() ? "vacant" : "held") + ", epoch "
-                + lock.epoch());
+        demo.step(
+                "get " + FencedTableLocks.lockKey(Tables.ORDERS),
+                (lock.isVacant() ? "vacant" : "held") + ", epoch " + lock.epoch());
         demo.check(lock.isVacant() && lock.epoch() == 1, "the lock to be released, keeping epoch 1");
         demo.say("A restarted sweeper starts again at the first page: the token lived in memory only.");
     }
@@ -122,21 +137,32 @@ final class MaintenanceAndReplayScene implements DemoScene {
         MetaStore store = demo.store();
         String request = "{\"create\":\"" + FORECASTS + "\",\"location\":\"s3://lake/" + FORECASTS + "\"}";
         String digest = sha256(request);
-        demo.say("Now a client asks the catalog service to create " + FORECASTS + ", idempotency key 'create-forecasts'.");
+        demo.say("Now a client asks the catalog service to create " + FORECASTS
+                + ", idempotency key 'create-forecasts'.");
         demo.say("The service leads " + LEASE + "; every journal and registry write is fenced by that lease.");
-        try (LeaderElection election = LeaderElection.builder().store(store).leaseKey(LEASE).candidateId("catalog-1")
-                .leaseDuration(Duration.ofSeconds(30)).clock(demo.clock()).ticker(demo.clock()).build()) {
+        try (LeaderElection election = LeaderElection.builder()
+                .store(store)
+                .leaseKey(LEASE)
+                .candidateId("catalog-1")
+                .leaseDuration(Duration.ofSeconds(30))
+                .clock(demo.clock())
+                .ticker(demo.clock())
+                .build()) {
             election.campaignOnce();
             demo.check(election.currentGuard().isPresent(), "catalog-1 to lead");
             MetaStore fenced = FencedMetaStore.over(store, election);
-            OperationJournal journal = OperationJournal.builder().store(fenced).authority(election)
-                    .clock(demo.clock()).build();
+            OperationJournal journal = OperationJournal.builder()
+                    .store(fenced)
+                    .authority(election)
+                    .clock(demo.clock())
+                    .build();
 
             BeginResult first = journal.begin("acme", "create-forecasts", digest);
             demo.step("begin acme/create-forecasts", first.kind().name().toLowerCase(Locale.ROOT));
             demo.check(first.isStarted(), "the first attempt to start the operation");
             boolean registered = TableRegistry.over(fenced, demo.clock())
-                    .register(FORECASTS, TableSpec.of("s3://lake/" + FORECASTS, "iceberg")).isApplied();
+                    .register(FORECASTS, TableSpec.of("s3://lake/" + FORECASTS, "iceberg"))
+                    .isApplied();
             demo.step("  register " + FORECASTS.key(), registered ? "applied" : "conflict");
             demo.check(registered, FORECASTS + " to be registered once");
             String outcome = "{\"table\":\"" + FORECASTS + "\",\"generation\":1}";
@@ -148,12 +174,14 @@ final class MaintenanceAndReplayScene implements DemoScene {
             MetaValue recorded = store.get(first.record().id().key()).orElseThrow();
             BeginResult retry = journal.begin("acme", "create-forecasts", digest);
             Optional<String> answer = retry.record().outcome();
-            demo.step("begin acme/create-forecasts again", retry.kind().name().toLowerCase(Locale.ROOT) + ", outcome "
-                    + answer.orElse("none"));
-            demo.check(retry.kind() == BeginResult.Kind.COMPLETED && answer.equals(Optional.of(outcome)),
+            demo.step(
+                    "begin acme/create-forecasts again",
+                    retry.kind().name().toLowerCase(Locale.ROOT) + ", outcome " + answer.orElse("none"));
+            demo.check(
+                    retry.kind() == BeginResult.Kind.COMPLETED && answer.equals(Optional.of(outcome)),
                     "the retry to be answered with the recorded outcome");
-            demo.check(store.get(first.record().id().key()).orElseThrow().equals(recorded),
-                    "the replay to write nothing");
+            demo.check(
+                    store.get(first.record().id().key()).orElseThrow().equals(recorded), "the replay to write nothing");
 
             String other = sha256(request.replace("forecasts", "budgets"));
             String refused;

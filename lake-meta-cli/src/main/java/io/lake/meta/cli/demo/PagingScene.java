@@ -37,14 +37,18 @@ final class PagingScene implements DemoScene {
                 demo.say("    " + entry.key());
                 seen.add(entry.key().toString());
             }
-            demo.say("    " + page.nextToken()
-                    .map(token -> "next token " + DemoContext.shortToken(token))
-                    .orElse("no next token: the prefix is exhausted"));
+            demo.say("    "
+                    + page.nextToken()
+                            .map(token -> "next token " + DemoContext.shortToken(token))
+                            .orElse("no next token: the prefix is exhausted"));
             request = request.get().next(page);
         }
-        demo.check(seen.size() == Tables.countIn(Tables.SALES) && seen.stream().distinct().count() == seen.size(),
+        demo.check(
+                seen.size() == Tables.countIn(Tables.SALES)
+                        && seen.stream().distinct().count() == seen.size(),
                 "every " + Tables.SALES + " table exactly once, got " + seen);
-        demo.check(seen.stream().allMatch(key -> key.startsWith(prefix.toString())),
+        demo.check(
+                seen.stream().allMatch(key -> key.startsWith(prefix.toString())),
                 "no key outside " + prefix + ", got " + seen);
         demo.say(seen.size() + " tables in " + pages + " pages, each exactly once; the tbl/ops/ tables,");
         demo.say("outside the prefix, never appeared.");

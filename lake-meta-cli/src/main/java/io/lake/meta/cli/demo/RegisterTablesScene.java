@@ -22,12 +22,17 @@ final class RegisterTablesScene implements DemoScene {
             demo.step("register " + table.key(), result.isApplied() ? "applied" : "conflict");
             demo.check(result.isApplied(), "registering " + table + " to apply");
         }
-        demo.say("  " + Tables.ORDERS_KEY + " = " + DemoContext.text(demo.store().get(Tables.ORDERS_KEY).orElseThrow()));
+        demo.say("  " + Tables.ORDERS_KEY + " = "
+                + DemoContext.text(demo.store().get(Tables.ORDERS_KEY).orElseThrow()));
         RegistryWriteResult again = registry.register(Tables.ORDERS, Tables.spec(Tables.ORDERS));
-        demo.step("register " + Tables.ORDERS_KEY + " again", again.isConflict()
-                ? "conflict, current registration " + again.registration().map(Tables::describe).orElse("absent")
-                : "applied");
-        demo.check(again.isConflict() && again.registration().orElseThrow().generation() == 1,
+        demo.step(
+                "register " + Tables.ORDERS_KEY + " again",
+                again.isConflict()
+                        ? "conflict, current registration "
+                                + again.registration().map(Tables::describe).orElse("absent")
+                        : "applied");
+        demo.check(
+                again.isConflict() && again.registration().orElseThrow().generation() == 1,
                 "a second registration of " + Tables.ORDERS + " to conflict with generation 1");
     }
 }

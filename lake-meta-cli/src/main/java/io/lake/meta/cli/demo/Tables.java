@@ -27,8 +27,7 @@ final class Tables {
     static final TableId ORDERS = TableId.of(SALES, "orders");
     static final MetaKey ORDERS_KEY = ORDERS.key();
 
-    private Tables() {
-    }
+    private Tables() {}
 
     static TableSpec spec(TableId id) {
         return TableSpec.of("s3://lake/" + id, "iceberg");

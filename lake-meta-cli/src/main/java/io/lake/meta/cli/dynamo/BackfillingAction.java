@@ -10,12 +10,18 @@ import picocli.CommandLine.Option;
 /** The actions that backfill ({@code backfill}, and {@code finalize} before it verifies): pages from the cursor. */
 abstract class BackfillingAction extends MigrationAction {
 
-    @Option(names = "--page-size", paramLabel = "N", defaultValue = "${env:LAKE_META_MIGRATE_PAGE_SIZE}",
+    @Option(
+            names = "--page-size",
+            paramLabel = "N",
+            defaultValue = "${env:LAKE_META_MIGRATE_PAGE_SIZE}",
             description = "Legacy items evaluated per backfill page and per verification page, 1..10000; required"
                     + " (env LAKE_META_MIGRATE_PAGE_SIZE).")
     Integer pageSize;
 
-    @Option(names = "--max-pages", paramLabel = "M", defaultValue = "${env:LAKE_META_MIGRATE_MAX_PAGES}",
+    @Option(
+            names = "--max-pages",
+            paramLabel = "M",
+            defaultValue = "${env:LAKE_META_MIGRATE_MAX_PAGES}",
             description = "Stop the backfill after M pages (default: run to the end of the legacy table; env"
                     + " LAKE_META_MIGRATE_MAX_PAGES).")
     Integer maxPages;
@@ -41,8 +47,8 @@ abstract class BackfillingAction extends MigrationAction {
         long pages = 0;
         long items = 0;
         BackfillPage last = new BackfillPage(0, 0, 0, 0, before.backfill().done(), before.backfill());
-        try (MigrationProgress progress = new MigrationProgress(spec.commandLine().getErr(), interactive,
-                before.legacyItemEstimate(), before.backfill())) {
+        try (MigrationProgress progress = new MigrationProgress(
+                spec.commandLine().getErr(), interactive, before.legacyItemEstimate(), before.backfill())) {
             while (!last.done() && (maxPages == null || pages < maxPages)) {
                 last = migration.backfillPage(pageSize);
                 pages++;

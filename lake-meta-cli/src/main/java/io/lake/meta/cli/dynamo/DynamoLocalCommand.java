@@ -10,10 +10,10 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.URI;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,7 +24,10 @@ import picocli.CommandLine.Spec;
  * {@code dynamo-local [--port P] [--region R]}: the in-process DynamoDB test server, standalone on
  * 127.0.0.1, until interrupted. Ctrl-C or SIGTERM stops it through a shutdown hook.
  */
-@Command(name = "dynamo-local", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "dynamo-local",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Run the in-process DynamoDB test server standalone on 127.0.0.1 until interrupted (Ctrl-C).",
             "State is kept in memory only; request signatures are not checked, so any credentials work.",
@@ -38,10 +41,7 @@ import picocli.CommandLine.Spec;
             ExitCodeHelp.INTERNAL_ERROR
         },
         footerHeading = "%nExamples:%n",
-        footer = {
-            "  lake-meta dynamo-local",
-            "  lake-meta dynamo-local --port 8000 --region eu-west-1"
-        })
+        footer = {"  lake-meta dynamo-local", "  lake-meta dynamo-local --port 8000 --region eu-west-1"})
 public final class DynamoLocalCommand implements Callable<Integer> {
 
     private static final Pattern REGION = Pattern.compile("[a-z0-9-]{1,64}");
@@ -52,11 +52,17 @@ public final class DynamoLocalCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--port", paramLabel = "P", defaultValue = "0",
+    @Option(
+            names = "--port",
+            paramLabel = "P",
+            defaultValue = "0",
             description = "The port on 127.0.0.1; 0 (the default) picks a free one.")
     int port;
 
-    @Option(names = "--region", paramLabel = "R", defaultValue = "us-east-1",
+    @Option(
+            names = "--region",
+            paramLabel = "R",
+            defaultValue = "us-east-1",
             description = "The region named in table ARNs (default: ${DEFAULT-VALUE}).")
     String region;
 
@@ -78,7 +84,8 @@ public final class DynamoLocalCommand implements Callable<Integer> {
             throw new UsageException("--region '" + region + "' is not a region name: write one such as us-east-1");
         }
         PrintWriter out = spec.commandLine().getOut();
-        DynamoDbTestServer server = DynamoDbTestServer.builder().port(port).region(region).build();
+        DynamoDbTestServer server =
+                DynamoDbTestServer.builder().port(port).region(region).build();
         try {
             server.start();
         } catch (UncheckedIOException e) {
@@ -90,8 +97,8 @@ public final class DynamoLocalCommand implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(shutdownHook);
             hookRegistered = true;
             URI endpoint = server.endpoint();
-            out.println("DynamoDB test server listening at " + endpoint
-                    + " (region " + region + "; state in memory; signatures not checked)");
+            out.println("DynamoDB test server listening at " + endpoint + " (region " + region
+                    + "; state in memory; signatures not checked)");
             out.println("Use it with: aws dynamodb list-tables --endpoint-url " + endpoint + " --region " + region
                     + " (any credentials), or an SDK client's endpointOverride(" + endpoint + ")");
             out.println("Ctrl-C stops it; the tables are lost.");
@@ -136,7 +143,8 @@ public final class DynamoLocalCommand implements Callable<Integer> {
     private String cannotListen(UncheckedIOException e) {
         String reason = e.getCause() instanceof BindException
                 ? "the port is in use (or not allowed)"
-                : String.valueOf(e.getCause() == null ? e.getMessage() : e.getCause().getMessage());
+                : String.valueOf(
+                        e.getCause() == null ? e.getMessage() : e.getCause().getMessage());
         return "cannot listen on 127.0.0.1:" + port + ": " + reason
                 + ": choose another --port, or leave it out to pick a free one";
     }

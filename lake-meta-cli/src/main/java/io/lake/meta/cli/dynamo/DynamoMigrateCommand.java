@@ -8,6 +8,7 @@ import io.lake.meta.cli.VersionProvider;
 import io.lake.meta.dynamo.DynamoMigration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,7 +17,6 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
-import java.util.Objects;
 
 /**
  * {@code lake-meta dynamo-migrate ACTION}: drives the online migration of a legacy v1 table to the
@@ -87,14 +87,14 @@ public final class DynamoMigrateCommand implements Callable<Integer> {
     static final int BACKFILL_INCOMPLETE = 7;
 
     /** An action flag of the flag form: the action it names, and the environment variable that sets it too. */
-    private record ActionFlag(String flag, String action, String variable) {
-    }
+    private record ActionFlag(String flag, String action, String variable) {}
 
     private static final List<ActionFlag> ACTION_FLAGS = List.of(
             new ActionFlag("--status", "status", "LAKE_META_MIGRATE_STATUS"),
             new ActionFlag("--release-barrier", "release-barrier", "LAKE_META_MIGRATE_RELEASE_BARRIER"),
             new ActionFlag("--rollback", "rollback", "LAKE_META_MIGRATE_ROLLBACK"),
-            new ActionFlag("--declare-rollback-horizon", "declare-horizon", "LAKE_META_MIGRATE_DECLARE_ROLLBACK_HORIZON"),
+            new ActionFlag(
+                    "--declare-rollback-horizon", "declare-horizon", "LAKE_META_MIGRATE_DECLARE_ROLLBACK_HORIZON"),
             new ActionFlag("--finalize", "finalize", "LAKE_META_MIGRATE_FINALIZE"));
 
     @Spec
@@ -115,10 +115,15 @@ public final class DynamoMigrateCommand implements Callable<Integer> {
     @Option(names = "--rollback", hidden = true, defaultValue = "${env:LAKE_META_MIGRATE_ROLLBACK:-false}")
     boolean rollback;
 
-    @Option(names = "--release-barrier", hidden = true, defaultValue = "${env:LAKE_META_MIGRATE_RELEASE_BARRIER:-false}")
+    @Option(
+            names = "--release-barrier",
+            hidden = true,
+            defaultValue = "${env:LAKE_META_MIGRATE_RELEASE_BARRIER:-false}")
     boolean releaseBarrier;
 
-    @Option(names = "--declare-rollback-horizon", hidden = true,
+    @Option(
+            names = "--declare-rollback-horizon",
+            hidden = true,
             defaultValue = "${env:LAKE_META_MIGRATE_DECLARE_ROLLBACK_HORIZON:-false}")
     boolean declareHorizon;
 
@@ -163,17 +168,21 @@ public final class DynamoMigrateCommand implements Callable<Integer> {
     public Integer call() {
         ParseResult given = spec.commandLine().getParseResult();
         List<ActionFlag> set = ACTION_FLAGS.stream()
-                .filter(flag -> Boolean.TRUE.equals(spec.findOption(flag.flag()).getValue())).toList();
+                .filter(flag -> Boolean.TRUE.equals(spec.findOption(flag.flag()).getValue()))
+                .toList();
         List<String> named = set.stream()
-                .map(flag -> given.hasMatchedOption(flag.flag()) ? flag.flag() : flag.variable() + "=true").toList();
+                .map(flag -> given.hasMatchedOption(flag.flag()) ? flag.flag() : flag.variable() + "=true")
+                .toList();
         if (set.size() > 1) {
             throw new UsageException(String.join(" and ", named) + " name two actions: run one, such as"
                     + " lake-meta dynamo-migrate finalize (the action flags are deprecated)");
         }
         String action = set.isEmpty() ? "backfill" : set.get(0).action();
-        ErrorHandler.printError(spec.commandLine(), "warning: " + (set.isEmpty() ? "dynamo-migrate without an action"
-                : named.get(0)) + " is deprecated and goes in the next release: write lake-meta dynamo-migrate "
-                + action + " with the same options");
+        ErrorHandler.printError(
+                spec.commandLine(),
+                "warning: " + (set.isEmpty() ? "dynamo-migrate without an action" : named.get(0))
+                        + " is deprecated and goes in the next release: write lake-meta dynamo-migrate "
+                        + action + " with the same options");
         List<String> args = new ArrayList<>();
         for (OptionSpec option : given.matchedOptions()) {
             if (ACTION_FLAGS.stream().anyMatch(flag -> flag.flag().equals(option.longestName()))) {
@@ -211,7 +220,8 @@ public final class DynamoMigrateCommand implements Callable<Integer> {
             return;
         }
         List<String> before = spec.commandLine().getParseResult().matchedOptions().stream()
-                .map(OptionSpec::longestName).toList();
+                .map(OptionSpec::longestName)
+                .toList();
         if (!before.isEmpty()) {
             throw new UsageException(String.join(", ", before) + " before the action: give the options after it, as"
                     + " in lake-meta dynamo-migrate " + action + " " + before.get(0) + " ...; nothing was done");

@@ -7,7 +7,10 @@ import io.lake.meta.dynamo.DynamoMigration;
 import picocli.CommandLine.Command;
 
 /** {@code dynamo-migrate backfill}: pages from the durable cursor to the end of the legacy table, or {@code --max-pages}. */
-@Command(name = "backfill", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "backfill",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Copy the legacy table into the v2 table in bounded pages from a durable cursor, to the end of the legacy"
                     + " table (or --max-pages).",

@@ -8,7 +8,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code dynamo-migrate declare-horizon}: the legacy table is no longer kept; irreversible. */
-@Command(name = "declare-horizon", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "declare-horizon",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "After finalization: declare the rollback horizon passed, the legacy table no longer kept.",
             "Stores in mode DUAL stop writing it, stores in mode V2 may open, and no rollback is possible any more."
@@ -28,7 +31,9 @@ import picocli.CommandLine.Option;
         })
 final class MigrateDeclareHorizonCommand extends MigrationAction {
 
-    @Option(names = "--ack-stores-restarted", defaultValue = "${env:LAKE_META_MIGRATE_ACK_STORES_RESTARTED:-false}",
+    @Option(
+            names = "--ack-stores-restarted",
+            defaultValue = "${env:LAKE_META_MIGRATE_ACK_STORES_RESTARTED:-false}",
             description = "You confirm that every store was restarted after finalization, so runs in mode DUAL with the"
                     + " v2 authority, or V2 (env LAKE_META_MIGRATE_ACK_STORES_RESTARTED).")
     boolean ackStoresRestarted;

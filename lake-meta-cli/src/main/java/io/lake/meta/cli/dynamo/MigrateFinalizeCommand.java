@@ -12,7 +12,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code dynamo-migrate finalize}: the backfill to the end, then the verified completion marker. */
-@Command(name = "finalize", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "finalize",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Backfill to the end, then finalize: install the write barrier (dual writes are refused, retryably,"
                     + " meanwhile), verify both tables both ways, publish the completion marker, release the barrier.",
@@ -37,12 +40,16 @@ import picocli.CommandLine.Option;
         })
 final class MigrateFinalizeCommand extends BackfillingAction {
 
-    @Option(names = "--ack-rollout", defaultValue = "${env:LAKE_META_MIGRATE_ACK_ROLLOUT:-false}",
+    @Option(
+            names = "--ack-rollout",
+            defaultValue = "${env:LAKE_META_MIGRATE_ACK_ROLLOUT:-false}",
             description = "You confirm that every writer runs in mode DUAL, none in V1 (env"
                     + " LAKE_META_MIGRATE_ACK_ROLLOUT).")
     boolean ackRollout;
 
-    @Option(names = "--ack-write-quiescence", defaultValue = "${env:LAKE_META_MIGRATE_ACK_WRITE_QUIESCENCE:-false}",
+    @Option(
+            names = "--ack-write-quiescence",
+            defaultValue = "${env:LAKE_META_MIGRATE_ACK_WRITE_QUIESCENCE:-false}",
             description = "You accept that every write is refused (retryably) while the copies are verified (env"
                     + " LAKE_META_MIGRATE_ACK_WRITE_QUIESCENCE).")
     boolean ackWriteQuiescence;
@@ -58,11 +65,13 @@ final class MigrateFinalizeCommand extends BackfillingAction {
         if (!(ackRollout && ackWriteQuiescence)) {
             List<String> missing = new ArrayList<>();
             if (!ackRollout) {
-                missing.add("--ack-rollout (every writer runs in mode DUAL; a writer in mode V1 after finalization would fork"
-                        + " the data)");
+                missing.add(
+                        "--ack-rollout (every writer runs in mode DUAL; a writer in mode V1 after finalization would fork"
+                                + " the data)");
             }
             if (!ackWriteQuiescence) {
-                missing.add("--ack-write-quiescence (every write is refused, retryably, while the copies are verified)");
+                missing.add(
+                        "--ack-write-quiescence (every write is refused, retryably, while the copies are verified)");
             }
             throw new UsageException("finalize needs both acknowledgements; missing: " + String.join("; ", missing)
                     + "; nothing was done");
@@ -73,21 +82,35 @@ final class MigrateFinalizeCommand extends BackfillingAction {
     int run(DynamoMigration migration, MigrationSummary summary) {
         BackfillPage last = backfill(migration, summary);
         if (!last.done()) {
-            return fail(summary, "backfill-incomplete", "--max-pages " + maxPages + " stopped the backfill before the end"
-                    + " of the legacy table; run again to continue and finalize", DynamoMigrateCommand.BACKFILL_INCOMPLETE);
+            return fail(
+                    summary,
+                    "backfill-incomplete",
+                    "--max-pages " + maxPages + " stopped the backfill before the end"
+                            + " of the legacy table; run again to continue and finalize",
+                    DynamoMigrateCommand.BACKFILL_INCOMPLETE);
         }
         FinalizeResult result = migration.finalizeMigration(pageSize);
         result.parity().ifPresent(summary::verification);
         return switch (result.outcome()) {
             case FINALIZED -> done(summary.status(migration.status()), "finalized");
             case ALREADY_FINALIZED -> done(summary.status(migration.status()), "already-finalized");
-            case VERIFICATION_FAILED -> fail(summary, "verification-failed", "the verification found "
-                    + result.parity().orElseThrow().differenceCount() + " differing key(s) (listed in the summary, most"
-                    + " likely written by a store still in mode V1); nothing was published, the barrier was released and"
-                    + " the backfill was sent back to the start: stop every V1 writer, then run this command again (the"
-                    + " backfill repairs the v2 copies, then it finalizes)", DynamoMigrateCommand.VERIFICATION_FAILED);
-            default -> fail(summary, "backfill-incomplete", "the backfill has not reached the end of the legacy table",
-                    DynamoMigrateCommand.BACKFILL_INCOMPLETE);
+            case VERIFICATION_FAILED ->
+                fail(
+                        summary,
+                        "verification-failed",
+                        "the verification found "
+                                + result.parity().orElseThrow().differenceCount()
+                                + " differing key(s) (listed in the summary, most"
+                                + " likely written by a store still in mode V1); nothing was published, the barrier was released and"
+                                + " the backfill was sent back to the start: stop every V1 writer, then run this command again (the"
+                                + " backfill repairs the v2 copies, then it finalizes)",
+                        DynamoMigrateCommand.VERIFICATION_FAILED);
+            default ->
+                fail(
+                        summary,
+                        "backfill-incomplete",
+                        "the backfill has not reached the end of the legacy table",
+                        DynamoMigrateCommand.BACKFILL_INCOMPLETE);
         };
     }
 }

@@ -8,7 +8,10 @@ import java.util.Optional;
 import picocli.CommandLine.Command;
 
 /** {@code dynamo-migrate release-barrier}: removes a write barrier whose finalize stopped. */
-@Command(name = "release-barrier", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "release-barrier",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Release a write barrier left by a finalize or a rollback that stopped: check with status first that"
                     + " none runs."
@@ -21,9 +24,7 @@ import picocli.CommandLine.Command;
             ExitCodeHelp.INTERNAL_ERROR
         },
         footerHeading = "%nExamples:%n",
-        footer = {
-            "  lake-meta dynamo-migrate release-barrier --legacy-table meta-v1 --table meta"
-        })
+        footer = {"  lake-meta dynamo-migrate release-barrier --legacy-table meta-v1 --table meta"})
 final class MigrateReleaseBarrierCommand extends MigrationAction {
 
     @Override

@@ -9,7 +9,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code dynamo-migrate rollback}: the legacy table the authority again, until the rollback horizon. */
-@Command(name = "rollback", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "rollback",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "After finalization, before the rollback horizon: under the write barrier, verify both tables and remove"
                     + " the completion marker, so that stores opened afterwards read the legacy table again.",
@@ -32,12 +35,17 @@ import picocli.CommandLine.Option;
         })
 final class MigrateRollbackCommand extends MigrationAction {
 
-    @Option(names = "--page-size", paramLabel = "N", defaultValue = "${env:LAKE_META_MIGRATE_PAGE_SIZE}",
+    @Option(
+            names = "--page-size",
+            paramLabel = "N",
+            defaultValue = "${env:LAKE_META_MIGRATE_PAGE_SIZE}",
             description = "Legacy items evaluated per verification page, 1..10000; required (env"
                     + " LAKE_META_MIGRATE_PAGE_SIZE).")
     Integer pageSize;
 
-    @Option(names = "--ack-write-quiescence", defaultValue = "${env:LAKE_META_MIGRATE_ACK_WRITE_QUIESCENCE:-false}",
+    @Option(
+            names = "--ack-write-quiescence",
+            defaultValue = "${env:LAKE_META_MIGRATE_ACK_WRITE_QUIESCENCE:-false}",
             description = "You accept that every write is refused (retryably) while the copies are verified (env"
                     + " LAKE_META_MIGRATE_ACK_WRITE_QUIESCENCE).")
     boolean ackWriteQuiescence;
@@ -51,8 +59,9 @@ final class MigrateRollbackCommand extends MigrationAction {
     void validate() {
         requirePageSize(pageSize);
         if (!ackWriteQuiescence) {
-            throw new UsageException("rollback needs --ack-write-quiescence (every write is refused, retryably, while the"
-                    + " copies are verified); nothing was done");
+            throw new UsageException(
+                    "rollback needs --ack-write-quiescence (every write is refused, retryably, while the"
+                            + " copies are verified); nothing was done");
         }
     }
 
@@ -63,15 +72,30 @@ final class MigrateRollbackCommand extends MigrationAction {
         return switch (result.outcome()) {
             case ROLLED_BACK -> done(summary.status(migration.status()), "rolled-back");
             case NOT_FINALIZED -> done(summary.status(migration.status()), "not-finalized");
-            case BARRIER_LOST -> fail(summary, "barrier-lost", "the rollback's write barrier was released by someone else"
-                    + " while it verified (dynamo-migrate release-barrier); nothing was changed: check dynamo-migrate"
-                    + " status, then roll back again", DynamoMigrateCommand.BARRIER_HELD);
-            case HORIZON_PASSED -> fail(summary, "horizon-passed", "the rollback horizon was declared passed: the legacy"
-                    + " table is no longer kept, so it cannot become the authority again; nothing was done",
-                    DynamoMigrateCommand.USAGE);
-            default -> fail(summary, "verification-failed", "the verification found "
-                    + result.parity().orElseThrow().differenceCount() + " differing key(s) (listed in the summary);"
-                    + " nothing was changed and the barrier was released", DynamoMigrateCommand.VERIFICATION_FAILED);
+            case BARRIER_LOST ->
+                fail(
+                        summary,
+                        "barrier-lost",
+                        "the rollback's write barrier was released by someone else"
+                                + " while it verified (dynamo-migrate release-barrier); nothing was changed: check dynamo-migrate"
+                                + " status, then roll back again",
+                        DynamoMigrateCommand.BARRIER_HELD);
+            case HORIZON_PASSED ->
+                fail(
+                        summary,
+                        "horizon-passed",
+                        "the rollback horizon was declared passed: the legacy"
+                                + " table is no longer kept, so it cannot become the authority again; nothing was done",
+                        DynamoMigrateCommand.USAGE);
+            default ->
+                fail(
+                        summary,
+                        "verification-failed",
+                        "the verification found "
+                                + result.parity().orElseThrow().differenceCount()
+                                + " differing key(s) (listed in the summary);"
+                                + " nothing was changed and the barrier was released",
+                        DynamoMigrateCommand.VERIFICATION_FAILED);
         };
     }
 }

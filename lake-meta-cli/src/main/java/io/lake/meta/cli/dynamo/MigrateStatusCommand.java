@@ -6,7 +6,10 @@ import io.lake.meta.dynamo.DynamoMigration;
 import picocli.CommandLine.Command;
 
 /** {@code dynamo-migrate status}: where the migration stands. */
-@Command(name = "status", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "status",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Print where the migration stands: the backfill cursor's totals, the write barrier, the completion marker.",
             "It changes nothing but the record, written once by every action, that the two tables are a migration's:"

@@ -11,6 +11,7 @@ import io.lake.meta.dynamo.CopiesDivergedException;
 import io.lake.meta.dynamo.DynamoMigration;
 import io.lake.meta.dynamo.DynamoStoreException;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -21,7 +22,6 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import org.jspecify.annotations.Nullable;
 
 /**
  * What every {@code dynamo-migrate} action shares: the tables and the connection, {@code --json},
@@ -40,7 +40,9 @@ abstract class MigrationAction implements Callable<Integer> {
     @Mixin
     MigrationConnection connection;
 
-    @Option(names = "--json", defaultValue = "${env:LAKE_META_MIGRATE_JSON:-false}",
+    @Option(
+            names = "--json",
+            defaultValue = "${env:LAKE_META_MIGRATE_JSON:-false}",
             description = "Print exactly one JSON summary on stdout (env LAKE_META_MIGRATE_JSON).")
     boolean json;
 
@@ -53,8 +55,7 @@ abstract class MigrationAction implements Callable<Integer> {
     }
 
     /** The action's own rules that need no network (bounds, acknowledgements); checked after the connection's. */
-    void validate() {
-    }
+    void validate() {}
 
     /** Runs the action on the opened migration and answers the exit code; the migration's errors are mapped by the caller. */
     abstract int run(DynamoMigration migration, MigrationSummary summary);
@@ -65,8 +66,10 @@ abstract class MigrationAction implements Callable<Integer> {
         DynamoStoreSpec where = connection.validate();
         validate();
         MigrationSummary summary = new MigrationSummary(summaryName(), connection.legacyTable, connection.table);
-        Region region = DynamoStoreSpec.region(where.region(), DefaultAwsRegionProviderChain.builder().build());
-        try (DefaultCredentialsProvider credentials = DefaultCredentialsProvider.builder().build()) {
+        Region region = DynamoStoreSpec.region(
+                where.region(), DefaultAwsRegionProviderChain.builder().build());
+        try (DefaultCredentialsProvider credentials =
+                DefaultCredentialsProvider.builder().build()) {
             DynamoStoreSpec.requireCredentials(credentials);
             try (DynamoDbClient client = MigrationConnection.client(where, region, credentials)) {
                 DynamoMigration migration = connection.open(client, createsTable());
@@ -79,11 +82,18 @@ abstract class MigrationAction implements Callable<Integer> {
                 } catch (InvalidArgumentException e) {
                     return fail(summary, "invalid", e.getMessage(), DynamoMigrateCommand.USAGE);
                 } catch (DynamoStoreException e) {
-                    boolean refusal = !(e.getCause() instanceof SdkException); // the migration's state, not DynamoDB, said no
-                    return fail(summary, refusal ? "refused" : "unavailable", e.getMessage(),
+                    boolean refusal =
+                            !(e.getCause() instanceof SdkException); // the migration's state, not DynamoDB, said no
+                    return fail(
+                            summary,
+                            refusal ? "refused" : "unavailable",
+                            e.getMessage(),
                             refusal ? DynamoMigrateCommand.USAGE : DynamoMigrateCommand.UNAVAILABLE);
                 } catch (MetaStoreException e) {
-                    return fail(summary, "unavailable", e.getMessage() + RequestBudget.explain(e),
+                    return fail(
+                            summary,
+                            "unavailable",
+                            e.getMessage() + RequestBudget.explain(e),
                             DynamoMigrateCommand.UNAVAILABLE);
                 }
             }
@@ -106,11 +116,13 @@ abstract class MigrationAction implements Callable<Integer> {
     /** {@code --page-size}: present and in range, for the actions that read pages. */
     static void requirePageSize(Integer pageSize) {
         if (pageSize == null) {
-            throw new UsageException("--page-size is required (or LAKE_META_MIGRATE_PAGE_SIZE): the legacy items evaluated"
-                    + " per page, 1.." + DynamoMigration.MAX_PAGE_SIZE);
+            throw new UsageException(
+                    "--page-size is required (or LAKE_META_MIGRATE_PAGE_SIZE): the legacy items evaluated"
+                            + " per page, 1.." + DynamoMigration.MAX_PAGE_SIZE);
         }
         if (pageSize < 1 || pageSize > DynamoMigration.MAX_PAGE_SIZE) {
-            throw new UsageException("--page-size " + pageSize + " is out of range: use 1.." + DynamoMigration.MAX_PAGE_SIZE);
+            throw new UsageException(
+                    "--page-size " + pageSize + " is out of range: use 1.." + DynamoMigration.MAX_PAGE_SIZE);
         }
     }
 }

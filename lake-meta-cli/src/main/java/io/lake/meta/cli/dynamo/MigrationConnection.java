@@ -23,26 +23,42 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
  */
 final class MigrationConnection {
 
-    @Option(names = "--legacy-table", paramLabel = "T1", defaultValue = "${env:LAKE_META_MIGRATE_LEGACY_TABLE}",
+    @Option(
+            names = "--legacy-table",
+            paramLabel = "T1",
+            defaultValue = "${env:LAKE_META_MIGRATE_LEGACY_TABLE}",
             description = "The legacy v1 table to migrate from; required (env LAKE_META_MIGRATE_LEGACY_TABLE).")
     String legacyTable;
 
-    @Option(names = "--table", paramLabel = "T2", defaultValue = "${env:LAKE_META_MIGRATE_TABLE}",
-            description = "The v2 table to migrate to; required; the backfill and the finalize create it (on demand) when"
-                    + " missing (env LAKE_META_MIGRATE_TABLE).")
+    @Option(
+            names = "--table",
+            paramLabel = "T2",
+            defaultValue = "${env:LAKE_META_MIGRATE_TABLE}",
+            description =
+                    "The v2 table to migrate to; required; the backfill and the finalize create it (on demand) when"
+                            + " missing (env LAKE_META_MIGRATE_TABLE).")
     String table;
 
-    @Option(names = "--endpoint", paramLabel = "URL", defaultValue = "${env:LAKE_META_MIGRATE_ENDPOINT}",
+    @Option(
+            names = "--endpoint",
+            paramLabel = "URL",
+            defaultValue = "${env:LAKE_META_MIGRATE_ENDPOINT}",
             description = "The DynamoDB endpoint, such as http://127.0.0.1:8000 (default: the region's AWS endpoint;"
                     + " env LAKE_META_MIGRATE_ENDPOINT).")
     String endpoint;
 
-    @Option(names = "--region", paramLabel = "R", defaultValue = "${env:LAKE_META_MIGRATE_REGION}",
+    @Option(
+            names = "--region",
+            paramLabel = "R",
+            defaultValue = "${env:LAKE_META_MIGRATE_REGION}",
             description = "The AWS region (default: the AWS SDK's region chain, such as AWS_REGION; env"
                     + " LAKE_META_MIGRATE_REGION).")
     String region;
 
-    @Option(names = "--shards", paramLabel = "N", defaultValue = "${env:LAKE_META_MIGRATE_SHARDS}",
+    @Option(
+            names = "--shards",
+            paramLabel = "N",
+            defaultValue = "${env:LAKE_META_MIGRATE_SHARDS}",
             description = "The v2 table's shard count, 1..1024: used when the table is created, checked against an"
                     + " existing one (default: adopt the table's, 16 for a new one; env LAKE_META_MIGRATE_SHARDS).")
     Integer shards;
@@ -60,7 +76,8 @@ final class MigrationConnection {
             throw new UsageException(e.getMessage());
         }
         if (legacyTable.equals(table)) {
-            throw new UsageException("--legacy-table and --table are both '" + table + "': a migration needs two tables");
+            throw new UsageException(
+                    "--legacy-table and --table are both '" + table + "': a migration needs two tables");
         }
         return (DynamoStoreSpec) new DynamoStoreSpec(table, null, null).withConnection(endpoint, region);
     }
@@ -73,8 +90,11 @@ final class MigrationConnection {
 
     /** The client for {@code connection} (from {@link #validate()}) in {@code region}; the caller closes it. */
     static DynamoDbClient client(DynamoStoreSpec connection, Region region, AwsCredentialsProvider credentials) {
-        DynamoDbClientBuilder builder = DynamoDbClient.builder().region(region).credentialsProvider(credentials)
-                .httpClientBuilder(UrlConnectionHttpClient.builder()).overrideConfiguration(RequestBudget::applyTo);
+        DynamoDbClientBuilder builder = DynamoDbClient.builder()
+                .region(region)
+                .credentialsProvider(credentials)
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .overrideConfiguration(RequestBudget::applyTo);
         if (connection.endpoint() != null) {
             builder.endpointOverride(connection.endpoint());
         }
@@ -84,8 +104,11 @@ final class MigrationConnection {
     /** The migration of the two tables; {@code createTableIfMissing} for the actions that copy (backfill, finalize). */
     DynamoMigration open(DynamoDbClient client, boolean createTableIfMissing) {
         try {
-            DynamoMigration.Builder builder = DynamoMigration.builder().client(client).legacyTableName(legacyTable)
-                    .tableName(table).createTableIfMissing(createTableIfMissing);
+            DynamoMigration.Builder builder = DynamoMigration.builder()
+                    .client(client)
+                    .legacyTableName(legacyTable)
+                    .tableName(table)
+                    .createTableIfMissing(createTableIfMissing);
             if (shards != null) {
                 builder.shardCount(shards);
             }

@@ -64,24 +64,30 @@ final class MigrationSummary {
         backfill(status.backfill());
         fields.put("legacyItemEstimate", status.legacyItemEstimate());
         barrier(status.barrier());
-        status.completion().ifPresentOrElse(c -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("items", c.items());
-            m.put("digest", c.digest());
-            m.put("finalizedAt", c.finalizedAt().toString());
-            m.put("rollbackHorizonPassed", c.rollbackHorizonPassed());
-            fields.put("completion", m);
-        }, () -> fields.put("completion", null));
+        status.completion()
+                .ifPresentOrElse(
+                        c -> {
+                            Map<String, Object> m = new LinkedHashMap<>();
+                            m.put("items", c.items());
+                            m.put("digest", c.digest());
+                            m.put("finalizedAt", c.finalizedAt().toString());
+                            m.put("rollbackHorizonPassed", c.rollbackHorizonPassed());
+                            fields.put("completion", m);
+                        },
+                        () -> fields.put("completion", null));
         return this;
     }
 
     MigrationSummary barrier(Optional<MigrationStatus.Barrier> barrier) {
-        fields.put("barrier", barrier.map(b -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("holder", b.holder());
-            m.put("installedAt", b.installedAt().toString());
-            return (Object) m;
-        }).orElse(null));
+        fields.put(
+                "barrier",
+                barrier.map(b -> {
+                            Map<String, Object> m = new LinkedHashMap<>();
+                            m.put("holder", b.holder());
+                            m.put("installedAt", b.installedAt().toString());
+                            return (Object) m;
+                        })
+                        .orElse(null));
         return this;
     }
 
@@ -94,7 +100,8 @@ final class MigrationSummary {
         v.put("v2Digest", report.v2Digest());
         v.put("differenceCount", report.differenceCount());
         List<Map<String, String>> listed = report.differences().stream()
-                .map(d -> Map.of("key", d.key(), "kind", d.kind().name())).toList();
+                .map(d -> Map.of("key", d.key(), "kind", d.kind().name()))
+                .toList();
         v.put("differences", listed);
         fields.put("verification", v);
         return this;
@@ -116,11 +123,14 @@ final class MigrationSummary {
     private static String text(Object value) {
         if (value instanceof Map<?, ?> map) {
             StringBuilder s = new StringBuilder();
-            map.forEach((k, v) -> s.append(s.length() == 0 ? "" : ", ").append(k).append(' ').append(text(v)));
+            map.forEach((k, v) ->
+                    s.append(s.length() == 0 ? "" : ", ").append(k).append(' ').append(text(v)));
             return s.toString();
         }
         if (value instanceof List<?> list) {
-            return list.isEmpty() ? "none" : list.stream().map(MigrationSummary::text).toList().toString();
+            return list.isEmpty()
+                    ? "none"
+                    : list.stream().map(MigrationSummary::text).toList().toString();
         }
         return String.valueOf(value);
     }

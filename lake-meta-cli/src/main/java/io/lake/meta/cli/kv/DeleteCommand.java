@@ -9,7 +9,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code delete KEY --expect OLD}: a conditional delete. */
-@Command(name = "delete", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "delete",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Delete a key that holds exactly OLD; exits 3 on a conflict.",
             "A conflict deletes nothing and reports the current value."
@@ -34,8 +37,7 @@ public final class DeleteCommand extends StoreCommand {
     @Parameters(index = "0", paramLabel = "KEY", description = "The key, family/rest: for example tbl/sales/orders.")
     String key;
 
-    @Option(names = "--expect", paramLabel = "OLD", required = true,
-            description = "The exact value the key must hold.")
+    @Option(names = "--expect", paramLabel = "OLD", required = true, description = "The exact value the key must hold.")
     String expected;
 
     @Override

@@ -20,7 +20,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code get KEY} or {@code get --keys K1,K2,...}: prints values. */
-@Command(name = "get", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "get",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Print a key's value; exits 1 when the key is absent.",
             "With --keys, read several keys in one batch and print KEY<TAB>VALUE for each present one, in "
@@ -44,13 +47,21 @@ import picocli.CommandLine.Parameters;
         })
 public final class GetCommand extends StoreCommand {
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "KEY",
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            paramLabel = "KEY",
             description = "The key, family/rest: for example tbl/sales/orders.")
-    @Nullable String key;
+    @Nullable
+    String key;
 
-    @Option(names = "--keys", split = ",", paramLabel = "K1,K2,...",
+    @Option(
+            names = "--keys",
+            split = ",",
+            paramLabel = "K1,K2,...",
             description = "Read these keys in one batch (at most 10000, each once) instead of KEY.")
-    @Nullable List<String> keys;
+    @Nullable
+    List<String> keys;
 
     @Override
     public Integer call() {

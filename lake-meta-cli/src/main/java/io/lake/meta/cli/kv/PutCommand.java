@@ -20,7 +20,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code put KEY (VALUE | --value-file F) [--expect OLD | --create]}: a conditional create or update. */
-@Command(name = "put", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "put",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Create a key, or update it with --expect; exits 3 on a conflict.",
             "Without --expect the key must be absent. With --expect OLD it must hold exactly OLD.",
@@ -50,33 +53,49 @@ public final class PutCommand extends StoreCommand {
     @Parameters(index = "0", paramLabel = "KEY", description = "The key, family/rest: for example tbl/sales/orders.")
     String key;
 
-    @Parameters(index = "1", arity = "0..1", paramLabel = "VALUE",
+    @Parameters(
+            index = "1",
+            arity = "0..1",
+            paramLabel = "VALUE",
             description = "The new value (or give --value-file).")
-    @Nullable String value;
+    @Nullable
+    String value;
 
-    @Option(names = "--value-file", paramLabel = "F", description = {
-        "Read the new value from file F, or from standard input for -: its bytes exactly (with --hex"
-                + " or --base64: its text, decoded; a final newline is ignored)."
-    })
-    @Nullable String valueFile;
+    @Option(
+            names = "--value-file",
+            paramLabel = "F",
+            description = {
+                "Read the new value from file F, or from standard input for -: its bytes exactly (with --hex"
+                        + " or --base64: its text, decoded; a final newline is ignored)."
+            })
+    @Nullable
+    String valueFile;
 
     @ArgGroup(exclusive = true, multiplicity = "0..1")
-    @Nullable Condition condition;
+    @Nullable
+    Condition condition;
 
-    @Option(names = "--create-store", description = {
-        "Create the store if it does not exist yet: for rocks:DIR its directory; for dynamo:TABLE an"
-                + " on-demand table with the lake-meta key schema and 16 shards (needs dynamodb:CreateTable);"
-                + " for postgres:JDBC-URL the table (needs CREATE on its schema)."
-    })
+    @Option(
+            names = "--create-store",
+            description = {
+                "Create the store if it does not exist yet: for rocks:DIR its directory; for dynamo:TABLE an"
+                        + " on-demand table with the lake-meta key schema and 16 shards (needs dynamodb:CreateTable);"
+                        + " for postgres:JDBC-URL the table (needs CREATE on its schema)."
+            })
     boolean createStore;
 
     /** What the key must hold for the write to apply. */
     static final class Condition {
-        @Option(names = "--expect", paramLabel = "OLD", required = true,
+        @Option(
+                names = "--expect",
+                paramLabel = "OLD",
+                required = true,
                 description = "Update: apply only if the key holds exactly OLD.")
         String expected;
 
-        @Option(names = "--create", required = true,
+        @Option(
+                names = "--create",
+                required = true,
                 description = "Create: apply only if the key is absent (the default).")
         boolean create;
     }
@@ -95,9 +114,10 @@ public final class PutCommand extends StoreCommand {
     /** VALUE, or the contents of --value-file; exactly one of them. */
     MetaValue newValue(ValueEncoding encoding, InputStream stdin) {
         if ((value == null) == (valueFile == null)) {
-            throw new UsageException(value == null
-                    ? "missing VALUE: give it after KEY, or use --value-file F (- for standard input)"
-                    : "VALUE and --value-file exclude each other: give one");
+            throw new UsageException(
+                    value == null
+                            ? "missing VALUE: give it after KEY, or use --value-file F (- for standard input)"
+                            : "VALUE and --value-file exclude each other: give one");
         }
         if (valueFile == null) {
             return encoding.decode(Objects.requireNonNull(value), "VALUE"); // exactly one of the two is given

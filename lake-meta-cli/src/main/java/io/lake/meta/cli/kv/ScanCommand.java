@@ -24,7 +24,10 @@ import picocli.CommandLine.Option;
  * {@code scan --prefix P [--limit N] [--token T] [--all]}: up to N entries of a prefix, following
  * the store's page tokens until N are read or the prefix ends, or the whole prefix.
  */
-@Command(name = "scan", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "scan",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Print the keys under a prefix: up to --limit of them, or all with --all.",
             "One 'KEY<TAB>VALUE' line per entry, then 'next-token: T' when more may follow:",
@@ -47,17 +50,24 @@ import picocli.CommandLine.Option;
         })
 public final class ScanCommand extends StoreCommand {
 
-    @Option(names = "--prefix", required = true, paramLabel = "P",
+    @Option(
+            names = "--prefix",
+            required = true,
+            paramLabel = "P",
             description = "Starts with a whole family: tbl/, tbl/sales/ or tbl/sales/o.")
     String prefix;
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "100",
+    @Option(
+            names = "--limit",
+            paramLabel = "N",
+            defaultValue = "100",
             description = "At most N entries, 1 to 10000 (default: ${DEFAULT-VALUE}); with --all, the"
                     + " entries read per request.")
     int limit;
 
     @Option(names = "--token", paramLabel = "T", description = "The next-token of the previous scan.")
-    @Nullable String token;
+    @Nullable
+    String token;
 
     @Option(names = "--all", description = "Every entry under the prefix (from --token on, if given).")
     boolean all;
@@ -66,9 +76,8 @@ public final class ScanCommand extends StoreCommand {
     public Integer call() {
         ValueEncoding encoding = format.encoding();
         KeyPrefix keyPrefix = PrefixOption.parse(prefix);
-        PageRequest first = token == null
-                ? PageRequest.first(keyPrefix, limit)
-                : PageRequest.after(keyPrefix, token, limit);
+        PageRequest first =
+                token == null ? PageRequest.first(keyPrefix, limit) : PageRequest.after(keyPrefix, token, limit);
         Scanned scanned = withReadOnlyStore(store -> scan(store, first));
         // Encode every value before printing anything, so a value that cannot be shown fails the
         // command without a half-printed page.
@@ -98,8 +107,7 @@ public final class ScanCommand extends StoreCommand {
     }
 
     /** What a scan read, and where the next one starts. */
-    private record Scanned(List<Entry> entries, Optional<String> nextToken) {
-    }
+    private record Scanned(List<Entry> entries, Optional<String> nextToken) {}
 
     /**
      * Reads pages from {@code first} on, following their tokens, until {@code limit} entries were

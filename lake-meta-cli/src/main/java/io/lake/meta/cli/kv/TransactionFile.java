@@ -42,8 +42,7 @@ final class TransactionFile {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Set<String> KINDS = Set.of("require", "create", "update", "delete");
 
-    private TransactionFile() {
-    }
+    private TransactionFile() {}
 
     /** Reads {@code path}, or standard input for {@code -}. */
     static Transaction read(String path, InputStream stdin, ValueEncoding encoding) {
@@ -82,7 +81,10 @@ final class TransactionFile {
 
     private static String strictUtf8(byte[] bytes, String path) {
         try {
-            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new UsageException("--file " + path + " is not UTF-8 text");
         }
@@ -134,7 +136,9 @@ final class TransactionFile {
                 }
                 case "update" -> {
                     only("update", "expect", "value");
-                    yield Mutation.update(key, encoding.decode(text("expect"), where + " \"expect\""),
+                    yield Mutation.update(
+                            key,
+                            encoding.decode(text("expect"), where + " \"expect\""),
                             encoding.decode(text("value"), where + " \"value\""));
                 }
                 default -> {
@@ -163,14 +167,16 @@ final class TransactionFile {
             if (value.isArray()) {
                 return "a JSON array";
             }
-            return value.isNull() ? "null" : "a JSON " + value.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+            return value.isNull()
+                    ? "null"
+                    : "a JSON " + value.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
         }
 
         private static String asJsonString(String text) {
             try {
                 return JSON.writeValueAsString(text);
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new IllegalStateException(e);    // a String always serializes
+                throw new IllegalStateException(e); // a String always serializes
             }
         }
 

@@ -15,8 +15,7 @@ import picocli.CommandLine;
 /** Prints the answer to {@code lake-meta txn} and picks the exit code: applied 0, not applied 3. */
 final class TransactionReport {
 
-    private TransactionReport() {
-    }
+    private TransactionReport() {}
 
     static int print(CommandLine command, FormatOptions format, Transaction transaction, TransactionResult result) {
         ValueEncoding encoding = format.encoding();
@@ -30,8 +29,11 @@ final class TransactionReport {
                 f.put("key", failure.key().toString());
                 f.put("currentKnown", failure.isCurrentKnown());
                 if (failure.isCurrentKnown()) {
-                    f.put("current", failure.currentValue()
-                            .map(v -> encoding.encode(v, "current value of " + failure.key())).orElse(null));
+                    f.put(
+                            "current",
+                            failure.currentValue()
+                                    .map(v -> encoding.encode(v, "current value of " + failure.key()))
+                                    .orElse(null));
                 }
                 failures.add(f);
             }
@@ -39,12 +41,15 @@ final class TransactionReport {
             json.put("encoding", encoding.label());
             command.getOut().println(Json.write(json));
         } else if (result.isApplied()) {
-            command.getOut().println("applied a transaction of " + count(transaction.keyCount(), "key") + " ("
-                    + count(transaction.conditions().size(), "condition") + ", "
-                    + count(transaction.mutations().size(), "mutation") + ")");
+            command.getOut()
+                    .println("applied a transaction of " + count(transaction.keyCount(), "key") + " ("
+                            + count(transaction.conditions().size(), "condition") + ", "
+                            + count(transaction.mutations().size(), "mutation") + ")");
         } else {
-            ErrorHandler.printError(command, "transaction not applied, nothing was written; "
-                    + result.failures().size() + " of " + count(transaction.keyCount(), "key") + " failed:");
+            ErrorHandler.printError(
+                    command,
+                    "transaction not applied, nothing was written; "
+                            + result.failures().size() + " of " + count(transaction.keyCount(), "key") + " failed:");
             for (TransactionFailure failure : result.failures()) {
                 command.getErr().println("  " + describe(failure, encoding));
             }
@@ -58,7 +63,8 @@ final class TransactionReport {
         if (!failure.isCurrentKnown()) {
             return failure.key() + ": did not hold what the transaction expected (current value unknown)";
         }
-        return failure.currentValue().map(v -> failure.key() + ": holds " + encoding.display(v))
+        return failure.currentValue()
+                .map(v -> failure.key() + ": holds " + encoding.display(v))
                 .orElse(failure.key() + ": is absent");
     }
 

@@ -8,7 +8,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code txn --file FILE}: a multi-key transaction read from a JSON file. */
-@Command(name = "txn", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "txn",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Apply a transaction from a JSON file: all of its steps, or none.",
             "Every condition and mutation in FILE holds and all of them apply, or "
@@ -40,7 +43,11 @@ import picocli.CommandLine.Option;
         })
 public final class TxnCommand extends StoreCommand {
 
-    @Option(names = "--file", required = true, paramLabel = "FILE", description = "The transaction, as JSON; - reads standard input.")
+    @Option(
+            names = "--file",
+            required = true,
+            paramLabel = "FILE",
+            description = "The transaction, as JSON; - reads standard input.")
     String file;
 
     @Override

@@ -11,7 +11,6 @@ import java.util.HexFormat;
 
 /** How values are written on the command line and printed: UTF-8 text, hex or base64. */
 enum ValueEncoding {
-
     UTF8("utf8") {
         @Override
         byte[] decodeBytes(String text, String what) {
@@ -30,10 +29,13 @@ enum ValueEncoding {
         @Override
         String encode(MetaValue value, String what) {
             try {
-                return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(value.toByteArray())).toString();
+                return StandardCharsets.UTF_8
+                        .newDecoder()
+                        .decode(ByteBuffer.wrap(value.toByteArray()))
+                        .toString();
             } catch (CharacterCodingException e) {
-                throw new UsageException(what + " is not UTF-8 text (" + value.size()
-                        + " bytes): print it with --hex or --base64");
+                throw new UsageException(
+                        what + " is not UTF-8 text (" + value.size() + " bytes): print it with --hex or --base64");
             }
         }
     },
@@ -44,8 +46,8 @@ enum ValueEncoding {
             try {
                 return HexFormat.of().parseHex(text);
             } catch (IllegalArgumentException e) {
-                throw new UsageException(what + " is not hex: write an even number of digits 0-9a-f,"
-                        + " for example 00ff10");
+                throw new UsageException(
+                        what + " is not hex: write an even number of digits 0-9a-f," + " for example 00ff10");
             }
         }
 

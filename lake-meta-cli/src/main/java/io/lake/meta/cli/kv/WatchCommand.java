@@ -24,7 +24,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code watch --prefix P}: prints a prefix's contents, then every change, until stopped. */
-@Command(name = "watch", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "watch",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Print the keys under a prefix, then every change to them, until Ctrl-C (or --max-events).",
             "One line per event: 'initial KEY<TAB>VALUE' for what the prefix held when the watch began, then "
@@ -53,16 +56,22 @@ public final class WatchCommand extends StoreCommand {
     /** How long a stop signal waits for the watch to close its store before the JVM halts anyway. */
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
-    @Option(names = "--prefix", required = true, paramLabel = "P",
+    @Option(
+            names = "--prefix",
+            required = true,
+            paramLabel = "P",
             description = "Starts with a whole family: tbl/, tbl/sales/ or tbl/sales/o.")
     String prefix;
 
     @Option(names = "--changes-only", description = "Do not print the initial contents, only the changes.")
     boolean changesOnly;
 
-    @Option(names = "--max-events", paramLabel = "N",
+    @Option(
+            names = "--max-events",
+            paramLabel = "N",
             description = "Stop after printing N events (at least 1); without it, run until interrupted.")
-    @Nullable Integer maxEvents;
+    @Nullable
+    Integer maxEvents;
 
     @SuppressWarnings("try") // the watch is held open while events are printed
     @Override
@@ -77,16 +86,19 @@ public final class WatchCommand extends StoreCommand {
         CountDownLatch storeClosed = new CountDownLatch(1);
         // The JVM halts once its shutdown hooks return: this one waits until the loop has seen the
         // flag and closed the store (a read-only view deletes its scratch directory on close).
-        Thread stopOnSignal = new Thread(() -> {
-            stopped.set(true);
-            try {
-                storeClosed.await(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "lake-meta-watch-stop");
+        Thread stopOnSignal = new Thread(
+                () -> {
+                    stopped.set(true);
+                    try {
+                        storeClosed.await(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "lake-meta-watch-stop");
         Runtime.getRuntime().addShutdownHook(stopOnSignal);
-        try (MetaStore store = storeOptions.openReadOnly(); Watch watch = store.watch(keyPrefix, events::add)) {
+        try (MetaStore store = storeOptions.openReadOnly();
+                Watch watch = store.watch(keyPrefix, events::add)) {
             PrintWriter out = spec.commandLine().getOut();
             int printed = 0;
             while (!stopped.get() && (maxEvents == null || printed < maxEvents)) {
@@ -114,7 +126,11 @@ public final class WatchCommand extends StoreCommand {
 
     private static String text(WatchEvent event, ValueEncoding encoding) {
         String what = event.isInitial() ? "initial " : event.value().isPresent() ? "changed " : "deleted ";
-        return what + event.key() + event.value().map(v -> "\t" + encoding.encode(v, "value of " + event.key())).orElse("");
+        return what
+                + event.key()
+                + event.value()
+                        .map(v -> "\t" + encoding.encode(v, "value of " + event.key()))
+                        .orElse("");
     }
 
     private static Map<String, Object> json(WatchEvent event, ValueEncoding encoding) {

@@ -13,8 +13,7 @@ import picocli.CommandLine;
 /** Prints the answer to a conditional write and picks the exit code: applied 0, conflict 3. */
 final class WriteReport {
 
-    private WriteReport() {
-    }
+    private WriteReport() {}
 
     static int print(CommandLine command, FormatOptions format, Mutation mutation, WriteResult result) {
         ValueEncoding encoding = format.encoding();
@@ -27,9 +26,11 @@ final class WriteReport {
             if (result.isConflict()) {
                 json.put("currentKnown", result.isCurrentKnown());
                 if (result.isCurrentKnown()) {
-                    json.put("current", result.currentValue()
-                            .map(v -> encoding.encode(v, "current value of " + mutation.key()))
-                            .orElse(null));
+                    json.put(
+                            "current",
+                            result.currentValue()
+                                    .map(v -> encoding.encode(v, "current value of " + mutation.key()))
+                                    .orElse(null));
                     json.put("encoding", encoding.label());
                 }
             }

@@ -9,7 +9,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code maintenance run --once}: the paged maintenance sweep, seen from the command line. */
-@Command(name = "maintenance", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "maintenance",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = "Paged maintenance over the table registry: one registry page per tick.",
         subcommands = {MaintenanceRunCommand.class},
         exitCodeListHeading = ExitCodeHelp.HEADING,
@@ -19,9 +22,7 @@ import picocli.CommandLine.Spec;
             "4:as the subcommand says (maintenance run --help)"
         },
         footerHeading = "%nExamples:%n",
-        footer = {
-            "  lake-meta maintenance run --store rocks:/tmp/meta --once"
-        })
+        footer = {"  lake-meta maintenance run --store rocks:/tmp/meta --once"})
 public final class MaintenanceCommand implements Callable<Integer> {
 
     @Spec

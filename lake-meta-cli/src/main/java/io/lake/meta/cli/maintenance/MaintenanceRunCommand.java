@@ -19,7 +19,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code maintenance run --once [--page-size N] [--interval D]}: one report-only sweeper tick. */
-@Command(name = "run", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Run one maintenance sweeper tick over the table registry and report what it would do.",
             "The tick reads one registry page (the first: a sweeper keeps its position in memory only) and "
@@ -49,20 +52,28 @@ import picocli.CommandLine.Option;
         })
 final class MaintenanceRunCommand extends RecipeStoreCommand {
 
-    @Option(names = "--once", required = true,
+    @Option(
+            names = "--once",
+            required = true,
             description = "Run one tick, then exit (required: a continuous sweeper runs in your service, where"
                     + " MaintenanceSweeper.scheduleOn ticks every interval).")
     boolean once;
 
-    @Option(names = "--" + MaintenanceLimits.PAGE_SIZE_OPTION, paramLabel = "N",
+    @Option(
+            names = "--" + MaintenanceLimits.PAGE_SIZE_OPTION,
+            paramLabel = "N",
             description = "Registrations the tick reads, 1 to 10000 (default: $" + MaintenanceLimits.PAGE_SIZE_ENV
                     + ", else 100).")
-    @Nullable String pageSize;
+    @Nullable
+    String pageSize;
 
-    @Option(names = "--" + MaintenanceLimits.INTERVAL_OPTION, paramLabel = "D",
+    @Option(
+            names = "--" + MaintenanceLimits.INTERVAL_OPTION,
+            paramLabel = "D",
             description = "Time between ticks: 500ms, 30s, 5m, 2h, 1d or PT30S (default: $"
                     + MaintenanceLimits.INTERVAL_ENV + ", else 60s).")
-    @Nullable String interval;
+    @Nullable
+    String interval;
 
     @Override
     public Integer call() {
@@ -91,8 +102,8 @@ final class MaintenanceRunCommand extends RecipeStoreCommand {
     }
 
     private static void text(ReportOnlyTick.Report report, PrintWriter out) {
-        out.println("report only: nothing is written and no lock is taken (page size " + report.limits().pageSize()
-                + ", interval " + report.limits().interval() + ")");
+        out.println("report only: nothing is written and no lock is taken (page size "
+                + report.limits().pageSize() + ", interval " + report.limits().interval() + ")");
         for (TableRegistration r : report.toMaintain()) {
             out.println("maintain " + r.id() + " (generation " + r.generation() + ", " + r.format() + ", "
                     + r.location() + ")");
@@ -102,11 +113,13 @@ final class MaintenanceRunCommand extends RecipeStoreCommand {
                     + r.location() + "): waits for your sweeper's cleanup");
         }
         TickStatistics s = report.statistics();
-        out.println("tick: scanned " + s.scanned() + ", maintain " + report.toMaintain().size() + ", clean up "
+        out.println("tick: scanned " + s.scanned() + ", maintain "
+                + report.toMaintain().size() + ", clean up "
                 + report.toCleanUp().size() + ", gone " + report.gone() + ", wrapped " + (s.wrapped() ? "yes" : "no"));
-        out.println(s.wrapped()
-                ? "the page was the registry's last: the next tick starts again at the first page"
-                : "more pages follow: a sweeper's next tick reads the next page; this command reads only the first");
+        out.println(
+                s.wrapped()
+                        ? "the page was the registry's last: the next tick starts again at the first page"
+                        : "more pages follow: a sweeper's next tick reads the next page; this command reads only the first");
         if (s.scanned() == 0 && !s.wrapped()) {
             out.println("the first page was empty but not the last: the store pages by Scan (DynamoDB mode V1)");
         }

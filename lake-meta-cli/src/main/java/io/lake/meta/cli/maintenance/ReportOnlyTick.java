@@ -46,20 +46,26 @@ final class ReportOnlyTick {
      * @param toCleanUp tombstones whose cleanup waits for a sweeper that can clean up
      * @param gone registrations deleted between the page read and their point read
      */
-    record Report(MaintenanceLimits limits, TickStatistics statistics, List<TableRegistration> toMaintain,
-            List<TableRegistration> toCleanUp, int gone) {
-    }
+    record Report(
+            MaintenanceLimits limits,
+            TickStatistics statistics,
+            List<TableRegistration> toMaintain,
+            List<TableRegistration> toCleanUp,
+            int gone) {}
 
-    private ReportOnlyTick() {
-    }
+    private ReportOnlyTick() {}
 
     static Report run(MetaStore store, MaintenanceLimits limits) {
         Recorder recorder = new Recorder();
-        MaintenanceSweeper sweeper = MaintenanceSweeper.builder().registryStore(store)
-                .locks(new OneReadLocks(store, recorder)).maintainer(recorder).limits(limits).build();
+        MaintenanceSweeper sweeper = MaintenanceSweeper.builder()
+                .registryStore(store)
+                .locks(new OneReadLocks(store, recorder))
+                .maintainer(recorder)
+                .limits(limits)
+                .build();
         TickStatistics statistics = sweeper.tick();
-        return new Report(limits, statistics, List.copyOf(recorder.toMaintain), List.copyOf(recorder.toCleanUp),
-                recorder.gone);
+        return new Report(
+                limits, statistics, List.copyOf(recorder.toMaintain), List.copyOf(recorder.toCleanUp), recorder.gone);
     }
 
     /** What the tick handed out. Single-threaded: one tick runs on the command's thread. */

@@ -10,8 +10,7 @@ import java.util.Map;
 /** How the commands print an operation record: text fields or a JSON object. */
 final class OperationView {
 
-    private OperationView() {
-    }
+    private OperationView() {}
 
     /** One {@code field: value} line per field; times, outcome and reason only when set. */
     static List<String> fields(OperationRecord r) {

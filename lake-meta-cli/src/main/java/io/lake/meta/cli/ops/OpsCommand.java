@@ -9,7 +9,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code ops show}: the operation journal, read-only. */
-@Command(name = "ops", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "ops",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = "Read the operation journal: one record per operation under ops/<tenant>/<operationId>.",
         subcommands = {OpsShowCommand.class},
         exitCodeListHeading = ExitCodeHelp.HEADING,
@@ -19,9 +22,7 @@ import picocli.CommandLine.Spec;
             ExitCodeHelp.GROUP_USAGE
         },
         footerHeading = "%nExamples:%n",
-        footer = {
-            "  lake-meta ops show --store rocks:/tmp/meta tenant-1 compact-2026-12-01"
-        })
+        footer = {"  lake-meta ops show --store rocks:/tmp/meta tenant-1 compact-2026-12-01"})
 public final class OpsCommand implements Callable<Integer> {
 
     @Spec

@@ -20,7 +20,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code ops show TENANT ID}: one operation record. */
-@Command(name = "show", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "show",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Print one operation's journal record.",
             "One 'field: value' line each: operation, key, state "
@@ -43,10 +46,16 @@ import picocli.CommandLine.Parameters;
         })
 final class OpsShowCommand extends RecipeStoreCommand {
 
-    @Parameters(index = "0", paramLabel = "TENANT", description = "The tenant: 1 to 128 of [A-Za-z0-9_.-], first a letter or digit.")
+    @Parameters(
+            index = "0",
+            paramLabel = "TENANT",
+            description = "The tenant: 1 to 128 of [A-Za-z0-9_.-], first a letter or digit.")
     String tenant;
 
-    @Parameters(index = "1", paramLabel = "ID", description = "The operation id: 1 to 256 of [A-Za-z0-9_.:-], first a letter or digit.")
+    @Parameters(
+            index = "1",
+            paramLabel = "ID",
+            description = "The operation id: 1 to 256 of [A-Za-z0-9_.:-], first a letter or digit.")
     String operationId;
 
     @Override
@@ -69,7 +78,10 @@ final class OpsShowCommand extends RecipeStoreCommand {
 
     /** A journal that only reads: its authority never leads, so nothing could be begun or ended through it. */
     private static OperationJournal reader(MetaStore store) {
-        return OperationJournal.builder().store(store).authority(NeverLeads.INSTANCE).build();
+        return OperationJournal.builder()
+                .store(store)
+                .authority(NeverLeads.INSTANCE)
+                .build();
     }
 
     /** The authority of a reader: no lease, no guard. */

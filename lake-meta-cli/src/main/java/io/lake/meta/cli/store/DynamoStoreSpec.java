@@ -14,6 +14,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.TypeConversionException;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -26,7 +27,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.utils.SdkAutoCloseable;
-import org.jspecify.annotations.Nullable;
 
 /**
  * {@code dynamo:TABLE}: a lake-meta table in DynamoDB, reached at {@code --endpoint} (or the
@@ -40,7 +40,8 @@ import org.jspecify.annotations.Nullable;
  * @param endpoint {@code --endpoint}, or null for the region's AWS endpoint
  * @param region {@code --region}, or null for the SDK's default region chain
  */
-public record DynamoStoreSpec(String table, @Nullable URI endpoint, @Nullable String region) implements StoreSpec {
+public record DynamoStoreSpec(
+        String table, @Nullable URI endpoint, @Nullable String region) implements StoreSpec {
 
     private static final Pattern REGION = Pattern.compile("[a-z0-9-]{1,64}");
 
@@ -83,7 +84,8 @@ public record DynamoStoreSpec(String table, @Nullable URI endpoint, @Nullable St
         } catch (URISyntaxException e) {
             uri = null;
         }
-        if (uri == null || uri.getHost() == null
+        if (uri == null
+                || uri.getHost() == null
                 || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))) {
             throw new UsageException("--endpoint '" + text + "' is not an http or https URI with a host:"
                     + " write one such as http://127.0.0.1:8000");
@@ -98,8 +100,10 @@ public record DynamoStoreSpec(String table, @Nullable URI endpoint, @Nullable St
      */
     @Override
     public MetaStore open(boolean createIfMissing) {
-        Region resolvedRegion = region(region, DefaultAwsRegionProviderChain.builder().build());
-        DefaultCredentialsProvider credentials = DefaultCredentialsProvider.builder().build();
+        Region resolvedRegion =
+                region(region, DefaultAwsRegionProviderChain.builder().build());
+        DefaultCredentialsProvider credentials =
+                DefaultCredentialsProvider.builder().build();
         DynamoDbClient client = null;
         try {
             requireCredentials(credentials);
@@ -130,13 +134,15 @@ public record DynamoStoreSpec(String table, @Nullable URI endpoint, @Nullable St
                     .createTableIfMissing(createIfMissing)
                     .build(); // no shardCount: adopt the table's (16 for a table created here)
         } catch (StoreUnavailableException e) {
-            throw new StoreOpenException("cannot open DynamoDB table '" + table + "' at " + where + ": "
-                    + e.getMessage() + (unreachable(e) ? " (check --endpoint and that the server is running)" : ""), e);
+            throw new StoreOpenException(
+                    "cannot open DynamoDB table '" + table + "' at " + where + ": " + e.getMessage()
+                            + (unreachable(e) ? " (check --endpoint and that the server is running)" : ""),
+                    e);
         } catch (DynamoStoreException e) {
             if (e.getCause() instanceof SdkException) {
                 // DynamoDB or the client refused: permissions, rejected credentials, a rejected request
-                throw new StoreOpenException("cannot open DynamoDB table '" + table + "' at " + where + ": "
-                        + e.getMessage(), e);
+                throw new StoreOpenException(
+                        "cannot open DynamoDB table '" + table + "' at " + where + ": " + e.getMessage(), e);
             }
             // the table itself cannot be used: missing, another key schema, a foreign layout record
             if (!createIfMissing && tableMissing(client)) {
@@ -167,7 +173,9 @@ public record DynamoStoreSpec(String table, @Nullable URI endpoint, @Nullable St
 
     private static boolean unreachable(Throwable e) {
         for (Throwable c = e; c != null; c = c.getCause()) {
-            if (c instanceof ConnectException || c instanceof UnknownHostException || c instanceof NoRouteToHostException) {
+            if (c instanceof ConnectException
+                    || c instanceof UnknownHostException
+                    || c instanceof NoRouteToHostException) {
                 return true;
             }
         }

@@ -35,7 +35,9 @@ public record PostgresStoreSpec(String url, String table) implements StoreSpec {
                     + " postgres:jdbc:postgresql://HOST:PORT/DATABASE[#TABLE]");
         }
         String lower = url.toLowerCase(Locale.ROOT);
-        if (lower.contains("password=") || lower.contains("user=") || url.substring("jdbc:postgresql://".length()).contains("@")) {
+        if (lower.contains("password=")
+                || lower.contains("user=")
+                || url.substring("jdbc:postgresql://".length()).contains("@")) {
             throw new TypeConversionException("the PostgreSQL URL must not carry credentials (they would be printed):"
                     + " set " + USER_VARIABLE + " and " + PASSWORD_VARIABLE + " in the environment instead");
         }
@@ -93,8 +95,9 @@ public record PostgresStoreSpec(String url, String table) implements StoreSpec {
             throw new UsageException("cannot open PostgreSQL table " + table + " at " + url + ": " + e.getMessage()
                     + (createIfMissing ? "" : " (put --create-store creates it)"));
         } catch (StoreUnavailableException e) {
-            throw new StoreOpenException("cannot open PostgreSQL table " + table + " at " + url + ": "
-                    + redact(e.getMessage(), password), e);
+            throw new StoreOpenException(
+                    "cannot open PostgreSQL table " + table + " at " + url + ": " + redact(e.getMessage(), password),
+                    e);
         }
     }
 

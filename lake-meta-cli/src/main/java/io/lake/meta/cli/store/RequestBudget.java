@@ -17,8 +17,7 @@ public final class RequestBudget {
     /** Also in the commands' help and the README: change them together. */
     public static final Duration PER_REQUEST = Duration.ofSeconds(10);
 
-    private RequestBudget() {
-    }
+    private RequestBudget() {}
 
     /** Configures a client to give up on a request, retries included, after {@link #PER_REQUEST}. */
     public static void applyTo(ClientOverrideConfiguration.Builder client) {

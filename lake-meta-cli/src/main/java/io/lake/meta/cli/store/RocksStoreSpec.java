@@ -64,7 +64,10 @@ public record RocksStoreSpec(Path directory) implements StoreSpec {
         }
         try {
             if (readOnly) {
-                return RocksDbMetaStore.builder().directory(directory).pollInterval(WATCH_POLL_INTERVAL).buildReadOnly();
+                return RocksDbMetaStore.builder()
+                        .directory(directory)
+                        .pollInterval(WATCH_POLL_INTERVAL)
+                        .buildReadOnly();
             }
             return RocksDbMetaStore.builder()
                     .directory(directory)

@@ -7,7 +7,10 @@ import picocli.CommandLine.Option;
 /** The options that choose and open the store of an inspection command. */
 public final class StoreOptions {
 
-    @Option(names = "--store", required = true, paramLabel = "SCHEME:LOCATION",
+    @Option(
+            names = "--store",
+            required = true,
+            paramLabel = "SCHEME:LOCATION",
             converter = StoreSpec.Converter.class,
             description = {
                 "The store to open: rocks:DIR (an embedded RocksDB store in DIR), dynamo:TABLE (a DynamoDB"
@@ -20,15 +23,22 @@ public final class StoreOptions {
             })
     StoreSpec store;
 
-    @Option(names = "--endpoint", paramLabel = "URI",
+    @Option(
+            names = "--endpoint",
+            paramLabel = "URI",
             description = "For dynamo:TABLE only: the DynamoDB endpoint, such as http://127.0.0.1:8000 for dynamo-local"
                     + " (default: the region's AWS endpoint).")
-    @Nullable String endpoint;
+    @Nullable
+    String endpoint;
 
-    @Option(names = "--region", paramLabel = "R",
-            description = "For dynamo:TABLE only: the AWS region, such as us-east-1 (default: the AWS SDK's region chain,"
-                    + " such as AWS_REGION or the AWS profile's region).")
-    @Nullable String region;
+    @Option(
+            names = "--region",
+            paramLabel = "R",
+            description =
+                    "For dynamo:TABLE only: the AWS region, such as us-east-1 (default: the AWS SDK's region chain,"
+                            + " such as AWS_REGION or the AWS profile's region).")
+    @Nullable
+    String region;
 
     /** Opens the chosen store; the caller closes it. */
     public MetaStore open(boolean createIfMissing) {

@@ -73,14 +73,14 @@ public interface StoreSpec {
     static StoreSpec parse(String text) {
         int colon = text.indexOf(':');
         if (colon <= 0) {
-            throw new TypeConversionException("'" + text + "' names no store scheme: write " + SYNTAX
-                    + ", for example rocks:./meta-db");
+            throw new TypeConversionException(
+                    "'" + text + "' names no store scheme: write " + SYNTAX + ", for example rocks:./meta-db");
         }
         String scheme = text.substring(0, colon);
         Function<String, StoreSpec> parser = SCHEMES.get(scheme);
         if (parser == null) {
-            throw new TypeConversionException("unknown store scheme '" + scheme + "' in '" + text
-                    + "': the supported schemes are " + SYNTAX);
+            throw new TypeConversionException(
+                    "unknown store scheme '" + scheme + "' in '" + text + "': the supported schemes are " + SYNTAX);
         }
         String location = text.substring(colon + 1);
         if (location.isBlank()) {

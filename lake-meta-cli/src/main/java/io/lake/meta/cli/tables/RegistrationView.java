@@ -11,8 +11,7 @@ import java.util.TreeMap;
 /** How the commands print a table registration: a text row, text fields, or a JSON object. */
 public final class RegistrationView {
 
-    private RegistrationView() {
-    }
+    private RegistrationView() {}
 
     /** {@code NAMESPACE/NAME<TAB>STATE<TAB>GENERATION<TAB>FORMAT<TAB>LOCATION}. */
     static String row(TableRegistration r) {

@@ -9,7 +9,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code tables list|show}: the table registry, read-only. */
-@Command(name = "tables", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "tables",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = "Read the table registry: typed registrations under tbl/<namespace>/<name>.",
         subcommands = {TablesListCommand.class, TablesShowCommand.class},
         exitCodeListHeading = ExitCodeHelp.HEADING,

@@ -19,7 +19,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code tables list [--namespace N] [--limit N] [--token T]}: one page of registrations. */
-@Command(name = "list", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "list",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Print one page of table registrations, tombstones (dropped, purging) included.",
             "One line per table: NAMESPACE/NAME<TAB>STATE<TAB>GENERATION<TAB>FORMAT<TAB>LOCATION, then "
@@ -42,24 +45,31 @@ import picocli.CommandLine.Option;
         })
 final class TablesListCommand extends RecipeStoreCommand {
 
-    @Option(names = "--namespace", paramLabel = "N",
+    @Option(
+            names = "--namespace",
+            paramLabel = "N",
             description = "Only this namespace's tables (ns1 never lists ns10's). Default: every namespace.")
-    @Nullable String namespace;
+    @Nullable
+    String namespace;
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "100",
+    @Option(
+            names = "--limit",
+            paramLabel = "N",
+            defaultValue = "100",
             description = "At most N tables, 1 to 10000 (default: ${DEFAULT-VALUE}).")
     int limit;
 
     @Option(names = "--token", paramLabel = "T", description = "The next-token of the previous page.")
-    @Nullable String token;
+    @Nullable
+    String token;
 
     @Override
     public Integer call() {
-        TypedPageRequest<TableRegistration> first = namespace == null
-                ? TableRegistry.allNamespaces(limit)
-                : TableRegistry.inNamespace(namespace, limit);
+        TypedPageRequest<TableRegistration> first =
+                namespace == null ? TableRegistry.allNamespaces(limit) : TableRegistry.inNamespace(namespace, limit);
         TypedPageRequest<TableRegistration> request = token == null ? first : first.after(token);
-        TypedPage<TableRegistration> page = withStore(store -> TableRegistry.over(store).scanTablesPage(request));
+        TypedPage<TableRegistration> page =
+                withStore(store -> TableRegistry.over(store).scanTablesPage(request));
         PrintWriter out = out();
         if (json) {
             List<Map<String, Object>> tables = new ArrayList<>();

@@ -16,7 +16,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code tables show NS NAME}: one registration. */
-@Command(name = "show", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "show",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = {
             "Print one table's registration.",
             "One 'field: value' line each: table, key, state, generation, "
@@ -39,7 +42,10 @@ import picocli.CommandLine.Parameters;
         })
 final class TablesShowCommand extends RecipeStoreCommand {
 
-    @Parameters(index = "0", paramLabel = "NS", description = "The namespace: 1 to 128 of [A-Za-z0-9_.-], first a letter or digit.")
+    @Parameters(
+            index = "0",
+            paramLabel = "NS",
+            description = "The namespace: 1 to 128 of [A-Za-z0-9_.-], first a letter or digit.")
     String namespace;
 
     @Parameters(index = "1", paramLabel = "NAME", description = "The table's name, by the same rule.")
@@ -48,10 +54,12 @@ final class TablesShowCommand extends RecipeStoreCommand {
     @Override
     public Integer call() {
         TableId id = TableId.of(namespace, name); // checked before the store is opened
-        Optional<TableRegistration> registration = withStore(store -> TableRegistry.over(store).get(id));
+        Optional<TableRegistration> registration =
+                withStore(store -> TableRegistry.over(store).get(id));
         PrintWriter out = out();
         if (json) {
-            Map<String, Object> answer = registration.map(RegistrationView::json).orElseGet(() -> RegistrationView.identity(id));
+            Map<String, Object> answer =
+                    registration.map(RegistrationView::json).orElseGet(() -> RegistrationView.identity(id));
             answer.put("found", registration.isPresent());
             out.println(Json.write(answer));
         } else if (registration.isPresent()) {

@@ -20,8 +20,10 @@ class BenchCommandTest {
         assertThat(report.get("plan").asText()).isEqualTo("quick");
         JsonNode rows = report.get("rows");
         assertThat(rows).isNotEmpty();
-        assertThat(rows.findValuesAsText("row")).contains("DynamoDB point read: requests",
-                "DynamoDB full listing of a 5-key family, 16 shards, limit 1000: page calls");
+        assertThat(rows.findValuesAsText("row"))
+                .contains(
+                        "DynamoDB point read: requests",
+                        "DynamoDB full listing of a 5-key family, 16 shards, limit 1000: page calls");
         assertThat(run.err()).contains("running dynamo");
     }
 
@@ -30,8 +32,10 @@ class BenchCommandTest {
         Cli.Run run = Cli.run("bench", "--quick", "--only", "dynamo");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.out()).contains("| row | lake-meta | against | baseline | ratio | target | met | note |")
-                .contains("| DynamoDB CAS (update): requests | 1.00 requests | one request | 1.00 | 1.00 | <= 1.00 | yes |");
+        assertThat(run.out())
+                .contains("| row | lake-meta | against | baseline | ratio | target | met | note |")
+                .contains(
+                        "| DynamoDB CAS (update): requests | 1.00 requests | one request | 1.00 | 1.00 | <= 1.00 | yes |");
     }
 
     /** The whole command with JMH (a point-read benchmark and its raw baseline): the table's shape, never a timing. */
@@ -40,9 +44,11 @@ class BenchCommandTest {
         Cli.Run run = Cli.run("bench", "--smoke");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.out()).startsWith("lake-meta bench (smoke run) on ")
+        assertThat(run.out())
+                .startsWith("lake-meta bench (smoke run) on ")
                 .contains("| row | lake-meta | against | baseline | ratio | target | met | note |")
-                .containsPattern("\\| RocksDB point read, 1 thread \\| [0-9.,]+ ops/s \\| raw get, 1 thread \\| [0-9.,]+ \\| [0-9.,]+ \\| >= 0\\.90 \\| (yes|NO) \\|")
+                .containsPattern(
+                        "\\| RocksDB point read, 1 thread \\| [0-9.,]+ ops/s \\| raw get, 1 thread \\| [0-9.,]+ \\| [0-9.,]+ \\| >= 0\\.90 \\| (yes|NO) \\|")
                 .contains("| DynamoDB point read: requests |")
                 .containsPattern("\\n  reads: .+ -> .+\\n")
                 .contains("JMH's own output: ");
@@ -62,13 +68,19 @@ class BenchCommandTest {
         Cli.Run run = Cli.run("bench", "--only", "postgres", "--postgres", "db.internal:5432");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).contains("jdbc:postgresql://host:port/database").contains("PGUSER")
+        assertThat(run.err())
+                .contains("jdbc:postgresql://host:port/database")
+                .contains("PGUSER")
                 .doesNotContain("running postgres");
     }
 
     @Test
     void postgresUrlCarryingAPassword_isAUsageError_thatDoesNotPrintIt() {
-        Cli.Run run = Cli.run("bench", "--only", "postgres", "--postgres",
+        Cli.Run run = Cli.run(
+                "bench",
+                "--only",
+                "postgres",
+                "--postgres",
                 "jdbc:postgresql://127.0.0.1:5432/bench?user=bench&password=s3cret");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);

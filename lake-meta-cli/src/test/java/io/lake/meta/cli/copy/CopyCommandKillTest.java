@@ -79,16 +79,36 @@ class CopyCommandKillTest {
     void copySigkilledHalfWay_isFinishedByARerun_withEveryKeyCreatedOnce_andEqualDigests() throws Exception {
         long started = System.nanoTime();
         Path source = directory.resolve("source");
-        try (MetaStore store = RocksDbMetaStore.builder().directory(source).createIfMissing(true).build()) {
+        try (MetaStore store = RocksDbMetaStore.builder()
+                .directory(source)
+                .createIfMissing(true)
+                .build()) {
             StoreCopyTest.fill(store, KEYS);
         }
         long filled = System.nanoTime();
-        List<String> args = List.of("copy", "--from", "rocks:" + source, "--to", "postgres:" + url + "#copy_kill",
-                "--prefix", "tbl/", "--prefix", "lease/", "--prefix", "ops/", "--prefix", "cnt/", "--json");
+        List<String> args = List.of(
+                "copy",
+                "--from",
+                "rocks:" + source,
+                "--to",
+                "postgres:" + url + "#copy_kill",
+                "--prefix",
+                "tbl/",
+                "--prefix",
+                "lease/",
+                "--prefix",
+                "ops/",
+                "--prefix",
+                "cnt/",
+                "--json");
 
         long copiedAtKill;
-        try (MetaStore target = PostgresMetaStore.builder().dataSource(database.pool()).table("copy_kill")
-                .createTableIfMissing(true).pollInterval(PostgresMetaStore.MIN_POLL_INTERVAL).build()) {
+        try (MetaStore target = PostgresMetaStore.builder()
+                .dataSource(database.pool())
+                .table("copy_kill")
+                .createTableIfMissing(true)
+                .pollInterval(PostgresMetaStore.MIN_POLL_INTERVAL)
+                .build()) {
             killAboutHalfWay(args, target);
             copiedAtKill = copiedAfterTheKill(target);
             assertThat(copiedAtKill).as("the record after the kill").isBetween(KILL_FROM, KILL_BY);
@@ -100,8 +120,12 @@ class CopyCommandKillTest {
         assertThat(rerun.exitCode()).as(rerun.toString()).isZero();
         JsonNode report = JSON.readTree(rerun.out());
         assertThat(report.at("/copy/resumed").asBoolean()).isTrue();
-        assertThat(report.at("/copy/copied").asLong()).as("copied across both runs").isEqualTo(KEYS);
-        assertThat(report.at("/copy/alreadyEqual").asLong()).as("a key created twice is found equal").isZero();
+        assertThat(report.at("/copy/copied").asLong())
+                .as("copied across both runs")
+                .isEqualTo(KEYS);
+        assertThat(report.at("/copy/alreadyEqual").asLong())
+                .as("a key created twice is found equal")
+                .isZero();
         assertThat(report.at("/copy/differing").asLong()).isZero();
         assertThat(report.at("/verification/equal").asBoolean()).isTrue();
         assertThat(report.at("/verification/sourceKeys").asLong()).isEqualTo(KEYS);
@@ -113,37 +137,60 @@ class CopyCommandKillTest {
         try (MetaStore store = RocksDbMetaStore.builder().directory(source).build()) {
             sourceDigest = digest(store);
         }
-        try (MetaStore target = PostgresMetaStore.builder().dataSource(database.pool()).table("copy_kill").build()) {
-            assertThat(digest(target)).as("the target's entries, key by key in order").isEqualTo(sourceDigest);
-            assertThat(target.get(RESUME_RECORD)).as("the resume record, deleted at the end").isEmpty();
+        try (MetaStore target = PostgresMetaStore.builder()
+                .dataSource(database.pool())
+                .table("copy_kill")
+                .build()) {
+            assertThat(digest(target))
+                    .as("the target's entries, key by key in order")
+                    .isEqualTo(sourceDigest);
+            assertThat(target.get(RESUME_RECORD))
+                    .as("the resume record, deleted at the end")
+                    .isEmpty();
         }
-        System.out.printf("copy-kill: %d keys in %d families filled in %d ms; SIGKILL after %d copied (%d ms); the"
+        System.out.printf(
+                "copy-kill: %d keys in %d families filled in %d ms; SIGKILL after %d copied (%d ms); the"
                         + " rerun (copy and verification) %d ms; sha256 of the entries in order %s; the command's: %s%n",
-                KEYS, StoreCopyTest.FAMILIES.size(), (filled - started) / 1_000_000, copiedAtKill,
-                (killed - filled) / 1_000_000, (rerunDone - killed) / 1_000_000, sourceDigest,
+                KEYS,
+                StoreCopyTest.FAMILIES.size(),
+                (filled - started) / 1_000_000,
+                copiedAtKill,
+                (killed - filled) / 1_000_000,
+                (rerunDone - killed) / 1_000_000,
+                sourceDigest,
                 report.at("/verification/sourceDigest").asText());
     }
 
     /** Runs the copy in a child JVM and kills it with SIGKILL once the resume record counts {@link #KILL_FROM} keys copied. */
     private void killAboutHalfWay(List<String> args, MetaStore target) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), LakeMetaCommand.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                LakeMetaCommand.class.getName()));
         command.addAll(args);
         Path log = directory.resolve("child.log");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().put(PostgresStoreSpec.USER_VARIABLE, "postgres");
         // the record's values as the watch sees them; empty once the child exited on its own
         BlockingQueue<Optional<MetaValue>> records = new LinkedBlockingQueue<>();
-        try (Watch watch = target.watch(KeyPrefix.family("lake-meta-copy"),
+        try (Watch watch = target.watch(
+                KeyPrefix.family("lake-meta-copy"),
                 event -> event.value().ifPresent(value -> records.add(Optional.of(value))))) {
             Process child = builder.start();
             child.onExit().thenRun(() -> records.add(Optional.empty()));
             try {
                 while (true) {
                     Optional<MetaValue> record = records.poll(10, TimeUnit.MINUTES);
-                    assertThat(record).as("the child's progress within 10 minutes").isNotNull();
-                    assertThat(record).as("the child exited (exit %s) before copying %d keys: %s",
-                            child.isAlive() ? "-" : child.exitValue(), KILL_FROM, Files.readString(log)).isPresent();
+                    assertThat(record)
+                            .as("the child's progress within 10 minutes")
+                            .isNotNull();
+                    assertThat(record)
+                            .as(
+                                    "the child exited (exit %s) before copying %d keys: %s",
+                                    child.isAlive() ? "-" : child.exitValue(), KILL_FROM, Files.readString(log))
+                            .isPresent();
                     if (copied(record.get()) >= KILL_FROM) {
                         break;
                     }
@@ -164,13 +211,19 @@ class CopyCommandKillTest {
     private static long copiedAfterTheKill(MetaStore target) throws Exception {
         for (int attempt = 0; ; attempt++) {
             Optional<MetaValue> before = target.get(RESUME_RECORD);
-            assertThat(before).as("the child was killed mid-copy, not after it finished").isPresent();
+            assertThat(before)
+                    .as("the child was killed mid-copy, not after it finished")
+                    .isPresent();
             long keys = count(target);
             if (before.equals(target.get(RESUME_RECORD))) {
-                assertThat(keys).as("keys in the target: those the record counts").isEqualTo(copied(before.get()));
+                assertThat(keys)
+                        .as("keys in the target: those the record counts")
+                        .isEqualTo(copied(before.get()));
                 return copied(before.get());
             }
-            assertThat(attempt).as("the record moved after the kill more than once").isZero();
+            assertThat(attempt)
+                    .as("the record moved after the kill more than once")
+                    .isZero();
         }
     }
 

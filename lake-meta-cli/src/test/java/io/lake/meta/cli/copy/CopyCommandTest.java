@@ -46,7 +46,10 @@ class CopyCommandTest {
 
     private Path sourceWith(int keys) {
         Path source = directory.resolve("source");
-        try (MetaStore store = RocksDbMetaStore.builder().directory(source).createIfMissing(true).build()) {
+        try (MetaStore store = RocksDbMetaStore.builder()
+                .directory(source)
+                .createIfMissing(true)
+                .build()) {
             for (int i = 0; i < keys; i++) {
                 store.create(MetaKey.of((i % 2 == 0 ? "tbl" : "lease") + "/k" + i), MetaValue.utf8("v" + i));
             }
@@ -61,8 +64,14 @@ class CopyCommandTest {
     @Test
     void progress_withoutATerminal_isLoggedInLines_neverRedrawn() {
         Path source = sourceWith(10);
-        Cli.Run copy = Cli.run("copy", "--from", "rocks:" + source, "--to", "rocks:" + directory.resolve("target"),
-                "--prefix", "tbl/");
+        Cli.Run copy = Cli.run(
+                "copy",
+                "--from",
+                "rocks:" + source,
+                "--to",
+                "rocks:" + directory.resolve("target"),
+                "--prefix",
+                "tbl/");
         assertThat(copy.exitCode()).as(copy.toString()).isZero();
         assertThat(copy.err()).as(copy.toString()).doesNotContain("\r");
     }
@@ -71,19 +80,45 @@ class CopyCommandTest {
     void copy_printsCountsDigestsAndEquality_thenVerifyOnlyAgrees() {
         Path source = sourceWith(30);
         String target = "postgres:" + url + "#copy_plain";
-        Cli.Run copy = Cli.run("copy", "--from", "rocks:" + source, "--to", target, "--prefix", "tbl/", "--prefix",
-                "lease/", "--page-size", "7");
+        Cli.Run copy = Cli.run(
+                "copy",
+                "--from",
+                "rocks:" + source,
+                "--to",
+                target,
+                "--prefix",
+                "tbl/",
+                "--prefix",
+                "lease/",
+                "--page-size",
+                "7");
         assertThat(copy.exitCode()).as(copy.toString()).isZero();
         assertThat(copy.out()).startsWith("copied 30 keys in ");
         assertThat(copy.out()).contains("verified: equal both ways" + NL);
-        String digest = copy.out().lines().filter(l -> l.startsWith("source: ")).findFirst().orElseThrow()
+        String digest = copy.out()
+                .lines()
+                .filter(l -> l.startsWith("source: "))
+                .findFirst()
+                .orElseThrow()
                 .replace("source: ", "");
         assertThat(copy.out()).contains("target: " + digest);
 
-        Cli.Run verify = Cli.run("copy", "--from", "rocks:" + source, "--to", target, "--prefix", "tbl/", "--prefix",
-                "lease/", "--verify-only", "--json");
+        Cli.Run verify = Cli.run(
+                "copy",
+                "--from",
+                "rocks:" + source,
+                "--to",
+                target,
+                "--prefix",
+                "tbl/",
+                "--prefix",
+                "lease/",
+                "--verify-only",
+                "--json");
         assertThat(verify.exitCode()).as(verify.toString()).isZero();
-        assertThat(verify.out()).contains("\"equal\":true").contains("\"sourceKeys\":30")
+        assertThat(verify.out())
+                .contains("\"equal\":true")
+                .contains("\"sourceKeys\":30")
                 .contains("\"sourceDigest\":\"" + digest.substring(digest.indexOf("sha256 ") + 7) + "\"")
                 .doesNotContain("\"copy\"");
     }
@@ -99,16 +134,22 @@ class CopyCommandTest {
 
         Cli.Run verify = Cli.run("copy", "--from", "rocks:" + source, "--to", target, "--verify-only", "--json");
         assertThat(verify.exitCode()).as(verify.toString()).isZero();
-        assertThat(verify.out()).contains("\"prefixes\":[\"lease/\",\"tbl/\"]").contains("\"equal\":true")
-                .contains("\"sourceKeys\":30").contains("\"targetKeys\":30");
+        assertThat(verify.out())
+                .contains("\"prefixes\":[\"lease/\",\"tbl/\"]")
+                .contains("\"equal\":true")
+                .contains("\"sourceKeys\":30")
+                .contains("\"targetKeys\":30");
     }
 
     @Test
     void nonEmptyTarget_isRefusedWithExit3_andADifferenceIsReportedWithIntoNonEmpty() {
         Path source = sourceWith(10);
         String target = "postgres:" + url + "#copy_nonempty";
-        try (MetaStore store = PostgresMetaStore.builder().dataSource(database.pool()).table("copy_nonempty")
-                .createTableIfMissing(true).build()) {
+        try (MetaStore store = PostgresMetaStore.builder()
+                .dataSource(database.pool())
+                .table("copy_nonempty")
+                .createTableIfMissing(true)
+                .build()) {
             store.create(MetaKey.of("tbl/k0"), MetaValue.utf8("other"));
         }
         Cli.Run refused = Cli.run("copy", "--from", "rocks:" + source, "--to", target, "--prefix", "tbl/", "--json");
@@ -116,25 +157,38 @@ class CopyCommandTest {
         assertThat(refused.err()).contains("not empty").contains("tbl/k0");
         assertThat(refused.out()).contains("\"kind\":\"conflict\"");
 
-        Cli.Run into = Cli.run("copy", "--from", "rocks:" + source, "--to", target, "--prefix", "tbl/",
-                "--into-non-empty");
+        Cli.Run into =
+                Cli.run("copy", "--from", "rocks:" + source, "--to", target, "--prefix", "tbl/", "--into-non-empty");
         assertThat(into.exitCode()).as(into.toString()).isEqualTo(ExitCodes.CONFLICT);
-        assertThat(into.out()).contains("copied 4 keys").contains("1 differing left as they were")
-                .contains("differing (not overwritten): tbl/k0").contains("value-differs: tbl/k0");
-        try (MetaStore store = PostgresMetaStore.builder().dataSource(database.pool()).table("copy_nonempty").build()) {
+        assertThat(into.out())
+                .contains("copied 4 keys")
+                .contains("1 differing left as they were")
+                .contains("differing (not overwritten): tbl/k0")
+                .contains("value-differs: tbl/k0");
+        try (MetaStore store = PostgresMetaStore.builder()
+                .dataSource(database.pool())
+                .table("copy_nonempty")
+                .build()) {
             assertThat(store.get(MetaKey.of("tbl/k0"))).contains(MetaValue.utf8("other"));
-            assertThat(store.page(KeyPrefix.family("lake-meta-copy"), 5).entries()).isEmpty();
+            assertThat(store.page(KeyPrefix.family("lake-meta-copy"), 5).entries())
+                    .isEmpty();
         }
     }
 
     @Test
     void badInput_exits2_andCreatesNothing() {
         Path source = sourceWith(2);
-        Cli.Run bare = Cli.run("copy", "--from", "rocks:" + source, "--to", "rocks:" + directory.resolve("t"),
-                "--prefix", "tbl");
+        Cli.Run bare = Cli.run(
+                "copy", "--from", "rocks:" + source, "--to", "rocks:" + directory.resolve("t"), "--prefix", "tbl");
         assertThat(bare.exitCode()).isEqualTo(ExitCodes.USAGE);
-        Cli.Run reserved = Cli.run("copy", "--from", "rocks:" + source, "--to", "rocks:" + directory.resolve("t"),
-                "--prefix", "lake-meta-copy/");
+        Cli.Run reserved = Cli.run(
+                "copy",
+                "--from",
+                "rocks:" + source,
+                "--to",
+                "rocks:" + directory.resolve("t"),
+                "--prefix",
+                "lake-meta-copy/");
         assertThat(reserved.exitCode()).as(reserved.toString()).isEqualTo(ExitCodes.USAGE);
         assertThat(reserved.err()).contains("reserves");
         assertThat(directory.resolve("t")).doesNotExist();
@@ -143,7 +197,10 @@ class CopyCommandTest {
     @Test
     void aSourceOfTooManyFamilies_isRefusedBeforeTheTargetIsCreated() {
         Path source = directory.resolve("many");
-        try (MetaStore store = RocksDbMetaStore.builder().directory(source).createIfMissing(true).build()) {
+        try (MetaStore store = RocksDbMetaStore.builder()
+                .directory(source)
+                .createIfMissing(true)
+                .build()) {
             for (int i = 0; i <= KeyFamilies.MAX_FAMILIES; i++) {
                 store.create(MetaKey.of("f" + i + "/k"), MetaValue.utf8("v"));
             }

@@ -50,7 +50,9 @@ class StoreCopyAttackTest {
     private static void fill(MetaStore store, List<String> families, int perFamily) {
         for (String family : families) {
             for (int i = 0; i < perFamily; i++) {
-                assertThat(store.create(MetaKey.of(family + "/k" + i), MetaValue.utf8(family + i)).isApplied()).isTrue();
+                assertThat(store.create(MetaKey.of(family + "/k" + i), MetaValue.utf8(family + i))
+                                .isApplied())
+                        .isTrue();
             }
         }
     }
@@ -70,13 +72,17 @@ class StoreCopyAttackTest {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         // the last page written: the next read of the source is the verification's
-        assertThatThrownBy(() -> StoreCopy.from(dyingSource).to(target).pageSize(7)
-                .listener(progress -> copyDone.set(progress.read() == 60)).build().run())
-                .isInstanceOf(StoreUnavailableException.class).hasMessageContaining("during the verification");
+        assertThatThrownBy(() -> StoreCopy.from(dyingSource)
+                        .to(target)
+                        .pageSize(7)
+                        .listener(progress -> copyDone.set(progress.read() == 60))
+                        .build()
+                        .run())
+                .isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining("during the verification");
 
         CopyReport rerun = StoreCopy.from(source).to(target).pageSize(7).build().run();
         assertThat(rerun.verification().equal()).as(rerun.toString()).isTrue();
@@ -98,8 +104,7 @@ class StoreCopyAttackTest {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         CopyReport report = StoreCopy.from(source).to(losing).build().run();
         assertThat(report.verification().equal()).isTrue();
@@ -135,11 +140,17 @@ class StoreCopyAttackTest {
         }
         fill(source, families, 1);
         AtomicInteger pages = new AtomicInteger();
-        assertThatThrownBy(() -> StoreCopy.from(source).to(target).listener(progress -> {
-            if (pages.incrementAndGet() == 1) {
-                source.create(MetaKey.of("zz/one-more"), MetaValue.utf8("a writer left running"));
-            }
-        }).build().run()).isInstanceOf(TooManyFamiliesException.class).hasMessageContaining("InMemoryMetaStore");
+        assertThatThrownBy(() -> StoreCopy.from(source)
+                        .to(target)
+                        .listener(progress -> {
+                            if (pages.incrementAndGet() == 1) {
+                                source.create(MetaKey.of("zz/one-more"), MetaValue.utf8("a writer left running"));
+                            }
+                        })
+                        .build()
+                        .run())
+                .isInstanceOf(TooManyFamiliesException.class)
+                .hasMessageContaining("InMemoryMetaStore");
         // the copy is written; its record stays for a rerun once the source is back under the cap
         assertThat(target.get(RECORD)).isPresent();
         source.delete(MetaKey.of("zz/one-more"), MetaValue.utf8("a writer left running"));
@@ -155,7 +166,8 @@ class StoreCopyAttackTest {
             families.add("f" + i);
         }
         fill(source, families, 1);
-        assertThatThrownBy(() -> StoreCopy.from(source).to(target).build()).isInstanceOf(TooManyFamiliesException.class);
+        assertThatThrownBy(() -> StoreCopy.from(source).to(target).build())
+                .isInstanceOf(TooManyFamiliesException.class);
         assertThat(target.size()).isZero();
     }
 
@@ -163,12 +175,19 @@ class StoreCopyAttackTest {
     void aFamilyAddedToTheSourceDuringAnEveryFamilyCopy_isNotVerifiedEqual() {
         fill(source, List.of("tbl", "lease"), 20);
         AtomicInteger pages = new AtomicInteger();
-        CopyReport report = StoreCopy.from(source).to(target).pageSize(5).listener(progress -> {
-            if (pages.incrementAndGet() == 1) {
-                source.create(MetaKey.of("zzz/added-by-a-writer"), MetaValue.utf8("x"));
-            }
-        }).build().run();
-        assertThat(report.verification().equal()).as(report.verification().toString()).isFalse();
+        CopyReport report = StoreCopy.from(source)
+                .to(target)
+                .pageSize(5)
+                .listener(progress -> {
+                    if (pages.incrementAndGet() == 1) {
+                        source.create(MetaKey.of("zzz/added-by-a-writer"), MetaValue.utf8("x"));
+                    }
+                })
+                .build()
+                .run();
+        assertThat(report.verification().equal())
+                .as(report.verification().toString())
+                .isFalse();
         assertThat(report.verification().missingInTarget()).isEqualTo(1);
     }
 
@@ -178,25 +197,38 @@ class StoreCopyAttackTest {
         // the source is the target of an unfinished copy: its own resume record, and half its keys
         source.create(RECORD, MetaValue.utf8("{\"format\":1}"));
         source.create(MetaKey.of("lake-meta-copy/mine"), MetaValue.utf8("a user's key"));
-        assertThatThrownBy(() -> StoreCopy.from(source).to(target).build()).isInstanceOf(CopyRefusedException.class)
-                .hasMessageContaining("lake-meta-copy").hasMessageContaining("not finished");
+        assertThatThrownBy(() -> StoreCopy.from(source).to(target).build())
+                .isInstanceOf(CopyRefusedException.class)
+                .hasMessageContaining("lake-meta-copy")
+                .hasMessageContaining("not finished");
         assertThatThrownBy(() -> StoreCopy.from(source).everyFamily()).isInstanceOf(CopyRefusedException.class);
         assertThat(target.size()).isZero();
         // named, the other families are copied
-        CopyReport report = StoreCopy.from(source).to(target).prefix(KeyPrefix.family("tbl")).build().run();
+        CopyReport report = StoreCopy.from(source)
+                .to(target)
+                .prefix(KeyPrefix.family("tbl"))
+                .build()
+                .run();
         assertThat(report.verification().equal()).isTrue();
     }
 
     @Test
     void aKeyAWriterCreatesInTheTargetBetweenRuns_isLeftAsItIs_andReported() {
         fill(source, List.of("tbl"), 20);
-        assertThatThrownBy(() -> StoreCopy.from(source).to(target).pageSize(5).listener(p -> {
-            throw new IllegalStateException("killed");
-        }).build().run()).hasMessage("killed");
+        assertThatThrownBy(() -> StoreCopy.from(source)
+                        .to(target)
+                        .pageSize(5)
+                        .listener(p -> {
+                            throw new IllegalStateException("killed");
+                        })
+                        .build()
+                        .run())
+                .hasMessage("killed");
         MetaKey written = MetaKey.of("tbl/k9"); // tbl/k0, k1, k10, k11, k12 are copied; k9 sorts last
         target.create(written, MetaValue.utf8("a writer of the target"));
 
-        CopyReport report = StoreCopy.from(source).to(target).pageSize(5).build().run();
+        CopyReport report =
+                StoreCopy.from(source).to(target).pageSize(5).build().run();
         assertThat(target.get(written)).contains(MetaValue.utf8("a writer of the target"));
         assertThat(report.differingSample()).containsExactly(written);
         assertThat(report.verification().equal()).isFalse();
@@ -210,12 +242,18 @@ class StoreCopyAttackTest {
         StoreCopy[] copy = new StoreCopy[1];
         AtomicInteger calls = new AtomicInteger();
         List<CopyReport> inner = new ArrayList<>();
-        copy[0] = StoreCopy.from(source).to(target).pageSize(5).listener(p -> {
-            if (calls.incrementAndGet() == 1) {
-                inner.add(copy[0].run());
-            }
-        }).build();
-        assertThatThrownBy(copy[0]::run).isInstanceOf(CopyRefusedException.class).hasMessageContaining("another copy");
+        copy[0] = StoreCopy.from(source)
+                .to(target)
+                .pageSize(5)
+                .listener(p -> {
+                    if (calls.incrementAndGet() == 1) {
+                        inner.add(copy[0].run());
+                    }
+                })
+                .build();
+        assertThatThrownBy(copy[0]::run)
+                .isInstanceOf(CopyRefusedException.class)
+                .hasMessageContaining("another copy");
         assertThat(inner.get(0).verification().equal()).isTrue();
         assertThat(inner.get(0).copied()).isEqualTo(20);
         assertThat(copy[0].verify().equal()).isTrue();
@@ -225,16 +263,24 @@ class StoreCopyAttackTest {
     @Test
     void resumedFromAnotherSource_theDifferencesAreReported() {
         fill(source, List.of("tbl"), 20);
-        assertThatThrownBy(() -> StoreCopy.from(source).to(target).pageSize(5).listener(p -> {
-            throw new IllegalStateException("killed");
-        }).build().run()).hasMessage("killed");
+        assertThatThrownBy(() -> StoreCopy.from(source)
+                        .to(target)
+                        .pageSize(5)
+                        .listener(p -> {
+                            throw new IllegalStateException("killed");
+                        })
+                        .build()
+                        .run())
+                .hasMessage("killed");
         try (InMemoryMetaStore other = InMemoryMetaStore.create()) {
             for (int i = 0; i < 30; i++) {
                 other.create(MetaKey.of("tbl/k" + i), MetaValue.utf8("other " + i));
             }
-            CopyReport report = StoreCopy.from(other).to(target).pageSize(5).build().run();
+            CopyReport report =
+                    StoreCopy.from(other).to(target).pageSize(5).build().run();
             assertThat(report.verification().equal()).isFalse();
-            assertThat(report.verification().valueDiffers()).isEqualTo(5); // the first run's page, from the first source
+            assertThat(report.verification().valueDiffers())
+                    .isEqualTo(5); // the first run's page, from the first source
         }
     }
 
@@ -259,18 +305,20 @@ class StoreCopyAttackTest {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
-        assertThatThrownBy(() -> StoreCopy.from(source).to(small).pageSize(10).build().run())
+        assertThatThrownBy(() ->
+                        StoreCopy.from(source).to(small).pageSize(10).build().run())
                 .isInstanceOf(StoreUnavailableException.class);
         source.delete(MetaKey.of("tbl/k0"), MetaValue.utf8("tbl0"));
-        CopyReport report = StoreCopy.from(source).to(target).pageSize(10).build().run();
+        CopyReport report =
+                StoreCopy.from(source).to(target).pageSize(10).build().run();
         // the resumed page starts one entry later than the record counted: tbl/k11 is skipped, and reported
         assertThat(report.verification().equal()).isFalse();
-        assertThat(report.verification().sample()).containsExactlyInAnyOrder(
-                new Verification.Difference(MetaKey.of("tbl/k11"), Verification.Kind.MISSING_IN_TARGET),
-                new Verification.Difference(MetaKey.of("tbl/k0"), Verification.Kind.EXTRA_IN_TARGET));
+        assertThat(report.verification().sample())
+                .containsExactlyInAnyOrder(
+                        new Verification.Difference(MetaKey.of("tbl/k11"), Verification.Kind.MISSING_IN_TARGET),
+                        new Verification.Difference(MetaKey.of("tbl/k0"), Verification.Kind.EXTRA_IN_TARGET));
     }
 
     @Test
@@ -278,12 +326,13 @@ class StoreCopyAttackTest {
         fill(source, List.of("tbl"), 20);
         MetaStore same = new ForwardingMetaStore(source) {
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
-        assertThatThrownBy(() -> StoreCopy.from(source).to(same).build().run()).isInstanceOf(CopyRefusedException.class)
+        assertThatThrownBy(() -> StoreCopy.from(source).to(same).build().run())
+                .isInstanceOf(CopyRefusedException.class)
                 .hasMessageContaining("not empty");
-        CopyReport report = StoreCopy.from(source).to(same).intoNonEmpty(true).build().run();
+        CopyReport report =
+                StoreCopy.from(source).to(same).intoNonEmpty(true).build().run();
         assertThat(report.alreadyEqual()).isEqualTo(20);
         assertThat(report.copied()).isZero();
         assertThat(report.verification().equal()).isTrue();
@@ -304,7 +353,8 @@ class StoreCopyAttackTest {
         String[] rests = {"\u007f", "\u0080", "\u00ff", "\u0000", "\uffff", "\ud83d\ude00", "\uefff", "z"};
         for (String rest : rests) {
             keys.add(MetaKey.of("tbl/" + rest));
-            keys.add(MetaKey.of("tbl/" + rest.repeat(1020 / rest.getBytes(java.nio.charset.StandardCharsets.UTF_8).length)));
+            keys.add(MetaKey.of(
+                    "tbl/" + rest.repeat(1020 / rest.getBytes(java.nio.charset.StandardCharsets.UTF_8).length)));
         }
         keys.add(MetaKey.of("a".repeat(32) + "/" + "x".repeat(1024 - 33)));
         int i = 0;
@@ -317,12 +367,18 @@ class StoreCopyAttackTest {
         for (MetaKey key : keys) {
             target.create(key, MetaValue.utf8("other"));
         }
-        CopyReport report = StoreCopy.from(source).to(target).pageSize(3).intoNonEmpty(true).build().run();
+        CopyReport report = StoreCopy.from(source)
+                .to(target)
+                .pageSize(3)
+                .intoNonEmpty(true)
+                .build()
+                .run();
         assertThat(report.differing()).isEqualTo(keys.size());
         assertThat(report.verification().valueDiffers()).isEqualTo(keys.size());
         target.close();
         try (InMemoryMetaStore fresh = InMemoryMetaStore.create()) {
-            CopyReport exact = StoreCopy.from(source).to(fresh).pageSize(1).build().run();
+            CopyReport exact =
+                    StoreCopy.from(source).to(fresh).pageSize(1).build().run();
             assertThat(exact.verification().equal()).isTrue();
             assertThat(exact.copied()).isEqualTo(keys.size());
         }
@@ -342,11 +398,18 @@ class StoreCopyAttackTest {
         }
         int before = target.size();
         try {
-            StoreCopy copy = StoreCopy.from(source).to(target).prefixes(plan).intoNonEmpty(true).pageSize(5).build();
+            StoreCopy copy = StoreCopy.from(source)
+                    .to(target)
+                    .prefixes(plan)
+                    .intoNonEmpty(true)
+                    .pageSize(5)
+                    .build();
             CopyReport report = copy.run();
             assertThat(report.differing()).isEqualTo(25);
         } catch (io.lake.meta.InvalidArgumentException refused) {
-            assertThat(target.get(RECORD)).as("refused, but after writing: %s", refused.getMessage()).isEmpty();
+            assertThat(target.get(RECORD))
+                    .as("refused, but after writing: %s", refused.getMessage())
+                    .isEmpty();
             assertThat(target.size()).isEqualTo(before);
         }
     }
@@ -365,8 +428,13 @@ class StoreCopyAttackTest {
         for (String text : damaged) {
             MetaValue record = MetaValue.utf8(text);
             target.create(RECORD, record);
-            assertThatThrownBy(() -> StoreCopy.from(source).to(target).prefix(KeyPrefix.family("tbl")).build().run())
-                    .as(text).isInstanceOf(CopyRefusedException.class);
+            assertThatThrownBy(() -> StoreCopy.from(source)
+                            .to(target)
+                            .prefix(KeyPrefix.family("tbl"))
+                            .build()
+                            .run())
+                    .as(text)
+                    .isInstanceOf(CopyRefusedException.class);
             assertThat(target.get(RECORD)).as(text).contains(record);
             assertThat(target.size()).as(text).isEqualTo(1);
             target.delete(RECORD, record);

@@ -68,7 +68,8 @@ class StoreCopyExplorerTest {
         }
         // a third of the seeds name no prefix: the copy then takes every family the source lists
         boolean everyFamily = random.nextInt(3) == 0;
-        try (InMemoryMetaStore source = InMemoryMetaStore.create(); InMemoryMetaStore target = InMemoryMetaStore.create()) {
+        try (InMemoryMetaStore source = InMemoryMetaStore.create();
+                InMemoryMetaStore target = InMemoryMetaStore.create()) {
             Map<MetaKey, MetaValue> sourceModel = new HashMap<>();
             int keys = random.nextInt(300);
             for (int i = 0; i < keys; i++) {
@@ -80,7 +81,10 @@ class StoreCopyExplorerTest {
             }
             if (everyFamily) {
                 prefixes.clear();
-                sourceModel.keySet().stream().map(MetaKey::family).distinct().sorted()
+                sourceModel.keySet().stream()
+                        .map(MetaKey::family)
+                        .distinct()
+                        .sorted()
                         .forEach(family -> prefixes.add(KeyPrefix.family(family)));
                 context += " (every family: " + prefixes + ")";
             }
@@ -104,25 +108,35 @@ class StoreCopyExplorerTest {
                 int killAfterPages = random.nextInt(4) == 0 ? 1 + random.nextInt(5) : Integer.MAX_VALUE;
                 int[] pages = {0};
                 try {
-                    report = StoreCopy.from(source).to(new FaultyTarget(target, fault, failAt))
+                    report = StoreCopy.from(source)
+                            .to(new FaultyTarget(target, fault, failAt))
                             .prefixes(everyFamily ? List.of() : prefixes)
-                            .pageSize(pageSize).intoNonEmpty(intoNonEmpty).listener(progress -> {
+                            .pageSize(pageSize)
+                            .intoNonEmpty(intoNonEmpty)
+                            .listener(progress -> {
                                 if (++pages[0] == killAfterPages) {
                                     throw new IllegalStateException("killed");
                                 }
-                            }).build().run();
+                            })
+                            .build()
+                            .run();
                 } catch (IllegalStateException | StoreUnavailableException killed) {
                     // a kill: the next attempt resumes
                 }
                 checkModel(context + ", attempt " + attempt, target, prefixes, sourceModel, preexisting);
             }
             assertThat(report).as(context + ": finished").isNotNull();
-            long inSource = sourceModel.keySet().stream().filter(k -> prefixes.stream().anyMatch(p -> p.contains(k)))
+            long inSource = sourceModel.keySet().stream()
+                    .filter(k -> prefixes.stream().anyMatch(p -> p.contains(k)))
                     .count();
-            long equal = preexisting.entrySet().stream().filter(e -> e.getValue().equals(sourceModel.get(e.getKey())))
-                    .filter(e -> prefixes.stream().anyMatch(p -> p.contains(e.getKey()))).count();
-            long differing = preexisting.entrySet().stream().filter(e -> !e.getValue().equals(sourceModel.get(e.getKey())))
-                    .filter(e -> prefixes.stream().anyMatch(p -> p.contains(e.getKey()))).count();
+            long equal = preexisting.entrySet().stream()
+                    .filter(e -> e.getValue().equals(sourceModel.get(e.getKey())))
+                    .filter(e -> prefixes.stream().anyMatch(p -> p.contains(e.getKey())))
+                    .count();
+            long differing = preexisting.entrySet().stream()
+                    .filter(e -> !e.getValue().equals(sourceModel.get(e.getKey())))
+                    .filter(e -> prefixes.stream().anyMatch(p -> p.contains(e.getKey())))
+                    .count();
             assertThat(report.copied()).as(context).isEqualTo(inSource - equal - differing);
             assertThat(report.alreadyEqual()).as(context).isEqualTo(equal);
             assertThat(report.differing()).as(context).isEqualTo(differing);
@@ -133,17 +147,25 @@ class StoreCopyExplorerTest {
     }
 
     /** Pre-existing keys unchanged, every other key holds its source bytes, the record counts each key once. */
-    private static void checkModel(String context, MetaStore target, List<KeyPrefix> prefixes,
-            Map<MetaKey, MetaValue> sourceModel, Map<MetaKey, MetaValue> preexisting) {
+    private static void checkModel(
+            String context,
+            MetaStore target,
+            List<KeyPrefix> prefixes,
+            Map<MetaKey, MetaValue> sourceModel,
+            Map<MetaKey, MetaValue> preexisting) {
         long written = 0;
         for (KeyPrefix prefix : prefixes) {
             for (Optional<PageRequest> request = Optional.of(PageRequest.first(prefix, 1000)); request.isPresent(); ) {
                 Page page = target.page(request.get());
                 for (Entry entry : page.entries()) {
                     if (preexisting.containsKey(entry.key())) {
-                        assertThat(entry.value()).as(context + ": " + entry.key()).isEqualTo(preexisting.get(entry.key()));
+                        assertThat(entry.value())
+                                .as(context + ": " + entry.key())
+                                .isEqualTo(preexisting.get(entry.key()));
                     } else {
-                        assertThat(entry.value()).as(context + ": " + entry.key()).isEqualTo(sourceModel.get(entry.key()));
+                        assertThat(entry.value())
+                                .as(context + ": " + entry.key())
+                                .isEqualTo(sourceModel.get(entry.key()));
                         written++;
                     }
                 }
@@ -175,7 +197,8 @@ class StoreCopyExplorerTest {
             }
         }
         boolean everyFamily = random.nextInt(3) == 0;
-        try (InMemoryMetaStore source = InMemoryMetaStore.create(); InMemoryMetaStore target = InMemoryMetaStore.create()) {
+        try (InMemoryMetaStore source = InMemoryMetaStore.create();
+                InMemoryMetaStore target = InMemoryMetaStore.create()) {
             Map<MetaKey, Set<MetaValue>> history = new HashMap<>();
             int keys = 1 + random.nextInt(200);
             for (int i = 0; i < keys; i++) {
@@ -190,7 +213,8 @@ class StoreCopyExplorerTest {
             if (intoNonEmpty) {
                 for (MetaKey key : List.copyOf(history.keySet())) {
                     int draw = random.nextInt(10);
-                    MetaValue value = draw == 0 ? source.get(key).orElseThrow() : draw == 1 ? MetaValue.utf8("other") : null;
+                    MetaValue value =
+                            draw == 0 ? source.get(key).orElseThrow() : draw == 1 ? MetaValue.utf8("other") : null;
                     if (value != null) {
                         preexisting.put(key, value);
                         target.create(key, value);
@@ -208,21 +232,30 @@ class StoreCopyExplorerTest {
                 int killAfterPages = random.nextInt(4) == 0 ? 1 + random.nextInt(5) : Integer.MAX_VALUE;
                 int[] pages = {0};
                 try {
-                    report = StoreCopy.from(new FailingReads(source, random.nextInt(3) == 0 ? 1 + random.nextInt(30) : 0))
-                            .to(new FaultyCalls(target, Fault.values()[random.nextInt(Fault.values().length)],
+                    report = StoreCopy.from(
+                                    new FailingReads(source, random.nextInt(3) == 0 ? 1 + random.nextInt(30) : 0))
+                            .to(new FaultyCalls(
+                                    target,
+                                    Fault.values()[random.nextInt(Fault.values().length)],
                                     random.nextBoolean() ? 1 + random.nextInt(40) : 0))
                             .prefixes(everyFamily ? List.of() : prefixes)
-                            .pageSize(pageSize).intoNonEmpty(intoNonEmpty).listener(progress -> {
+                            .pageSize(pageSize)
+                            .intoNonEmpty(intoNonEmpty)
+                            .listener(progress -> {
                                 if (++pages[0] == killAfterPages) {
                                     throw new IllegalStateException("killed");
                                 }
-                            }).build().run();
+                            })
+                            .build()
+                            .run();
                 } catch (IllegalStateException | StoreUnavailableException | OutcomeUnknownException killed) {
                     last = killed; // a kill or a fault: the next attempt resumes
                 }
                 checkWritten(context + ", attempt " + attempt, target, history, preexisting);
             }
-            assertThat(report).as(context + ": finished; the last attempt ended with %s", last).isNotNull();
+            assertThat(report)
+                    .as(context + ": finished; the last attempt ended with %s", last)
+                    .isNotNull();
             assertThat(target.get(RECORD)).as(context).isEmpty();
             List<KeyPrefix> compared = everyFamily ? everyFamilyOf(source, target) : prefixes;
             checkExact(context + " after " + changes + " changes", report.verification(), source, target, compared);
@@ -230,22 +263,29 @@ class StoreCopyExplorerTest {
     }
 
     /** Updates, deletes or creates a few source keys; a copy of every family keeps its families. */
-    private static int changeSource(Random random, InMemoryMetaStore source, Map<MetaKey, Set<MetaValue>> history,
-            boolean everyFamily) {
+    private static int changeSource(
+            Random random, InMemoryMetaStore source, Map<MetaKey, Set<MetaValue>> history, boolean everyFamily) {
         int changes = 1 + random.nextInt(5);
         for (int i = 0; i < changes; i++) {
             MetaKey key = MetaKey.of(FAMILIES.get(random.nextInt(FAMILIES.size())) + "/k" + random.nextInt(1000));
             Optional<MetaValue> held = source.get(key);
             MetaValue value = randomValue(random);
             if (held.isEmpty()) {
-                if (everyFamily && source.page(KeyPrefix.family(key.family()), 1).entries().isEmpty()) {
+                if (everyFamily
+                        && source.page(KeyPrefix.family(key.family()), 1)
+                                .entries()
+                                .isEmpty()) {
                     continue; // a new family would change the plan of a copy of every family
                 }
                 source.create(key, value);
             } else if (random.nextBoolean()) {
                 source.update(key, held.get(), value);
             } else {
-                if (everyFamily && source.page(KeyPrefix.family(key.family()), 2).entries().size() < 2) {
+                if (everyFamily
+                        && source.page(KeyPrefix.family(key.family()), 2)
+                                        .entries()
+                                        .size()
+                                < 2) {
                     continue; // so would a family's last key deleted
                 }
                 source.delete(key, held.get());
@@ -257,19 +297,25 @@ class StoreCopyExplorerTest {
     }
 
     /** Pre-existing keys unchanged, every other key holds bytes its source key once held, the record counts them. */
-    private static void checkWritten(String context, InMemoryMetaStore target, Map<MetaKey, Set<MetaValue>> history,
+    private static void checkWritten(
+            String context,
+            InMemoryMetaStore target,
+            Map<MetaKey, Set<MetaValue>> history,
             Map<MetaKey, MetaValue> preexisting) {
         long written = 0;
         for (String family : target.families()) {
             if (family.equals(RECORD.family())) {
                 continue;
             }
-            for (Map.Entry<MetaKey, MetaValue> entry : entries(target, KeyPrefix.family(family)).entrySet()) {
+            for (Map.Entry<MetaKey, MetaValue> entry :
+                    entries(target, KeyPrefix.family(family)).entrySet()) {
                 if (preexisting.containsKey(entry.getKey())) {
-                    assertThat(entry.getValue()).as(context + ": " + entry.getKey())
+                    assertThat(entry.getValue())
+                            .as(context + ": " + entry.getKey())
                             .isEqualTo(preexisting.get(entry.getKey()));
                 } else {
-                    assertThat(history.getOrDefault(entry.getKey(), Set.of())).as(context + ": " + entry.getKey())
+                    assertThat(history.getOrDefault(entry.getKey(), Set.of()))
+                            .as(context + ": " + entry.getKey())
                             .contains(entry.getValue());
                     written++;
                 }
@@ -283,18 +329,22 @@ class StoreCopyExplorerTest {
     }
 
     /** The verification counts exactly what the two stores hold under the compared prefixes. */
-    private static void checkExact(String context, Verification verification, MetaStore source, MetaStore target,
-            List<KeyPrefix> compared) {
+    private static void checkExact(
+            String context, Verification verification, MetaStore source, MetaStore target, List<KeyPrefix> compared) {
         Map<MetaKey, MetaValue> inSource = new HashMap<>();
         Map<MetaKey, MetaValue> inTarget = new HashMap<>();
         for (KeyPrefix prefix : compared) {
             inSource.putAll(entries(source, prefix));
             inTarget.putAll(entries(target, prefix));
         }
-        long missing = inSource.keySet().stream().filter(k -> !inTarget.containsKey(k)).count();
-        long extra = inTarget.keySet().stream().filter(k -> !inSource.containsKey(k)).count();
+        long missing =
+                inSource.keySet().stream().filter(k -> !inTarget.containsKey(k)).count();
+        long extra =
+                inTarget.keySet().stream().filter(k -> !inSource.containsKey(k)).count();
         long differs = inSource.entrySet().stream()
-                .filter(e -> inTarget.containsKey(e.getKey()) && !inTarget.get(e.getKey()).equals(e.getValue())).count();
+                .filter(e -> inTarget.containsKey(e.getKey())
+                        && !inTarget.get(e.getKey()).equals(e.getValue()))
+                .count();
         String what = context + ": " + verification;
         assertThat(verification.sourceStable()).as(what).isTrue();
         assertThat(verification.sourceKeys()).as(what).isEqualTo(inSource.size());
@@ -303,7 +353,8 @@ class StoreCopyExplorerTest {
         assertThat(verification.extraInTarget()).as(what).isEqualTo(extra);
         assertThat(verification.valueDiffers()).as(what).isEqualTo(differs);
         assertThat(verification.equal()).as(what).isEqualTo(missing + extra + differs == 0);
-        assertThat(verification.sourceDigest().equals(verification.targetDigest())).as(what)
+        assertThat(verification.sourceDigest().equals(verification.targetDigest()))
+                .as(what)
                 .isEqualTo(inSource.equals(inTarget));
     }
 
@@ -331,7 +382,11 @@ class StoreCopyExplorerTest {
         return MetaValue.of(bytes);
     }
 
-    private enum Fault { NOT_SENT, ANSWER_LOST, DIED_AFTER_COMMIT }
+    private enum Fault {
+        NOT_SENT,
+        ANSWER_LOST,
+        DIED_AFTER_COMMIT
+    }
 
     /**
      * Fails the n-th call of one attempt (0: none), whatever it is: a read is unavailable; a write is not
@@ -409,8 +464,7 @@ class StoreCopyExplorerTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     /** The n-th page read of the source is unavailable (0: none): during the copy or its verification. */
@@ -432,8 +486,7 @@ class StoreCopyExplorerTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     /** Fails the n-th transaction of one attempt in the chosen way. */
@@ -467,7 +520,6 @@ class StoreCopyExplorerTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

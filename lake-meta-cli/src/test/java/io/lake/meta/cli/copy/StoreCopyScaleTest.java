@@ -38,6 +38,7 @@ class StoreCopyScaleTest {
 
     @TempDir
     static Path directory;
+
     private static MetaStore source;
     private static PostgresTestTarget.TestDatabase database;
     private static DynamoDbTestServer server;
@@ -45,11 +46,15 @@ class StoreCopyScaleTest {
 
     @BeforeAll
     static void fillSource() {
-        source = RocksDbMetaStore.builder().directory(directory.resolve("source")).createIfMissing(true).build();
+        source = RocksDbMetaStore.builder()
+                .directory(directory.resolve("source"))
+                .createIfMissing(true)
+                .build();
         long started = System.nanoTime();
         StoreCopyTest.fill(source, KEYS);
-        System.out.printf("copy-scale: source of %d keys in %d families filled in %d ms%n", KEYS,
-                StoreCopyTest.FAMILIES.size(), (System.nanoTime() - started) / 1_000_000);
+        System.out.printf(
+                "copy-scale: source of %d keys in %d families filled in %d ms%n",
+                KEYS, StoreCopyTest.FAMILIES.size(), (System.nanoTime() - started) / 1_000_000);
         database = PostgresTestTarget.shared().newDatabase("copyscale");
         server = DynamoDbTestServer.create().start();
         dynamo = DynamoDbClient.builder()
@@ -70,16 +75,23 @@ class StoreCopyScaleTest {
 
     @Test
     void rocksToPostgres_killedOnceAndResumed_verifiedEqual() {
-        try (MetaStore target = PostgresMetaStore.builder().dataSource(database.pool()).table("copy_scale")
-                .createTableIfMissing(true).build()) {
+        try (MetaStore target = PostgresMetaStore.builder()
+                .dataSource(database.pool())
+                .table("copy_scale")
+                .createTableIfMissing(true)
+                .build()) {
             killResumeVerify("postgres", () -> target);
         }
     }
 
     @Test
     void rocksToDynamo_killedOnceAndResumed_verifiedEqual() {
-        try (MetaStore target = DynamoMetaStore.builder().client(dynamo).tableName("copy-scale").shardCount(4)
-                .createTableIfMissing(true).build()) {
+        try (MetaStore target = DynamoMetaStore.builder()
+                .client(dynamo)
+                .tableName("copy-scale")
+                .shardCount(4)
+                .createTableIfMissing(true)
+                .build()) {
             killResumeVerify("dynamo", () -> target);
         }
     }
@@ -88,26 +100,47 @@ class StoreCopyScaleTest {
         long killAt = KEYS / 2 / PAGE_SIZE;
         AtomicLong pages = new AtomicLong();
         long started = System.nanoTime();
-        assertThatThrownBy(() -> StoreCopy.from(source).to(target.get()).prefixes(StoreCopyTest.FAMILIES)
-                .pageSize(PAGE_SIZE).listener(progress -> {
-                    if (pages.incrementAndGet() == killAt) {
-                        throw new IllegalStateException("killed after page " + killAt);
-                    }
-                }).build().run()).hasMessage("killed after page " + killAt);
+        assertThatThrownBy(() -> StoreCopy.from(source)
+                        .to(target.get())
+                        .prefixes(StoreCopyTest.FAMILIES)
+                        .pageSize(PAGE_SIZE)
+                        .listener(progress -> {
+                            if (pages.incrementAndGet() == killAt) {
+                                throw new IllegalStateException("killed after page " + killAt);
+                            }
+                        })
+                        .build()
+                        .run())
+                .hasMessage("killed after page " + killAt);
         long killedMillis = (System.nanoTime() - started) / 1_000_000;
         assertThat(target.get().get(MetaKey.of("lake-meta-copy/resume"))).isPresent();
 
         started = System.nanoTime();
-        CopyReport report = StoreCopy.from(source).to(target.get()).prefixes(StoreCopyTest.FAMILIES).pageSize(PAGE_SIZE)
-                .build().run();
+        CopyReport report = StoreCopy.from(source)
+                .to(target.get())
+                .prefixes(StoreCopyTest.FAMILIES)
+                .pageSize(PAGE_SIZE)
+                .build()
+                .run();
         long resumedMillis = (System.nanoTime() - started) / 1_000_000;
         Verification verification = report.verification();
-        System.out.printf("copy-scale %s: %d keys; killed after %d pages (%d ms); resumed run %d ms (copy and"
+        System.out.printf(
+                "copy-scale %s: %d keys; killed after %d pages (%d ms); resumed run %d ms (copy and"
                         + " verification); copied %d in %d pages across both runs, %d already equal; source %d keys"
                         + " sha256 %s; target %d keys sha256 %s; equal %s%n",
-                backend, KEYS, killAt, killedMillis, resumedMillis, report.copied(), report.pages(),
-                report.alreadyEqual(), verification.sourceKeys(), verification.sourceDigest(),
-                verification.targetKeys(), verification.targetDigest(), verification.equal());
+                backend,
+                KEYS,
+                killAt,
+                killedMillis,
+                resumedMillis,
+                report.copied(),
+                report.pages(),
+                report.alreadyEqual(),
+                verification.sourceKeys(),
+                verification.sourceDigest(),
+                verification.targetKeys(),
+                verification.targetDigest(),
+                verification.equal());
         assertThat(report.resumed()).isTrue();
         assertThat(report.copied()).isEqualTo(KEYS);
         assertThat(report.alreadyEqual()).isZero();

@@ -52,8 +52,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 class StoreCopyTest {
 
     static final int KEYS = 2_000;
-    static final List<KeyPrefix> FAMILIES = List.of(KeyPrefix.family("tbl"), KeyPrefix.family("lease"),
-            KeyPrefix.family("ops"), KeyPrefix.family("cnt"));
+    static final List<KeyPrefix> FAMILIES = List.of(
+            KeyPrefix.family("tbl"), KeyPrefix.family("lease"), KeyPrefix.family("ops"), KeyPrefix.family("cnt"));
 
     private static PostgresTestTarget.TestDatabase database;
     private static DynamoDbTestServer server;
@@ -62,6 +62,7 @@ class StoreCopyTest {
 
     @TempDir
     Path directory;
+
     private MetaStore source;
     private final List<MetaStore> opened = new ArrayList<>();
 
@@ -86,7 +87,10 @@ class StoreCopyTest {
 
     @BeforeEach
     void openSource() {
-        source = RocksDbMetaStore.builder().directory(directory.resolve("source")).createIfMissing(true).build();
+        source = RocksDbMetaStore.builder()
+                .directory(directory.resolve("source"))
+                .createIfMissing(true)
+                .build();
         opened.add(source);
     }
 
@@ -96,15 +100,22 @@ class StoreCopyTest {
     }
 
     private MetaStore postgres() {
-        MetaStore store = PostgresMetaStore.builder().dataSource(database.pool()).table(database.newTableName())
-                .createTableIfMissing(true).build();
+        MetaStore store = PostgresMetaStore.builder()
+                .dataSource(database.pool())
+                .table(database.newTableName())
+                .createTableIfMissing(true)
+                .build();
         opened.add(store);
         return store;
     }
 
     private MetaStore dynamo() {
-        MetaStore store = DynamoMetaStore.builder().client(dynamo).tableName("copy-" + (++tables)).shardCount(2)
-                .createTableIfMissing(true).build();
+        MetaStore store = DynamoMetaStore.builder()
+                .client(dynamo)
+                .tableName("copy-" + (++tables))
+                .shardCount(2)
+                .createTableIfMissing(true)
+                .build();
         opened.add(store);
         return store;
     }
@@ -165,8 +176,10 @@ class StoreCopyTest {
     static final List<String> AWKWARD_KEYS = List.of("a/1", "a/ünïcødé/名前", "ab/1", "ab0/1", "a-b/1", "a_b/ü", "0/z");
 
     private void fillAwkward(MetaStore store) {
-        AWKWARD_KEYS.forEach(text -> assertThat(store.create(MetaKey.of(text),
-                MetaValue.of(text.getBytes(StandardCharsets.UTF_8))).isApplied()).isTrue());
+        AWKWARD_KEYS.forEach(text -> assertThat(
+                        store.create(MetaKey.of(text), MetaValue.of(text.getBytes(StandardCharsets.UTF_8)))
+                                .isApplied())
+                .isTrue());
     }
 
     @Test
@@ -176,8 +189,9 @@ class StoreCopyTest {
         MetaStore target = postgres();
 
         StoreCopy copy = StoreCopy.from(source).to(target).pageSize(250).build();
-        assertThat(copy.prefixes()).extracting(KeyPrefix::toString).containsExactly(
-                "0/", "a-b/", "a/", "a_b/", "ab/", "ab0/", "cnt/", "lease/", "ops/", "tbl/");
+        assertThat(copy.prefixes())
+                .extracting(KeyPrefix::toString)
+                .containsExactly("0/", "a-b/", "a/", "a_b/", "ab/", "ab0/", "cnt/", "lease/", "ops/", "tbl/");
         CopyReport report = copy.run();
 
         assertCopiedExactly(report, KEYS + AWKWARD_KEYS.size());
@@ -195,9 +209,14 @@ class StoreCopyTest {
         fillAwkward(dynamoSource);
         MetaStore target = postgres();
 
-        StoreCopy copy = StoreCopy.from(dynamoSource).everyFamily().to(target).pageSize(100).build();
-        assertThat(copy.prefixes()).extracting(KeyPrefix::toString).containsExactly(
-                "0/", "a-b/", "a/", "a_b/", "ab/", "ab0/", "cnt/", "lease/", "ops/", "tbl/");
+        StoreCopy copy = StoreCopy.from(dynamoSource)
+                .everyFamily()
+                .to(target)
+                .pageSize(100)
+                .build();
+        assertThat(copy.prefixes())
+                .extracting(KeyPrefix::toString)
+                .containsExactly("0/", "a-b/", "a/", "a_b/", "ab/", "ab0/", "cnt/", "lease/", "ops/", "tbl/");
         assertCopiedExactly(copy.run(), 600 + AWKWARD_KEYS.size());
         assertThat(KeyFamilies.of(target).orElseThrow().families())
                 .isEqualTo(KeyFamilies.of(dynamoSource).orElseThrow().families());
@@ -205,8 +224,8 @@ class StoreCopyTest {
 
     /** {@code store} behind a plain MetaStore proxy: every call reaches it, but it cannot list its families. */
     private static MetaStore withoutKeyFamilies(MetaStore store) {
-        return (MetaStore) Proxy.newProxyInstance(MetaStore.class.getClassLoader(), new Class<?>[] {MetaStore.class},
-                (proxy, method, args) -> {
+        return (MetaStore) Proxy.newProxyInstance(
+                MetaStore.class.getClassLoader(), new Class<?>[] {MetaStore.class}, (proxy, method, args) -> {
                     try {
                         return method.invoke(store, args);
                     } catch (InvocationTargetException e) {
@@ -220,21 +239,31 @@ class StoreCopyTest {
         MetaStore postgresSource = postgres();
         fill(postgresSource, 600);
         fillAwkward(postgresSource);
-        CopyReport report = StoreCopy.from(postgresSource).to(source).pageSize(100).build().run();
+        CopyReport report =
+                StoreCopy.from(postgresSource).to(source).pageSize(100).build().run();
         assertCopiedExactly(report, 600 + AWKWARD_KEYS.size());
 
         // a family only the target holds differs when every family is verified, and is invisible to named prefixes
         source.create(MetaKey.of("extra/1"), MetaValue.of(new byte[] {7}));
-        Verification everyFamily = StoreCopy.from(postgresSource).to(source).build().verify();
+        Verification everyFamily =
+                StoreCopy.from(postgresSource).to(source).build().verify();
         assertThat(everyFamily.equal()).isFalse();
         assertThat(everyFamily.extraInTarget()).isEqualTo(1);
-        assertThat(StoreCopy.from(postgresSource).to(source).prefixes(FAMILIES).build().verify().equal()).isTrue();
+        assertThat(StoreCopy.from(postgresSource)
+                        .to(source)
+                        .prefixes(FAMILIES)
+                        .build()
+                        .verify()
+                        .equal())
+                .isTrue();
 
         // and a new copy of every family into it is refused: the target is not empty
         MetaStore second = postgres();
         second.create(MetaKey.of("other/1"), MetaValue.of(new byte[] {1}));
-        assertThatThrownBy(() -> StoreCopy.from(postgresSource).to(second).build().run())
-                .isInstanceOf(CopyRefusedException.class).hasMessageContaining("other/1");
+        assertThatThrownBy(
+                        () -> StoreCopy.from(postgresSource).to(second).build().run())
+                .isInstanceOf(CopyRefusedException.class)
+                .hasMessageContaining("other/1");
     }
 
     @Test
@@ -242,11 +271,14 @@ class StoreCopyTest {
         fill(source, KEYS);
         MetaStore target = postgres();
         AtomicInteger pages = new AtomicInteger();
-        StoreCopy killed = copy(target).pageSize(100).listener(progress -> {
-            if (pages.incrementAndGet() == 3) {
-                throw new IllegalStateException("killed after page 3");
-            }
-        }).build();
+        StoreCopy killed = copy(target)
+                .pageSize(100)
+                .listener(progress -> {
+                    if (pages.incrementAndGet() == 3) {
+                        throw new IllegalStateException("killed after page 3");
+                    }
+                })
+                .build();
         assertThatThrownBy(killed::run).hasMessage("killed after page 3");
         assertThat(target.get(MetaKey.of("lake-meta-copy/resume"))).isPresent();
 
@@ -262,7 +294,12 @@ class StoreCopyTest {
         MetaStore target = dynamo();
         // pages of 250 are written in transactions of 99 keys; the fifth transaction fails mid-page
         FaultyStore failing = FaultyStore.over(target).failNth(Call.TRANSACT, 5, Fault.UNAVAILABLE);
-        assertThatThrownBy(() -> StoreCopy.from(source).to(failing).prefixes(FAMILIES).pageSize(250).build().run())
+        assertThatThrownBy(() -> StoreCopy.from(source)
+                        .to(failing)
+                        .prefixes(FAMILIES)
+                        .pageSize(250)
+                        .build()
+                        .run())
                 .isInstanceOf(StoreUnavailableException.class);
         CopyReport report = copy(target).pageSize(250).build().run();
         assertThat(report.resumed()).isTrue();
@@ -274,8 +311,12 @@ class StoreCopyTest {
         fill(source, 500);
         MetaStore target = postgres();
         // the third transaction lands, then its answer is lost
-        CopyReport report = StoreCopy.from(source).to(FaultyStore.over(target).failNth(Call.TRANSACT, 3, Fault.ANSWER_LOST)).prefixes(FAMILIES)
-                .pageSize(100).build().run();
+        CopyReport report = StoreCopy.from(source)
+                .to(FaultyStore.over(target).failNth(Call.TRANSACT, 3, Fault.ANSWER_LOST))
+                .prefixes(FAMILIES)
+                .pageSize(100)
+                .build()
+                .run();
         assertCopiedExactly(report, 500);
     }
 
@@ -286,8 +327,10 @@ class StoreCopyTest {
         target.create(MetaKey.of("ops/k/mine"), MetaValue.utf8("theirs"));
         assertThatThrownBy(() -> copy(target).build().run())
                 .isInstanceOf(CopyRefusedException.class)
-                .hasMessageContaining("not empty").hasMessageContaining("ops/k/mine");
-        assertThat(target.page(KeyPrefix.family("lake-meta-copy"), 10).entries()).isEmpty();
+                .hasMessageContaining("not empty")
+                .hasMessageContaining("ops/k/mine");
+        assertThat(target.page(KeyPrefix.family("lake-meta-copy"), 10).entries())
+                .isEmpty();
         assertThat(target.page(KeyPrefix.family("tbl"), 10).entries()).isEmpty();
     }
 
@@ -322,8 +365,8 @@ class StoreCopyTest {
         target.create(onlyInTarget, MetaValue.utf8("x"));
         Verification extra = copy(target).build().verify();
         assertThat(extra.equal()).isFalse();
-        assertThat(extra.sample()).containsExactly(
-                new Verification.Difference(onlyInTarget, Verification.Kind.EXTRA_IN_TARGET));
+        assertThat(extra.sample())
+                .containsExactly(new Verification.Difference(onlyInTarget, Verification.Kind.EXTRA_IN_TARGET));
         assertThat(extra.sourceDigest()).isNotEqualTo(extra.targetDigest());
         target.delete(onlyInTarget, MetaValue.utf8("x"));
 
@@ -332,8 +375,8 @@ class StoreCopyTest {
         Verification missing = copy(target).build().verify();
         assertThat(missing.equal()).isFalse();
         assertThat(missing.missingInTarget()).isEqualTo(1);
-        assertThat(missing.sample()).containsExactly(
-                new Verification.Difference(onlyInSource, Verification.Kind.MISSING_IN_TARGET));
+        assertThat(missing.sample())
+                .containsExactly(new Verification.Difference(onlyInSource, Verification.Kind.MISSING_IN_TARGET));
         source.delete(onlyInSource, MetaValue.utf8("y"));
 
         assertThat(copy(target).build().verify().equal()).isTrue();
@@ -345,12 +388,16 @@ class StoreCopyTest {
         MetaStore target = postgres();
         MetaKey early = MetaKey.of("cnt/k/0000003"); // in the first family copied (cnt/ sorts first)
         AtomicInteger pages = new AtomicInteger();
-        CopyReport report = copy(target).pageSize(50).listener(progress -> {
-            if (pages.incrementAndGet() == 2) {
-                MetaValue current = source.get(early).orElseThrow();
-                source.update(early, current, MetaValue.utf8("written by a writer that was not stopped"));
-            }
-        }).build().run();
+        CopyReport report = copy(target)
+                .pageSize(50)
+                .listener(progress -> {
+                    if (pages.incrementAndGet() == 2) {
+                        MetaValue current = source.get(early).orElseThrow();
+                        source.update(early, current, MetaValue.utf8("written by a writer that was not stopped"));
+                    }
+                })
+                .build()
+                .run();
         assertThat(report.verification().equal()).isFalse();
         assertThat(report.verification().sample())
                 .containsExactly(new Verification.Difference(early, Verification.Kind.VALUE_DIFFERS));
@@ -360,9 +407,14 @@ class StoreCopyTest {
     void badInput_isRefusedWithATypedError_beforeAnythingIsWritten() {
         MetaStore target = postgres();
         assertThatThrownBy(() -> StoreCopy.from(source).to(target).prefix(KeyPrefix.family("lake-meta-copy")))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("reserves");
-        assertThatThrownBy(() -> StoreCopy.from(source).to(target).prefix(KeyPrefix.family("tbl"))
-                .prefix(KeyPrefix.of("tbl/a/"))).isInstanceOf(InvalidArgumentException.class).hasMessageContaining("overlap");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("reserves");
+        assertThatThrownBy(() -> StoreCopy.from(source)
+                        .to(target)
+                        .prefix(KeyPrefix.family("tbl"))
+                        .prefix(KeyPrefix.of("tbl/a/")))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("overlap");
         assertThatThrownBy(() -> StoreCopy.from(source).to(target).pageSize(0))
                 .isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> StoreCopy.from(source).to(source)).isInstanceOf(InvalidArgumentException.class);
@@ -370,22 +422,35 @@ class StoreCopyTest {
         MetaStore opaqueSource = withoutKeyFamilies(postgres());
         opaqueSource.create(MetaKey.of("tbl/a"), MetaValue.of(new byte[] {1}));
         assertThatThrownBy(() -> StoreCopy.from(opaqueSource).to(target).build())
-                .isInstanceOf(CopyRefusedException.class).hasMessageContaining("cannot list its key families");
+                .isInstanceOf(CopyRefusedException.class)
+                .hasMessageContaining("cannot list its key families");
         assertThatThrownBy(() -> StoreCopy.from(opaqueSource).everyFamily())
-                .isInstanceOf(CopyRefusedException.class).hasMessageContaining("--prefix tbl/");
-        assertThatThrownBy(() -> StoreCopy.from(source).prefix(KeyPrefix.family("tbl")).everyFamily())
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("names none");
+                .isInstanceOf(CopyRefusedException.class)
+                .hasMessageContaining("--prefix tbl/");
+        assertThatThrownBy(() ->
+                        StoreCopy.from(source).prefix(KeyPrefix.family("tbl")).everyFamily())
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("names none");
         assertThat(target.get(MetaKey.of("tbl/a"))).isEmpty();
         assertThat(target.get(MetaKey.of("lake-meta-copy/resume"))).isEmpty();
 
         // a resume record of another plan: refused, the record and the target untouched
         fill(source, 200);
-        assertThatThrownBy(copy(target).pageSize(50).listener(p -> {
-            throw new IllegalStateException("killed");
-        }).build()::run).hasMessage("killed");
+        assertThatThrownBy(copy(target)
+                        .pageSize(50)
+                        .listener(p -> {
+                            throw new IllegalStateException("killed");
+                        })
+                        .build()::run)
+                .hasMessage("killed");
         MetaValue record = target.get(MetaKey.of("lake-meta-copy/resume")).orElseThrow();
-        assertThatThrownBy(() -> StoreCopy.from(source).to(target).prefix(KeyPrefix.family("tbl")).build().run())
-                .isInstanceOf(CopyRefusedException.class).hasMessageContaining("unfinished copy");
+        assertThatThrownBy(() -> StoreCopy.from(source)
+                        .to(target)
+                        .prefix(KeyPrefix.family("tbl"))
+                        .build()
+                        .run())
+                .isInstanceOf(CopyRefusedException.class)
+                .hasMessageContaining("unfinished copy");
         assertThat(target.get(MetaKey.of("lake-meta-copy/resume"))).contains(record);
         assertThat(new String(record.toByteArray(), StandardCharsets.UTF_8)).contains("\"prefixIndex\"");
     }

@@ -24,7 +24,10 @@ class DemoCommandTest {
         for (DemoScene scene : DemoScenes.all()) {
             assertThat(run.out()).contains("== " + i++ + ". " + scene.title() + " ==");
         }
-        String directory = run.out().lines().findFirst().orElseThrow()
+        String directory = run.out()
+                .lines()
+                .findFirst()
+                .orElseThrow()
                 .replaceAll("^lake-meta demo: RocksDB store in (.*) \\(temporary, deleted at the end\\)$", "$1");
         assertThat(Path.of(directory)).isAbsolute().doesNotExist();
         assertThat(run.out()).contains("The temporary store was deleted.");
@@ -34,16 +37,19 @@ class DemoCommandTest {
     void demo_showsEachOutcomeItNarrates() {
         String out = Cli.run("demo").out();
 
-        assertThat(out).containsPattern("register tbl/sales/orders +-> applied")
+        assertThat(out)
+                .containsPattern("register tbl/sales/orders +-> applied")
                 .contains("tbl/sales/orders = {\"v\":1,\"state\":\"active\",\"generation\":1,")
                 .containsPattern("register tbl/sales/orders again +-> conflict, current registration generation 1")
                 .containsPattern("A: update from generation 1 \\(owner=sales\\) +-> applied: generation 2")
-                .containsPattern("B: update from generation 1 \\(now stale\\) +-> conflict, current registration generation 2")
+                .containsPattern(
+                        "B: update from generation 1 \\(now stale\\) +-> conflict, current registration generation 2")
                 .containsPattern("B: update from generation 2 \\(tier=gold\\) +-> applied: generation 3")
                 .containsPattern("node-a, guard epoch 1: snapshot 3 -> 4 +-> applied")
                 .containsPattern("node-a, stale guard epoch 1: snapshot 4 -> 5 +-> guard rejected")
                 .contains("The target did not move")
-                .containsPattern("page 1:\\R +tbl/sales/customers\\R +tbl/sales/invoices\\R +next token \\S+\\.\\.\\.\\S+ \\(\\d+ chars\\)")
+                .containsPattern(
+                        "page 1:\\R +tbl/sales/customers\\R +tbl/sales/invoices\\R +next token \\S+\\.\\.\\.\\S+ \\(\\d+ chars\\)")
                 .contains("no next token: the prefix is exhausted")
                 .contains("5 tables in 3 pages");
     }
@@ -52,7 +58,8 @@ class DemoCommandTest {
     void demo_sweepsTheRegistryPageByPage_andReplaysAnOperationFromItsRecord() {
         String out = Cli.run("demo").out();
 
-        assertThat(out).containsPattern("drop tbl/ops/events +-> tombstone, dropped, generation 2")
+        assertThat(out)
+                .containsPattern("drop tbl/ops/events +-> tombstone, dropped, generation 2")
                 .containsPattern("tick 1 +-> scanned 3, updated 2, purged 1\\R +ops/audit maintained\\R"
                         + " +ops/events cleaned up \\(s3://lake/ops/events\\)\\R +sales/customers maintained")
                 .containsPattern("tick 2 +-> scanned 3, updated 3, purged 0\\R")
@@ -61,7 +68,8 @@ class DemoCommandTest {
                 .containsPattern("begin acme/create-forecasts +-> started")
                 .containsPattern("begin acme/create-forecasts again +-> completed, outcome"
                         + " \\{\"table\":\"sales/forecasts\",\"generation\":1}")
-                .containsPattern("begin acme/create-forecasts, another payload +-> refused: IdempotencyConflictException");
+                .containsPattern(
+                        "begin acme/create-forecasts, another payload +-> refused: IdempotencyConflictException");
     }
 
     @Test
@@ -71,14 +79,21 @@ class DemoCommandTest {
         Cli.Run run = Cli.run("demo", "--path", kept.toString());
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.out()).contains("(kept)", "lake-meta tables list --store rocks:" + kept,
-                "lake-meta scan --store rocks:" + kept + " --prefix tbl/");
+        assertThat(run.out())
+                .contains(
+                        "(kept)",
+                        "lake-meta tables list --store rocks:" + kept,
+                        "lake-meta scan --store rocks:" + kept + " --prefix tbl/");
         Cli.Run show = Cli.run("tables", "show", "--store", "rocks:" + kept, "sales", "orders");
         assertThat(show.exitCode()).as(show.toString()).isZero();
         assertThat(show.out()).contains("generation: 4", "property compacted: yes", "property tier: gold");
         Cli.Run list = Cli.run("tables", "list", "--store", "rocks:" + kept);
-        assertThat(list.exitCode()).as("every record under tbl/ is a registration: " + list).isZero();
-        assertThat(list.out().lines()).as("7 registered, ops/events purged, sales/forecasts added").hasSize(7);
+        assertThat(list.exitCode())
+                .as("every record under tbl/ is a registration: " + list)
+                .isZero();
+        assertThat(list.out().lines())
+                .as("7 registered, ops/events purged, sales/forecasts added")
+                .hasSize(7);
         Cli.Run op = Cli.run("ops", "show", "--store", "rocks:" + kept, "acme", "create-forecasts");
         assertThat(op.exitCode()).as(op.toString()).isZero();
         assertThat(op.out()).contains("state: completed", "outcome: {\"table\":\"sales/forecasts\",\"generation\":1}");
@@ -93,8 +108,9 @@ class DemoCommandTest {
         Cli.Run run = Cli.run("demo", "--path", temp.toString());
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).isEqualTo("lake-meta demo: --path " + temp + " is not empty: the demo writes a fresh"
-                + " store, so pass a new or empty directory" + System.lineSeparator());
+        assertThat(run.err())
+                .isEqualTo("lake-meta demo: --path " + temp + " is not empty: the demo writes a fresh"
+                        + " store, so pass a new or empty directory" + System.lineSeparator());
         assertThat(run.out()).isEmpty();
     }
 }

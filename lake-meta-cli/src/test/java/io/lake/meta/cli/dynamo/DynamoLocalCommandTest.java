@@ -48,13 +48,15 @@ class DynamoLocalCommandTest {
             CommandLine cli = LakeMetaCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true));
             command = cli.getSubcommands().get("dynamo-local").getCommand();
             exit = new CompletableFuture<>();
-            Thread thread = new Thread(() -> {
-                try {
-                    exit.complete(cli.execute(args));
-                } catch (Throwable t) {
-                    exit.completeExceptionally(t);
-                }
-            }, "dynamo-local-under-test");
+            Thread thread = new Thread(
+                    () -> {
+                        try {
+                            exit.complete(cli.execute(args));
+                        } catch (Throwable t) {
+                            exit.completeExceptionally(t);
+                        }
+                    },
+                    "dynamo-local-under-test");
             thread.setDaemon(true);
             thread.start();
         }
@@ -83,10 +85,11 @@ class DynamoLocalCommandTest {
 
     private static void assertRefused(URI endpoint) {
         assertThatThrownBy(() -> {
-            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), endpoint.getPort())) {
-                s.getPort();
-            }
-        }).isInstanceOf(ConnectException.class);
+                    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), endpoint.getPort())) {
+                        s.getPort();
+                    }
+                })
+                .isInstanceOf(ConnectException.class);
     }
 
     @Test
@@ -97,15 +100,23 @@ class DynamoLocalCommandTest {
         assertThat(endpoint.getPort()).isPositive();
         assertThat(run.out.toString()).contains("--endpoint-url " + endpoint + " --region eu-west-1");
         try (DynamoDbClient dynamo = client(endpoint)) {
-            String arn = dynamo.createTable(b -> b.tableName("tables").billingMode(BillingMode.PAY_PER_REQUEST)
-                    .attributeDefinitions(AttributeDefinition.builder().attributeName("pk")
-                            .attributeType(ScalarAttributeType.S).build())
-                    .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build()))
-                    .tableDescription().tableArn();
-            dynamo.putItem(b -> b.tableName("tables").item(Map.of(
-                    "pk", AttributeValue.fromS("k"), "v", AttributeValue.fromN("42"))));
-            Map<String, AttributeValue> item = dynamo.getItem(b -> b.tableName("tables")
-                    .key(Map.of("pk", AttributeValue.fromS("k")))).item();
+            String arn = dynamo.createTable(b -> b.tableName("tables")
+                            .billingMode(BillingMode.PAY_PER_REQUEST)
+                            .attributeDefinitions(AttributeDefinition.builder()
+                                    .attributeName("pk")
+                                    .attributeType(ScalarAttributeType.S)
+                                    .build())
+                            .keySchema(KeySchemaElement.builder()
+                                    .attributeName("pk")
+                                    .keyType(KeyType.HASH)
+                                    .build()))
+                    .tableDescription()
+                    .tableArn();
+            dynamo.putItem(b -> b.tableName("tables")
+                    .item(Map.of("pk", AttributeValue.fromS("k"), "v", AttributeValue.fromN("42"))));
+            Map<String, AttributeValue> item = dynamo.getItem(
+                            b -> b.tableName("tables").key(Map.of("pk", AttributeValue.fromS("k"))))
+                    .item();
 
             assertThat(arn).startsWith("arn:aws:dynamodb:eu-west-1:");
             assertThat(item).containsEntry("v", AttributeValue.fromN("42"));
@@ -114,12 +125,15 @@ class DynamoLocalCommandTest {
 
         run.command.stop();
 
-        assertThat(run.awaitExit()).as("stdout: %s%nstderr: %s", run.out, run.err).isZero();
+        assertThat(run.awaitExit())
+                .as("stdout: %s%nstderr: %s", run.out, run.err)
+                .isZero();
         assertThat(run.out.toString()).endsWith("DynamoDB test server stopped." + System.lineSeparator());
         assertThat(run.err.toString()).isEmpty();
         assertRefused(endpoint);
         assertThat(Runtime.getRuntime().removeShutdownHook(run.command.shutdownHook))
-                .as("the shutdown hook is removed once the command has stopped").isFalse();
+                .as("the shutdown hook is removed once the command has stopped")
+                .isFalse();
     }
 
     @Test
@@ -157,9 +171,10 @@ class DynamoLocalCommandTest {
             Cli.Run run = Cli.run("dynamo-local", "--port", Integer.toString(port));
 
             assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STORE_ERROR);
-            assertThat(run.err()).isEqualTo("lake-meta dynamo-local: cannot listen on 127.0.0.1:" + port
-                    + ": the port is in use (or not allowed): choose another --port, or leave it out to pick a free one"
-                    + System.lineSeparator());
+            assertThat(run.err())
+                    .isEqualTo("lake-meta dynamo-local: cannot listen on 127.0.0.1:" + port
+                            + ": the port is in use (or not allowed): choose another --port, or leave it out to pick a free one"
+                            + System.lineSeparator());
             assertThat(run.out()).isEmpty();
         }
     }
@@ -169,8 +184,9 @@ class DynamoLocalCommandTest {
         Cli.Run run = Cli.run("dynamo-local", "--port", "65536");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).isEqualTo("lake-meta dynamo-local: --port 65536 is not a port: pass 0..65535"
-                + " (0 picks a free one)" + System.lineSeparator());
+        assertThat(run.err())
+                .isEqualTo("lake-meta dynamo-local: --port 65536 is not a port: pass 0..65535" + " (0 picks a free one)"
+                        + System.lineSeparator());
     }
 
     @Test

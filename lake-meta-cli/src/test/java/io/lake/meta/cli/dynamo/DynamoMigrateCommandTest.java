@@ -68,9 +68,12 @@ class DynamoMigrateCommandTest {
     @BeforeAll
     static void startServer() {
         server = DynamoDbTestServer.create().start();
-        admin = DynamoDbClient.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1)
+        admin = DynamoDbClient.builder()
+                .endpointOverride(server.endpoint())
+                .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("admin", "admin")))
-                .httpClient(UrlConnectionHttpClient.builder().build()).build();
+                .httpClient(UrlConnectionHttpClient.builder().build())
+                .build();
     }
 
     @AfterAll
@@ -103,7 +106,10 @@ class DynamoMigrateCommandTest {
             }
         });
         for (Cli.Run run : runs) {
-            assertThat(run.out() + run.err()).as(run.toString()).doesNotContain(SECRET_KEY).doesNotContain(ACCESS_KEY);
+            assertThat(run.out() + run.err())
+                    .as(run.toString())
+                    .doesNotContain(SECRET_KEY)
+                    .doesNotContain(ACCESS_KEY);
         }
     }
 
@@ -113,16 +119,31 @@ class DynamoMigrateCommandTest {
     }
 
     private MetaStore store(DynamoLayoutMode mode) {
-        MetaStore store = DynamoMetaStore.builder().client(admin).mode(mode).legacyTableName(legacy).tableName(table)
-                .shardCount(4).createTableIfMissing(true).build();
+        MetaStore store = DynamoMetaStore.builder()
+                .client(admin)
+                .mode(mode)
+                .legacyTableName(legacy)
+                .tableName(table)
+                .shardCount(4)
+                .createTableIfMissing(true)
+                .build();
         stores.add(store);
         return store;
     }
 
     /** Runs {@code lake-meta dynamo-migrate ACTION --legacy-table ... ARGS}. */
     private Cli.Run migrate(String action, String... args) {
-        List<String> all = new ArrayList<>(List.of("dynamo-migrate", action, "--legacy-table", legacy, "--table", table,
-                "--endpoint", server.endpoint().toString(), "--region", "us-east-1"));
+        List<String> all = new ArrayList<>(List.of(
+                "dynamo-migrate",
+                action,
+                "--legacy-table",
+                legacy,
+                "--table",
+                table,
+                "--endpoint",
+                server.endpoint().toString(),
+                "--region",
+                "us-east-1"));
         all.addAll(List.of(args));
         Cli.Run run = Cli.run(all.toArray(String[]::new));
         runs.add(run);
@@ -131,8 +152,16 @@ class DynamoMigrateCommandTest {
 
     /** Runs the deprecated flag form, {@code lake-meta dynamo-migrate --legacy-table ... ARGS}, with the action among ARGS. */
     private Cli.Run migrateFlagForm(String... args) {
-        List<String> all = new ArrayList<>(List.of("dynamo-migrate", "--legacy-table", legacy, "--table", table,
-                "--endpoint", server.endpoint().toString(), "--region", "us-east-1"));
+        List<String> all = new ArrayList<>(List.of(
+                "dynamo-migrate",
+                "--legacy-table",
+                legacy,
+                "--table",
+                table,
+                "--endpoint",
+                server.endpoint().toString(),
+                "--region",
+                "us-east-1"));
         all.addAll(List.of(args));
         Cli.Run run = Cli.run(all.toArray(String[]::new));
         runs.add(run);
@@ -141,9 +170,11 @@ class DynamoMigrateCommandTest {
 
     /** The flag form's one-line warning, naming what to write instead, and nothing else on stderr. */
     private static void assertDeprecationWarning(Cli.Run run, String deprecated, String action) {
-        assertThat(run.err().lines().filter(line -> line.contains("deprecated")).toList()).as(run.toString())
-                .containsExactly("lake-meta dynamo-migrate: warning: " + deprecated + " is deprecated and goes in the next"
-                        + " release: write lake-meta dynamo-migrate " + action + " with the same options");
+        assertThat(run.err().lines().filter(line -> line.contains("deprecated")).toList())
+                .as(run.toString())
+                .containsExactly(
+                        "lake-meta dynamo-migrate: warning: " + deprecated + " is deprecated and goes in the next"
+                                + " release: write lake-meta dynamo-migrate " + action + " with the same options");
     }
 
     private static JsonNode summary(Cli.Run run) throws Exception {
@@ -156,9 +187,13 @@ class DynamoMigrateCommandTest {
         List<WriteRequest> all = new ArrayList<>();
         for (String family : FAMILIES) {
             for (int i = 0; i < perFamily; i++) {
-                all.add(WriteRequest.builder().putRequest(PutRequest.builder().item(Map.of(
-                        "k", AttributeValue.fromS(family + "/k" + i),
-                        "v", AttributeValue.fromB(SdkBytes.fromUtf8String("legacy " + i)))).build()).build());
+                all.add(WriteRequest.builder()
+                        .putRequest(PutRequest.builder()
+                                .item(Map.of(
+                                        "k", AttributeValue.fromS(family + "/k" + i),
+                                        "v", AttributeValue.fromB(SdkBytes.fromUtf8String("legacy " + i))))
+                                .build())
+                        .build());
             }
         }
         for (int i = 0; i < all.size(); i += 25) {
@@ -199,7 +234,8 @@ class DynamoMigrateCommandTest {
         });
 
         Cli.Run backfill = migrate("backfill", "--page-size", "300", "--json");
-        Cli.Run finalize = migrate("finalize", "--page-size", "500", "--ack-rollout", "--ack-write-quiescence", "--json");
+        Cli.Run finalize =
+                migrate("finalize", "--page-size", "500", "--ack-rollout", "--ack-write-quiescence", "--json");
         stop.set(true);
         int writes = writer.get(60, TimeUnit.SECONDS);
 
@@ -219,7 +255,11 @@ class DynamoMigrateCommandTest {
         assertThat(writes).isPositive();
         Cli.Run horizon = migrate("declare-horizon", "--ack-stores-restarted", "--json");
         assertThat(horizon.exitCode()).as(horizon.toString()).isZero();
-        assertThat(summary(horizon).get("completion").get("rollbackHorizonPassed").asBoolean()).isTrue();
+        assertThat(summary(horizon)
+                        .get("completion")
+                        .get("rollbackHorizonPassed")
+                        .asBoolean())
+                .isTrue();
         MetaStore v2 = DynamoMetaStore.builder().client(admin).tableName(table).build();
         stores.add(v2);
         for (Map.Entry<MetaKey, MetaValue> e : acknowledged.entrySet()) {
@@ -273,21 +313,65 @@ class DynamoMigrateCommandTest {
             assertThat(run.exitCode()).as("%s: %s", args, run).isEqualTo(ExitCodes.USAGE);
             assertThat(run.err()).as("%s", args).doesNotContain("127.0.0.1:1").doesNotContainIgnoringCase("connect");
         }
-        Cli.Run endpoint = Cli.run("dynamo-migrate", "backfill", "--legacy-table", "a-v1", "--table", "b-v2", "--page-size",
-                "10", "--endpoint", "not a url");
+        Cli.Run endpoint = Cli.run(
+                "dynamo-migrate",
+                "backfill",
+                "--legacy-table",
+                "a-v1",
+                "--table",
+                "b-v2",
+                "--page-size",
+                "10",
+                "--endpoint",
+                "not a url");
         assertThat(endpoint.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(endpoint.err()).contains("--endpoint 'not a url' is not an http or https URI");
-        Cli.Run acks = Cli.run("dynamo-migrate", "finalize", "--legacy-table", "a-v1", "--table", "b-v2", "--page-size", "10",
-                "--endpoint", closed, "--region", "us-east-1");
-        assertThat(acks.err()).contains("--ack-rollout").contains("--ack-write-quiescence").contains("nothing was done");
-        Cli.Run notTaken = Cli.run("dynamo-migrate", "status", "--legacy-table", "a-v1", "--table", "b-v2", "--page-size",
-                "10", "--endpoint", closed, "--region", "us-east-1");
+        Cli.Run acks = Cli.run(
+                "dynamo-migrate",
+                "finalize",
+                "--legacy-table",
+                "a-v1",
+                "--table",
+                "b-v2",
+                "--page-size",
+                "10",
+                "--endpoint",
+                closed,
+                "--region",
+                "us-east-1");
+        assertThat(acks.err())
+                .contains("--ack-rollout")
+                .contains("--ack-write-quiescence")
+                .contains("nothing was done");
+        Cli.Run notTaken = Cli.run(
+                "dynamo-migrate",
+                "status",
+                "--legacy-table",
+                "a-v1",
+                "--table",
+                "b-v2",
+                "--page-size",
+                "10",
+                "--endpoint",
+                closed,
+                "--region",
+                "us-east-1");
         assertThat(notTaken.err()).startsWith("lake-meta dynamo-migrate status: Unknown options: '--page-size', '10'");
         Cli.Run before = Cli.run("dynamo-migrate", "--legacy-table", "a-v1", "status", "--table", "b-v2");
         assertThat(before.err()).contains("--legacy-table before the action: give the options after it");
-        Cli.Run noAction = Cli.run("dynamo-migrate", "--legacy-table", "a-v1", "--table", "b-v2", "--endpoint", closed,
-                "--region", "us-east-1");
-        assertThat(noAction.err()).as("no action and no --page-size: a backfill, which needs it").contains("--page-size is required");
+        Cli.Run noAction = Cli.run(
+                "dynamo-migrate",
+                "--legacy-table",
+                "a-v1",
+                "--table",
+                "b-v2",
+                "--endpoint",
+                closed,
+                "--region",
+                "us-east-1");
+        assertThat(noAction.err())
+                .as("no action and no --page-size: a backfill, which needs it")
+                .contains("--page-size is required");
     }
 
     private static List<String> with(String action, String[] tables, String... args) {
@@ -301,14 +385,22 @@ class DynamoMigrateCommandTest {
     void aHeldBarrier_isShownByStatus_refusesFinalize_andIsReleased() throws Exception {
         load(3);
         store(DynamoLayoutMode.DUAL).close();
-        admin.putItem(r -> r.tableName(table).item(Map.of("pk", AttributeValue.fromS("#migration"),
-                "sk", AttributeValue.fromS("#barrier"), "holder", AttributeValue.fromS("finalizer-that-stopped"),
-                "installed_at", AttributeValue.fromS("2026-01-01T00:00:00Z"))));
+        admin.putItem(r -> r.tableName(table)
+                .item(Map.of(
+                        "pk",
+                        AttributeValue.fromS("#migration"),
+                        "sk",
+                        AttributeValue.fromS("#barrier"),
+                        "holder",
+                        AttributeValue.fromS("finalizer-that-stopped"),
+                        "installed_at",
+                        AttributeValue.fromS("2026-01-01T00:00:00Z"))));
 
         JsonNode status = summary(migrate("status", "--json"));
         assertThat(status.get("barrier").get("holder").asText()).isEqualTo("finalizer-that-stopped");
         assertThat(status.get("completion").isNull()).isTrue();
-        Cli.Run refused = migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence", "--json");
+        Cli.Run refused =
+                migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence", "--json");
         assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(DynamoMigrateCommand.BARRIER_HELD);
         assertThat(summary(refused).get("outcome").asText()).isEqualTo("barrier-held");
         assertThat(refused.err()).contains("finalizer-that-stopped").contains("dynamo-migrate release-barrier");
@@ -316,7 +408,8 @@ class DynamoMigrateCommandTest {
         Cli.Run released = migrate("release-barrier", "--json");
         assertThat(released.exitCode()).isZero();
         assertThat(summary(released).get("outcome").asText()).isEqualTo("barrier-released");
-        assertThat(summary(migrate("release-barrier", "--json")).get("outcome").asText()).isEqualTo("no-barrier");
+        assertThat(summary(migrate("release-barrier", "--json")).get("outcome").asText())
+                .isEqualTo("no-barrier");
         Cli.Run finalize = migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence");
         assertThat(finalize.exitCode()).as(finalize.toString()).isZero();
         assertThat(finalize.out()).contains("outcome: finalized");
@@ -327,8 +420,14 @@ class DynamoMigrateCommandTest {
         load(3);
         store(DynamoLayoutMode.DUAL).close();
         assertThat(migrate("backfill", "--page-size", "100").exitCode()).isZero();
-        admin.putItem(r -> r.tableName(table).item(Map.of("pk", AttributeValue.fromS("tbl#0"),
-                "sk", AttributeValue.fromS("tbl/only-in-v2"), "v", AttributeValue.fromB(SdkBytes.fromUtf8String("x")))));
+        admin.putItem(r -> r.tableName(table)
+                .item(Map.of(
+                        "pk",
+                        AttributeValue.fromS("tbl#0"),
+                        "sk",
+                        AttributeValue.fromS("tbl/only-in-v2"),
+                        "v",
+                        AttributeValue.fromB(SdkBytes.fromUtf8String("x")))));
 
         Cli.Run run = migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence", "--json");
 
@@ -336,16 +435,21 @@ class DynamoMigrateCommandTest {
         JsonNode s = summary(run);
         assertThat(s.get("outcome").asText()).isEqualTo("verification-failed");
         assertThat(s.get("verification").get("differenceCount").asLong()).isEqualTo(1);
-        assertThat(s.get("verification").get("differences").get(0).get("key").asText()).isEqualTo("tbl/only-in-v2");
-        assertThat(s.get("verification").get("differences").get(0).get("kind").asText()).isEqualTo("MISSING_IN_LEGACY");
-        assertThat(summary(migrate("status", "--json")).get("completion").isNull()).isTrue();
+        assertThat(s.get("verification").get("differences").get(0).get("key").asText())
+                .isEqualTo("tbl/only-in-v2");
+        assertThat(s.get("verification").get("differences").get(0).get("kind").asText())
+                .isEqualTo("MISSING_IN_LEGACY");
+        assertThat(summary(migrate("status", "--json")).get("completion").isNull())
+                .isTrue();
     }
 
     @Test
     void rollback_untilTheHorizon_thenRefused() throws Exception {
         load(3);
         store(DynamoLayoutMode.DUAL).close();
-        assertThat(migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence").exitCode()).isZero();
+        assertThat(migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence")
+                        .exitCode())
+                .isZero();
         Cli.Run noAck = migrate("rollback", "--page-size", "100");
         assertThat(noAck.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(noAck.err()).contains("--ack-write-quiescence");
@@ -359,8 +463,11 @@ class DynamoMigrateCommandTest {
         assertThat(notFinalized.exitCode()).as(notFinalized.toString()).isEqualTo(ExitCodes.USAGE);
         assertThat(notFinalized.err()).contains("not finalized");
 
-        assertThat(migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence").exitCode()).isZero();
-        assertThat(migrate("declare-horizon", "--ack-stores-restarted").exitCode()).isZero();
+        assertThat(migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence")
+                        .exitCode())
+                .isZero();
+        assertThat(migrate("declare-horizon", "--ack-stores-restarted").exitCode())
+                .isZero();
         Cli.Run refused = migrate("rollback", "--page-size", "100", "--ack-write-quiescence", "--json");
         assertThat(refused.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(summary(refused).get("outcome").asText()).isEqualTo("horizon-passed");
@@ -375,21 +482,34 @@ class DynamoMigrateCommandTest {
         assertThat(paused.exitCode()).isZero();
         assertThat(summary(paused).get("outcome").asText()).isEqualTo("backfill-paused");
         assertThat(summary(paused).get("backfill").get("pages").asLong()).isEqualTo(2);
-        Cli.Run incomplete = migrate("finalize", "--page-size", "10", "--max-pages", "1", "--ack-rollout",
-                "--ack-write-quiescence", "--json");
+        Cli.Run incomplete = migrate(
+                "finalize",
+                "--page-size",
+                "10",
+                "--max-pages",
+                "1",
+                "--ack-rollout",
+                "--ack-write-quiescence",
+                "--json");
         assertThat(incomplete.exitCode()).as(incomplete.toString()).isEqualTo(DynamoMigrateCommand.BACKFILL_INCOMPLETE);
         assertThat(summary(incomplete).get("backfill").get("pages").asLong()).isEqualTo(3);
         Cli.Run done = migrate("finalize", "--page-size", "50", "--ack-rollout", "--ack-write-quiescence", "--json");
         assertThat(done.exitCode()).as(done.toString()).isZero();
-        assertThat(summary(done).get("verification").get("legacyItems").asLong()).isEqualTo(120);
+        assertThat(summary(done).get("verification").get("legacyItems").asLong())
+                .isEqualTo(120);
     }
 
     @Test
     void configurationFromTheEnvironment_asAKubernetesJobGivesIt() throws Exception {
         load(3);
         store(DynamoLayoutMode.DUAL).close();
-        Map<String, String> env = new HashMap<>(Map.of("LAKE_META_MIGRATE_PAGE_SIZE", "50",
-                "LAKE_META_MIGRATE_ACK_ROLLOUT", "true", "LAKE_META_MIGRATE_ACK_WRITE_QUIESCENCE", "true"));
+        Map<String, String> env = new HashMap<>(Map.of(
+                "LAKE_META_MIGRATE_PAGE_SIZE",
+                "50",
+                "LAKE_META_MIGRATE_ACK_ROLLOUT",
+                "true",
+                "LAKE_META_MIGRATE_ACK_WRITE_QUIESCENCE",
+                "true"));
 
         Cli.Run run = inChildJvm(env, "dynamo-migrate", "finalize");
 
@@ -404,9 +524,15 @@ class DynamoMigrateCommandTest {
     void flagForm_actionFromTheEnvironment_LAKE_META_MIGRATE_FINALIZE_stillFinalizes_withAWarning() throws Exception {
         load(3);
         store(DynamoLayoutMode.DUAL).close();
-        Map<String, String> env = new HashMap<>(Map.of("LAKE_META_MIGRATE_PAGE_SIZE", "50",
-                "LAKE_META_MIGRATE_FINALIZE", "true", "LAKE_META_MIGRATE_ACK_ROLLOUT", "true",
-                "LAKE_META_MIGRATE_ACK_WRITE_QUIESCENCE", "true"));
+        Map<String, String> env = new HashMap<>(Map.of(
+                "LAKE_META_MIGRATE_PAGE_SIZE",
+                "50",
+                "LAKE_META_MIGRATE_FINALIZE",
+                "true",
+                "LAKE_META_MIGRATE_ACK_ROLLOUT",
+                "true",
+                "LAKE_META_MIGRATE_ACK_WRITE_QUIESCENCE",
+                "true"));
 
         Cli.Run run = inChildJvm(env, "dynamo-migrate");
 
@@ -451,7 +577,8 @@ class DynamoMigrateCommandTest {
         assertThat(noAck.exitCode()).as(noAck.toString()).isEqualTo(ExitCodes.USAGE);
         assertThat(noAck.err()).contains("--ack-write-quiescence").contains("nothing was done");
 
-        Cli.Run run = migrateFlagForm("--page-size", "100", "--finalize", "--ack-rollout", "--ack-write-quiescence", "--json");
+        Cli.Run run = migrateFlagForm(
+                "--page-size", "100", "--finalize", "--ack-rollout", "--ack-write-quiescence", "--json");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(summary(run).get("action").asText()).isEqualTo("finalize");
@@ -463,7 +590,9 @@ class DynamoMigrateCommandTest {
     void flagForm_rollback_rollsBack_withAWarning() throws Exception {
         load(3);
         store(DynamoLayoutMode.DUAL).close();
-        assertThat(migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence").exitCode()).isZero();
+        assertThat(migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence")
+                        .exitCode())
+                .isZero();
 
         Cli.Run run = migrateFlagForm("--page-size", "100", "--rollback", "--ack-write-quiescence", "--json");
 
@@ -477,9 +606,16 @@ class DynamoMigrateCommandTest {
     void flagForm_releaseBarrier_releasesIt_withAWarning() throws Exception {
         load(3);
         store(DynamoLayoutMode.DUAL).close();
-        admin.putItem(r -> r.tableName(table).item(Map.of("pk", AttributeValue.fromS("#migration"),
-                "sk", AttributeValue.fromS("#barrier"), "holder", AttributeValue.fromS("finalizer-that-stopped"),
-                "installed_at", AttributeValue.fromS("2026-01-01T00:00:00Z"))));
+        admin.putItem(r -> r.tableName(table)
+                .item(Map.of(
+                        "pk",
+                        AttributeValue.fromS("#migration"),
+                        "sk",
+                        AttributeValue.fromS("#barrier"),
+                        "holder",
+                        AttributeValue.fromS("finalizer-that-stopped"),
+                        "installed_at",
+                        AttributeValue.fromS("2026-01-01T00:00:00Z"))));
 
         Cli.Run run = migrateFlagForm("--release-barrier", "--json");
 
@@ -487,14 +623,17 @@ class DynamoMigrateCommandTest {
         assertThat(summary(run).get("action").asText()).isEqualTo("release-barrier");
         assertThat(summary(run).get("outcome").asText()).isEqualTo("barrier-released");
         assertDeprecationWarning(run, "--release-barrier", "release-barrier");
-        assertThat(migrateFlagForm("--release-barrier", "--json").out()).isEqualTo(migrate("release-barrier", "--json").out());
+        assertThat(migrateFlagForm("--release-barrier", "--json").out())
+                .isEqualTo(migrate("release-barrier", "--json").out());
     }
 
     @Test
     void flagForm_declareRollbackHorizon_declaresIt_withAWarning() throws Exception {
         load(3);
         store(DynamoLayoutMode.DUAL).close();
-        assertThat(migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence").exitCode()).isZero();
+        assertThat(migrate("finalize", "--page-size", "100", "--ack-rollout", "--ack-write-quiescence")
+                        .exitCode())
+                .isZero();
         Cli.Run noAck = migrateFlagForm("--declare-rollback-horizon");
         assertThat(noAck.exitCode()).as(noAck.toString()).isEqualTo(ExitCodes.USAGE);
 
@@ -502,15 +641,21 @@ class DynamoMigrateCommandTest {
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(summary(run).get("action").asText()).isEqualTo("declare-rollback-horizon");
-        assertThat(summary(run).get("completion").get("rollbackHorizonPassed").asBoolean()).isTrue();
+        assertThat(summary(run).get("completion").get("rollbackHorizonPassed").asBoolean())
+                .isTrue();
         assertDeprecationWarning(run, "--declare-rollback-horizon", "declare-horizon");
-        assertThat(migrate("declare-horizon", "--ack-stores-restarted", "--json").out()).isEqualTo(run.out());
+        assertThat(migrate("declare-horizon", "--ack-stores-restarted", "--json")
+                        .out())
+                .isEqualTo(run.out());
     }
 
     /** Runs {@code lake-meta ARGS} in a child JVM with the tables, endpoint and JSON output set in its environment, plus {@code env}. */
     private Cli.Run inChildJvm(Map<String, String> env, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), LakeMetaCommand.class.getName()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                LakeMetaCommand.class.getName()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
         Map<String, String> environment = builder.environment();

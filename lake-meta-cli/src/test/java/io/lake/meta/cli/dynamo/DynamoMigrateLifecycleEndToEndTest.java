@@ -2,7 +2,6 @@ package io.lake.meta.cli.dynamo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
@@ -17,7 +16,6 @@ import io.lake.meta.dynamo.DynamoMigration;
 import io.lake.meta.dynamo.ParityReport;
 import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
 import io.lake.meta.testserver.dynamodb.ServerHooks;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -78,9 +76,12 @@ class DynamoMigrateLifecycleEndToEndTest {
     @BeforeEach
     void start() {
         server = DynamoDbTestServer.create().start();
-        admin = DynamoDbClient.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1)
+        admin = DynamoDbClient.builder()
+                .endpointOverride(server.endpoint())
+                .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("admin", "admin")))
-                .httpClient(UrlConnectionHttpClient.builder().build()).build();
+                .httpClient(UrlConnectionHttpClient.builder().build())
+                .build();
         for (String[] p : new String[][] {{"aws.accessKeyId", "e2e"}, {"aws.secretAccessKey", "e2e"}}) {
             savedProperties.putIfAbsent(p[0], Optional.ofNullable(System.getProperty(p[0])));
             System.setProperty(p[0], p[1]);
@@ -103,22 +104,40 @@ class DynamoMigrateLifecycleEndToEndTest {
     }
 
     private MetaStore open(DynamoLayoutMode mode) {
-        MetaStore store = DynamoMetaStore.builder().client(admin).mode(mode).legacyTableName(legacy).tableName(table)
-                .shardCount(4).createTableIfMissing(true).build();
+        MetaStore store = DynamoMetaStore.builder()
+                .client(admin)
+                .mode(mode)
+                .legacyTableName(legacy)
+                .tableName(table)
+                .shardCount(4)
+                .createTableIfMissing(true)
+                .build();
         opened.add(store);
         return store;
     }
 
     /** Runs {@code lake-meta dynamo-migrate ACTION --legacy-table ... ARGS}. */
     private Cli.Run migrate(String action, String... args) {
-        List<String> all = new ArrayList<>(List.of("dynamo-migrate", action, "--legacy-table", legacy, "--table", table,
-                "--endpoint", server.endpoint().toString(), "--region", "us-east-1", "--shards", "4", "--json"));
+        List<String> all = new ArrayList<>(List.of(
+                "dynamo-migrate",
+                action,
+                "--legacy-table",
+                legacy,
+                "--table",
+                table,
+                "--endpoint",
+                server.endpoint().toString(),
+                "--region",
+                "us-east-1",
+                "--shards",
+                "4",
+                "--json"));
         all.addAll(List.of(args));
         Cli.Run run = Cli.run(all.toArray(String[]::new));
         String out = run.out().strip();
         int at = out.indexOf("\"outcome\":");
-        System.out.println("[e2e] dynamo-migrate " + action + " " + String.join(" ", args) + " => exit " + run.exitCode() + ", "
-                + (at < 0 ? out : out.substring(at, Math.min(out.length(), at + 40))));
+        System.out.println("[e2e] dynamo-migrate " + action + " " + String.join(" ", args) + " => exit "
+                + run.exitCode() + ", " + (at < 0 ? out : out.substring(at, Math.min(out.length(), at + 40))));
         return run;
     }
 
@@ -183,22 +202,37 @@ class DynamoMigrateLifecycleEndToEndTest {
         Cli.Run horizon = migrate("declare-horizon", "--ack-stores-restarted");
         assertThat(horizon.exitCode()).as(horizon.toString()).isZero();
 
-        DynamoMigration migration = DynamoMigration.builder().client(admin).legacyTableName(legacy).tableName(table).build();
+        DynamoMigration migration = DynamoMigration.builder()
+                .client(admin)
+                .legacyTableName(legacy)
+                .tableName(table)
+                .build();
         ParityReport parity = migration.verify(1000);
         MetaStore v2 = open(DynamoLayoutMode.V2);
         List<String> missing = new ArrayList<>();
         for (Map.Entry<MetaKey, Optional<MetaValue>> e : acknowledged.entrySet()) {
             Optional<MetaValue> held = v2.get(e.getKey());
             if (!held.equals(e.getValue())) {
-                missing.add(e.getKey() + ": acknowledged " + e.getValue().map(MetaValue::asUtf8).orElse("absent") + ", v2 holds "
+                missing.add(e.getKey() + ": acknowledged "
+                        + e.getValue().map(MetaValue::asUtf8).orElse("absent") + ", v2 holds "
                         + held.map(MetaValue::asUtf8).orElse("absent"));
             }
         }
-        System.out.printf("[e2e] %d legacy keys in %d families; %d DUAL writes and %d V1 writes acknowledged (%d barrier"
-                + " refusals retried); %d keys checked in both tables, %d missing; parity %s (%d items, %d differences);"
-                + " %.1f s%n", FAMILIES.size() * PER_FAMILY, FAMILIES.size(), writes, v1Writes, writers.barrierRefusals.get(),
-                acknowledged.size(), missing.size(), parity.clean() ? "clean" : "NOT clean", parity.legacyItems(),
-                parity.differenceCount(), (System.nanoTime() - started) / 1e9);
+        System.out.printf(
+                "[e2e] %d legacy keys in %d families; %d DUAL writes and %d V1 writes acknowledged (%d barrier"
+                        + " refusals retried); %d keys checked in both tables, %d missing; parity %s (%d items, %d differences);"
+                        + " %.1f s%n",
+                FAMILIES.size() * PER_FAMILY,
+                FAMILIES.size(),
+                writes,
+                v1Writes,
+                writers.barrierRefusals.get(),
+                acknowledged.size(),
+                missing.size(),
+                parity.clean() ? "clean" : "NOT clean",
+                parity.legacyItems(),
+                parity.differenceCount(),
+                (System.nanoTime() - started) / 1e9);
         assertThat(missing).as("acknowledged writes missing from the v2 table").isEmpty();
         assertThat(parity.clean()).as("both tables equal: %s", parity).isTrue();
         assertThat(parity.legacyItems()).isEqualTo(parity.v2Items());
@@ -212,13 +246,15 @@ class DynamoMigrateLifecycleEndToEndTest {
         AtomicInteger copies = new AtomicInteger();
         server.hooks(new ServerHooks() {
             @Override
-            public void reached(String point) {
-            }
+            public void reached(String point) {}
 
             @Override
             public void reached(String point, String operation, Set<String> tables) {
-                if (WRITE_CHECKED.equals(point) && "TransactWriteItems".equals(operation) && tables.contains(legacy)
-                        && tables.contains(table) && copies.incrementAndGet() == 3) {
+                if (WRITE_CHECKED.equals(point)
+                        && "TransactWriteItems".equals(operation)
+                        && tables.contains(legacy)
+                        && tables.contains(table)
+                        && copies.incrementAndGet() == 3) {
                     held.countDown();
                     try {
                         release.await(60, TimeUnit.SECONDS);
@@ -228,21 +264,37 @@ class DynamoMigrateLifecycleEndToEndTest {
                 }
             }
         });
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), LakeMetaCommand.class.getName(), "dynamo-migrate",
-                "backfill", "--legacy-table", legacy, "--table", table, "--endpoint", server.endpoint().toString(),
-                "--region", "us-east-1", "--page-size", "300");
+        ProcessBuilder builder = new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                LakeMetaCommand.class.getName(),
+                "dynamo-migrate",
+                "backfill",
+                "--legacy-table",
+                legacy,
+                "--table",
+                table,
+                "--endpoint",
+                server.endpoint().toString(),
+                "--region",
+                "us-east-1",
+                "--page-size",
+                "300");
         builder.environment().keySet().removeIf(name -> name.startsWith("AWS_") || name.startsWith("LAKE_META_"));
         builder.environment().put("AWS_ACCESS_KEY_ID", "e2e");
         builder.environment().put("AWS_SECRET_ACCESS_KEY", "e2e");
         builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         Process child = builder.start();
         try {
-            assertThat(held.await(120, TimeUnit.SECONDS)).as("the child's third copy transaction reached the server").isTrue();
+            assertThat(held.await(120, TimeUnit.SECONDS))
+                    .as("the child's third copy transaction reached the server")
+                    .isTrue();
             child.destroyForcibly();
             assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
         } finally {
-            release.countDown(); // the held transaction commits; its answer goes to a dead process; the cursor never moved
+            release.countDown(); // the held transaction commits; its answer goes to a dead process; the cursor never
+            // moved
             server.hooks(ServerHooks.NONE);
             writers.resume();
         }
@@ -277,9 +329,13 @@ class DynamoMigrateLifecycleEndToEndTest {
         List<WriteRequest> all = new ArrayList<>();
         for (String family : FAMILIES) {
             for (int i = 0; i < PER_FAMILY; i++) {
-                all.add(WriteRequest.builder().putRequest(PutRequest.builder().item(Map.of(
-                        "k", AttributeValue.fromS(family + "/k" + i),
-                        "v", AttributeValue.fromB(SdkBytes.fromUtf8String("legacy " + i)))).build()).build());
+                all.add(WriteRequest.builder()
+                        .putRequest(PutRequest.builder()
+                                .item(Map.of(
+                                        "k", AttributeValue.fromS(family + "/k" + i),
+                                        "v", AttributeValue.fromB(SdkBytes.fromUtf8String("legacy " + i))))
+                                .build())
+                        .build());
             }
         }
         for (int i = 0; i < all.size(); i += 25) {
@@ -346,8 +402,11 @@ class DynamoMigrateLifecycleEndToEndTest {
                             f.get(); // a writer failed: its exception fails the test
                         }
                     }
-                    assertThat(System.nanoTime() - deadline).as("writers made progress").isNegative();
-                    progress.wait(1000); // woken by every finished round; the timeout only re-checks for a failed writer
+                    assertThat(System.nanoTime() - deadline)
+                            .as("writers made progress")
+                            .isNegative();
+                    progress.wait(
+                            1000); // woken by every finished round; the timeout only re-checks for a failed writer
                 }
             }
         }
@@ -377,15 +436,21 @@ class DynamoMigrateLifecycleEndToEndTest {
             for (int round = 0; !stop.get(); round++) {
                 for (MetaKey key : keys) {
                     Optional<MetaValue> current = mine.get(key);
-                    Optional<MetaValue> next = key.toString().startsWith("ops/new/") && current.isPresent() && round % 3 == 2
-                            ? Optional.empty() : Optional.of(MetaValue.utf8("w" + writer + " round " + round));
+                    Optional<MetaValue> next =
+                            key.toString().startsWith("ops/new/") && current.isPresent() && round % 3 == 2
+                                    ? Optional.empty()
+                                    : Optional.of(MetaValue.utf8("w" + writer + " round " + round));
                     while (true) {
                         gate.readLock().lock();
                         try {
                             MetaStore s = store.get();
-                            WriteResult result = next.isEmpty() ? s.delete(key, current.get())
-                                    : current.isEmpty() ? s.create(key, next.get()) : s.update(key, current.get(), next.get());
-                            assertThat(result).as("%s through %s: the only writer of its keys", key, s)
+                            WriteResult result = next.isEmpty()
+                                    ? s.delete(key, current.get())
+                                    : current.isEmpty()
+                                            ? s.create(key, next.get())
+                                            : s.update(key, current.get(), next.get());
+                            assertThat(result)
+                                    .as("%s through %s: the only writer of its keys", key, s)
                                     .isEqualTo(WriteResult.applied());
                             break;
                         } catch (WriteBarrierException e) {

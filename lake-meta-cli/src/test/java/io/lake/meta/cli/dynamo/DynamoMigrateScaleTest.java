@@ -52,9 +52,12 @@ class DynamoMigrateScaleTest {
     @BeforeAll
     static void startServer() {
         server = DynamoDbTestServer.create().start();
-        admin = DynamoDbClient.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1)
+        admin = DynamoDbClient.builder()
+                .endpointOverride(server.endpoint())
+                .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("admin", "admin")))
-                .httpClient(UrlConnectionHttpClient.builder().build()).build();
+                .httpClient(UrlConnectionHttpClient.builder().build())
+                .build();
     }
 
     @AfterAll
@@ -72,36 +75,64 @@ class DynamoMigrateScaleTest {
         int items = Integer.getInteger("lake.meta.migration.items", DEFAULT_ITEMS);
         String legacy = "scale-v1";
         String table = "scale-v2";
-        try (MetaStore dual = DynamoMetaStore.builder().client(admin).mode(DynamoLayoutMode.DUAL).legacyTableName(legacy)
-                .tableName(table).createTableIfMissing(true).build()) {
+        try (MetaStore dual = DynamoMetaStore.builder()
+                .client(admin)
+                .mode(DynamoLayoutMode.DUAL)
+                .legacyTableName(legacy)
+                .tableName(table)
+                .createTableIfMissing(true)
+                .build()) {
             load(legacy, items);
         }
-        Map<String, TableStatistics> before = Map.of(legacy, server.statistics().table(legacy),
-                table, server.statistics().table(table));
+        Map<String, TableStatistics> before = Map.of(
+                legacy,
+                server.statistics().table(legacy),
+                table,
+                server.statistics().table(table));
 
         JsonNode backfill = migrate(legacy, table, "backfill", "--page-size", String.valueOf(PAGE_SIZE), "--json");
         Map<String, Long> backfillRequests = requestsSince(before, legacy, table);
-        Map<String, TableStatistics> afterBackfill = Map.of(legacy, server.statistics().table(legacy),
-                table, server.statistics().table(table));
-        JsonNode finalize = migrate(legacy, table, "finalize", "--page-size", String.valueOf(PAGE_SIZE), "--ack-rollout",
-                "--ack-write-quiescence", "--json");
+        Map<String, TableStatistics> afterBackfill = Map.of(
+                legacy,
+                server.statistics().table(legacy),
+                table,
+                server.statistics().table(table));
+        JsonNode finalize = migrate(
+                legacy,
+                table,
+                "finalize",
+                "--page-size",
+                String.valueOf(PAGE_SIZE),
+                "--ack-rollout",
+                "--ack-write-quiescence",
+                "--json");
         Map<String, Long> finalizeRequests = requestsSince(afterBackfill, legacy, table);
 
-        long backfillTotal = backfillRequests.values().stream().mapToLong(Long::longValue).sum();
-        long finalizeTotal = finalizeRequests.values().stream().mapToLong(Long::longValue).sum();
-        System.out.printf("scale: %d items of %d bytes (%.1f MiB of values), page size %d, child heap %s%n",
+        long backfillTotal =
+                backfillRequests.values().stream().mapToLong(Long::longValue).sum();
+        long finalizeTotal =
+                finalizeRequests.values().stream().mapToLong(Long::longValue).sum();
+        System.out.printf(
+                "scale: %d items of %d bytes (%.1f MiB of values), page size %d, child heap %s%n",
                 items, VALUE_BYTES, items * (double) VALUE_BYTES / (1 << 20), PAGE_SIZE, HEAP);
-        System.out.printf("scale: backfill %.1f items/s over %.2f s; %d requests = %.3f per item: %s%n",
-                backfill.get("run").get("itemsPerSecond").asDouble(), backfill.get("run").get("seconds").asDouble(),
-                backfillTotal, backfillTotal / (double) items, backfillRequests);
-        System.out.printf("scale: finalize %d requests = %.3f per item: %s%n", finalizeTotal, finalizeTotal / (double) items,
-                finalizeRequests);
+        System.out.printf(
+                "scale: backfill %.1f items/s over %.2f s; %d requests = %.3f per item: %s%n",
+                backfill.get("run").get("itemsPerSecond").asDouble(),
+                backfill.get("run").get("seconds").asDouble(),
+                backfillTotal,
+                backfillTotal / (double) items,
+                backfillRequests);
+        System.out.printf(
+                "scale: finalize %d requests = %.3f per item: %s%n",
+                finalizeTotal, finalizeTotal / (double) items, finalizeRequests);
         System.out.println("scale: backfill summary " + backfill);
         System.out.println("scale: finalize summary " + finalize);
         assertThat(backfill.get("backfill").get("copied").asLong()).isEqualTo(items);
         assertThat(finalize.get("outcome").asText()).isEqualTo("finalized");
         assertThat(finalize.get("verification").get("legacyItems").asLong()).isEqualTo(items);
-        assertThat(backfillTotal / (double) items).as("requests per item of the backfill").isLessThan(0.2);
+        assertThat(backfillTotal / (double) items)
+                .as("requests per item of the backfill")
+                .isLessThan(0.2);
     }
 
     private static void load(String legacy, int items) {
@@ -110,14 +141,19 @@ class DynamoMigrateScaleTest {
         List<WriteRequest> batch = new ArrayList<>();
         for (int i = 0; i < items; i++) {
             String family = List.of("tbl", "lease", "ops", "reg").get(i % 4);
-            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(Map.of(
-                    "k", AttributeValue.fromS(family + "/ns" + (i % 7) + "/k" + i),
-                    "v", AttributeValue.fromB(SdkBytes.fromByteArray(value)))).build()).build());
+            batch.add(WriteRequest.builder()
+                    .putRequest(PutRequest.builder()
+                            .item(Map.of(
+                                    "k", AttributeValue.fromS(family + "/ns" + (i % 7) + "/k" + i),
+                                    "v", AttributeValue.fromB(SdkBytes.fromByteArray(value))))
+                            .build())
+                    .build());
             if (batch.size() == 25 || i == items - 1) {
                 Map<String, List<WriteRequest>> unprocessed = Map.of(legacy, List.copyOf(batch));
                 while (!unprocessed.isEmpty()) {
                     Map<String, List<WriteRequest>> request = unprocessed;
-                    unprocessed = admin.batchWriteItem(r -> r.requestItems(request)).unprocessedItems();
+                    unprocessed =
+                            admin.batchWriteItem(r -> r.requestItems(request)).unprocessedItems();
                 }
                 batch.clear();
             }
@@ -144,13 +180,30 @@ class DynamoMigrateScaleTest {
 
     /** Runs {@code lake-meta dynamo-migrate ACTION} in a child JVM with a small heap; answers its JSON summary. */
     private static JsonNode migrate(String legacy, String table, String action, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                HEAP, "-cp", System.getProperty("java.class.path"), LakeMetaCommand.class.getName(), "dynamo-migrate",
-                action, "--legacy-table", legacy, "--table", table, "--endpoint", server.endpoint().toString(), "--region", "us-east-1"));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                HEAP,
+                "-cp",
+                System.getProperty("java.class.path"),
+                LakeMetaCommand.class.getName(),
+                "dynamo-migrate",
+                action,
+                "--legacy-table",
+                legacy,
+                "--table",
+                table,
+                "--endpoint",
+                server.endpoint().toString(),
+                "--region",
+                "us-east-1"));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().keySet().removeIf(name -> name.startsWith("AWS_") || name.startsWith("LAKE_META_")
-                || name.equals("JAVA_TOOL_OPTIONS") || name.equals("JDK_JAVA_OPTIONS"));
+        builder.environment()
+                .keySet()
+                .removeIf(name -> name.startsWith("AWS_")
+                        || name.startsWith("LAKE_META_")
+                        || name.equals("JAVA_TOOL_OPTIONS")
+                        || name.equals("JDK_JAVA_OPTIONS"));
         builder.environment().put("AWS_ACCESS_KEY_ID", "scale");
         builder.environment().put("AWS_SECRET_ACCESS_KEY", "scale");
         builder.redirectError(ProcessBuilder.Redirect.DISCARD);
@@ -158,7 +211,9 @@ class DynamoMigrateScaleTest {
         process.getOutputStream().close();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(10, TimeUnit.MINUTES)).isTrue();
-        assertThat(process.exitValue()).as("dynamo-migrate %s %s: %s", action, List.of(args), out).isZero();
+        assertThat(process.exitValue())
+                .as("dynamo-migrate %s %s: %s", action, List.of(args), out)
+                .isZero();
         return new JsonMapper().readTree(out.strip());
     }
 }

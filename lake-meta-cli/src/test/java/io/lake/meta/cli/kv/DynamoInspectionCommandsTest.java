@@ -53,6 +53,7 @@ class DynamoInspectionCommandsTest {
     private static final Duration REQUEST_BUDGET = RequestBudget.PER_REQUEST;
     /** Opening the table and starting the JVM-local client, beyond the failing request's budget. */
     private static final Duration SLACK = Duration.ofSeconds(3);
+
     private static final String ACCESS_KEY = "AKIDLAKEMETACLITEST";
     private static final String SECRET_KEY = "lake-meta-cli-test-secret-7f3a9c";
 
@@ -90,8 +91,12 @@ class DynamoInspectionCommandsTest {
         setProperty("aws.accessKeyId", ACCESS_KEY);
         setProperty("aws.secretAccessKey", SECRET_KEY);
         table = "cli-table-" + (++tables);
-        try (MetaStore store = DynamoMetaStore.builder().client(admin).tableName(table).shardCount(4)
-                .createTableIfMissing(true).build()) {
+        try (MetaStore store = DynamoMetaStore.builder()
+                .client(admin)
+                .tableName(table)
+                .shardCount(4)
+                .createTableIfMissing(true)
+                .build()) {
             store.create(MetaKey.of("tbl/sales/orders"), MetaValue.utf8("{\"v\":1}"));
         }
     }
@@ -107,7 +112,10 @@ class DynamoInspectionCommandsTest {
         });
         server.faults().clear();
         for (Cli.Run run : runs) {
-            assertThat(run.out() + run.err()).as(run.toString()).doesNotContain(SECRET_KEY).doesNotContain(ACCESS_KEY);
+            assertThat(run.out() + run.err())
+                    .as(run.toString())
+                    .doesNotContain(SECRET_KEY)
+                    .doesNotContain(ACCESS_KEY);
         }
     }
 
@@ -122,7 +130,8 @@ class DynamoInspectionCommandsTest {
     }
 
     private Cli.Run run(String command, String store, boolean withRegion, String... args) {
-        List<String> all = new ArrayList<>(List.of(command, "--store", store, "--endpoint", server.endpoint().toString()));
+        List<String> all = new ArrayList<>(List.of(
+                command, "--store", store, "--endpoint", server.endpoint().toString()));
         if (withRegion) {
             all.addAll(List.of("--region", "us-east-1"));
         }
@@ -133,21 +142,32 @@ class DynamoInspectionCommandsTest {
     }
 
     private Optional<MetaValue> read(String key) {
-        try (MetaStore store = DynamoMetaStore.builder().client(admin).tableName(table).build()) {
+        try (MetaStore store =
+                DynamoMetaStore.builder().client(admin).tableName(table).build()) {
             return store.get(MetaKey.of(key));
         }
     }
 
     @Test
     void copy_withoutPrefix_fromDynamo_copiesEveryFamilyItLists(@TempDir Path directory) {
-        try (MetaStore store = DynamoMetaStore.builder().client(admin).tableName(table).build()) {
+        try (MetaStore store =
+                DynamoMetaStore.builder().client(admin).tableName(table).build()) {
             store.create(MetaKey.of("lease/leader"), MetaValue.utf8("node-1"));
         }
-        Cli.Run copy = Cli.run("copy", "--from", "dynamo:" + table, "--from-endpoint", server.endpoint().toString(),
-                "--from-region", "us-east-1", "--to", "rocks:" + directory.resolve("target"));
+        Cli.Run copy = Cli.run(
+                "copy",
+                "--from",
+                "dynamo:" + table,
+                "--from-endpoint",
+                server.endpoint().toString(),
+                "--from-region",
+                "us-east-1",
+                "--to",
+                "rocks:" + directory.resolve("target"));
         runs.add(copy);
         assertThat(copy.exitCode()).as(copy.toString()).isZero();
-        assertThat(copy.out()).startsWith("every family of the source: lease/ tbl/" + NL + "copied 2 keys in ")
+        assertThat(copy.out())
+                .startsWith("every family of the source: lease/ tbl/" + NL + "copied 2 keys in ")
                 .contains("verified: equal both ways" + NL);
     }
 
@@ -165,7 +185,8 @@ class DynamoInspectionCommandsTest {
         assertThat(update.exitCode()).as(update.toString()).isZero();
         assertThat(update.out()).isEqualTo("updated tbl/sales/orders" + NL);
 
-        assertThat(scanAll("tbl/sales/", 100)).containsExactlyInAnyOrder("tbl/sales/orders\t{\"v\":2}", "tbl/sales/refunds\tr1");
+        assertThat(scanAll("tbl/sales/", 100))
+                .containsExactlyInAnyOrder("tbl/sales/orders\t{\"v\":2}", "tbl/sales/refunds\tr1");
 
         Cli.Run delete = dynamo("delete", "tbl/sales/orders", "--expect", "{\"v\":2}");
         assertThat(delete.exitCode()).as(delete.toString()).isZero();
@@ -194,19 +215,24 @@ class DynamoInspectionCommandsTest {
 
         assertThat(seen).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(pages).allSatisfy(page -> assertThat(entries(page)).hasSizeLessThanOrEqualTo(2));
-        assertThat(pages).as("12 keys in pages of 2 over 4 shards: a page goes on to the next shard until it is full,"
-                + " so at most ceil(12/2) + 1 pages").hasSizeBetween(6, 6 + 1);
+        assertThat(pages)
+                .as("12 keys in pages of 2 over 4 shards: a page goes on to the next shard until it is full,"
+                        + " so at most ceil(12/2) + 1 pages")
+                .hasSizeBetween(6, 6 + 1);
     }
 
     @Test
     void scan_fillsTheLimitAcrossEmptyShards_andAllReadsTheWholePrefix() {
         for (int i = 0; i < 12; i++) {
-            assertThat(dynamo("put", "tbl/ns/k" + (char) ('a' + i), "v" + i).exitCode()).isZero();
+            assertThat(dynamo("put", "tbl/ns/k" + (char) ('a' + i), "v" + i).exitCode())
+                    .isZero();
         }
 
         Cli.Run five = dynamo("scan", "--prefix", "tbl/ns/", "--limit", "5");
         assertThat(five.exitCode()).as(five.toString()).isZero();
-        assertThat(entries(five)).as("the command follows the shards' tokens until it has 5").hasSize(5);
+        assertThat(entries(five))
+                .as("the command follows the shards' tokens until it has 5")
+                .hasSize(5);
         assertThat(nextToken(five)).as("more follow").isNotNull();
 
         Cli.Run rest = dynamo("scan", "--prefix", "tbl/ns/", "--token", nextToken(five), "--all");
@@ -252,8 +278,9 @@ class DynamoInspectionCommandsTest {
         Cli.Run run = dynamo("put", "tbl/sales/orders", "{\"v\":3}", "--expect", "{\"v\":0}");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.CONFLICT);
-        assertThat(run.err()).isEqualTo(
-                "lake-meta put: update conflict: tbl/sales/orders holds {\"v\":1}; nothing was written" + NL);
+        assertThat(run.err())
+                .isEqualTo(
+                        "lake-meta put: update conflict: tbl/sales/orders holds {\"v\":1}; nothing was written" + NL);
         assertThat(run.out()).isEmpty();
         assertThat(read("tbl/sales/orders")).hasValue(MetaValue.utf8("{\"v\":1}"));
     }
@@ -264,11 +291,13 @@ class DynamoInspectionCommandsTest {
         Cli.Run delete = dynamo("delete", "--json", "tbl/sales/orders", "--expect", "{\"v\":0}");
 
         assertThat(create.exitCode()).isEqualTo(ExitCodes.CONFLICT);
-        assertThat(create.err()).isEqualTo("lake-meta put: create conflict: tbl/sales/orders already exists and holds"
-                + " {\"v\":1}; nothing was written (to replace it, pass --expect '{\"v\":1}')" + NL);
+        assertThat(create.err())
+                .isEqualTo("lake-meta put: create conflict: tbl/sales/orders already exists and holds"
+                        + " {\"v\":1}; nothing was written (to replace it, pass --expect '{\"v\":1}')" + NL);
         assertThat(delete.exitCode()).isEqualTo(ExitCodes.CONFLICT);
-        assertThat(delete.out()).isEqualTo("{\"key\":\"tbl/sales/orders\",\"operation\":\"delete\",\"applied\":false,"
-                + "\"currentKnown\":true,\"current\":\"{\\\"v\\\":1}\",\"encoding\":\"utf8\"}" + NL);
+        assertThat(delete.out())
+                .isEqualTo("{\"key\":\"tbl/sales/orders\",\"operation\":\"delete\",\"applied\":false,"
+                        + "\"currentKnown\":true,\"current\":\"{\\\"v\\\":1}\",\"encoding\":\"utf8\"}" + NL);
         assertThat(read("tbl/sales/orders")).hasValue(MetaValue.utf8("{\"v\":1}"));
     }
 
@@ -277,9 +306,11 @@ class DynamoInspectionCommandsTest {
         Cli.Run run = run("get", "dynamo:no-such-table", true, "tbl/a/b");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).isEqualTo("lake-meta get: DynamoDB table 'no-such-table' does not exist at "
-                + server.endpoint() + " (region us-east-1): pass the name of an existing lake-meta table, create it as"
-                + " docs/guides/dynamodb.md shows, or let put --create-store create it" + NL);
+        assertThat(run.err())
+                .isEqualTo("lake-meta get: DynamoDB table 'no-such-table' does not exist at "
+                        + server.endpoint()
+                        + " (region us-east-1): pass the name of an existing lake-meta table, create it as"
+                        + " docs/guides/dynamodb.md shows, or let put --create-store create it" + NL);
         assertThat(run.out()).isEmpty();
         assertThat(admin.listTables().tableNames()).doesNotContain("no-such-table");
     }
@@ -301,15 +332,21 @@ class DynamoInspectionCommandsTest {
     void tableWithAnotherKeySchema_isAUsageError() {
         admin.createTable(b -> b.tableName("not-lake-meta")
                 .billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(AttributeDefinition.builder().attributeName("id")
-                        .attributeType(ScalarAttributeType.S).build())
-                .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build()));
+                .attributeDefinitions(AttributeDefinition.builder()
+                        .attributeName("id")
+                        .attributeType(ScalarAttributeType.S)
+                        .build())
+                .keySchema(KeySchemaElement.builder()
+                        .attributeName("id")
+                        .keyType(KeyType.HASH)
+                        .build()));
 
         Cli.Run run = run("get", "dynamo:not-lake-meta", true, "tbl/a/b");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).startsWith("lake-meta get: cannot open DynamoDB table 'not-lake-meta' at "
-                + server.endpoint() + " (region us-east-1): DynamoDB table 'not-lake-meta' has key schema")
+        assertThat(run.err())
+                .startsWith("lake-meta get: cannot open DynamoDB table 'not-lake-meta' at " + server.endpoint()
+                        + " (region us-east-1): DynamoDB table 'not-lake-meta' has key schema")
                 .hasLineCount(1);
     }
 
@@ -332,40 +369,60 @@ class DynamoInspectionCommandsTest {
         }
         String endpoint = "http://127.0.0.1:" + closedPort;
 
-        Cli.Run run = Cli.run("get", "--store", "dynamo:" + table, "--endpoint", endpoint, "--region", "us-east-1",
+        Cli.Run run = Cli.run(
+                "get",
+                "--store",
+                "dynamo:" + table,
+                "--endpoint",
+                endpoint,
+                "--region",
+                "us-east-1",
                 "tbl/sales/orders");
         runs.add(run);
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STORE_ERROR);
-        assertThat(run.err()).startsWith("lake-meta get: cannot open DynamoDB table '" + table + "' at " + endpoint
-                + " (region us-east-1): ").endsWith("(check --endpoint and that the server is running)" + NL)
-                .hasLineCount(1).doesNotContain("\tat ");
+        assertThat(run.err())
+                .startsWith("lake-meta get: cannot open DynamoDB table '" + table + "' at " + endpoint
+                        + " (region us-east-1): ")
+                .endsWith("(check --endpoint and that the server is running)" + NL)
+                .hasLineCount(1)
+                .doesNotContain("\tat ");
     }
 
     @Test
     void serverErrors_areAStoreErrorAndWriteNothing() {
         // the SDK retries every attempt's 500 first, then the command reports the last
-        server.faults().arm(Fault.internalServerError().onOperation("PutItem").onTable(table).always());
+        server.faults()
+                .arm(Fault.internalServerError()
+                        .onOperation("PutItem")
+                        .onTable(table)
+                        .always());
 
         Cli.Run run = dynamo("put", "tbl/sales/orders", "{\"v\":2}", "--expect", "{\"v\":1}");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STORE_ERROR);
-        assertThat(run.err()).startsWith("lake-meta put: ").contains("InternalServerError").hasLineCount(1);
+        assertThat(run.err())
+                .startsWith("lake-meta put: ")
+                .contains("InternalServerError")
+                .hasLineCount(1);
         server.faults().clear();
         assertThat(read("tbl/sales/orders")).hasValue(MetaValue.utf8("{\"v\":1}"));
     }
 
     @Test
     void everyRequestThrottled_givesUpWithinTheRequestBudget() {
-        ArmedFault throttle = server.faults().arm(Fault.throttling().onTable(table).always());
+        ArmedFault throttle =
+                server.faults().arm(Fault.throttling().onTable(table).always());
 
         long start = System.nanoTime();
         Cli.Run run = dynamo("get", "tbl/sales/orders");
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STORE_ERROR);
-        assertThat(run.err()).startsWith("lake-meta get: cannot open DynamoDB table '" + table + "'")
-                .contains("retries included").hasLineCount(1);
+        assertThat(run.err())
+                .startsWith("lake-meta get: cannot open DynamoDB table '" + table + "'")
+                .contains("retries included")
+                .hasLineCount(1);
         assertThat(throttle.fired()).as("the SDK retried the throttled request").isGreaterThan(1);
         assertThat(took).as(run.toString()).isLessThan(REQUEST_BUDGET.plus(SLACK));
     }
@@ -373,15 +430,21 @@ class DynamoInspectionCommandsTest {
     @Test
     void everyReadThrottled_scanGivesUpWithinTheRequestBudget() {
         // DescribeTable and the layout record answer; the page's Query never does
-        ArmedFault throttle = server.faults().arm(Fault.provisionedThroughputExceeded().onOperation("Query")
-                .onTable(table).always());
+        ArmedFault throttle = server.faults()
+                .arm(Fault.provisionedThroughputExceeded()
+                        .onOperation("Query")
+                        .onTable(table)
+                        .always());
 
         long start = System.nanoTime();
         Cli.Run run = dynamo("scan", "--prefix", "tbl/sales/");
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STORE_ERROR);
-        assertThat(run.err()).startsWith("lake-meta scan: ").contains("retries included").hasLineCount(1);
+        assertThat(run.err())
+                .startsWith("lake-meta scan: ")
+                .contains("retries included")
+                .hasLineCount(1);
         assertThat(throttle.fired()).as("the SDK retried the throttled request").isGreaterThan(1);
         assertThat(took).as(run.toString()).isLessThan(REQUEST_BUDGET.plus(SLACK));
     }
@@ -404,8 +467,9 @@ class DynamoInspectionCommandsTest {
         Cli.Run region = Cli.run("scan", "--store", "rocks:unused", "--region", "us-east-1", "--prefix", "tbl/");
 
         assertThat(endpoint.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(endpoint.err()).isEqualTo("lake-meta get: --endpoint applies only to a dynamo:TABLE store,"
-                + " not to rocks:unused: leave out --endpoint and --region" + NL);
+        assertThat(endpoint.err())
+                .isEqualTo("lake-meta get: --endpoint applies only to a dynamo:TABLE store,"
+                        + " not to rocks:unused: leave out --endpoint and --region" + NL);
         assertThat(region.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(region.err()).startsWith("lake-meta scan: --region applies only to a dynamo:TABLE store");
     }
@@ -415,8 +479,9 @@ class DynamoInspectionCommandsTest {
         Cli.Run run = Cli.run("get", "--store", "dynamo:" + table, "--endpoint", "localhost:8000", "tbl/a/b");
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).isEqualTo("lake-meta get: --endpoint 'localhost:8000' is not an http or https URI"
-                + " with a host: write one such as http://127.0.0.1:8000" + NL);
+        assertThat(run.err())
+                .isEqualTo("lake-meta get: --endpoint 'localhost:8000' is not an http or https URI"
+                        + " with a host: write one such as http://127.0.0.1:8000" + NL);
     }
 
     private static List<String> entries(Cli.Run scan) {
@@ -424,20 +489,34 @@ class DynamoInspectionCommandsTest {
     }
 
     private static String nextToken(Cli.Run scan) {
-        return scan.out().lines().filter(l -> l.startsWith("next-token: ")).findFirst()
-                .map(l -> l.substring("next-token: ".length())).orElse(null);
+        return scan.out()
+                .lines()
+                .filter(l -> l.startsWith("next-token: "))
+                .findFirst()
+                .map(l -> l.substring("next-token: ".length()))
+                .orElse(null);
     }
 
     @Test
     void watch_onDynamo_printsTheContentsThenAChangeMadeByAnotherWriter() throws Exception {
         AtomicReference<Cli.Run> watching = new AtomicReference<>();
-        Thread watcher = new Thread(() -> watching.set(Cli.run("watch", "--store", "dynamo:" + table,
-                "--endpoint", server.endpoint().toString(), "--region", "us-east-1",
-                "--prefix", "tbl/sales/", "--max-events", "2")));
+        Thread watcher = new Thread(() -> watching.set(Cli.run(
+                "watch",
+                "--store",
+                "dynamo:" + table,
+                "--endpoint",
+                server.endpoint().toString(),
+                "--region",
+                "us-east-1",
+                "--prefix",
+                "tbl/sales/",
+                "--max-events",
+                "2")));
         watcher.start();
         // Whether this write lands before the watch's first listing (an initial event) or after it
         // (a change), the watch prints two events: the orders already there, and this one.
-        try (MetaStore store = DynamoMetaStore.builder().client(admin).tableName(table).build()) {
+        try (MetaStore store =
+                DynamoMetaStore.builder().client(admin).tableName(table).build()) {
             store.create(MetaKey.of("tbl/sales/refunds"), MetaValue.utf8("r1"));
         }
         watcher.join(Duration.ofSeconds(60).toMillis());
@@ -446,6 +525,8 @@ class DynamoInspectionCommandsTest {
         assertThat(run).as("the watch ended after its two events").isNotNull();
         runs.add(run);
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.out()).contains("initial tbl/sales/orders\t{\"v\":1}" + NL).contains("tbl/sales/refunds\tr1" + NL);
+        assertThat(run.out())
+                .contains("initial tbl/sales/orders\t{\"v\":1}" + NL)
+                .contains("tbl/sales/refunds\tr1" + NL);
     }
 }

@@ -35,10 +35,12 @@ class ErrorHintsTest {
     void put_ofAnExistingKey_withoutExpect_suggestsExpect() {
         Cli.Run run = Cli.run("put", "--store", store, "catalog/sales/orders", "v2");
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(3);
-        assertThat(run.err()).as(run.toString())
+        assertThat(run.err())
+                .as(run.toString())
                 .contains("already exists and holds v1")
                 .contains("to replace it, pass --expect v1");
-        assertThat(Cli.run("get", "--store", store, "catalog/sales/orders").out()).isEqualTo("v1" + System.lineSeparator());
+        assertThat(Cli.run("get", "--store", store, "catalog/sales/orders").out())
+                .isEqualTo("v1" + System.lineSeparator());
     }
 
     @Test
@@ -47,7 +49,8 @@ class ErrorHintsTest {
         Files.writeString(file, "[{\"create\": \"catalog/sales/invoices\", \"value\": {\"version\": 1}}]");
         Cli.Run run = Cli.run("txn", "--store", store, "--file", file.toString());
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
-        assertThat(run.err()).as(run.toString())
+        assertThat(run.err())
+                .as(run.toString())
                 .contains("\"value\" must be a string")
                 .contains("a JSON object: pass its text as a string, such as \"{\\\"version\\\":1}\"");
     }
@@ -55,8 +58,10 @@ class ErrorHintsTest {
     @Test
     void txn_report_countsInTheSingular() throws Exception {
         Path file = temp.resolve("txn.json");
-        Files.writeString(file, "[{\"require\": \"catalog/sales/orders\", \"holds\": \"v1\"},"
-                + " {\"create\": \"catalog/sales/invoices\", \"value\": \"v1\"}]");
+        Files.writeString(
+                file,
+                "[{\"require\": \"catalog/sales/orders\", \"holds\": \"v1\"},"
+                        + " {\"create\": \"catalog/sales/invoices\", \"value\": \"v1\"}]");
         Cli.Run run = Cli.run("txn", "--store", store, "--file", file.toString());
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.out()).as(run.toString()).contains("applied a transaction of 2 keys (1 condition, 1 mutation)");
@@ -64,6 +69,8 @@ class ErrorHintsTest {
         Path one = temp.resolve("one.json");
         Files.writeString(one, "[{\"create\": \"catalog/sales/refunds\", \"value\": \"v1\"}]");
         Cli.Run single = Cli.run("txn", "--store", store, "--file", one.toString());
-        assertThat(single.out()).as(single.toString()).contains("applied a transaction of 1 key (0 conditions, 1 mutation)");
+        assertThat(single.out())
+                .as(single.toString())
+                .contains("applied a transaction of 1 key (0 conditions, 1 mutation)");
     }
 }

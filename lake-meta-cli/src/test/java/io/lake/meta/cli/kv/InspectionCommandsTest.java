@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lake.meta.Limits;
 import io.lake.meta.MetaKey;
-import io.lake.meta.MetaValue;
 import io.lake.meta.MetaStore;
+import io.lake.meta.MetaValue;
 import io.lake.meta.cli.Cli;
 import io.lake.meta.cli.ExitCodes;
 import io.lake.meta.rocks.RocksDbMetaStore;
@@ -40,7 +40,8 @@ class InspectionCommandsTest {
 
     @Test
     void roundTrip_putGetScanDelete() {
-        assertThat(Cli.run("put", "--store", store, "tbl/sales/refunds", "r1").out()).isEqualTo("created tbl/sales/refunds" + NL);
+        assertThat(Cli.run("put", "--store", store, "tbl/sales/refunds", "r1").out())
+                .isEqualTo("created tbl/sales/refunds" + NL);
 
         Cli.Run get = Cli.run("get", "--store", store, "tbl/sales/orders");
         assertThat(get.exitCode()).isZero();
@@ -58,19 +59,23 @@ class InspectionCommandsTest {
         assertThat(delete.exitCode()).as(delete.toString()).isZero();
         assertThat(delete.out()).isEqualTo("deleted tbl/sales/orders" + NL);
 
-        assertThat(Cli.run("get", "--store", store, "tbl/sales/orders").exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
-        assertThat(Cli.run("scan", "--store", store, "--prefix", "tbl/sales/").out()).isEqualTo("tbl/sales/refunds\tr1" + NL);
+        assertThat(Cli.run("get", "--store", store, "tbl/sales/orders").exitCode())
+                .isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(Cli.run("scan", "--store", store, "--prefix", "tbl/sales/").out())
+                .isEqualTo("tbl/sales/refunds\tr1" + NL);
     }
 
     @Test
     void put_createIsTheDefaultAndExplicit() {
-        assertThat(Cli.run("put", "--store", store, "tbl/sales/a", "1", "--create").exitCode()).isZero();
+        assertThat(Cli.run("put", "--store", store, "tbl/sales/a", "1", "--create")
+                        .exitCode())
+                .isZero();
 
         Cli.Run again = Cli.run("put", "--store", store, "tbl/sales/a", "2", "--create");
 
         assertThat(again.exitCode()).isEqualTo(ExitCodes.CONFLICT);
-        assertThat(again.err()).isEqualTo(
-                "lake-meta put: create conflict: tbl/sales/a already exists and holds 1; nothing was written"
+        assertThat(again.err())
+                .isEqualTo("lake-meta put: create conflict: tbl/sales/a already exists and holds 1; nothing was written"
                         + " (to replace it, pass --expect 1)" + NL);
         assertThat(again.out()).isEmpty();
     }
@@ -80,8 +85,9 @@ class InspectionCommandsTest {
         Cli.Run run = Cli.run("put", "--store", store, "tbl/sales/orders", "{\"v\":3}", "--expect", "{\"v\":0}");
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFLICT);
-        assertThat(run.err()).isEqualTo(
-                "lake-meta put: update conflict: tbl/sales/orders holds {\"v\":1}; nothing was written" + NL);
+        assertThat(run.err())
+                .isEqualTo(
+                        "lake-meta put: update conflict: tbl/sales/orders holds {\"v\":1}; nothing was written" + NL);
         assertThat(Cli.run("get", "--store", store, "tbl/sales/orders").out()).isEqualTo("{\"v\":1}" + NL);
     }
 
@@ -98,8 +104,9 @@ class InspectionCommandsTest {
         Cli.Run run = Cli.run("put", "--store", store, "--json", "tbl/sales/orders", "x", "--expect", "y");
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFLICT);
-        assertThat(run.out()).isEqualTo("{\"key\":\"tbl/sales/orders\",\"operation\":\"update\",\"applied\":false,"
-                + "\"currentKnown\":true,\"current\":\"{\\\"v\\\":1}\",\"encoding\":\"utf8\"}" + NL);
+        assertThat(run.out())
+                .isEqualTo("{\"key\":\"tbl/sales/orders\",\"operation\":\"update\",\"applied\":false,"
+                        + "\"currentKnown\":true,\"current\":\"{\\\"v\\\":1}\",\"encoding\":\"utf8\"}" + NL);
     }
 
     @Test
@@ -108,7 +115,8 @@ class InspectionCommandsTest {
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFLICT);
         assertThat(run.err()).contains("delete conflict: tbl/sales/orders holds {\"v\":1}");
-        assertThat(Cli.run("get", "--store", store, "tbl/sales/orders").exitCode()).isZero();
+        assertThat(Cli.run("get", "--store", store, "tbl/sales/orders").exitCode())
+                .isZero();
     }
 
     @Test
@@ -138,17 +146,23 @@ class InspectionCommandsTest {
         Cli.Run run = Cli.run("get", "--store", store, "--json", "tbl/sales/caf\u00e9");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.out()).isEqualTo(
-                "{\"key\":\"tbl/sales/caf\\u00E9\",\"found\":true,\"value\":\"\\u2603\",\"encoding\":\"utf8\"}" + NL);
+        assertThat(run.out())
+                .isEqualTo(
+                        "{\"key\":\"tbl/sales/caf\\u00E9\",\"found\":true,\"value\":\"\\u2603\",\"encoding\":\"utf8\"}"
+                                + NL);
     }
 
     @Test
     void binaryValues_withHexAndBase64() {
-        assertThat(Cli.run("put", "--store", store, "--hex", "tbl/bin/a", "00ff10").exitCode()).isZero();
+        assertThat(Cli.run("put", "--store", store, "--hex", "tbl/bin/a", "00ff10")
+                        .exitCode())
+                .isZero();
 
         assertThat(Cli.run("get", "--store", store, "--hex", "tbl/bin/a").out()).isEqualTo("00ff10" + NL);
-        assertThat(Cli.run("get", "--store", store, "--base64", "tbl/bin/a").out()).isEqualTo("AP8Q" + NL);
-        assertThat(Cli.run("put", "--store", store, "--base64", "tbl/bin/a", "AQ==", "--expect", "AP8Q").exitCode())
+        assertThat(Cli.run("get", "--store", store, "--base64", "tbl/bin/a").out())
+                .isEqualTo("AP8Q" + NL);
+        assertThat(Cli.run("put", "--store", store, "--base64", "tbl/bin/a", "AQ==", "--expect", "AP8Q")
+                        .exitCode())
                 .isZero();
         assertThat(Cli.run("get", "--store", store, "--hex", "tbl/bin/a").out()).isEqualTo("01" + NL);
     }
@@ -161,8 +175,10 @@ class InspectionCommandsTest {
         Cli.Run scan = Cli.run("scan", "--store", store, "--prefix", "tbl/bin/");
 
         assertThat(get.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(get.err()).isEqualTo(
-                "lake-meta get: value of tbl/bin/a is not UTF-8 text (1 bytes): print it with --hex or --base64" + NL);
+        assertThat(get.err())
+                .isEqualTo(
+                        "lake-meta get: value of tbl/bin/a is not UTF-8 text (1 bytes): print it with --hex or --base64"
+                                + NL);
         assertThat(scan.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(scan.out()).as("no half-printed page").isEmpty();
     }
@@ -204,11 +220,12 @@ class InspectionCommandsTest {
         Cli.Run first = Cli.run("scan", "--store", store, "--json", "--prefix", "tbl/sales/", "--limit", "1");
 
         assertThat(first.exitCode()).isZero();
-        assertThat(first.out()).startsWith("{\"prefix\":\"tbl/sales/\",\"encoding\":\"utf8\",\"entries\":"
-                + "[{\"key\":\"tbl/sales/orders\",\"value\":\"{\\\"v\\\":1}\"}],\"nextToken\":\"");
+        assertThat(first.out())
+                .startsWith("{\"prefix\":\"tbl/sales/\",\"encoding\":\"utf8\",\"entries\":"
+                        + "[{\"key\":\"tbl/sales/orders\",\"value\":\"{\\\"v\\\":1}\"}],\"nextToken\":\"");
         String token = first.out().replaceAll("(?s).*\"nextToken\":\"([^\"]+)\".*", "$1");
-        Cli.Run second = Cli.run("scan", "--store", store, "--json", "--prefix", "tbl/sales/", "--limit", "1",
-                "--token", token);
+        Cli.Run second =
+                Cli.run("scan", "--store", store, "--json", "--prefix", "tbl/sales/", "--limit", "1", "--token", token);
         assertThat(second.out()).contains("\"key\":\"tbl/sales/p\"");
     }
 
@@ -216,7 +233,11 @@ class InspectionCommandsTest {
     void scan_tokenOfAnotherPrefix_isInvalid() {
         Cli.run("put", "--store", store, "tbl/sales/p", "2");
         Cli.Run first = Cli.run("scan", "--store", store, "--prefix", "tbl/sales/", "--limit", "1");
-        String token = first.out().lines().filter(l -> l.startsWith("next-token: ")).findFirst().orElseThrow()
+        String token = first.out()
+                .lines()
+                .filter(l -> l.startsWith("next-token: "))
+                .findFirst()
+                .orElseThrow()
                 .substring("next-token: ".length());
 
         Cli.Run run = Cli.run("scan", "--store", store, "--prefix", "tbl/ops/", "--limit", "1", "--token", token);
@@ -240,8 +261,9 @@ class InspectionCommandsTest {
         Cli.Run tooMany = Cli.run("scan", "--store", store, "--prefix", "tbl/", "--limit", "10001");
 
         assertThat(zero.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(zero.err()).isEqualTo("lake-meta scan: page limit 0 is out of range: use 1 to 10000"
-                + " and follow the continuation token for more" + NL);
+        assertThat(zero.err())
+                .isEqualTo("lake-meta scan: page limit 0 is out of range: use 1 to 10000"
+                        + " and follow the continuation token for more" + NL);
         assertThat(tooMany.exitCode()).isEqualTo(ExitCodes.USAGE);
     }
 
@@ -250,7 +272,10 @@ class InspectionCommandsTest {
         Cli.Run run = Cli.run("scan", "--store", store, "--prefix", "tbl");
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).startsWith("lake-meta scan: prefix 'tbl' names no family").contains("pass --prefix tbl/").hasLineCount(1);
+        assertThat(run.err())
+                .startsWith("lake-meta scan: prefix 'tbl' names no family")
+                .contains("pass --prefix tbl/")
+                .hasLineCount(1);
     }
 
     @Test
@@ -258,7 +283,8 @@ class InspectionCommandsTest {
         Cli.Run run = Cli.run("get", "--store", store, "Tables/x");
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).startsWith("lake-meta get: key 'Tables/x' has family 'Tables' with character 'T'")
+        assertThat(run.err())
+                .startsWith("lake-meta get: key 'Tables/x' has family 'Tables' with character 'T'")
                 .hasLineCount(1);
     }
 
@@ -269,8 +295,9 @@ class InspectionCommandsTest {
         Cli.Run run = Cli.run("put", "--store", store, "tbl/sales/big", tooLarge);
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).isEqualTo("lake-meta put: value is 262145 bytes; the limit is 262144 bytes (256 KiB):"
-                + " keep large blobs elsewhere and store a reference" + NL);
+        assertThat(run.err())
+                .isEqualTo("lake-meta put: value is 262145 bytes; the limit is 262144 bytes (256 KiB):"
+                        + " keep large blobs elsewhere and store a reference" + NL);
         assertThat(Cli.run("get", "--store", store, "tbl/sales/big").exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
     }
 
@@ -282,8 +309,9 @@ class InspectionCommandsTest {
         Cli.Run put = Cli.run("put", "--store", "rocks:" + missing, "tbl/a/b", "v");
 
         assertThat(get.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(get.err()).isEqualTo("lake-meta get: store directory " + missing + " does not exist:"
-                + " pass the directory of an existing store (put --create-store creates one)" + NL);
+        assertThat(get.err())
+                .isEqualTo("lake-meta get: store directory " + missing + " does not exist:"
+                        + " pass the directory of an existing store (put --create-store creates one)" + NL);
         assertThat(put.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(missing).doesNotExist();
     }
@@ -306,7 +334,8 @@ class InspectionCommandsTest {
         Cli.Run run = Cli.run("get", "--store", "rocks:" + foreign, "tbl/a/b");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).startsWith("lake-meta get: cannot open RocksDB store in " + foreign + ": ")
+        assertThat(run.err())
+                .startsWith("lake-meta get: cannot open RocksDB store in " + foreign + ": ")
                 .hasLineCount(1);
     }
 
@@ -330,10 +359,16 @@ class InspectionCommandsTest {
 
         for (Cli.Run run : runs) {
             assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
-            assertThat(run.err()).as(run.toString()).contains("cannot open RocksDB store in " + garbage + ": ")
-                    .contains("does not hold a readable lake-meta store").hasLineCount(1).doesNotContain("\tat ");
+            assertThat(run.err())
+                    .as(run.toString())
+                    .contains("cannot open RocksDB store in " + garbage + ": ")
+                    .contains("does not hold a readable lake-meta store")
+                    .hasLineCount(1)
+                    .doesNotContain("\tat ");
         }
-        assertThat(contents(garbage)).as("the refused opens changed nothing").containsOnlyKeys(before.keySet())
+        assertThat(contents(garbage))
+                .as("the refused opens changed nothing")
+                .containsOnlyKeys(before.keySet())
                 .allSatisfy((name, bytes) -> assertThat(bytes).as(name).isEqualTo(before.get(name)));
     }
 
@@ -346,9 +381,12 @@ class InspectionCommandsTest {
         Cli.Run run = Cli.run("get", "--store", "rocks:" + garbage, "tbl/a/b");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).contains("does not hold a readable lake-meta store").hasLineCount(1);
+        assertThat(run.err())
+                .contains("does not hold a readable lake-meta store")
+                .hasLineCount(1);
         try (Stream<Path> files = Files.list(garbage)) {
-            assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("CURRENT", "MANIFEST-000001");
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .containsExactlyInAnyOrder("CURRENT", "MANIFEST-000001");
         }
     }
 
@@ -375,7 +413,8 @@ class InspectionCommandsTest {
 
     @Test
     void storeHeldByAnotherOpenStore_isReadable_butAWriteIsAStoreError() {
-        try (MetaStore held = RocksDbMetaStore.builder().directory(temp.resolve("db")).build()) {
+        try (MetaStore held =
+                RocksDbMetaStore.builder().directory(temp.resolve("db")).build()) {
             held.create(MetaKey.of("tbl/sales/held"), MetaValue.utf8("written by the holder"));
             Cli.Run get = Cli.run("get", "--store", store, "tbl/sales/held");
             Cli.Run scan = Cli.run("scan", "--store", store, "--prefix", "tbl/sales/");
@@ -386,7 +425,9 @@ class InspectionCommandsTest {
             assertThat(scan.exitCode()).as(scan.toString()).isZero();
             assertThat(scan.out()).contains("tbl/sales/held\twritten by the holder");
             assertThat(put.exitCode()).as(put.toString()).isEqualTo(ExitCodes.STORE_ERROR);
-            assertThat(put.err()).startsWith("lake-meta put: cannot open RocksDB store in ").contains("is in use")
+            assertThat(put.err())
+                    .startsWith("lake-meta put: cannot open RocksDB store in ")
+                    .contains("is in use")
                     .hasLineCount(1);
             assertThat(held.get(MetaKey.of("tbl/sales/other"))).isEmpty();
         }

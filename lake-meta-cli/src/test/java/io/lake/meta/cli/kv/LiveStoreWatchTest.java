@@ -33,17 +33,31 @@ class LiveStoreWatchTest {
         try (MetaStore service = RocksDbMetaStore.builder().directory(dir).build()) {
             service.create(MetaKey.of("catalog/a"), MetaValue.utf8("1"));
 
-            Process watch = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), LakeMetaCommand.class.getName(),
-                    "watch", "--store", "rocks:" + dir, "--prefix", "catalog/", "--max-events", "3")
-                    .redirectError(temp.resolve("watch.err").toFile()).start();
+            Process watch = new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "java")
+                                    .toString(),
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            LakeMetaCommand.class.getName(),
+                            "watch",
+                            "--store",
+                            "rocks:" + dir,
+                            "--prefix",
+                            "catalog/",
+                            "--max-events",
+                            "3")
+                    .redirectError(temp.resolve("watch.err").toFile())
+                    .start();
             try {
                 watch.getOutputStream().close();
-                BufferedReader out = new BufferedReader(new InputStreamReader(watch.getInputStream(), StandardCharsets.UTF_8));
+                BufferedReader out =
+                        new BufferedReader(new InputStreamReader(watch.getInputStream(), StandardCharsets.UTF_8));
                 List<String> lines = new ArrayList<>();
                 String first = out.readLine();
                 lines.add(first);
-                assertThat(first).as("the watch's first line; stderr: %s", stderrOf()).isEqualTo("initial catalog/a\t1");
+                assertThat(first)
+                        .as("the watch's first line; stderr: %s", stderrOf())
+                        .isEqualTo("initial catalog/a\t1");
 
                 // written while the watch runs, by the process that holds the store
                 service.create(MetaKey.of("catalog/b"), MetaValue.utf8("2"));
@@ -54,12 +68,14 @@ class LiveStoreWatchTest {
                 }
                 assertThat(watch.waitFor(60, TimeUnit.SECONDS)).isTrue();
                 assertThat(watch.exitValue()).as("exit; stderr: %s", stderrOf()).isZero();
-                assertThat(lines.subList(1, lines.size())).as(String.join("\n", lines))
+                assertThat(lines.subList(1, lines.size()))
+                        .as(String.join("\n", lines))
                         .containsExactlyInAnyOrder("changed catalog/a\t3", "changed catalog/b\t2");
             } finally {
                 watch.destroyForcibly();
             }
-            assertThat(service.get(MetaKey.of("catalog/a"))).as("the service still holds and writes its store")
+            assertThat(service.get(MetaKey.of("catalog/a")))
+                    .as("the service still holds and writes its store")
                     .contains(MetaValue.utf8("3"));
         }
     }

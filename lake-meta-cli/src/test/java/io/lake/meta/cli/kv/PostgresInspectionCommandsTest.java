@@ -34,7 +34,9 @@ class PostgresInspectionCommandsTest {
 
     @BeforeAll
     static void openDatabase() {
-        postgres = PostgresCliDatabase.open("cli", Map.of(PostgresStoreSpec.USER_VARIABLE, "postgres", PostgresStoreSpec.PASSWORD_VARIABLE, PASSWORD));
+        postgres = PostgresCliDatabase.open(
+                "cli",
+                Map.of(PostgresStoreSpec.USER_VARIABLE, "postgres", PostgresStoreSpec.PASSWORD_VARIABLE, PASSWORD));
         database = postgres.database;
         url = postgres.url;
     }
@@ -104,11 +106,13 @@ class PostgresInspectionCommandsTest {
                 .isEqualTo(new PostgresStoreSpec("jdbc:postgresql://db:5432/meta", "lake_meta"));
         assertThat(StoreSpec.parse("postgres:jdbc:postgresql://db/meta#meta.lake_meta"))
                 .isEqualTo(new PostgresStoreSpec("jdbc:postgresql://db/meta", "meta.lake_meta"));
-        assertThat(StoreSpec.parse("postgres:jdbc:postgresql://db/meta#meta.lake_meta").text())
+        assertThat(StoreSpec.parse("postgres:jdbc:postgresql://db/meta#meta.lake_meta")
+                        .text())
                 .isEqualTo("postgres:jdbc:postgresql://db/meta#meta.lake_meta");
         Function<String, Cli.Run> get = spec -> run("get", spec, "tbl/a/b");
         assertThat(get.apply("postgres:mysql://db/meta").err()).contains("is not a PostgreSQL JDBC URL");
-        assertThat(get.apply("postgres:jdbc:postgresql://db/meta#Bad-Name").err()).contains("lower-case SQL name");
+        assertThat(get.apply("postgres:jdbc:postgresql://db/meta#Bad-Name").err())
+                .contains("lower-case SQL name");
         assertThat(get.apply("postgres:jdbc:postgresql://admin@db/meta").err()).contains("must not carry credentials");
     }
 }

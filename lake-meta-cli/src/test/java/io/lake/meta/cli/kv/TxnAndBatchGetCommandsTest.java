@@ -24,8 +24,11 @@ class TxnAndBatchGetCommandsTest {
     @BeforeEach
     void createStore() {
         store = "rocks:" + temp.resolve("db");
-        assertThat(Cli.run("put", "--store", store, "--create-store", "tbl/sales/orders", "o1").exitCode()).isZero();
-        assertThat(Cli.run("put", "--store", store, "tbl/sales/_schema", "s1").exitCode()).isZero();
+        assertThat(Cli.run("put", "--store", store, "--create-store", "tbl/sales/orders", "o1")
+                        .exitCode())
+                .isZero();
+        assertThat(Cli.run("put", "--store", store, "tbl/sales/_schema", "s1").exitCode())
+                .isZero();
     }
 
     private String file(String json) throws IOException {
@@ -60,29 +63,35 @@ class TxnAndBatchGetCommandsTest {
         Cli.Run run = Cli.run("txn", "--store", store, "--file", txn);
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFLICT);
-        assertThat(run.err()).isEqualTo("lake-meta txn: transaction not applied, nothing was written; 2 of 3 keys failed:" + NL
-                + "  tbl/sales/_schema: holds s1" + NL + "  tbl/sales/orders: holds o1" + NL);
+        assertThat(run.err())
+                .isEqualTo("lake-meta txn: transaction not applied, nothing was written; 2 of 3 keys failed:" + NL
+                        + "  tbl/sales/_schema: holds s1" + NL + "  tbl/sales/orders: holds o1" + NL);
         assertThat(Cli.run("get", "--store", store, "tbl/sales/new").exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
     }
 
     @Test
     void txn_json_reportsTheFailuresAsData() throws IOException {
-        String txn = file("[{\"require\": \"tbl/sales/gone\", \"holds\": \"x\"}, {\"create\": \"tbl/sales/orders\", \"value\": \"y\"}]");
+        String txn = file(
+                "[{\"require\": \"tbl/sales/gone\", \"holds\": \"x\"}, {\"create\": \"tbl/sales/orders\", \"value\": \"y\"}]");
 
         Cli.Run run = Cli.run("txn", "--store", store, "--file", txn, "--json");
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFLICT);
-        assertThat(run.out()).isEqualTo("{\"applied\":false,\"keys\":2,\"failures\":["
-                + "{\"key\":\"tbl/sales/gone\",\"currentKnown\":true,\"current\":null},"
-                + "{\"key\":\"tbl/sales/orders\",\"currentKnown\":true,\"current\":\"o1\"}],\"encoding\":\"utf8\"}" + NL);
+        assertThat(run.out())
+                .isEqualTo("{\"applied\":false,\"keys\":2,\"failures\":["
+                        + "{\"key\":\"tbl/sales/gone\",\"currentKnown\":true,\"current\":null},"
+                        + "{\"key\":\"tbl/sales/orders\",\"currentKnown\":true,\"current\":\"o1\"}],\"encoding\":\"utf8\"}"
+                        + NL);
     }
 
     @Test
     void txn_hexValues_followTheEncodingOption() throws IOException {
         String txn = file("[{\"update\": \"tbl/sales/orders\", \"expect\": \"6f31\", \"value\": \"00ff\"}]");
 
-        assertThat(Cli.run("txn", "--store", store, "--file", txn, "--hex").exitCode()).isZero();
-        assertThat(Cli.run("get", "--store", store, "tbl/sales/orders", "--hex").out()).isEqualTo("00ff" + NL);
+        assertThat(Cli.run("txn", "--store", store, "--file", txn, "--hex").exitCode())
+                .isZero();
+        assertThat(Cli.run("get", "--store", store, "tbl/sales/orders", "--hex").out())
+                .isEqualTo("00ff" + NL);
     }
 
     @Test
@@ -92,14 +101,21 @@ class TxnAndBatchGetCommandsTest {
             {"{}", "non-empty JSON list"},
             {"[]", "non-empty JSON list"},
             {"[{\"create\": \"tbl/sales/x\"}]", "step 1 is missing \"value\""},
-            {"[{\"create\": \"tbl/sales/x\", \"value\": \"v\", \"expect\": \"e\"}]", "step 1 has an unknown member \"expect\""},
+            {
+                "[{\"create\": \"tbl/sales/x\", \"value\": \"v\", \"expect\": \"e\"}]",
+                "step 1 has an unknown member \"expect\""
+            },
             {"[{\"create\": \"tbl/sales/x\", \"delete\": \"tbl/sales/y\", \"value\": \"v\"}]", "exactly one of"},
             {"[{\"require\": \"tbl/sales/x\"}, {\"create\": \"tbl/sales/y\", \"value\": \"v\"}]", "either \"holds\""},
-            {"[{\"require\": \"tbl/sales/x\", \"absent\": false}, {\"create\": \"tbl/sales/y\", \"value\": \"v\"}]",
-                "\"absent\" must be true"},
+            {
+                "[{\"require\": \"tbl/sales/x\", \"absent\": false}, {\"create\": \"tbl/sales/y\", \"value\": \"v\"}]",
+                "\"absent\" must be true"
+            },
             {"[{\"create\": \"tbl/sales/y\", \"value\": 7}]", "\"value\" must be a string"},
-            {"[{\"create\": \"tbl/sales/y\", \"value\": \"a\"}, {\"delete\": \"tbl/sales/y\", \"expect\": \"a\"}]",
-                "more than once"},
+            {
+                "[{\"create\": \"tbl/sales/y\", \"value\": \"a\"}, {\"delete\": \"tbl/sales/y\", \"expect\": \"a\"}]",
+                "more than once"
+            },
             {"[{\"require\": \"tbl/sales/_schema\", \"holds\": \"s1\"}]", "at least one mutation"},
             {"[{\"create\": \"TBL/x\", \"value\": \"v\"}]", "family"},
         };
@@ -118,7 +134,8 @@ class TxnAndBatchGetCommandsTest {
         Files.write(binary, new byte[] {'[', (byte) 0xff, ']'});
 
         Cli.Run notUtf8 = Cli.run("txn", "--store", store, "--file", binary.toString());
-        Cli.Run missing = Cli.run("txn", "--store", store, "--file", temp.resolve("nope.json").toString());
+        Cli.Run missing = Cli.run(
+                "txn", "--store", store, "--file", temp.resolve("nope.json").toString());
 
         assertThat(notUtf8.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(notUtf8.err()).contains("is not UTF-8 text");
@@ -142,8 +159,10 @@ class TxnAndBatchGetCommandsTest {
     void getKeys_json_listsEveryKeyAskedFor() {
         Cli.Run run = Cli.run("get", "--store", store, "--keys", "tbl/sales/missing,tbl/sales/orders", "--json");
 
-        assertThat(run.out()).isEqualTo("{\"keys\":[{\"key\":\"tbl/sales/missing\",\"found\":false},"
-                + "{\"key\":\"tbl/sales/orders\",\"found\":true,\"value\":\"o1\",\"encoding\":\"utf8\"}]}" + NL);
+        assertThat(run.out())
+                .isEqualTo("{\"keys\":[{\"key\":\"tbl/sales/missing\",\"found\":false},"
+                        + "{\"key\":\"tbl/sales/orders\",\"found\":true,\"value\":\"o1\",\"encoding\":\"utf8\"}]}"
+                        + NL);
     }
 
     @Test

@@ -47,9 +47,11 @@ class ValueEncodingTest {
     @Test
     void hex_rejectsOddLengthAndNonDigits() {
         assertThatThrownBy(() -> ValueEncoding.HEX.decode("abc", "--expect"))
-                .isInstanceOf(UsageException.class).hasMessageStartingWith("--expect is not hex");
+                .isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("--expect is not hex");
         assertThatThrownBy(() -> ValueEncoding.HEX.decode("zz", "VALUE"))
-                .isInstanceOf(UsageException.class).hasMessageStartingWith("VALUE is not hex");
+                .isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("VALUE is not hex");
     }
 
     @Test
@@ -61,14 +63,17 @@ class ValueEncodingTest {
     @Test
     void base64_rejectsGarbage() {
         assertThatThrownBy(() -> ValueEncoding.BASE64.decode("not base64!", "VALUE"))
-                .isInstanceOf(UsageException.class).hasMessageStartingWith("VALUE is not base64");
+                .isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("VALUE is not base64");
     }
 
     @Test
     void decode_rejectsValuesOverTheLimit() {
         String tooLarge = "00".repeat(Limits.MAX_VALUE_BYTES + 1);
 
-        assertThat(ValueEncoding.HEX.decode("00".repeat(Limits.MAX_VALUE_BYTES), "VALUE").size())
+        assertThat(ValueEncoding.HEX
+                        .decode("00".repeat(Limits.MAX_VALUE_BYTES), "VALUE")
+                        .size())
                 .isEqualTo(Limits.MAX_VALUE_BYTES);
         assertThatThrownBy(() -> ValueEncoding.HEX.decode(tooLarge, "VALUE"))
                 .isInstanceOf(InvalidArgumentException.class)

@@ -23,7 +23,9 @@ class ValueFileTest {
     @BeforeEach
     void createStore() {
         store = "rocks:" + temp.resolve("db");
-        assertThat(Cli.run("put", "--store", store, "--create-store", "tbl/sales/orders", "v1").exitCode()).isZero();
+        assertThat(Cli.run("put", "--store", store, "--create-store", "tbl/sales/orders", "v1")
+                        .exitCode())
+                .isZero();
     }
 
     @Test
@@ -41,9 +43,13 @@ class ValueFileTest {
     void valueFile_withHex_decodesTheFilesText() throws Exception {
         Path file = Files.writeString(temp.resolve("v.hex"), "00ff10\n");
 
-        assertThat(Cli.run("put", "--store", store, "--hex", "tbl/sales/bin", "--value-file", file.toString()).exitCode())
+        assertThat(Cli.run("put", "--store", store, "--hex", "tbl/sales/bin", "--value-file", file.toString())
+                        .exitCode())
                 .isZero();
-        assertThat(Cli.run("get", "--store", store, "--hex", "tbl/sales/bin").out().strip()).isEqualTo("00ff10");
+        assertThat(Cli.run("get", "--store", store, "--hex", "tbl/sales/bin")
+                        .out()
+                        .strip())
+                .isEqualTo("00ff10");
     }
 
     @Test
@@ -51,8 +57,11 @@ class ValueFileTest {
         PutCommand put = new PutCommand();
         put.valueFile = "-";
 
-        assertThat(put.newValue(ValueEncoding.UTF8, new ByteArrayInputStream("from stdin".getBytes(StandardCharsets.UTF_8)))
-                .asUtf8()).isEqualTo("from stdin");
+        assertThat(put.newValue(
+                                ValueEncoding.UTF8,
+                                new ByteArrayInputStream("from stdin".getBytes(StandardCharsets.UTF_8)))
+                        .asUtf8())
+                .isEqualTo("from stdin");
     }
 
     @Test
@@ -61,7 +70,13 @@ class ValueFileTest {
 
         Cli.Run both = Cli.run("put", "--store", store, "tbl/sales/x", "v", "--value-file", file.toString());
         Cli.Run neither = Cli.run("put", "--store", store, "tbl/sales/x");
-        Cli.Run missing = Cli.run("put", "--store", store, "tbl/sales/x", "--value-file", temp.resolve("nope").toString());
+        Cli.Run missing = Cli.run(
+                "put",
+                "--store",
+                store,
+                "tbl/sales/x",
+                "--value-file",
+                temp.resolve("nope").toString());
 
         assertThat(both.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(both.err()).contains("exclude each other");
@@ -87,6 +102,9 @@ class ValueFileTest {
     @Test
     void everySubcommandsHelp_givesAnExampleAndItsExitCodes_forScanAndPut() {
         assertThat(Cli.run("scan", "--help").out()).contains("Examples:").contains("Exit codes:");
-        assertThat(Cli.run("put", "--help").out()).contains("Examples:").contains("--value-file").contains("Exit codes:");
+        assertThat(Cli.run("put", "--help").out())
+                .contains("Examples:")
+                .contains("--value-file")
+                .contains("Exit codes:");
     }
 }

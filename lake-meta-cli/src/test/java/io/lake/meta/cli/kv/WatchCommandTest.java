@@ -22,9 +22,13 @@ class WatchCommandTest {
     @BeforeEach
     void createStore() {
         store = "rocks:" + temp.resolve("db");
-        assertThat(Cli.run("put", "--store", store, "--create-store", "tbl/sales/orders", "o1").exitCode()).isZero();
-        assertThat(Cli.run("put", "--store", store, "tbl/sales/invoices", "i1").exitCode()).isZero();
-        assertThat(Cli.run("put", "--store", store, "tbl/ops/runs", "r1").exitCode()).isZero();
+        assertThat(Cli.run("put", "--store", store, "--create-store", "tbl/sales/orders", "o1")
+                        .exitCode())
+                .isZero();
+        assertThat(Cli.run("put", "--store", store, "tbl/sales/invoices", "i1").exitCode())
+                .isZero();
+        assertThat(Cli.run("put", "--store", store, "tbl/ops/runs", "r1").exitCode())
+                .isZero();
     }
 
     @Test
@@ -39,13 +43,15 @@ class WatchCommandTest {
     void watch_json_printsOneObjectPerEvent() {
         Cli.Run run = Cli.run("watch", "--store", store, "--prefix", "tbl/ops/", "--max-events", "1", "--json");
 
-        assertThat(run.out()).isEqualTo(
-                "{\"key\":\"tbl/ops/runs\",\"event\":\"initial\",\"value\":\"r1\",\"encoding\":\"utf8\"}" + NL);
+        assertThat(run.out())
+                .isEqualTo(
+                        "{\"key\":\"tbl/ops/runs\",\"event\":\"initial\",\"value\":\"r1\",\"encoding\":\"utf8\"}" + NL);
     }
 
     @Test
     void watch_badArguments_areUsageErrors() {
-        assertThat(Cli.run("watch", "--store", store, "--prefix", "tbl", "--max-events", "1").exitCode())
+        assertThat(Cli.run("watch", "--store", store, "--prefix", "tbl", "--max-events", "1")
+                        .exitCode())
                 .isEqualTo(ExitCodes.USAGE);
         Cli.Run zero = Cli.run("watch", "--store", store, "--prefix", "tbl/", "--max-events", "0");
         assertThat(zero.exitCode()).isEqualTo(ExitCodes.USAGE);

@@ -33,22 +33,37 @@ class WatchStoppedBySignalTest {
         Path tmp = Files.createDirectory(temp.resolve("tmp"));
         try (MetaStore service = RocksDbMetaStore.builder().directory(dir).build()) {
             service.create(MetaKey.of("catalog/a"), MetaValue.utf8("1"));
-            Process watch = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"),
-                    LakeMetaCommand.class.getName(), "watch", "--store", "rocks:" + dir, "--prefix", "catalog/")
-                    .redirectError(temp.resolve("watch.err").toFile()).start();
+            Process watch = new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "java")
+                                    .toString(),
+                            "-Djava.io.tmpdir=" + tmp,
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            LakeMetaCommand.class.getName(),
+                            "watch",
+                            "--store",
+                            "rocks:" + dir,
+                            "--prefix",
+                            "catalog/")
+                    .redirectError(temp.resolve("watch.err").toFile())
+                    .start();
             try {
                 watch.getOutputStream().close();
-                BufferedReader out = new BufferedReader(new InputStreamReader(watch.getInputStream(), StandardCharsets.UTF_8));
+                BufferedReader out =
+                        new BufferedReader(new InputStreamReader(watch.getInputStream(), StandardCharsets.UTF_8));
                 assertThat(out.readLine()).as("stderr: %s", stderr()).isEqualTo("initial catalog/a\t1");
-                assertThat(scratchDirectories(tmp)).as("the open view's scratch directory").hasSize(1);
+                assertThat(scratchDirectories(tmp))
+                        .as("the open view's scratch directory")
+                        .hasSize(1);
 
                 watch.destroy(); // TERM: what Ctrl-C or a plain kill sends
                 assertThat(watch.waitFor(60, TimeUnit.SECONDS)).isTrue();
             } finally {
                 watch.destroyForcibly();
             }
-            assertThat(scratchDirectories(tmp)).as("left behind by the stopped watch; stderr: %s", stderr()).isEmpty();
+            assertThat(scratchDirectories(tmp))
+                    .as("left behind by the stopped watch; stderr: %s", stderr())
+                    .isEmpty();
         }
     }
 
@@ -58,7 +73,9 @@ class WatchStoppedBySignalTest {
 
     private static List<String> scratchDirectories(Path tmp) throws java.io.IOException {
         try (Stream<Path> children = Files.list(tmp)) {
-            return children.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("lake-meta-secondary-")).toList();
+            return children.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("lake-meta-secondary-"))
+                    .toList();
         }
     }
 }

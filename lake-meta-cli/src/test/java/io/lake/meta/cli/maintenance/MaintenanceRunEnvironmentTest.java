@@ -49,7 +49,8 @@ class MaintenanceRunEnvironmentTest {
         Cli.Run run = child(Map.of(MaintenanceLimits.PAGE_SIZE_ENV, "2", MaintenanceLimits.INTERVAL_ENV, "5m"));
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(run.out()).startsWith("report only: nothing is written and no lock is taken (page size 2, interval PT5M)")
+        assertThat(run.out())
+                .startsWith("report only: nothing is written and no lock is taken (page size 2, interval PT5M)")
                 .contains("tick: scanned 2,", "wrapped no");
     }
 
@@ -67,15 +68,24 @@ class MaintenanceRunEnvironmentTest {
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.out()).isEmpty();
-        assertThat(run.err()).startsWith("lake-meta maintenance run: " + MaintenanceLimits.INTERVAL_ENV
-                + " 'soon' is not a duration").doesNotContain("Exception");
+        assertThat(run.err())
+                .startsWith(
+                        "lake-meta maintenance run: " + MaintenanceLimits.INTERVAL_ENV + " 'soon' is not a duration")
+                .doesNotContain("Exception");
     }
 
     /** Runs {@code lake-meta maintenance run --once --store rocks:DB ARGS} in a child JVM with {@code environment} added. */
     private Cli.Run child(Map<String, String> environment, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), LakeMetaCommand.class.getName(),
-                "maintenance", "run", "--once", "--store", "rocks:" + db));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                LakeMetaCommand.class.getName(),
+                "maintenance",
+                "run",
+                "--once",
+                "--store",
+                "rocks:" + db));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().remove(MaintenanceLimits.PAGE_SIZE_ENV);
@@ -92,6 +102,7 @@ class MaintenanceRunEnvironmentTest {
             process.destroyForcibly();
             throw new AssertionError("lake-meta did not exit: " + command);
         }
-        return new Cli.Run(process.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+        return new Cli.Run(
+                process.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
     }
 }

@@ -18,8 +18,8 @@ class ClientOwningStoreTest {
     private final List<String> events = new ArrayList<>();
 
     private MetaStore store(RuntimeException onClose) {
-        return (MetaStore) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {MetaStore.class},
-                (proxy, method, args) -> {
+        return (MetaStore) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {MetaStore.class}, (proxy, method, args) -> {
                     events.add("store." + method.getName());
                     if (method.getName().equals("close") && onClose != null) {
                         throw onClose;
@@ -30,8 +30,8 @@ class ClientOwningStoreTest {
 
     @Test
     void delegatesThenClosesStoreThenClientThenCredentials() {
-        MetaStore owning = new DynamoStoreSpec.ClientOwningStore(store(null),
-                () -> events.add("client.close"), () -> events.add("credentials.close"));
+        MetaStore owning = new DynamoStoreSpec.ClientOwningStore(
+                store(null), () -> events.add("client.close"), () -> events.add("credentials.close"));
 
         assertThat(owning.get(MetaKey.of("tbl/a/b"))).hasValue(MetaValue.utf8("v"));
         owning.close();
@@ -41,8 +41,10 @@ class ClientOwningStoreTest {
 
     @Test
     void closesTheClientEvenWhenTheStoreFailsToClose() {
-        MetaStore owning = new DynamoStoreSpec.ClientOwningStore(store(new IllegalStateException("boom")),
-                () -> events.add("client.close"), () -> events.add("credentials.close"));
+        MetaStore owning = new DynamoStoreSpec.ClientOwningStore(
+                store(new IllegalStateException("boom")),
+                () -> events.add("client.close"),
+                () -> events.add("credentials.close"));
 
         assertThatThrownBy(owning::close).hasMessage("boom");
 

@@ -14,13 +14,14 @@ public final class PostgresCliDatabase implements AutoCloseable {
 
     private PostgresCliDatabase(PostgresTestTarget.TestDatabase database) {
         this.database = database;
-        this.url = "jdbc:postgresql://" + database.target().host() + ":" + database.target().port() + "/"
-                + database.name();
+        this.url = "jdbc:postgresql://" + database.target().host() + ":"
+                + database.target().port() + "/" + database.name();
     }
 
     /** Opens database {@code name} and has the CLI read {@code environment} instead of the process's. */
     public static PostgresCliDatabase open(String name, Map<String, String> environment) {
-        PostgresCliDatabase opened = new PostgresCliDatabase(PostgresTestTarget.shared().newDatabase(name));
+        PostgresCliDatabase opened =
+                new PostgresCliDatabase(PostgresTestTarget.shared().newDatabase(name));
         PostgresStoreSpec.environment = environment::get;
         return opened;
     }

@@ -29,7 +29,8 @@ class StoreSpecTest {
     void parse_unknownScheme() {
         assertThatThrownBy(() -> StoreSpec.parse("etcd:localhost"))
                 .isInstanceOf(TypeConversionException.class)
-                .hasMessage("unknown store scheme 'etcd' in 'etcd:localhost': the supported schemes are rocks:DIR, dynamo:TABLE or postgres:JDBC-URL");
+                .hasMessage(
+                        "unknown store scheme 'etcd' in 'etcd:localhost': the supported schemes are rocks:DIR, dynamo:TABLE or postgres:JDBC-URL");
     }
 
     @Test
@@ -54,14 +55,16 @@ class StoreSpecTest {
 
     @Test
     void parse_dynamoTable() {
-        assertThat(StoreSpec.parse("dynamo:lake-meta_v2.prod")).isEqualTo(new DynamoStoreSpec("lake-meta_v2.prod", null, null));
+        assertThat(StoreSpec.parse("dynamo:lake-meta_v2.prod"))
+                .isEqualTo(new DynamoStoreSpec("lake-meta_v2.prod", null, null));
     }
 
     @Test
     void parse_invalidDynamoTableName_usesTheBuildersRule() {
         assertThatThrownBy(() -> StoreSpec.parse("dynamo:ab"))
                 .isInstanceOf(TypeConversionException.class)
-                .hasMessage("table name 'ab' is not a valid DynamoDB table name: use 3 to 255 characters of [a-zA-Z0-9_.-]");
+                .hasMessage(
+                        "table name 'ab' is not a valid DynamoDB table name: use 3 to 255 characters of [a-zA-Z0-9_.-]");
         assertThatThrownBy(() -> StoreSpec.parse("dynamo:my/table"))
                 .isInstanceOf(TypeConversionException.class)
                 .hasMessageContaining("'my/table' is not a valid DynamoDB table name");
@@ -108,12 +111,14 @@ class StoreSpecTest {
     @Test
     void dynamo_regionFromTheFlag_elseTheChain_elseAUsageError() {
         assertThat(DynamoStoreSpec.region("eu-west-1", () -> {
-            throw new AssertionError("the chain is not asked when --region is given");
-        })).isEqualTo(Region.EU_WEST_1);
+                    throw new AssertionError("the chain is not asked when --region is given");
+                }))
+                .isEqualTo(Region.EU_WEST_1);
         assertThat(DynamoStoreSpec.region(null, () -> Region.AP_SOUTH_1)).isEqualTo(Region.AP_SOUTH_1);
         assertThatThrownBy(() -> DynamoStoreSpec.region(null, () -> {
-            throw SdkClientException.create("Unable to load region from any of the providers in the chain");
-        })).isInstanceOf(UsageException.class)
+                    throw SdkClientException.create("Unable to load region from any of the providers in the chain");
+                }))
+                .isInstanceOf(UsageException.class)
                 .hasMessage("no AWS region: pass --region (such as --region us-east-1), or set AWS_REGION"
                         + " or a region in your AWS profile");
     }
@@ -121,8 +126,10 @@ class StoreSpecTest {
     @Test
     void dynamo_noCredentials_isAUsageErrorThatPrintsNoChainDetails() {
         assertThatThrownBy(() -> DynamoStoreSpec.requireCredentials(() -> {
-            throw SdkClientException.create("Unable to load credentials from any of the providers in the chain");
-        })).isInstanceOf(UsageException.class)
+                    throw SdkClientException.create(
+                            "Unable to load credentials from any of the providers in the chain");
+                }))
+                .isInstanceOf(UsageException.class)
                 .hasMessage("no AWS credentials: the AWS SDK's default chain found none; set AWS_ACCESS_KEY_ID"
                         + " and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE (for dynamo-local any values work)");
         DynamoStoreSpec.requireCredentials(() -> AwsBasicCredentials.create("id", "secret"));

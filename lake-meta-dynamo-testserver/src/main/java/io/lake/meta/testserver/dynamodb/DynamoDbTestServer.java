@@ -61,7 +61,12 @@ public final class DynamoDbTestServer implements Closeable {
         }
     }
 
-    private enum State { NEW, RUNNING, STOPPED, CLOSED }
+    private enum State {
+        NEW,
+        RUNNING,
+        STOPPED,
+        CLOSED
+    }
 
     private final int configuredPort;
     private final String region;
@@ -78,8 +83,13 @@ public final class DynamoDbTestServer implements Closeable {
     private DynamoDbTestServer(Builder builder) {
         this.configuredPort = builder.port;
         this.region = builder.region;
-        this.database = new Database(builder.clock, builder.region, "000000000000", statistics,
-                (point, operation, tables) -> hooks.reached(point, operation, tables), builder.tableCreationDelay);
+        this.database = new Database(
+                builder.clock,
+                builder.region,
+                "000000000000",
+                statistics,
+                (point, operation, tables) -> hooks.reached(point, operation, tables),
+                builder.tableCreationDelay);
     }
 
     /** A server on a free loopback port, region {@code us-east-1}, the system clock. Not started. */
@@ -198,8 +208,7 @@ public final class DynamoDbTestServer implements Closeable {
         private Clock clock = Clock.systemUTC();
         private java.time.Duration tableCreationDelay = java.time.Duration.ZERO;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * How long a new table stays CREATING (measured on the {@link #clock(Clock) clock}): meanwhile

@@ -10,8 +10,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class DynamoDbTestServerMain {
 
-    private DynamoDbTestServerMain() {
-    }
+    private DynamoDbTestServerMain() {}
 
     /** Serves on 127.0.0.1 until the process is stopped; {@code --port P} (default 8000, 0 for a free one). */
     public static void main(String[] args) throws InterruptedException {
@@ -24,7 +23,8 @@ public final class DynamoDbTestServerMain {
                 System.exit(2);
             }
         }
-        DynamoDbTestServer server = DynamoDbTestServer.builder().port(port).build().start();
+        DynamoDbTestServer server =
+                DynamoDbTestServer.builder().port(port).build().start();
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "dynamodb-test-server-shutdown"));
         System.out.println("DynamoDB test server listening at " + server.endpoint()
                 + " (state in memory; signatures not checked; Ctrl-C to stop)");

@@ -35,7 +35,7 @@ public interface ServerHooks {
     String READ_WAITING = "dynamodb.read.waiting";
 
     /** Hooks that do nothing. */
-    ServerHooks NONE = point -> { };
+    ServerHooks NONE = point -> {};
 
     /** Called at {@code point} on the request's thread; act only on the points you care about. */
     void reached(String point);

@@ -17,7 +17,8 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
 /** The SDK's default (Apache) HTTP client accepts the server's answers too: keep-alive, CRC32, dropped responses. */
-@SuppressWarnings("deprecation") // ApacheHttpClient (4.x) is deprecated in favour of apache5-client, still the common default
+@SuppressWarnings(
+        "deprecation") // ApacheHttpClient (4.x) is deprecated in favour of apache5-client, still the common default
 class ApacheClientCompatibilityTest extends ServerTestSupport {
 
     static DynamoDbClient apache;
@@ -44,12 +45,17 @@ class ApacheClientCompatibilityTest extends ServerTestSupport {
             int n = i;
             apache.putItem(r -> r.tableName("apache").item(Map.of("pk", s("k" + n))));
         }
-        assertThatThrownBy(() -> apache.putItem(r -> r.tableName("apache").item(key("k1"))
-                .conditionExpression("attribute_not_exists(pk)")))
+        assertThatThrownBy(() -> apache.putItem(
+                        r -> r.tableName("apache").item(key("k1")).conditionExpression("attribute_not_exists(pk)")))
                 .isInstanceOf(ConditionalCheckFailedException.class);
-        server.faults().arm(Fault.applyThenDropResponse().onOperation("TransactWriteItems").onAttempt(1));
-        apache.transactWriteItems(r -> r.transactItems(TransactWriteItem.builder().put(p -> p.tableName("apache")
-                .item(key("t")).conditionExpression("attribute_not_exists(pk)")).build()));
-        assertThat(apache.scanPaginator(r -> r.tableName("apache").limit(6)).items()).hasSize(21);
+        server.faults()
+                .arm(Fault.applyThenDropResponse()
+                        .onOperation("TransactWriteItems")
+                        .onAttempt(1));
+        apache.transactWriteItems(r -> r.transactItems(TransactWriteItem.builder()
+                .put(p -> p.tableName("apache").item(key("t")).conditionExpression("attribute_not_exists(pk)"))
+                .build()));
+        assertThat(apache.scanPaginator(r -> r.tableName("apache").limit(6)).items())
+                .hasSize(21);
     }
 }

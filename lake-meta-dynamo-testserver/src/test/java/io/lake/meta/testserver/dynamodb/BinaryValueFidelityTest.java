@@ -45,12 +45,14 @@ class BinaryValueFidelityTest extends ServerTestSupport {
             @Override
             public SdkHttpRequest modifyHttpRequest(Context.ModifyHttpRequest context, ExecutionAttributes attributes) {
                 int length = rewritten(context).getBytes(StandardCharsets.UTF_8).length;
-                return context.httpRequest().toBuilder().putHeader("Content-Length", Integer.toString(length)).build();
+                return context.httpRequest().toBuilder()
+                        .putHeader("Content-Length", Integer.toString(length))
+                        .build();
             }
 
             @Override
-            public Optional<RequestBody> modifyHttpContent(Context.ModifyHttpRequest context,
-                                                           ExecutionAttributes attributes) {
+            public Optional<RequestBody> modifyHttpContent(
+                    Context.ModifyHttpRequest context, ExecutionAttributes attributes) {
                 return Optional.of(RequestBody.fromString(rewritten(context)));
             }
         };
@@ -69,7 +71,9 @@ class BinaryValueFidelityTest extends ServerTestSupport {
     }
 
     private static String rewritten(Context.ModifyHttpRequest context) {
-        return context.requestBody().map(BinaryValueFidelityTest::text).orElse("")
+        return context.requestBody()
+                .map(BinaryValueFidelityTest::text)
+                .orElse("")
                 .replace("{\"S\":\"" + MARK + "\"}", "{\"B\":\"" + replacement + "\"}")
                 .replace("{\"SS\":[\"" + MARK + "\"", "{\"BS\":[\"" + replacement + "\"");
     }
@@ -94,7 +98,10 @@ class BinaryValueFidelityTest extends ServerTestSupport {
         replacement = malformed;
         try {
             rewriting.putItem(r -> r.tableName("bin").item(Map.of("pk", s("k"), "v", value)));
-            return "stored " + client.getItem(r -> r.tableName("bin").key(key("k")).consistentRead(true)).item().get("v");
+            return "stored "
+                    + client.getItem(r -> r.tableName("bin").key(key("k")).consistentRead(true))
+                            .item()
+                            .get("v");
         } catch (DynamoDbException e) {
             return e.awsErrorDetails().errorCode() + ": " + e.awsErrorDetails().errorMessage();
         }
@@ -108,15 +115,20 @@ class BinaryValueFidelityTest extends ServerTestSupport {
         for (String malformed : new String[] {"!!!!", "YW!j", "=YWJ", "YQ=a", "YR==", "YWI", "YWJjZGV"}) {
             answers.put(malformed, putError(malformed, MARKED));
         }
-        assertThat(answers).containsExactly(
-                Map.entry("!!!!", "SerializationException: Invalid Base64 character: '!'"),
-                Map.entry("YW!j", "SerializationException: Invalid Base64 character: '!'"),
-                Map.entry("=YWJ", "SerializationException: Invalid last non-pad Base64 character dectected"),
-                Map.entry("YQ=a", "SerializationException: Invalid last non-pad Base64 character dectected"),
-                Map.entry("YR==", "SerializationException: Invalid last non-pad Base64 character dectected"),
-                Map.entry("YWI", "SerializationException: Base64 encoded length is expected a multiple of 4 bytes but found: 3"),
-                Map.entry("YWJjZGV", "SerializationException: Base64 encoded length is expected a multiple of 4 bytes "
-                        + "but found: 7"));
+        assertThat(answers)
+                .containsExactly(
+                        Map.entry("!!!!", "SerializationException: Invalid Base64 character: '!'"),
+                        Map.entry("YW!j", "SerializationException: Invalid Base64 character: '!'"),
+                        Map.entry("=YWJ", "SerializationException: Invalid last non-pad Base64 character dectected"),
+                        Map.entry("YQ=a", "SerializationException: Invalid last non-pad Base64 character dectected"),
+                        Map.entry("YR==", "SerializationException: Invalid last non-pad Base64 character dectected"),
+                        Map.entry(
+                                "YWI",
+                                "SerializationException: Base64 encoded length is expected a multiple of 4 bytes but found: 3"),
+                        Map.entry(
+                                "YWJjZGV",
+                                "SerializationException: Base64 encoded length is expected a multiple of 4 bytes "
+                                        + "but found: 7"));
         assertThat(putError("YWI=", MARKED)).isEqualTo("stored " + b((byte) 'a', (byte) 'b'));
         assertThat(putError("", MARKED)).isEqualTo("stored " + b());
     }
@@ -124,16 +136,27 @@ class BinaryValueFidelityTest extends ServerTestSupport {
     @Test
     void malformedBase64_inEveryPlaceABinaryIsRead_isRefused() {
         String refused = "SerializationException: Invalid Base64 character: '!'";
-        assertThat(putError("YW!j", AttributeValue.builder().ss(MARK, "YWJj").build())).as("a BS element").isEqualTo(refused);
-        assertThat(putError("YW!j", AttributeValue.builder().m(Map.of("inner", MARKED)).build())).as("in a map")
+        assertThat(putError("YW!j", AttributeValue.builder().ss(MARK, "YWJj").build()))
+                .as("a BS element")
                 .isEqualTo(refused);
-        assertThat(putError("YW!j", AttributeValue.builder().l(MARKED).build())).as("in a list").isEqualTo(refused);
+        assertThat(putError(
+                        "YW!j",
+                        AttributeValue.builder().m(Map.of("inner", MARKED)).build()))
+                .as("in a map")
+                .isEqualTo(refused);
+        assertThat(putError("YW!j", AttributeValue.builder().l(MARKED).build()))
+                .as("in a list")
+                .isEqualTo(refused);
         replacement = "YW!j";
         assertThat(answer(() -> rewriting.getItem(r -> r.tableName("bin").key(Map.of("pk", MARKED)))))
-                .as("a key").isEqualTo(refused);
-        assertThat(answer(() -> rewriting.putItem(r -> r.tableName("bin").item(Map.of("pk", s("k")))
-                .conditionExpression("v = :b").expressionAttributeValues(Map.of(":b", MARKED)))))
-                .as("an expression attribute value").isEqualTo(refused);
+                .as("a key")
+                .isEqualTo(refused);
+        assertThat(answer(() -> rewriting.putItem(r -> r.tableName("bin")
+                        .item(Map.of("pk", s("k")))
+                        .conditionExpression("v = :b")
+                        .expressionAttributeValues(Map.of(":b", MARKED)))))
+                .as("an expression attribute value")
+                .isEqualTo(refused);
     }
 
     private static String answer(Runnable call) {

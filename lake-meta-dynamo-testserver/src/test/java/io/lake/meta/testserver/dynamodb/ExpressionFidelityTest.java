@@ -24,9 +24,20 @@ class ExpressionFidelityTest extends ServerTestSupport {
         item.put("str", s("hello"));
         item.put("bin", b((byte) 1, (byte) 2, (byte) 3));
         item.put("nul", AttributeValue.builder().nul(true).build());
-        item.put("arr", AttributeValue.builder().l(s("x"), n("1"), AttributeValue.builder().l(s("y")).build()).build());
-        item.put("doc", AttributeValue.builder().m(Map.of("inner", s("v"), "deep", AttributeValue.builder()
-                .m(Map.of("k", n("7"))).build())).build());
+        item.put(
+                "arr",
+                AttributeValue.builder()
+                        .l(s("x"), n("1"), AttributeValue.builder().l(s("y")).build())
+                        .build());
+        item.put(
+                "doc",
+                AttributeValue.builder()
+                        .m(Map.of(
+                                "inner",
+                                s("v"),
+                                "deep",
+                                AttributeValue.builder().m(Map.of("k", n("7"))).build()))
+                        .build());
         item.put("tags", AttributeValue.builder().ss("red", "blue").build());
         item.put("sixS", s("6"));
         client.putItem(r -> r.tableName("expr").item(item));
@@ -37,7 +48,9 @@ class ExpressionFidelityTest extends ServerTestSupport {
         try {
             Map<String, AttributeValue> allValues = new HashMap<>(values);
             allValues.put(":same", s("a"));
-            client.updateItem(r -> r.tableName("expr").key(key("a")).updateExpression("SET marker = :same")
+            client.updateItem(r -> r.tableName("expr")
+                    .key(key("a"))
+                    .updateExpression("SET marker = :same")
                     .conditionExpression(condition)
                     .expressionAttributeNames(names.isEmpty() ? null : names)
                     .expressionAttributeValues(allValues));
@@ -57,7 +70,9 @@ class ExpressionFidelityTest extends ServerTestSupport {
 
     private static String failure(String condition, Map<String, String> names, Map<String, AttributeValue> values) {
         try {
-            client.deleteItem(r -> r.tableName("expr").key(key("zzz")).conditionExpression(condition)
+            client.deleteItem(r -> r.tableName("expr")
+                    .key(key("zzz"))
+                    .conditionExpression(condition)
                     .expressionAttributeNames(names.isEmpty() ? null : names)
                     .expressionAttributeValues(values.isEmpty() ? null : values));
         } catch (DynamoDbException e) {
@@ -73,7 +88,8 @@ class ExpressionFidelityTest extends ServerTestSupport {
         assertThat(holds("num < :v", Map.of(":v", n("10")))).isTrue();
         assertThat(holds("num >= :v", Map.of(":v", n("6")))).isFalse();
         assertThat(holds("str > :v", Map.of(":v", s("hell")))).isTrue();
-        assertThat(holds("bin < :v", Map.of(":v", b((byte) 1, (byte) 2, (byte) 4)))).isTrue();
+        assertThat(holds("bin < :v", Map.of(":v", b((byte) 1, (byte) 2, (byte) 4))))
+                .isTrue();
         assertThat(holds("bin < :v", Map.of(":v", b((byte) 0x80)))).isTrue(); // unsigned: 0x01 < 0x80
     }
 
@@ -96,20 +112,29 @@ class ExpressionFidelityTest extends ServerTestSupport {
 
     @Test
     void between_in_and_booleanLogic_withPrecedence() {
-        assertThat(holds("num BETWEEN :lo AND :hi", Map.of(":lo", n("5"), ":hi", n("9")))).isTrue();
+        assertThat(holds("num BETWEEN :lo AND :hi", Map.of(":lo", n("5"), ":hi", n("9"))))
+                .isTrue();
         assertThat(holds("num IN (:a, :b)", Map.of(":a", s("5"), ":b", n("5")))).isTrue();
         assertThat(holds("num in (:a)", Map.of(":a", s("5")))).isFalse();
         // a OR b AND c  ==  a OR (b AND c)
-        assertThat(holds("num = :five OR num = :six AND str = :no",
-                Map.of(":five", n("5"), ":six", n("6"), ":no", s("no")))).isTrue();
+        assertThat(holds(
+                        "num = :five OR num = :six AND str = :no",
+                        Map.of(":five", n("5"), ":six", n("6"), ":no", s("no"))))
+                .isTrue();
         // NOT a AND b  ==  (NOT a) AND b
-        assertThat(holds("NOT num = :six AND str = :hello", Map.of(":six", n("6"), ":hello", s("hello")))).isTrue();
-        assertThat(holds("not not not not num = :five", Map.of(":five", n("5")))).isTrue();
+        assertThat(holds("NOT num = :six AND str = :hello", Map.of(":six", n("6"), ":hello", s("hello"))))
+                .isTrue();
+        assertThat(holds("not not not not num = :five", Map.of(":five", n("5"))))
+                .isTrue();
         // BETWEEN binds its AND before the boolean AND
-        assertThat(holds("num BETWEEN :lo AND :hi AND str = :hello",
-                Map.of(":lo", n("1"), ":hi", n("9"), ":hello", s("hello")))).isTrue();
-        assertThat(holds("(num = :six OR str = :hello) AND (attribute_exists(nul))",
-                Map.of(":six", n("6"), ":hello", s("hello")))).isTrue();
+        assertThat(holds(
+                        "num BETWEEN :lo AND :hi AND str = :hello",
+                        Map.of(":lo", n("1"), ":hi", n("9"), ":hello", s("hello"))))
+                .isTrue();
+        assertThat(holds(
+                        "(num = :six OR str = :hello) AND (attribute_exists(nul))",
+                        Map.of(":six", n("6"), ":hello", s("hello"))))
+                .isTrue();
     }
 
     @Test
@@ -122,12 +147,16 @@ class ExpressionFidelityTest extends ServerTestSupport {
         assertThat(holds("attribute_type(num, :t)", Map.of(":t", s("N")))).isTrue();
         assertThat(holds("attribute_type(tags, :t)", Map.of(":t", s("SS")))).isTrue();
         assertThat(holds("begins_with(str, :p)", Map.of(":p", s("he")))).isTrue();
-        assertThat(holds("begins_with(bin, :p)", Map.of(":p", b((byte) 1, (byte) 2)))).isTrue();
+        assertThat(holds("begins_with(bin, :p)", Map.of(":p", b((byte) 1, (byte) 2))))
+                .isTrue();
         assertThat(holds("begins_with(num, :p)", Map.of(":p", s("5")))).isFalse();
         assertThat(holds("contains(str, :p)", Map.of(":p", s("ell")))).isTrue();
         assertThat(holds("contains(tags, :p)", Map.of(":p", s("red")))).isTrue();
         assertThat(holds("contains(tags, :p)", Map.of(":p", s("re")))).isFalse();
-        assertThat(holds("contains(arr, :p)", Map.of(":p", AttributeValue.builder().l(s("y")).build()))).isTrue();
+        assertThat(holds(
+                        "contains(arr, :p)",
+                        Map.of(":p", AttributeValue.builder().l(s("y")).build())))
+                .isTrue();
         assertThat(holds("size(str) = :n", Map.of(":n", n("5")))).isTrue();
         assertThat(holds("size(tags) = :n", Map.of(":n", n("2")))).isTrue();
         assertThat(holds("size(doc) = :n", Map.of(":n", n("2")))).isTrue();
@@ -137,14 +166,17 @@ class ExpressionFidelityTest extends ServerTestSupport {
 
     @Test
     void placeholders_resolveNamesWithReservedWords() {
-        assertThat(holds("#s = :v", Map.of("#s", "str"), Map.of(":v", s("hello")))).isTrue();
-        assertThat(holds("#m.#i = :v", Map.of("#m", "doc", "#i", "inner"), Map.of(":v", s("v")))).isTrue();
+        assertThat(holds("#s = :v", Map.of("#s", "str"), Map.of(":v", s("hello"))))
+                .isTrue();
+        assertThat(holds("#m.#i = :v", Map.of("#m", "doc", "#i", "inner"), Map.of(":v", s("v"))))
+                .isTrue();
     }
 
     @Test
     void reservedWord_usedBare_isRejected() {
         assertThat(failure("attribute_exists(status)", Map.of(), Map.of()))
-                .isEqualTo("Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: status");
+                .isEqualTo(
+                        "Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: status");
     }
 
     @Test
@@ -159,7 +191,8 @@ class ExpressionFidelityTest extends ServerTestSupport {
     void nonAsciiBareName_isASyntaxErrorNotAHang() {
         assertThat(failure("\u00e9t\u00e9 = :v", Map.of(), Map.of(":v", n("1"))))
                 .startsWith("Invalid ConditionExpression: Syntax error; token: \"\u00e9\"");
-        assertThat(holds("#e = :v", Map.of("#e", "\u00e9t\u00e9"), Map.of(":v", n("1")))).isFalse();
+        assertThat(holds("#e = :v", Map.of("#e", "\u00e9t\u00e9"), Map.of(":v", n("1"))))
+                .isFalse();
     }
 
     @Test
@@ -174,8 +207,9 @@ class ExpressionFidelityTest extends ServerTestSupport {
                 .isEqualTo("Invalid ConditionExpression: An expression attribute name used in the document path is not "
                         + "defined; attribute name: #x");
         assertThat(failure("num = :nope", Map.of(), Map.of(":v", n("1"))))
-                .isEqualTo("Invalid ConditionExpression: An expression attribute value used in expression is not defined; "
-                        + "attribute value: :nope");
+                .isEqualTo(
+                        "Invalid ConditionExpression: An expression attribute value used in expression is not defined; "
+                                + "attribute value: :nope");
     }
 
     @Test
@@ -188,15 +222,17 @@ class ExpressionFidelityTest extends ServerTestSupport {
 
     @Test
     void placeholdersWithoutExpression_areRejected() {
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("expr").item(key("b"))
-                .expressionAttributeValues(Map.of(":v", n("1")))))
+        assertThatThrownBy(() -> client.putItem(
+                        r -> r.tableName("expr").item(key("b")).expressionAttributeValues(Map.of(":v", n("1")))))
                 .hasMessageStartingWith("ExpressionAttributeValues can only be specified when using expressions: "
                         + "ConditionExpression is null");
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("expr").item(key("b"))
-                .expressionAttributeNames(Map.of("#a", "x"))))
+        assertThatThrownBy(() -> client.putItem(
+                        r -> r.tableName("expr").item(key("b")).expressionAttributeNames(Map.of("#a", "x"))))
                 .hasMessageStartingWith("ExpressionAttributeNames can only be specified when using expressions");
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("expr").item(key("b"))
-                .conditionExpression("attribute_not_exists(pk)").expressionAttributeNames(Map.of())))
+        assertThatThrownBy(() -> client.putItem(r -> r.tableName("expr")
+                        .item(key("b"))
+                        .conditionExpression("attribute_not_exists(pk)")
+                        .expressionAttributeNames(Map.of())))
                 .hasMessageStartingWith("ExpressionAttributeNames must not be empty");
     }
 
@@ -206,9 +242,13 @@ class ExpressionFidelityTest extends ServerTestSupport {
                 .isEqualTo("ExpressionAttributeNames contains invalid key: Syntax error; key: \"a\"");
         assertThat(failure("num = :v", Map.of(), Map.of(":v", n("1"), "v2", n("2"))))
                 .isEqualTo("ExpressionAttributeValues contains invalid key: Syntax error; key: \"v2\"");
-        assertThat(failure("num = :v", Map.of(), Map.of(":v", AttributeValue.builder().nul(false).build())))
-                .isEqualTo("ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: "
-                        + "Null attribute value types must have the value of true for key :v");
+        assertThat(failure(
+                        "num = :v",
+                        Map.of(),
+                        Map.of(":v", AttributeValue.builder().nul(false).build())))
+                .isEqualTo(
+                        "ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: "
+                                + "Null attribute value types must have the value of true for key :v");
     }
 
     @Test
@@ -234,8 +274,9 @@ class ExpressionFidelityTest extends ServerTestSupport {
                 .isEqualTo("Invalid ConditionExpression: Incorrect operand type for operator or function; operator or "
                         + "function: begins_with, operand type: N");
         assertThat(failure("contains(str, str)", Map.of(), Map.of()))
-                .isEqualTo("Invalid ConditionExpression: The first operand must be distinct from the remaining operands "
-                        + "for this operator or function; operator: contains, first operand: [str]");
+                .isEqualTo(
+                        "Invalid ConditionExpression: The first operand must be distinct from the remaining operands "
+                                + "for this operator or function; operator: contains, first operand: [str]");
         assertThat(failure("Begins_With(str, :p)", Map.of(), Map.of(":p", s("a"))))
                 .isEqualTo("Invalid ConditionExpression: Invalid function name; function: Begins_With");
     }
@@ -257,27 +298,44 @@ class ExpressionFidelityTest extends ServerTestSupport {
     @Test
     void betweenConstants_ofDifferentTypesOrReversed_areRejected() {
         assertThat(failure("num BETWEEN :a AND :b", Map.of(), Map.of(":a", n("1"), ":b", s("a"))))
-                .isEqualTo("Invalid ConditionExpression: The BETWEEN operator requires same data type for lower and upper "
-                        + "bounds; lower bound operand: AttributeValue: {N:1}, upper bound operand: AttributeValue: {S:a}");
+                .isEqualTo(
+                        "Invalid ConditionExpression: The BETWEEN operator requires same data type for lower and upper "
+                                + "bounds; lower bound operand: AttributeValue: {N:1}, upper bound operand: AttributeValue: {S:a}");
         assertThat(failure("num BETWEEN :a AND :b", Map.of(), Map.of(":a", s("b"), ":b", s("a"))))
-                .isEqualTo("Invalid ConditionExpression: The BETWEEN operator requires upper bound to be greater than or "
-                        + "equal to lower bound; lower bound operand: AttributeValue: {S:b}, upper bound operand: "
-                        + "AttributeValue: {S:a}");
+                .isEqualTo(
+                        "Invalid ConditionExpression: The BETWEEN operator requires upper bound to be greater than or "
+                                + "equal to lower bound; lower bound operand: AttributeValue: {S:b}, upper bound operand: "
+                                + "AttributeValue: {S:a}");
     }
 
     @Test
     void orderingAgainstAListConstant_isAValidationError() {
-        assertThat(failure("num < :l", Map.of(), Map.of(":l", AttributeValue.builder().l(n("1")).build())))
+        assertThat(failure(
+                        "num < :l",
+                        Map.of(),
+                        Map.of(":l", AttributeValue.builder().l(n("1")).build())))
                 .startsWith("Invalid ConditionExpression: Incorrect operand type for operator or function");
     }
 
     @Test
     void binarySetsAndEqualityOfSets_areOrderInsensitive() {
-        client.putItem(r -> r.tableName("expr").item(Map.of("pk", s("sets"),
-                "bs", AttributeValue.builder().bs(SdkBytes.fromByteArray(new byte[] {1}), SdkBytes.fromByteArray(new byte[] {2})).build())));
-        assertThatThrownBy(() -> client.deleteItem(r -> r.tableName("expr").key(key("sets"))
-                .conditionExpression("bs <> :v").expressionAttributeValues(Map.of(":v", AttributeValue.builder()
-                        .bs(SdkBytes.fromByteArray(new byte[] {2}), SdkBytes.fromByteArray(new byte[] {1})).build()))))
+        client.putItem(r -> r.tableName("expr")
+                .item(Map.of(
+                        "pk",
+                        s("sets"),
+                        "bs",
+                        AttributeValue.builder()
+                                .bs(SdkBytes.fromByteArray(new byte[] {1}), SdkBytes.fromByteArray(new byte[] {2}))
+                                .build())));
+        assertThatThrownBy(() -> client.deleteItem(r -> r.tableName("expr")
+                        .key(key("sets"))
+                        .conditionExpression("bs <> :v")
+                        .expressionAttributeValues(Map.of(
+                                ":v",
+                                AttributeValue.builder()
+                                        .bs(SdkBytes.fromByteArray(new byte[] {2}), SdkBytes.fromByteArray(new byte[] {1
+                                        }))
+                                        .build()))))
                 .isInstanceOf(ConditionalCheckFailedException.class);
     }
 }

@@ -48,12 +48,16 @@ class FaultInjectionTest extends ServerTestSupport {
     }
 
     private static boolean exists(String table, String pk) {
-        return client.getItem(r -> r.tableName(table).key(key(pk)).consistentRead(true)).hasItem();
+        return client.getItem(r -> r.tableName(table).key(key(pk)).consistentRead(true))
+                .hasItem();
     }
 
     @Test
     void throttleNextTwo_sdkRetriesAndSucceedsOnTheThirdAttempt() {
-        ArmedFault fault = server.faults().arm(Fault.provisionedThroughputExceeded().onOperation("PutItem").times(2));
+        ArmedFault fault = server.faults()
+                .arm(Fault.provisionedThroughputExceeded()
+                        .onOperation("PutItem")
+                        .times(2));
         put(client, "faults", "a");
         assertThat(fault.fired()).isEqualTo(2);
         assertThat(fault.exhausted()).isTrue();
@@ -67,7 +71,8 @@ class FaultInjectionTest extends ServerTestSupport {
         assertThatThrownBy(() -> put(noRetry, "faults", "a"))
                 .isInstanceOfSatisfying(ProvisionedThroughputExceededException.class, e -> {
                     assertThat(e.statusCode()).isEqualTo(400);
-                    assertThat(e.awsErrorDetails().errorMessage()).startsWith("The level of configured provisioned throughput");
+                    assertThat(e.awsErrorDetails().errorMessage())
+                            .startsWith("The level of configured provisioned throughput");
                     assertThat(e.isThrottlingException()).isTrue();
                 });
         assertThat(exists("faults", "a")).isFalse();
@@ -76,21 +81,23 @@ class FaultInjectionTest extends ServerTestSupport {
     @Test
     void throttlingException_isRetryableThrottling() {
         server.faults().arm(Fault.throttling());
-        assertThatThrownBy(() -> put(noRetry, "faults", "a"))
-                .isInstanceOfSatisfying(DynamoDbException.class, e -> {
-                    assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ThrottlingException");
-                    assertThat(e.isThrottlingException()).isTrue();
-                });
+        assertThatThrownBy(() -> put(noRetry, "faults", "a")).isInstanceOfSatisfying(DynamoDbException.class, e -> {
+            assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ThrottlingException");
+            assertThat(e.isThrottlingException()).isTrue();
+        });
     }
 
     @Test
     void internalServerErrorAndServiceUnavailable_haveTheirStatuses() {
         server.faults().arm(Fault.internalServerError());
         assertThatThrownBy(() -> put(noRetry, "faults", "a"))
-                .isInstanceOfSatisfying(InternalServerErrorException.class, e -> assertThat(e.statusCode()).isEqualTo(500));
+                .isInstanceOfSatisfying(
+                        InternalServerErrorException.class,
+                        e -> assertThat(e.statusCode()).isEqualTo(500));
         server.faults().arm(Fault.serviceUnavailable());
         assertThatThrownBy(() -> put(noRetry, "faults", "a"))
-                .isInstanceOfSatisfying(DynamoDbException.class, e -> assertThat(e.statusCode()).isEqualTo(503));
+                .isInstanceOfSatisfying(
+                        DynamoDbException.class, e -> assertThat(e.statusCode()).isEqualTo(503));
         assertThat(exists("faults", "a")).isFalse();
         server.faults().arm(Fault.serviceUnavailable());
         put(client, "faults", "a");
@@ -99,7 +106,8 @@ class FaultInjectionTest extends ServerTestSupport {
 
     @Test
     void faultOnOneTable_leavesOtherTablesAlone() {
-        ArmedFault fault = server.faults().arm(Fault.internalServerError().onTable("faults").always());
+        ArmedFault fault = server.faults()
+                .arm(Fault.internalServerError().onTable("faults").always());
         put(noRetry, "calm", "a");
         assertThatThrownBy(() -> put(noRetry, "faults", "a")).isInstanceOf(InternalServerErrorException.class);
         assertThat(fault.fired()).isEqualTo(1);
@@ -107,8 +115,13 @@ class FaultInjectionTest extends ServerTestSupport {
 
     @Test
     void faultOnAttempt_hitsOnlyThatAttempt() {
-        ArmedFault first = server.faults().arm(Fault.internalServerError().onOperation("PutItem").onAttempt(1).always());
-        ArmedFault second = server.faults().arm(Fault.throttling().onOperation("PutItem").onAttempt(2).always());
+        ArmedFault first = server.faults()
+                .arm(Fault.internalServerError()
+                        .onOperation("PutItem")
+                        .onAttempt(1)
+                        .always());
+        ArmedFault second = server.faults()
+                .arm(Fault.throttling().onOperation("PutItem").onAttempt(2).always());
         put(client, "faults", "a");
         assertThat(first.fired()).isEqualTo(1);
         assertThat(second.fired()).isEqualTo(1);
@@ -119,8 +132,8 @@ class FaultInjectionTest extends ServerTestSupport {
     void applyThenDropResponse_appliesTheWriteAndTheRetryOfAConditionalPutSeesItsOwnWrite() {
         server.faults().arm(Fault.applyThenDropResponse().onOperation("PutItem").onAttempt(1));
         // the hazard the backend must handle: the retry of a conditional create meets the first attempt's write
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("faults").item(key("a"))
-                .conditionExpression("attribute_not_exists(pk)")))
+        assertThatThrownBy(() -> client.putItem(
+                        r -> r.tableName("faults").item(key("a")).conditionExpression("attribute_not_exists(pk)")))
                 .isInstanceOf(ConditionalCheckFailedException.class);
         assertThat(exists("faults", "a")).isTrue();
     }
@@ -134,11 +147,16 @@ class FaultInjectionTest extends ServerTestSupport {
 
     @Test
     void applyThenDropResponse_transactionRetryWithSameTokenIsNotAFalseConflict() {
-        server.faults().arm(Fault.applyThenDropResponse().onOperation("TransactWriteItems").onAttempt(1));
-        client.transactWriteItems(r -> r.transactItems(TransactWriteItem.builder().put(p -> p.tableName("faults")
-                .item(key("a")).conditionExpression("attribute_not_exists(pk)")).build()));
+        server.faults()
+                .arm(Fault.applyThenDropResponse()
+                        .onOperation("TransactWriteItems")
+                        .onAttempt(1));
+        client.transactWriteItems(r -> r.transactItems(TransactWriteItem.builder()
+                .put(p -> p.tableName("faults").item(key("a")).conditionExpression("attribute_not_exists(pk)"))
+                .build()));
         assertThat(exists("faults", "a")).isTrue();
-        assertThat(server.statistics().table("faults").requests("TransactWriteItems")).isEqualTo(2);
+        assertThat(server.statistics().table("faults").requests("TransactWriteItems"))
+                .isEqualTo(2);
     }
 
     @Test
@@ -156,12 +174,18 @@ class FaultInjectionTest extends ServerTestSupport {
     void transactionConflict_onTransaction_isCancellationReasonAtTheChosenAction() {
         server.faults().arm(Fault.transactionConflict(1));
         assertThatThrownBy(() -> noRetry.transactWriteItems(r -> r.transactItems(
-                TransactWriteItem.builder().put(p -> p.tableName("faults").item(key("a"))).build(),
-                TransactWriteItem.builder().put(p -> p.tableName("faults").item(key("b"))).build())))
+                        TransactWriteItem.builder()
+                                .put(p -> p.tableName("faults").item(key("a")))
+                                .build(),
+                        TransactWriteItem.builder()
+                                .put(p -> p.tableName("faults").item(key("b")))
+                                .build())))
                 .isInstanceOfSatisfying(TransactionCanceledException.class, e -> {
-                    assertThat(e.cancellationReasons()).extracting(CancellationReason::code)
+                    assertThat(e.cancellationReasons())
+                            .extracting(CancellationReason::code)
                             .containsExactly("None", "TransactionConflict");
-                    assertThat(e.cancellationReasons().get(1).message()).isEqualTo("Transaction is ongoing for the item.");
+                    assertThat(e.cancellationReasons().get(1).message())
+                            .isEqualTo("Transaction is ongoing for the item.");
                 });
         assertThat(exists("faults", "a")).isFalse();
     }
@@ -176,12 +200,18 @@ class FaultInjectionTest extends ServerTestSupport {
     void injectedCancellation_throttlingReasonOnTheChosenAction() {
         server.faults().arm(Fault.cancellation(0, "ThrottlingError"));
         assertThatThrownBy(() -> client.transactWriteItems(r -> r.transactItems(
-                TransactWriteItem.builder().put(p -> p.tableName("faults").item(key("a"))).build(),
-                TransactWriteItem.builder().put(p -> p.tableName("faults").item(key("b"))).build())))
+                        TransactWriteItem.builder()
+                                .put(p -> p.tableName("faults").item(key("a")))
+                                .build(),
+                        TransactWriteItem.builder()
+                                .put(p -> p.tableName("faults").item(key("b")))
+                                .build())))
                 .isInstanceOfSatisfying(TransactionCanceledException.class, e -> {
-                    assertThat(e.cancellationReasons()).extracting(CancellationReason::code)
+                    assertThat(e.cancellationReasons())
+                            .extracting(CancellationReason::code)
                             .containsExactly("ThrottlingError", "None");
-                    assertThat(e.cancellationReasons().get(0).message()).startsWith("Throughput exceeds the current capacity");
+                    assertThat(e.cancellationReasons().get(0).message())
+                            .startsWith("Throughput exceeds the current capacity");
                     assertThat(e.awsErrorDetails().errorMessage()).endsWith("[ThrottlingError, None]");
                 });
         assertThat(exists("faults", "a")).isFalse();
@@ -192,26 +222,34 @@ class FaultInjectionTest extends ServerTestSupport {
         ArmedFault fault = server.faults().arm(Fault.cancellation(5, "BrandNewReason"));
         put(noRetry, "faults", "plain");
         assertThat(fault.fired()).isZero();
-        assertThatThrownBy(() -> client.transactWriteItems(r -> r.transactItems(
-                TransactWriteItem.builder().put(p -> p.tableName("faults").item(key("a"))).build())))
-                .isInstanceOfSatisfying(TransactionCanceledException.class, e -> assertThat(e.cancellationReasons())
-                        .extracting(CancellationReason::code).containsExactly("BrandNewReason"));
+        assertThatThrownBy(() -> client.transactWriteItems(r -> r.transactItems(TransactWriteItem.builder()
+                        .put(p -> p.tableName("faults").item(key("a")))
+                        .build())))
+                .isInstanceOfSatisfying(
+                        TransactionCanceledException.class,
+                        e -> assertThat(e.cancellationReasons())
+                                .extracting(CancellationReason::code)
+                                .containsExactly("BrandNewReason"));
     }
 
     @Test
     void applyThenInternalServerError_appliesAndAnswers500() {
         server.faults().arm(Fault.applyThenInternalServerError().onOperation("PutItem"));
         assertThatThrownBy(() -> put(noRetry, "faults", "a"))
-                .isInstanceOfSatisfying(InternalServerErrorException.class, e -> assertThat(e.statusCode()).isEqualTo(500));
+                .isInstanceOfSatisfying(
+                        InternalServerErrorException.class,
+                        e -> assertThat(e.statusCode()).isEqualTo(500));
         assertThat(exists("faults", "a")).isTrue();
     }
 
     @Test
     void unprocessed_batchWriteHandsBackTheLastRequestsUnapplied() {
-        java.util.List<software.amazon.awssdk.services.dynamodb.model.WriteRequest> writes = new java.util.ArrayList<>();
+        java.util.List<software.amazon.awssdk.services.dynamodb.model.WriteRequest> writes =
+                new java.util.ArrayList<>();
         for (int i = 0; i < 5; i++) {
             writes.add(software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder()
-                    .putRequest(p -> p.item(key("w" + writes.size()))).build());
+                    .putRequest(p -> p.item(key("w" + writes.size())))
+                    .build());
         }
         server.faults().arm(Fault.unprocessed(2));
         var response = client.batchWriteItem(r -> r.requestItems(Map.of("faults", writes)));
@@ -229,15 +267,22 @@ class FaultInjectionTest extends ServerTestSupport {
         put(client, "faults", "a");
         put(client, "faults", "b");
         server.faults().arm(Fault.unprocessed(5));
-        var response = client.batchGetItem(r -> r.requestItems(Map.of("faults",
+        var response = client.batchGetItem(r -> r.requestItems(Map.of(
+                "faults",
                 software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder()
-                        .keys(key("a"), key("b")).projectionExpression("pk").consistentRead(true).build())));
+                        .keys(key("a"), key("b"))
+                        .projectionExpression("pk")
+                        .consistentRead(true)
+                        .build())));
         assertThat(response.responses().get("faults")).isNullOrEmpty();
         var leftover = response.unprocessedKeys().get("faults");
         assertThat(leftover.keys()).containsExactly(key("a"), key("b"));
         assertThat(leftover.projectionExpression()).isEqualTo("pk");
         assertThat(leftover.consistentRead()).isTrue();
-        assertThat(client.batchGetItem(r -> r.requestItems(response.unprocessedKeys())).responses().get("faults")).hasSize(2);
+        assertThat(client.batchGetItem(r -> r.requestItems(response.unprocessedKeys()))
+                        .responses()
+                        .get("faults"))
+                .hasSize(2);
     }
 
     @Test
@@ -249,7 +294,8 @@ class FaultInjectionTest extends ServerTestSupport {
 
     @Test
     void latency_delaysThenAnswersNormally() {
-        ArmedFault slow = server.faults().arm(Fault.latency(Duration.ofMillis(200)).onOperation("GetItem"));
+        ArmedFault slow =
+                server.faults().arm(Fault.latency(Duration.ofMillis(200)).onOperation("GetItem"));
         long start = System.nanoTime();
         client.getItem(r -> r.tableName("faults").key(key("a")));
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
@@ -276,7 +322,8 @@ class FaultInjectionTest extends ServerTestSupport {
         for (int i = 0; i < 4; i++) {
             client.putItem(r -> r.tableName("faults").item(Map.of("pk", s("k" + System.nanoTime()), "v", n("1"))));
         }
-        client.scan(r -> r.tableName("faults").filterExpression("v = :two").expressionAttributeValues(Map.of(":two", n("2"))));
+        client.scan(r ->
+                r.tableName("faults").filterExpression("v = :two").expressionAttributeValues(Map.of(":two", n("2"))));
         var stats = server.statistics().table("faults");
         assertThat(stats.requests("PutItem")).isEqualTo(4);
         assertThat(stats.requests("Scan")).isEqualTo(1);

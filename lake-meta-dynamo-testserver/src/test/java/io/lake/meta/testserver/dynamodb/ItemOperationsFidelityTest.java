@@ -32,7 +32,8 @@ class ItemOperationsFidelityTest extends ServerTestSupport {
 
     @Test
     void getItem_missing_hasNoItemMember() {
-        GetItemResponse response = client.getItem(r -> r.tableName("items").key(key("a")).consistentRead(true));
+        GetItemResponse response =
+                client.getItem(r -> r.tableName("items").key(key("a")).consistentRead(true));
         assertThat(response.hasItem()).isFalse();
     }
 
@@ -49,16 +50,22 @@ class ItemOperationsFidelityTest extends ServerTestSupport {
         item.put("l", AttributeValue.builder().l(s("e"), n("1")).build());
         item.put("ss", AttributeValue.builder().ss("a", "b").build());
         item.put("ns", AttributeValue.builder().ns("1", "2").build());
-        item.put("bs", AttributeValue.builder().bs(SdkBytes.fromByteArray(new byte[] {1})).build());
+        item.put(
+                "bs",
+                AttributeValue.builder()
+                        .bs(SdkBytes.fromByteArray(new byte[] {1}))
+                        .build());
         client.putItem(r -> r.tableName("items").item(item));
-        assertThat(client.getItem(r -> r.tableName("items").key(key("a"))).item()).isEqualTo(item);
+        assertThat(client.getItem(r -> r.tableName("items").key(key("a"))).item())
+                .isEqualTo(item);
     }
 
     @Test
     void numbers_areStoredNormalised() {
-        client.putItem(r -> r.tableName("items").item(Map.of("pk", s("a"), "x", n("00042.500"), "y", n("1.5E2"),
-                "z", n("-0"))));
-        Map<String, AttributeValue> got = client.getItem(r -> r.tableName("items").key(key("a"))).item();
+        client.putItem(r ->
+                r.tableName("items").item(Map.of("pk", s("a"), "x", n("00042.500"), "y", n("1.5E2"), "z", n("-0"))));
+        Map<String, AttributeValue> got =
+                client.getItem(r -> r.tableName("items").key(key("a"))).item();
         assertThat(got.get("x").n()).isEqualTo("42.5");
         assertThat(got.get("y").n()).isEqualTo("150");
         assertThat(got.get("z").n()).isEqualTo("0");
@@ -66,12 +73,13 @@ class ItemOperationsFidelityTest extends ServerTestSupport {
 
     @Test
     void numbers_withTooManyDigits_areRejected() {
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(Map.of("pk", s("a"),
-                "x", n("123456789012345678901234567890123456789")))))
+        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items")
+                        .item(Map.of("pk", s("a"), "x", n("123456789012345678901234567890123456789")))))
                 .isInstanceOf(DynamoDbException.class)
                 .hasMessageStartingWith("Attempting to store more than 38 significant digits in a Number");
         assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(Map.of("pk", s("a"), "x", n("1E126")))))
-                .hasMessageStartingWith("Number overflow. Attempting to store a number with magnitude larger than supported range");
+                .hasMessageStartingWith(
+                        "Number overflow. Attempting to store a number with magnitude larger than supported range");
         assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(Map.of("pk", s("a"), "x", n("abc")))))
                 .hasMessageStartingWith("The parameter cannot be converted to a numeric value: abc");
     }
@@ -79,44 +87,57 @@ class ItemOperationsFidelityTest extends ServerTestSupport {
     @Test
     void putItem_conditionFails_withAllOldReturnsExistingItemInError() {
         client.putItem(r -> r.tableName("items").item(item("a", "old")));
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(item("a", "new"))
-                .conditionExpression("attribute_not_exists(pk)")
-                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)))
+        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items")
+                        .item(item("a", "new"))
+                        .conditionExpression("attribute_not_exists(pk)")
+                        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)))
                 .isInstanceOfSatisfying(ConditionalCheckFailedException.class, e -> {
                     assertThat(e.awsErrorDetails().errorMessage()).isEqualTo("The conditional request failed");
                     assertThat(e.statusCode()).isEqualTo(400);
                     assertThat(e.item()).isEqualTo(item("a", "old"));
                 });
-        assertThat(client.getItem(r -> r.tableName("items").key(key("a"))).item().get("v").s()).isEqualTo("old");
+        assertThat(client.getItem(r -> r.tableName("items").key(key("a")))
+                        .item()
+                        .get("v")
+                        .s())
+                .isEqualTo("old");
     }
 
     @Test
     void conditionFailure_withoutAllOld_hasNoItem() {
         client.putItem(r -> r.tableName("items").item(item("a", "old")));
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(item("a", "new"))
-                .conditionExpression("attribute_not_exists(pk)")))
-                .isInstanceOfSatisfying(ConditionalCheckFailedException.class, e -> assertThat(e.hasItem()).isFalse());
+        assertThatThrownBy(() -> client.putItem(r ->
+                        r.tableName("items").item(item("a", "new")).conditionExpression("attribute_not_exists(pk)")))
+                .isInstanceOfSatisfying(
+                        ConditionalCheckFailedException.class,
+                        e -> assertThat(e.hasItem()).isFalse());
     }
 
     @Test
     void conditionFailure_onMissingItemWithAllOld_hasNoItem() {
-        assertThatThrownBy(() -> client.deleteItem(r -> r.tableName("items").key(key("a"))
-                .conditionExpression("attribute_exists(pk)")
-                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)))
-                .isInstanceOfSatisfying(ConditionalCheckFailedException.class, e -> assertThat(e.hasItem()).isFalse());
+        assertThatThrownBy(() -> client.deleteItem(r -> r.tableName("items")
+                        .key(key("a"))
+                        .conditionExpression("attribute_exists(pk)")
+                        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)))
+                .isInstanceOfSatisfying(
+                        ConditionalCheckFailedException.class,
+                        e -> assertThat(e.hasItem()).isFalse());
     }
 
     @Test
     void putItem_returnValuesAllOld_returnsReplacedItemOnly() {
-        PutItemResponse first = client.putItem(r -> r.tableName("items").item(item("a", "1")).returnValues(ReturnValue.ALL_OLD));
+        PutItemResponse first =
+                client.putItem(r -> r.tableName("items").item(item("a", "1")).returnValues(ReturnValue.ALL_OLD));
         assertThat(first.hasAttributes()).isFalse();
-        PutItemResponse second = client.putItem(r -> r.tableName("items").item(item("a", "2")).returnValues(ReturnValue.ALL_OLD));
+        PutItemResponse second =
+                client.putItem(r -> r.tableName("items").item(item("a", "2")).returnValues(ReturnValue.ALL_OLD));
         assertThat(second.attributes()).isEqualTo(item("a", "1"));
     }
 
     @Test
     void putItem_returnValuesAllNew_isRejected() {
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(item("a", "1")).returnValues(ReturnValue.ALL_NEW)))
+        assertThatThrownBy(() -> client.putItem(
+                        r -> r.tableName("items").item(item("a", "1")).returnValues(ReturnValue.ALL_NEW)))
                 .isInstanceOf(DynamoDbException.class)
                 .hasMessageStartingWith("ReturnValues can only be ALL_OLD or NONE");
     }
@@ -124,19 +145,25 @@ class ItemOperationsFidelityTest extends ServerTestSupport {
     @Test
     void deleteItem_exactBytesCompareAndDelete() {
         client.putItem(r -> r.tableName("items").item(item("a", "1")));
-        assertThatThrownBy(() -> client.deleteItem(r -> r.tableName("items").key(key("a"))
-                .conditionExpression("v = :v").expressionAttributeValues(Map.of(":v", s("2")))))
+        assertThatThrownBy(() -> client.deleteItem(r -> r.tableName("items")
+                        .key(key("a"))
+                        .conditionExpression("v = :v")
+                        .expressionAttributeValues(Map.of(":v", s("2")))))
                 .isInstanceOf(ConditionalCheckFailedException.class);
-        DeleteItemResponse deleted = client.deleteItem(r -> r.tableName("items").key(key("a"))
-                .conditionExpression("v = :v").expressionAttributeValues(Map.of(":v", s("1")))
+        DeleteItemResponse deleted = client.deleteItem(r -> r.tableName("items")
+                .key(key("a"))
+                .conditionExpression("v = :v")
+                .expressionAttributeValues(Map.of(":v", s("1")))
                 .returnValues(ReturnValue.ALL_OLD));
         assertThat(deleted.attributes()).isEqualTo(item("a", "1"));
-        assertThat(client.getItem(r -> r.tableName("items").key(key("a"))).hasItem()).isFalse();
+        assertThat(client.getItem(r -> r.tableName("items").key(key("a"))).hasItem())
+                .isFalse();
     }
 
     @Test
     void deleteItem_missing_succeedsWithEmptyAnswer() {
-        DeleteItemResponse response = client.deleteItem(r -> r.tableName("items").key(key("nothing")));
+        DeleteItemResponse response =
+                client.deleteItem(r -> r.tableName("items").key(key("nothing")));
         assertThat(response.hasAttributes()).isFalse();
     }
 
@@ -153,14 +180,16 @@ class ItemOperationsFidelityTest extends ServerTestSupport {
         assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(Map.of("v", s("1")))))
                 .hasMessageStartingWith("One or more parameter values were invalid: Missing the key pk in the item");
         assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(Map.of("pk", n("1")))))
-                .hasMessageStartingWith("One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N");
+                .hasMessageStartingWith(
+                        "One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N");
     }
 
     @Test
     void emptyStringKey_isRejected() {
         assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(Map.of("pk", s("")))))
-                .hasMessageStartingWith("One or more parameter values are not valid. The AttributeValue for a key attribute "
-                        + "cannot contain an empty string value. Key: pk");
+                .hasMessageStartingWith(
+                        "One or more parameter values are not valid. The AttributeValue for a key attribute "
+                                + "cannot contain an empty string value. Key: pk");
     }
 
     @Test
@@ -176,10 +205,11 @@ class ItemOperationsFidelityTest extends ServerTestSupport {
     void rangeKeyOver1024Bytes_isRejectedWithRealMessage() {
         createTable("ranged", ScalarAttributeType.S);
         client.putItem(r -> r.tableName("ranged").item(Map.of("pk", s("a"), "sk", s("x".repeat(1024)))));
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("ranged").item(Map.of("pk", s("a"),
-                "sk", s("x".repeat(1025))))))
-                .hasMessageStartingWith("One or more parameter values were invalid: Aggregated size of all range keys has "
-                        + "exceeded the size limit of 1024 bytes");
+        assertThatThrownBy(() -> client.putItem(r ->
+                        r.tableName("ranged").item(Map.of("pk", s("a"), "sk", s("x".repeat(1025))))))
+                .hasMessageStartingWith(
+                        "One or more parameter values were invalid: Aggregated size of all range keys has "
+                                + "exceeded the size limit of 1024 bytes");
     }
 
     @Test
@@ -187,29 +217,50 @@ class ItemOperationsFidelityTest extends ServerTestSupport {
         // size = name bytes + value bytes: "pk"(2) + "a"(1) + "v"(1) + value
         String exact = "x".repeat(409_600 - 4);
         client.putItem(r -> r.tableName("items").item(Map.of("pk", s("a"), "v", s(exact))));
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(Map.of("pk", s("a"), "v", s(exact + "x")))))
+        assertThatThrownBy(() ->
+                        client.putItem(r -> r.tableName("items").item(Map.of("pk", s("a"), "v", s(exact + "x")))))
                 .isInstanceOf(DynamoDbException.class)
                 .hasMessageStartingWith("Item size has exceeded the maximum allowed size");
     }
 
     @Test
     void attributeValue_malformed_isRejectedWithRealMessages() {
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(Map.of("pk", s("a"),
-                "x", AttributeValue.builder().build()))))
-                .hasMessageStartingWith("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(Map.of("pk", s("a"),
-                "x", AttributeValue.builder().s("a").n("1").build()))))
-                .hasMessageStartingWith("Supplied AttributeValue has more than one datatypes set, must contain exactly one "
-                        + "of the supported datatypes");
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(Map.of("pk", s("a"),
-                "x", AttributeValue.builder().ss(List.of()).build()))))
+        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items")
+                        .item(Map.of("pk", s("a"), "x", AttributeValue.builder().build()))))
+                .hasMessageStartingWith(
+                        "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items")
+                        .item(Map.of(
+                                "pk",
+                                s("a"),
+                                "x",
+                                AttributeValue.builder().s("a").n("1").build()))))
+                .hasMessageStartingWith(
+                        "Supplied AttributeValue has more than one datatypes set, must contain exactly one "
+                                + "of the supported datatypes");
+        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items")
+                        .item(Map.of(
+                                "pk",
+                                s("a"),
+                                "x",
+                                AttributeValue.builder().ss(List.of()).build()))))
                 .hasMessageStartingWith("One or more parameter values were invalid: An string set  may not be empty");
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(Map.of("pk", s("a"),
-                "x", AttributeValue.builder().ss("a", "a").build()))))
-                .hasMessageStartingWith("One or more parameter values were invalid: Input collection [a, a] contains duplicates.");
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(Map.of("pk", s("a"),
-                "x", AttributeValue.builder().nul(false).build()))))
-                .hasMessageStartingWith("One or more parameter values were invalid: Null attribute value types must have the value of true");
+        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items")
+                        .item(Map.of(
+                                "pk",
+                                s("a"),
+                                "x",
+                                AttributeValue.builder().ss("a", "a").build()))))
+                .hasMessageStartingWith(
+                        "One or more parameter values were invalid: Input collection [a, a] contains duplicates.");
+        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items")
+                        .item(Map.of(
+                                "pk",
+                                s("a"),
+                                "x",
+                                AttributeValue.builder().nul(false).build()))))
+                .hasMessageStartingWith(
+                        "One or more parameter values were invalid: Null attribute value types must have the value of true");
     }
 
     private static AttributeValue nestedMaps(int levels) {
@@ -232,32 +283,41 @@ class ItemOperationsFidelityTest extends ServerTestSupport {
 
     @Test
     void projection_overlappingPaths_areRejected() {
-        assertThatThrownBy(() -> client.getItem(r -> r.tableName("items").key(key("a")).projectionExpression("v, v.x")))
-                .hasMessageStartingWith("Invalid ProjectionExpression: Two document paths overlap with each other; must "
-                        + "remove or rewrite one of these paths; path one: [v], path two: [v, x]");
-        assertThatThrownBy(() -> client.getItem(r -> r.tableName("items").key(key("a")).projectionExpression("!!")))
+        assertThatThrownBy(() ->
+                        client.getItem(r -> r.tableName("items").key(key("a")).projectionExpression("v, v.x")))
+                .hasMessageStartingWith(
+                        "Invalid ProjectionExpression: Two document paths overlap with each other; must "
+                                + "remove or rewrite one of these paths; path one: [v], path two: [v, x]");
+        assertThatThrownBy(() ->
+                        client.getItem(r -> r.tableName("items").key(key("a")).projectionExpression("!!")))
                 .hasMessageStartingWith("Invalid ProjectionExpression: Syntax error; token: \"!\", near: \"!!\"");
     }
 
     @Test
     void projection_onExistingItemWithNoMatchingPath_isEmptyItem() {
         client.putItem(r -> r.tableName("items").item(item("a", "1")));
-        GetItemResponse response = client.getItem(r -> r.tableName("items").key(key("a")).projectionExpression("nothere"));
+        GetItemResponse response =
+                client.getItem(r -> r.tableName("items").key(key("a")).projectionExpression("nothere"));
         assertThat(response.hasItem()).isTrue();
         assertThat(response.item()).isEmpty();
     }
 
     @Test
     void badEnumValue_listsTheAllowedValues() {
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items").item(item("a", "1"))
-                .conditionExpression("attribute_not_exists(pk)").returnValuesOnConditionCheckFailure("ALL_NEW")))
-                .hasMessageStartingWith("1 validation error detected: Value 'ALL_NEW' at 'returnValuesOnConditionCheckFailure' "
-                        + "failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]");
+        assertThatThrownBy(() -> client.putItem(r -> r.tableName("items")
+                        .item(item("a", "1"))
+                        .conditionExpression("attribute_not_exists(pk)")
+                        .returnValuesOnConditionCheckFailure("ALL_NEW")))
+                .hasMessageStartingWith(
+                        "1 validation error detected: Value 'ALL_NEW' at 'returnValuesOnConditionCheckFailure' "
+                                + "failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]");
     }
 
     @Test
     void legacyParameters_areRejectedByName() {
-        assertThatThrownBy(() -> client.getItem(r -> r.tableName("items").key(key("a")).attributesToGet("v")))
-                .hasMessageContaining("Unsupported by the lake-meta DynamoDB test server: legacy parameter AttributesToGet of GetItem");
+        assertThatThrownBy(() ->
+                        client.getItem(r -> r.tableName("items").key(key("a")).attributesToGet("v")))
+                .hasMessageContaining(
+                        "Unsupported by the lake-meta DynamoDB test server: legacy parameter AttributesToGet of GetItem");
     }
 }

@@ -22,21 +22,25 @@ class LifecycleAndConcurrencyTest extends ServerTestSupport {
 
     @Test
     void restart_keepsPortTablesAndItems() {
-        try (DynamoDbTestServer own = DynamoDbTestServer.create().start(); DynamoDbClient c = newClient(own)) {
-            c.createTable(r -> r.tableName("kept").billingMode("PAY_PER_REQUEST")
+        try (DynamoDbTestServer own = DynamoDbTestServer.create().start();
+                DynamoDbClient c = newClient(own)) {
+            c.createTable(r -> r.tableName("kept")
+                    .billingMode("PAY_PER_REQUEST")
                     .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"))
                     .keySchema(k -> k.attributeName("pk").keyType("HASH")));
             c.putItem(r -> r.tableName("kept").item(key("a")));
             int port = own.port();
             own.restart();
             assertThat(own.port()).isEqualTo(port);
-            assertThat(c.getItem(r -> r.tableName("kept").key(key("a"))).hasItem()).isTrue();
+            assertThat(c.getItem(r -> r.tableName("kept").key(key("a"))).hasItem())
+                    .isTrue();
         }
     }
 
     @Test
     void stop_refusesConnectionsUntilStartedAgain() {
-        try (DynamoDbTestServer own = DynamoDbTestServer.create().start(); DynamoDbClient c = newClient(own)) {
+        try (DynamoDbTestServer own = DynamoDbTestServer.create().start();
+                DynamoDbClient c = newClient(own)) {
             own.stop();
             assertThat(own.isRunning()).isFalse();
             assertThatThrownBy(own::endpoint).isInstanceOf(IllegalStateException.class);
@@ -49,7 +53,9 @@ class LifecycleAndConcurrencyTest extends ServerTestSupport {
     @Test
     void startTwice_andStartAfterClose_areErrors() {
         DynamoDbTestServer own = DynamoDbTestServer.create().start();
-        assertThatThrownBy(own::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("already running");
+        assertThatThrownBy(own::start)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("already running");
         own.close();
         own.close();
         assertThatThrownBy(own::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
@@ -81,7 +87,8 @@ class LifecycleAndConcurrencyTest extends ServerTestSupport {
                 futures.add(pool.submit(() -> {
                     go.await();
                     try {
-                        client.putItem(r -> r.tableName("race").item(Map.of("pk", s("k"), "by", s(writer)))
+                        client.putItem(r -> r.tableName("race")
+                                .item(Map.of("pk", s("k"), "by", s(writer)))
                                 .conditionExpression("attribute_not_exists(pk)"));
                         wins.incrementAndGet();
                     } catch (ConditionalCheckFailedException lost) {
@@ -109,7 +116,9 @@ class LifecycleAndConcurrencyTest extends ServerTestSupport {
             for (int i = 0; i < 6; i++) {
                 futures.add(pool.submit(() -> {
                     for (int j = 0; j < 25; j++) {
-                        client.updateItem(r -> r.tableName("ctr").key(key("c")).updateExpression("ADD n :one")
+                        client.updateItem(r -> r.tableName("ctr")
+                                .key(key("c"))
+                                .updateExpression("ADD n :one")
                                 .expressionAttributeValues(Map.of(":one", n("1"))));
                     }
                     return null;
@@ -118,7 +127,11 @@ class LifecycleAndConcurrencyTest extends ServerTestSupport {
             for (Future<?> f : futures) {
                 f.get();
             }
-            assertThat(client.getItem(r -> r.tableName("ctr").key(key("c"))).item().get("n").n()).isEqualTo("150");
+            assertThat(client.getItem(r -> r.tableName("ctr").key(key("c")))
+                            .item()
+                            .get("n")
+                            .n())
+                    .isEqualTo("150");
         } finally {
             pool.shutdownNow();
         }
@@ -143,12 +156,16 @@ class LifecycleAndConcurrencyTest extends ServerTestSupport {
         client.putItem(r -> r.tableName("ctx_a").item(key("x")));
         client.transactWriteItems(r -> r.transactItems(
                 software.amazon.awssdk.services.dynamodb.model.TransactWriteItem.builder()
-                        .put(p -> p.tableName("ctx_b").item(key("y"))).build(),
+                        .put(p -> p.tableName("ctx_b").item(key("y")))
+                        .build(),
                 software.amazon.awssdk.services.dynamodb.model.TransactWriteItem.builder()
-                        .delete(d -> d.tableName("ctx_a").key(key("x"))).build()));
-        assertThat(seen).containsExactly(ServerHooks.WRITE_CHECKED + " PutItem [ctx_a]",
-                ServerHooks.WRITE_CHECKED + " TransactWriteItems [ctx_a, ctx_b]",
-                ServerHooks.TRANSACTION_APPLYING + " TransactWriteItems [ctx_a, ctx_b]");
+                        .delete(d -> d.tableName("ctx_a").key(key("x")))
+                        .build()));
+        assertThat(seen)
+                .containsExactly(
+                        ServerHooks.WRITE_CHECKED + " PutItem [ctx_a]",
+                        ServerHooks.WRITE_CHECKED + " TransactWriteItems [ctx_a, ctx_b]",
+                        ServerHooks.TRANSACTION_APPLYING + " TransactWriteItems [ctx_a, ctx_b]");
     }
 
     @Test
@@ -163,23 +180,32 @@ class LifecycleAndConcurrencyTest extends ServerTestSupport {
             for (int t = 0; t < 6; t++) {
                 futures.add(pool.submit(() -> {
                     for (int j = 0; j < 15; j++) {
-                        String current = client.getItem(r -> r.tableName("guarded").key(key("ctr")).consistentRead(true))
-                                .item().get("v").n();
+                        String current = client.getItem(r ->
+                                        r.tableName("guarded").key(key("ctr")).consistentRead(true))
+                                .item()
+                                .get("v")
+                                .n();
                         String next = Integer.toString(Integer.parseInt(current) + 1);
                         try {
                             client.transactWriteItems(r -> r.transactItems(
                                     software.amazon.awssdk.services.dynamodb.model.TransactWriteItem.builder()
-                                            .conditionCheck(c -> c.tableName("guarded").key(key("lease"))
+                                            .conditionCheck(c -> c.tableName("guarded")
+                                                    .key(key("lease"))
                                                     .conditionExpression("epoch = :e")
-                                                    .expressionAttributeValues(Map.of(":e", n("1")))).build(),
+                                                    .expressionAttributeValues(Map.of(":e", n("1"))))
+                                            .build(),
                                     software.amazon.awssdk.services.dynamodb.model.TransactWriteItem.builder()
-                                            .update(u -> u.tableName("guarded").key(key("ctr")).updateExpression("SET v = :next")
+                                            .update(u -> u.tableName("guarded")
+                                                    .key(key("ctr"))
+                                                    .updateExpression("SET v = :next")
                                                     .conditionExpression("v = :current")
-                                                    .expressionAttributeValues(Map.of(":next", n(next), ":current", n(current))))
+                                                    .expressionAttributeValues(
+                                                            Map.of(":next", n(next), ":current", n(current))))
                                             .build()));
                             applied.incrementAndGet();
                         } catch (software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException conflict) {
-                            assertThat(conflict.cancellationReasons().get(1).code()).isEqualTo("ConditionalCheckFailed");
+                            assertThat(conflict.cancellationReasons().get(1).code())
+                                    .isEqualTo("ConditionalCheckFailed");
                         }
                     }
                     return null;
@@ -191,7 +217,10 @@ class LifecycleAndConcurrencyTest extends ServerTestSupport {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(client.getItem(r -> r.tableName("guarded").key(key("ctr"))).item().get("v").n())
+        assertThat(client.getItem(r -> r.tableName("guarded").key(key("ctr")))
+                        .item()
+                        .get("v")
+                        .n())
                 .isEqualTo(Integer.toString(applied.get()));
         assertThat(applied.get()).isPositive();
     }
@@ -216,17 +245,25 @@ class LifecycleAndConcurrencyTest extends ServerTestSupport {
         });
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            Future<?> paused = pool.submit(() -> client.putItem(r -> r.tableName("hooked").item(Map.of("pk", s("k"), "by", s("A")))
+            Future<?> paused = pool.submit(() -> client.putItem(r -> r.tableName("hooked")
+                    .item(Map.of("pk", s("k"), "by", s("A")))
                     .conditionExpression("attribute_not_exists(pk)")));
             reached.await();
             // reads still run and do not see the paused write
-            assertThat(client.getItem(r -> r.tableName("hooked").key(key("k")).consistentRead(true)).hasItem()).isFalse();
-            Future<?> second = pool.submit(() -> client.putItem(r -> r.tableName("hooked").item(Map.of("pk", s("k"), "by", s("B")))
+            assertThat(client.getItem(r -> r.tableName("hooked").key(key("k")).consistentRead(true))
+                            .hasItem())
+                    .isFalse();
+            Future<?> second = pool.submit(() -> client.putItem(r -> r.tableName("hooked")
+                    .item(Map.of("pk", s("k"), "by", s("B")))
                     .conditionExpression("attribute_not_exists(pk)")));
             release.countDown();
             paused.get();
             assertThatThrownBy(second::get).hasCauseInstanceOf(ConditionalCheckFailedException.class);
-            assertThat(client.getItem(r -> r.tableName("hooked").key(key("k"))).item().get("by").s()).isEqualTo("A");
+            assertThat(client.getItem(r -> r.tableName("hooked").key(key("k")))
+                            .item()
+                            .get("by")
+                            .s())
+                    .isEqualTo("A");
             assertThat(points).containsExactly(ServerHooks.WRITE_CHECKED);
         } finally {
             release.countDown();

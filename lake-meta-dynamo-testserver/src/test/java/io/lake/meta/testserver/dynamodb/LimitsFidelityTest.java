@@ -37,7 +37,8 @@ class LimitsFidelityTest extends ServerTestSupport {
     }
 
     private static Map<String, AttributeValue> stored(String pk) {
-        return client.getItem(r -> r.tableName("limits").key(key(pk)).consistentRead(true)).item();
+        return client.getItem(r -> r.tableName("limits").key(key(pk)).consistentRead(true))
+                .item();
     }
 
     @Test
@@ -47,23 +48,24 @@ class LimitsFidelityTest extends ServerTestSupport {
 
         client.putItem(r -> r.tableName("limits").item(Map.of("pk", s("ascii"), ascii, n("1"))));
         client.putItem(r -> r.tableName("limits").item(Map.of("pk", s("euro"), multiByte, n("2"))));
-        DynamoDbException tooLong = validationError(() -> client.putItem(r -> r.tableName("limits")
-                .item(Map.of("pk", s("x"), ascii + "b", n("1")))));
-        DynamoDbException tooLongInBytes = validationError(() -> client.putItem(r -> r.tableName("limits")
-                .item(Map.of("pk", s("x"), multiByte + "b", n("1")))));
+        DynamoDbException tooLong = validationError(() ->
+                client.putItem(r -> r.tableName("limits").item(Map.of("pk", s("x"), ascii + "b", n("1")))));
+        DynamoDbException tooLongInBytes = validationError(() ->
+                client.putItem(r -> r.tableName("limits").item(Map.of("pk", s("x"), multiByte + "b", n("1")))));
 
         assertThat(stored("ascii")).containsEntry(ascii, n("1"));
         assertThat(stored("euro")).containsEntry(multiByte, n("2"));
-        assertThat(tooLong.awsErrorDetails().errorMessage()).isEqualTo("One or more parameter values were invalid: "
-                + "Attribute name is too large, it must be at most 65535 bytes; attribute name size: 65536");
+        assertThat(tooLong.awsErrorDetails().errorMessage())
+                .isEqualTo("One or more parameter values were invalid: "
+                        + "Attribute name is too large, it must be at most 65535 bytes; attribute name size: 65536");
         assertThat(tooLongInBytes.awsErrorDetails().errorMessage()).endsWith("attribute name size: 65536");
         assertThat(stored("x")).isEmpty();
     }
 
     @Test
     void emptyAttributeName_isRejected() {
-        DynamoDbException e = validationError(() -> client.putItem(r -> r.tableName("limits")
-                .item(Map.of("pk", s("x"), "", n("1")))));
+        DynamoDbException e = validationError(() ->
+                client.putItem(r -> r.tableName("limits").item(Map.of("pk", s("x"), "", n("1")))));
 
         assertThat(e.awsErrorDetails().errorMessage())
                 .isEqualTo("One or more parameter values were invalid: Empty attribute name");
@@ -72,23 +74,38 @@ class LimitsFidelityTest extends ServerTestSupport {
     @Test
     void attributeNameThroughAPlaceholder_isLimitedTheSameWay() {
         String longest = "n".repeat(65535);
-        client.updateItem(r -> r.tableName("limits").key(key("a")).updateExpression("SET #name = :v")
-                .expressionAttributeNames(Map.of("#name", longest)).expressionAttributeValues(Map.of(":v", n("3"))));
-        Map<String, AttributeValue> projected = client.getItem(r -> r.tableName("limits").key(key("a"))
-                .projectionExpression("#name").expressionAttributeNames(Map.of("#name", longest))).item();
+        client.updateItem(r -> r.tableName("limits")
+                .key(key("a"))
+                .updateExpression("SET #name = :v")
+                .expressionAttributeNames(Map.of("#name", longest))
+                .expressionAttributeValues(Map.of(":v", n("3"))));
+        Map<String, AttributeValue> projected = client.getItem(r -> r.tableName("limits")
+                        .key(key("a"))
+                        .projectionExpression("#name")
+                        .expressionAttributeNames(Map.of("#name", longest)))
+                .item();
 
-        DynamoDbException update = validationError(() -> client.updateItem(r -> r.tableName("limits").key(key("a"))
-                .updateExpression("SET #name = :v").expressionAttributeNames(Map.of("#name", longest + "n"))
+        DynamoDbException update = validationError(() -> client.updateItem(r -> r.tableName("limits")
+                .key(key("a"))
+                .updateExpression("SET #name = :v")
+                .expressionAttributeNames(Map.of("#name", longest + "n"))
                 .expressionAttributeValues(Map.of(":v", n("4")))));
-        DynamoDbException get = validationError(() -> client.getItem(r -> r.tableName("limits").key(key("a"))
-                .projectionExpression("#name").expressionAttributeNames(Map.of("#name", longest + "n"))));
-        DynamoDbException empty = validationError(() -> client.getItem(r -> r.tableName("limits").key(key("a"))
-                .projectionExpression("#name").expressionAttributeNames(Map.of("#name", ""))));
+        DynamoDbException get = validationError(() -> client.getItem(r -> r.tableName("limits")
+                .key(key("a"))
+                .projectionExpression("#name")
+                .expressionAttributeNames(Map.of("#name", longest + "n"))));
+        DynamoDbException empty = validationError(() -> client.getItem(r -> r.tableName("limits")
+                .key(key("a"))
+                .projectionExpression("#name")
+                .expressionAttributeNames(Map.of("#name", ""))));
 
         assertThat(projected).isEqualTo(Map.of(longest, n("3")));
-        assertThat(update.awsErrorDetails().errorMessage()).isEqualTo("ExpressionAttributeNames contains invalid value: "
-                + "Attribute name is too large, it must be at most 65535 bytes; attribute name size: 65536 for key #name");
-        assertThat(get.awsErrorDetails().errorMessage()).isEqualTo(update.awsErrorDetails().errorMessage());
+        assertThat(update.awsErrorDetails().errorMessage())
+                .isEqualTo(
+                        "ExpressionAttributeNames contains invalid value: "
+                                + "Attribute name is too large, it must be at most 65535 bytes; attribute name size: 65536 for key #name");
+        assertThat(get.awsErrorDetails().errorMessage())
+                .isEqualTo(update.awsErrorDetails().errorMessage());
         assertThat(empty.awsErrorDetails().errorMessage())
                 .isEqualTo("ExpressionAttributeNames contains invalid value: Empty attribute name for key #name");
         assertThat(stored("a")).containsEntry(longest, n("3"));
@@ -98,21 +115,30 @@ class LimitsFidelityTest extends ServerTestSupport {
     void placeholders_upTo255Bytes_areAccepted_256AreRejected() {
         String name255 = "#" + "n".repeat(254);
         String value255 = ":" + "v".repeat(254);
-        client.updateItem(r -> r.tableName("limits").key(key("a")).updateExpression("SET " + name255 + " = " + value255)
-                .expressionAttributeNames(Map.of(name255, "attr")).expressionAttributeValues(Map.of(value255, n("1"))));
+        client.updateItem(r -> r.tableName("limits")
+                .key(key("a"))
+                .updateExpression("SET " + name255 + " = " + value255)
+                .expressionAttributeNames(Map.of(name255, "attr"))
+                .expressionAttributeValues(Map.of(value255, n("1"))));
 
-        DynamoDbException longName = validationError(() -> client.updateItem(r -> r.tableName("limits").key(key("a"))
+        DynamoDbException longName = validationError(() -> client.updateItem(r -> r.tableName("limits")
+                .key(key("a"))
                 .updateExpression("SET " + name255 + "n = :v")
-                .expressionAttributeNames(Map.of(name255 + "n", "attr")).expressionAttributeValues(Map.of(":v", n("2")))));
-        DynamoDbException longValue = validationError(() -> client.updateItem(r -> r.tableName("limits").key(key("a"))
+                .expressionAttributeNames(Map.of(name255 + "n", "attr"))
+                .expressionAttributeValues(Map.of(":v", n("2")))));
+        DynamoDbException longValue = validationError(() -> client.updateItem(r -> r.tableName("limits")
+                .key(key("a"))
                 .updateExpression("SET attr = " + value255 + "v")
                 .expressionAttributeValues(Map.of(value255 + "v", n("2")))));
 
         assertThat(stored("a")).containsEntry("attr", n("1"));
-        assertThat(longName.awsErrorDetails().errorMessage()).isEqualTo("ExpressionAttributeNames contains invalid key: "
-                + "The key is too long, it must be at most 255 bytes; key size: 256, key: \"" + name255 + "n\"");
-        assertThat(longValue.awsErrorDetails().errorMessage()).startsWith("ExpressionAttributeValues contains invalid key: "
-                + "The key is too long, it must be at most 255 bytes; key size: 256, key: \":vvv");
+        assertThat(longName.awsErrorDetails().errorMessage())
+                .isEqualTo("ExpressionAttributeNames contains invalid key: "
+                        + "The key is too long, it must be at most 255 bytes; key size: 256, key: \"" + name255
+                        + "n\"");
+        assertThat(longValue.awsErrorDetails().errorMessage())
+                .startsWith("ExpressionAttributeValues contains invalid key: "
+                        + "The key is too long, it must be at most 255 bytes; key size: 256, key: \":vvv");
     }
 
     /** {@code SET a0 = :v + :v, a1 = :v + :v, ...}: one operator per action. */
@@ -130,17 +156,25 @@ class LimitsFidelityTest extends ServerTestSupport {
         String withFunction = plusActions(299) + ",z=if_not_exists(z,:v)";
         String oneTooMany = plusActions(299) + ",z=if_not_exists(z,:v)+:v";
 
-        client.updateItem(r -> r.tableName("limits").key(key("plus")).updateExpression(threeHundredPluses)
+        client.updateItem(r -> r.tableName("limits")
+                .key(key("plus"))
+                .updateExpression(threeHundredPluses)
                 .expressionAttributeValues(Map.of(":v", n("1"))));
-        client.updateItem(r -> r.tableName("limits").key(key("function")).updateExpression(withFunction)
+        client.updateItem(r -> r.tableName("limits")
+                .key(key("function"))
+                .updateExpression(withFunction)
                 .expressionAttributeValues(Map.of(":v", n("1"))));
         DynamoDbException rejected = validationError(() -> client.updateItem(r -> r.tableName("limits")
-                .key(key("rejected")).updateExpression(oneTooMany).expressionAttributeValues(Map.of(":v", n("1")))));
+                .key(key("rejected"))
+                .updateExpression(oneTooMany)
+                .expressionAttributeValues(Map.of(":v", n("1")))));
 
         assertThat(stored("plus")).hasSize(301).containsEntry("a299", n("2"));
         assertThat(stored("function")).hasSize(301).containsEntry("z", n("1"));
-        assertThat(rejected.awsErrorDetails().errorMessage()).isEqualTo("Invalid UpdateExpression: The expression"
-                + " contains too many operators or functions; the maximum is 300, operators and functions: 301");
+        assertThat(rejected.awsErrorDetails().errorMessage())
+                .isEqualTo(
+                        "Invalid UpdateExpression: The expression"
+                                + " contains too many operators or functions; the maximum is 300, operators and functions: 301");
         assertThat(stored("rejected")).isEmpty();
     }
 }

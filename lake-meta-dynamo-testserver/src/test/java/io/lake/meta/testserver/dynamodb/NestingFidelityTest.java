@@ -40,31 +40,42 @@ class NestingFidelityTest extends ServerTestSupport {
     }
 
     private static boolean stored(String pk) {
-        return client.getItem(r -> r.tableName("nest").key(key(pk)).consistentRead(true)).hasItem();
+        return client.getItem(r -> r.tableName("nest").key(key(pk)).consistentRead(true))
+                .hasItem();
     }
 
     private static TransactWriteItem setDeep(String pk, AttributeValue value) {
-        return TransactWriteItem.builder().update(u -> u.tableName("nest").key(key(pk))
-                .updateExpression("SET deep = :deep").expressionAttributeValues(Map.of(":deep", value))).build();
+        return TransactWriteItem.builder()
+                .update(u -> u.tableName("nest")
+                        .key(key(pk))
+                        .updateExpression("SET deep = :deep")
+                        .expressionAttributeValues(Map.of(":deep", value)))
+                .build();
     }
 
     @Test
     void putItem_tooDeepItem_isRefusedInTheValidationEnvelope() {
         client.putItem(r -> r.tableName("nest").item(Map.of("pk", s("ok"), "doc", wrapped(31))));
-        assertThatThrownBy(() -> client.putItem(r -> r.tableName("nest").item(Map.of("pk", s("deep"), "doc", wrapped(32)))))
+        assertThatThrownBy(() ->
+                        client.putItem(r -> r.tableName("nest").item(Map.of("pk", s("deep"), "doc", wrapped(32)))))
                 .isInstanceOfSatisfying(DynamoDbException.class, e -> {
                     assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException");
-                    assertThat(e.awsErrorDetails().errorMessage()).isEqualTo("1 validation error detected: " + TOO_DEEP);
+                    assertThat(e.awsErrorDetails().errorMessage())
+                            .isEqualTo("1 validation error detected: " + TOO_DEEP);
                 });
         assertThat(stored("deep")).isFalse();
     }
 
     @Test
     void batchWriteItem_tooDeepItem_isRefusedWithTheBareSentence() {
-        WriteRequest deep = WriteRequest.builder().putRequest(PutRequest.builder()
-                .item(Map.of("pk", s("deep"), "doc", wrapped(32))).build()).build();
+        WriteRequest deep = WriteRequest.builder()
+                .putRequest(PutRequest.builder()
+                        .item(Map.of("pk", s("deep"), "doc", wrapped(32)))
+                        .build())
+                .build();
         assertThatThrownBy(() -> client.batchWriteItem(r -> r.requestItems(Map.of("nest", List.of(deep)))))
-                .isInstanceOfSatisfying(DynamoDbException.class,
+                .isInstanceOfSatisfying(
+                        DynamoDbException.class,
                         e -> assertThat(e.awsErrorDetails().errorMessage()).isEqualTo(TOO_DEEP));
         assertThat(stored("deep")).isFalse();
     }
@@ -72,14 +83,17 @@ class NestingFidelityTest extends ServerTestSupport {
     @Test
     void updateItem_writingATooDeepValue_isRefusedAndChangesNothing() {
         client.putItem(r -> r.tableName("nest").item(Map.of("pk", s("u"), "v", s("before"))));
-        assertThatThrownBy(() -> client.updateItem(r -> r.tableName("nest").key(key("u"))
-                .updateExpression("SET deep = :deep, v = :v")
-                .expressionAttributeValues(Map.of(":deep", wrapped(32), ":v", s("after")))))
+        assertThatThrownBy(() -> client.updateItem(r -> r.tableName("nest")
+                        .key(key("u"))
+                        .updateExpression("SET deep = :deep, v = :v")
+                        .expressionAttributeValues(Map.of(":deep", wrapped(32), ":v", s("after")))))
                 .isInstanceOfSatisfying(DynamoDbException.class, e -> {
                     assertThat(e.awsErrorDetails().errorCode()).isEqualTo("ValidationException");
-                    assertThat(e.awsErrorDetails().errorMessage()).isEqualTo("1 validation error detected: " + TOO_DEEP);
+                    assertThat(e.awsErrorDetails().errorMessage())
+                            .isEqualTo("1 validation error detected: " + TOO_DEEP);
                 });
-        assertThat(client.getItem(r -> r.tableName("nest").key(key("u")).consistentRead(true)).item())
+        assertThat(client.getItem(r -> r.tableName("nest").key(key("u")).consistentRead(true))
+                        .item())
                 .isEqualTo(Map.of("pk", s("u"), "v", s("before")));
     }
 
@@ -92,24 +106,33 @@ class NestingFidelityTest extends ServerTestSupport {
         }
         // doc.n...n (31 steps) is the leaf at level 32; a map there puts a leaf at level 33
         String deepest = path.toString();
-        assertThatThrownBy(() -> client.updateItem(r -> r.tableName("nest").key(key("u"))
-                .updateExpression("SET " + deepest + " = :m")
-                .expressionAttributeValues(Map.of(":m", wrapped(1)))))
-                .isInstanceOfSatisfying(DynamoDbException.class,
-                        e -> assertThat(e.awsErrorDetails().errorMessage()).isEqualTo("1 validation error detected: " + TOO_DEEP));
-        client.updateItem(r -> r.tableName("nest").key(key("u")).updateExpression("SET " + deepest + " = :s")
+        assertThatThrownBy(() -> client.updateItem(r -> r.tableName("nest")
+                        .key(key("u"))
+                        .updateExpression("SET " + deepest + " = :m")
+                        .expressionAttributeValues(Map.of(":m", wrapped(1)))))
+                .isInstanceOfSatisfying(
+                        DynamoDbException.class,
+                        e -> assertThat(e.awsErrorDetails().errorMessage())
+                                .isEqualTo("1 validation error detected: " + TOO_DEEP));
+        client.updateItem(r -> r.tableName("nest")
+                .key(key("u"))
+                .updateExpression("SET " + deepest + " = :s")
                 .expressionAttributeValues(Map.of(":s", s("still level 32"))));
     }
 
     @Test
     void transactWriteItems_updateWritingATooDeepValue_cancelsWithAValidationErrorReason() {
         assertThatThrownBy(() -> client.transactWriteItems(r -> r.transactItems(
-                TransactWriteItem.builder().put(p -> p.tableName("nest").item(Map.of("pk", s("first")))).build(),
-                setDeep("second", wrapped(32)))))
+                        TransactWriteItem.builder()
+                                .put(p -> p.tableName("nest").item(Map.of("pk", s("first"))))
+                                .build(),
+                        setDeep("second", wrapped(32)))))
                 .isInstanceOfSatisfying(TransactionCanceledException.class, e -> {
-                    assertThat(e.awsErrorDetails().errorMessage()).isEqualTo("Transaction cancelled, please refer "
-                            + "cancellation reasons for specific reasons [None, ValidationError]");
-                    assertThat(e.cancellationReasons()).extracting(CancellationReason::code)
+                    assertThat(e.awsErrorDetails().errorMessage())
+                            .isEqualTo("Transaction cancelled, please refer "
+                                    + "cancellation reasons for specific reasons [None, ValidationError]");
+                    assertThat(e.cancellationReasons())
+                            .extracting(CancellationReason::code)
                             .containsExactly("None", "ValidationError");
                     assertThat(e.cancellationReasons().get(1).message())
                             .isEqualTo("Nesting Levels have exceeded supported limits");
@@ -122,11 +145,13 @@ class NestingFidelityTest extends ServerTestSupport {
 
     @Test
     void transactWriteItems_tooDeepPutItem_isATopLevelValidationException() {
-        assertThatThrownBy(() -> client.transactWriteItems(r -> r.transactItems(
-                TransactWriteItem.builder().put(p -> p.tableName("nest").item(Map.of("pk", s("deep"), "doc", wrapped(32))))
+        assertThatThrownBy(() -> client.transactWriteItems(r -> r.transactItems(TransactWriteItem.builder()
+                        .put(p -> p.tableName("nest").item(Map.of("pk", s("deep"), "doc", wrapped(32))))
                         .build())))
                 .isExactlyInstanceOf(DynamoDbException.class)
-                .satisfies(e -> assertThat(((DynamoDbException) e).awsErrorDetails().errorMessage()).isEqualTo(TOO_DEEP));
+                .satisfies(e -> assertThat(
+                                ((DynamoDbException) e).awsErrorDetails().errorMessage())
+                        .isEqualTo(TOO_DEEP));
         assertThat(stored("deep")).isFalse();
     }
 
@@ -135,15 +160,25 @@ class NestingFidelityTest extends ServerTestSupport {
         client.putItem(r -> r.tableName("nest").item(Map.of("pk", s("c"))));
         // a 32-wrap value is not refused: the condition is evaluated (and fails, "doc" being absent)
         assertThatThrownBy(() -> client.transactWriteItems(r -> r.transactItems(TransactWriteItem.builder()
-                .conditionCheck(c -> c.tableName("nest").key(key("c")).conditionExpression("doc = :deep")
-                        .expressionAttributeValues(Map.of(":deep", wrapped(32)))).build())))
-                .isInstanceOfSatisfying(TransactionCanceledException.class, e -> assertThat(e.cancellationReasons())
-                        .extracting(CancellationReason::code).containsExactly("ConditionalCheckFailed"));
+                        .conditionCheck(c -> c.tableName("nest")
+                                .key(key("c"))
+                                .conditionExpression("doc = :deep")
+                                .expressionAttributeValues(Map.of(":deep", wrapped(32))))
+                        .build())))
+                .isInstanceOfSatisfying(
+                        TransactionCanceledException.class,
+                        e -> assertThat(e.cancellationReasons())
+                                .extracting(CancellationReason::code)
+                                .containsExactly("ConditionalCheckFailed"));
         assertThatThrownBy(() -> client.transactWriteItems(r -> r.transactItems(TransactWriteItem.builder()
-                .conditionCheck(c -> c.tableName("nest").key(key("c")).conditionExpression("doc = :deep")
-                        .expressionAttributeValues(Map.of(":deep", wrapped(33)))).build())))
+                        .conditionCheck(c -> c.tableName("nest")
+                                .key(key("c"))
+                                .conditionExpression("doc = :deep")
+                                .expressionAttributeValues(Map.of(":deep", wrapped(33))))
+                        .build())))
                 .isExactlyInstanceOf(DynamoDbException.class)
-                .satisfies(e -> assertThat(((DynamoDbException) e).awsErrorDetails().errorMessage())
+                .satisfies(e -> assertThat(
+                                ((DynamoDbException) e).awsErrorDetails().errorMessage())
                         .isEqualTo("ExpressionAttributeValues contains invalid value: " + TOO_DEEP + " for key :deep"));
     }
 }

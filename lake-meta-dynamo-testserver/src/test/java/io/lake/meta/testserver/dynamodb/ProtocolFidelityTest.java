@@ -32,15 +32,16 @@ class ProtocolFidelityTest extends ServerTestSupport {
         CRC32 crc = new CRC32();
         crc.update(response.body().getBytes(java.nio.charset.StandardCharsets.UTF_8));
         assertThat(response.headers().firstValue("x-amz-crc32")).hasValue(Long.toString(crc.getValue()));
-        assertThat(response.headers().firstValue("x-amzn-RequestId").orElseThrow()).matches("[A-Z0-9]{52}");
+        assertThat(response.headers().firstValue("x-amzn-RequestId").orElseThrow())
+                .matches("[A-Z0-9]{52}");
         assertThat(response.headers().firstValue("Content-Type")).hasValue("application/x-amz-json-1.0");
     }
 
     @Test
     void emptyPutItemAnswer_isEmptyObjectWithTheDocumentedCrc32() throws Exception {
         createTable("crc", null);
-        HttpResponse<String> response = post("DynamoDB_20120810.PutItem",
-                "{\"TableName\":\"crc\",\"Item\":{\"pk\":{\"S\":\"a\"}}}");
+        HttpResponse<String> response =
+                post("DynamoDB_20120810.PutItem", "{\"TableName\":\"crc\",\"Item\":{\"pk\":{\"S\":\"a\"}}}");
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).isEqualTo("{}");
         assertThat(response.headers().firstValue("x-amz-crc32")).hasValue("2745614147");
@@ -72,15 +73,17 @@ class ProtocolFidelityTest extends ServerTestSupport {
     void wrongJsonType_isSerializationExceptionWithCapitalMessage() throws Exception {
         HttpResponse<String> response = post("DynamoDB_20120810.DescribeTable", "{\"TableName\":5}");
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(response.body()).isEqualTo("{\"__type\":\"com.amazon.coral.service#SerializationException\","
-                + "\"Message\":\"NUMBER_VALUE cannot be converted to String\"}");
+        assertThat(response.body())
+                .isEqualTo("{\"__type\":\"com.amazon.coral.service#SerializationException\","
+                        + "\"Message\":\"NUMBER_VALUE cannot be converted to String\"}");
     }
 
     @Test
     void realButUnimplementedOperation_isNamedInTheError() throws Exception {
         HttpResponse<String> response = post("DynamoDB_20120810.UpdateTimeToLive", "{}");
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(response.body()).contains("com.amazon.coral.validate#ValidationException")
+        assertThat(response.body())
+                .contains("com.amazon.coral.validate#ValidationException")
                 .contains("operation UpdateTimeToLive");
     }
 
@@ -88,22 +91,26 @@ class ProtocolFidelityTest extends ServerTestSupport {
     void validationError_usesCoralValidateNamespace() throws Exception {
         HttpResponse<String> response = post("DynamoDB_20120810.GetItem", "{\"TableName\":\"ab!\",\"Key\":{}}");
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(response.body()).startsWith("{\"__type\":\"com.amazon.coral.validate#ValidationException\",\"message\":");
+        assertThat(response.body())
+                .startsWith("{\"__type\":\"com.amazon.coral.validate#ValidationException\",\"message\":");
     }
 
     @Test
     void getRoot_answersHealthy() throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(server.endpoint()).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(server.endpoint()).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).isEqualTo("healthy: dynamodb.us-east-1.amazonaws.com ");
     }
 
     @Test
     void otherMethods_are404() throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(server.endpoint()).PUT(HttpRequest.BodyPublishers.ofString("{}")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(server.endpoint())
+                                .PUT(HttpRequest.BodyPublishers.ofString("{}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(404);
         assertThat(response.body()).isEqualTo("<UnknownOperationException/>");
     }
@@ -112,9 +119,13 @@ class ProtocolFidelityTest extends ServerTestSupport {
     void bodyOver16Mebibytes_is413() throws Exception {
         byte[] huge = new byte[16 * 1024 * 1024 + 1];
         java.util.Arrays.fill(huge, (byte) ' ');
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(server.endpoint())
-                .header("X-Amz-Target", "DynamoDB_20120810.ListTables")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(huge)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(server.endpoint())
+                                .header("X-Amz-Target", "DynamoDB_20120810.ListTables")
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(huge))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(413);
     }
 
@@ -137,8 +148,10 @@ class ProtocolFidelityTest extends ServerTestSupport {
                 .satisfies(e -> {
                     DynamoDbException d = (DynamoDbException) e;
                     assertThat(d.awsErrorDetails().errorCode()).isEqualTo("ValidationException");
-                    assertThat(d.awsErrorDetails().errorMessage()).isEqualTo("1 validation error detected: Value '' at "
-                            + "'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1");
+                    assertThat(d.awsErrorDetails().errorMessage())
+                            .isEqualTo(
+                                    "1 validation error detected: Value '' at "
+                                            + "'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1");
                 });
     }
 

@@ -31,10 +31,18 @@ class RandomisedOrderingTest extends ServerTestSupport {
         int length = 1 + random.nextInt(4);
         for (int i = 0; i < length; i++) {
             switch (random.nextInt(4)) {
-                case 0: b.append((char) ('a' + random.nextInt(3))); break;
-                case 1: b.appendCodePoint(0xE000 + random.nextInt(0x1FFF)); break;   // private use, BMP high
-                case 2: b.appendCodePoint(0x1F600 + random.nextInt(64)); break;     // surrogate pairs
-                default: b.appendCodePoint(0x80 + random.nextInt(0x700)); break;     // two-byte UTF-8
+                case 0:
+                    b.append((char) ('a' + random.nextInt(3)));
+                    break;
+                case 1:
+                    b.appendCodePoint(0xE000 + random.nextInt(0x1FFF));
+                    break; // private use, BMP high
+                case 2:
+                    b.appendCodePoint(0x1F600 + random.nextInt(64));
+                    break; // surrogate pairs
+                default:
+                    b.appendCodePoint(0x80 + random.nextInt(0x700));
+                    break; // two-byte UTF-8
             }
         }
         return b.toString();
@@ -42,8 +50,13 @@ class RandomisedOrderingTest extends ServerTestSupport {
 
     private static List<Map<String, AttributeValue>> readAll(String table, boolean forward) {
         List<Map<String, AttributeValue>> items = new ArrayList<>();
-        client.queryPaginator(r -> r.tableName(table).keyConditionExpression("pk = :p").scanIndexForward(forward).limit(7)
-                .expressionAttributeValues(Map.of(":p", s("p")))).items().forEach(items::add);
+        client.queryPaginator(r -> r.tableName(table)
+                        .keyConditionExpression("pk = :p")
+                        .scanIndexForward(forward)
+                        .limit(7)
+                        .expressionAttributeValues(Map.of(":p", s("p"))))
+                .items()
+                .forEach(items::add);
         return items;
     }
 
@@ -78,10 +91,18 @@ class RandomisedOrderingTest extends ServerTestSupport {
                 keys.add(k);
             }
         }
-        keys.forEach(k -> client.putItem(r -> r.tableName("rnd_b").item(Map.of("pk", s("p"),
-                "sk", AttributeValue.builder().b(SdkBytes.fromByteArray(k)).build()))));
-        List<String> expected = keys.stream().sorted(Arrays::compareUnsigned).map(Arrays::toString).collect(Collectors.toList());
-        assertThat(readAll("rnd_b", true)).extracting(i -> Arrays.toString(i.get("sk").b().asByteArray()))
+        keys.forEach(k -> client.putItem(r -> r.tableName("rnd_b")
+                .item(Map.of(
+                        "pk",
+                        s("p"),
+                        "sk",
+                        AttributeValue.builder().b(SdkBytes.fromByteArray(k)).build()))));
+        List<String> expected = keys.stream()
+                .sorted(Arrays::compareUnsigned)
+                .map(Arrays::toString)
+                .collect(Collectors.toList());
+        assertThat(readAll("rnd_b", true))
+                .extracting(i -> Arrays.toString(i.get("sk").b().asByteArray()))
                 .containsExactlyElementsOf(expected);
     }
 
@@ -95,8 +116,10 @@ class RandomisedOrderingTest extends ServerTestSupport {
             keys.add(v.signum() == 0 ? BigDecimal.ZERO : v.stripTrailingZeros());
         }
         keys.forEach(k -> client.putItem(r -> r.tableName("rnd_n").item(Map.of("pk", s("p"), "sk", n(k.toString())))));
-        List<String> expected = keys.stream().sorted()
-                .map(v -> v.signum() == 0 ? "0" : v.toPlainString()).collect(Collectors.toList());
+        List<String> expected = keys.stream()
+                .sorted()
+                .map(v -> v.signum() == 0 ? "0" : v.toPlainString())
+                .collect(Collectors.toList());
         assertThat(readAll("rnd_n", true)).extracting(i -> i.get("sk").n()).containsExactlyElementsOf(expected);
     }
 }

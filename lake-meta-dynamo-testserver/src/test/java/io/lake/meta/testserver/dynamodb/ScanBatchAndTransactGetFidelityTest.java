@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.DeleteRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.DeleteRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactGetItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactGetItemsResponse;
@@ -31,8 +31,11 @@ class ScanBatchAndTransactGetFidelityTest extends ServerTestSupport {
         List<WriteRequest> writes = new ArrayList<>();
         for (int i = 0; i < 25; i++) {
             int v = i;
-            writes.add(WriteRequest.builder().putRequest(PutRequest.builder()
-                    .item(Map.of("pk", s("k" + v), "v", n(Integer.toString(v)))).build()).build());
+            writes.add(WriteRequest.builder()
+                    .putRequest(PutRequest.builder()
+                            .item(Map.of("pk", s("k" + v), "v", n(Integer.toString(v))))
+                            .build())
+                    .build());
         }
         var response = client.batchWriteItem(r -> r.requestItems(Map.of("scn", writes)));
         assertThat(response.unprocessedItems()).isEmpty();
@@ -61,8 +64,8 @@ class ScanBatchAndTransactGetFidelityTest extends ServerTestSupport {
 
     @Test
     void scan_filterCountsVersusScannedCount() {
-        ScanResponse response = client.scan(r -> r.tableName("scn").filterExpression("v < :five")
-                .expressionAttributeValues(Map.of(":five", n("5"))));
+        ScanResponse response = client.scan(r ->
+                r.tableName("scn").filterExpression("v < :five").expressionAttributeValues(Map.of(":five", n("5"))));
         assertThat(response.count()).isEqualTo(5);
         assertThat(response.scannedCount()).isEqualTo(25);
         assertThat(response.hasLastEvaluatedKey()).isFalse();
@@ -75,7 +78,10 @@ class ScanBatchAndTransactGetFidelityTest extends ServerTestSupport {
         for (int segment = 0; segment < 4; segment++) {
             int s = segment;
             List<Map<String, AttributeValue>> items = new ArrayList<>();
-            client.scanPaginator(r -> r.tableName("scn").segment(s).totalSegments(4).limit(3)).items().forEach(items::add);
+            client.scanPaginator(
+                            r -> r.tableName("scn").segment(s).totalSegments(4).limit(3))
+                    .items()
+                    .forEach(items::add);
             total += items.size();
             union.addAll(keys(items));
         }
@@ -86,60 +92,88 @@ class ScanBatchAndTransactGetFidelityTest extends ServerTestSupport {
     @Test
     void parallelScan_parameterErrors() {
         assertThatThrownBy(() -> client.scan(r -> r.tableName("scn").segment(1)))
-                .hasMessageStartingWith("The TotalSegments parameter is required but was not present in the request when "
-                        + "Segment parameter is present");
+                .hasMessageStartingWith(
+                        "The TotalSegments parameter is required but was not present in the request when "
+                                + "Segment parameter is present");
         assertThatThrownBy(() -> client.scan(r -> r.tableName("scn").totalSegments(2)))
                 .hasMessageStartingWith("The Segment parameter is required but was not present in the request when "
                         + "parameter TotalSegments is present");
         assertThatThrownBy(() -> client.scan(r -> r.tableName("scn").segment(5).totalSegments(5)))
-                .hasMessageStartingWith("The Segment parameter is zero-based and must be less than parameter TotalSegments: "
-                        + "Segment: 5 is not less than TotalSegments: 5");
+                .hasMessageStartingWith(
+                        "The Segment parameter is zero-based and must be less than parameter TotalSegments: "
+                                + "Segment: 5 is not less than TotalSegments: 5");
         assertThatThrownBy(() -> client.scan(r -> r.tableName("scn").limit(0)))
-                .hasMessageStartingWith("1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
-                        + "Member must have value greater than or equal to 1");
+                .hasMessageStartingWith(
+                        "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
+                                + "Member must have value greater than or equal to 1");
     }
 
     @Test
     void batchGet_returnsFoundItemsAndEmptyUnprocessedKeys() {
-        BatchGetItemResponse response = client.batchGetItem(r -> r.requestItems(Map.of("scn", KeysAndAttributes.builder()
-                .keys(key("k1"), key("k2"), key("nope")).projectionExpression("pk").build())));
+        BatchGetItemResponse response = client.batchGetItem(r -> r.requestItems(Map.of(
+                "scn",
+                KeysAndAttributes.builder()
+                        .keys(key("k1"), key("k2"), key("nope"))
+                        .projectionExpression("pk")
+                        .build())));
         assertThat(keys(response.responses().get("scn"))).containsExactlyInAnyOrder("k1", "k2");
-        assertThat(response.responses().get("scn")).allSatisfy(i -> assertThat(i).containsOnlyKeys("pk"));
+        assertThat(response.responses().get("scn"))
+                .allSatisfy(i -> assertThat(i).containsOnlyKeys("pk"));
         assertThat(response.unprocessedKeys()).isEmpty();
-        long pages = client.batchGetItemPaginator(r -> r.requestItems(Map.of("scn", KeysAndAttributes.builder()
-                .keys(key("k3")).build()))).stream().count();
+        long pages = client
+                .batchGetItemPaginator(r -> r.requestItems(Map.of(
+                        "scn", KeysAndAttributes.builder().keys(key("k3")).build())))
+                .stream()
+                .count();
         assertThat(pages).isEqualTo(1);
     }
 
     @Test
     void batchGet_duplicateKeysAndTooMany_areRejected() {
-        assertThatThrownBy(() -> client.batchGetItem(r -> r.requestItems(Map.of("scn", KeysAndAttributes.builder()
-                .keys(key("k1"), key("k1")).build()))))
+        assertThatThrownBy(() -> client.batchGetItem(r -> r.requestItems(Map.of(
+                        "scn",
+                        KeysAndAttributes.builder().keys(key("k1"), key("k1")).build()))))
                 .hasMessageStartingWith("Provided list of item keys contains duplicates");
         List<Map<String, AttributeValue>> many = new ArrayList<>();
         for (int i = 0; i < 101; i++) {
             many.add(key("x" + i));
         }
-        assertThatThrownBy(() -> client.batchGetItem(r -> r.requestItems(Map.of("scn", KeysAndAttributes.builder()
-                .keys(many).build()))))
+        assertThatThrownBy(() -> client.batchGetItem(r -> r.requestItems(
+                        Map.of("scn", KeysAndAttributes.builder().keys(many).build()))))
                 .hasMessageStartingWith("Too many items requested for the BatchGetItem call");
     }
 
     @Test
     void batchWrite_deletesAndPuts() {
-        client.batchWriteItem(r -> r.requestItems(Map.of("scn", List.of(
-                WriteRequest.builder().deleteRequest(DeleteRequest.builder().key(key("k1")).build()).build(),
-                WriteRequest.builder().putRequest(PutRequest.builder().item(key("new")).build()).build()))));
-        assertThat(client.getItem(r -> r.tableName("scn").key(key("k1"))).hasItem()).isFalse();
-        assertThat(client.getItem(r -> r.tableName("scn").key(key("new"))).hasItem()).isTrue();
+        client.batchWriteItem(r -> r.requestItems(Map.of(
+                "scn",
+                List.of(
+                        WriteRequest.builder()
+                                .deleteRequest(
+                                        DeleteRequest.builder().key(key("k1")).build())
+                                .build(),
+                        WriteRequest.builder()
+                                .putRequest(
+                                        PutRequest.builder().item(key("new")).build())
+                                .build()))));
+        assertThat(client.getItem(r -> r.tableName("scn").key(key("k1"))).hasItem())
+                .isFalse();
+        assertThat(client.getItem(r -> r.tableName("scn").key(key("new"))).hasItem())
+                .isTrue();
     }
 
     @Test
     void transactGet_isPositionalWithEmptyEntryForMissingItems() {
         TransactGetItemsResponse response = client.transactGetItems(r -> r.transactItems(
-                TransactGetItem.builder().get(g -> g.tableName("scn").key(key("k3"))).build(),
-                TransactGetItem.builder().get(g -> g.tableName("scn").key(key("missing"))).build(),
-                TransactGetItem.builder().get(g -> g.tableName("scn").key(key("k4")).projectionExpression("v")).build()));
+                TransactGetItem.builder()
+                        .get(g -> g.tableName("scn").key(key("k3")))
+                        .build(),
+                TransactGetItem.builder()
+                        .get(g -> g.tableName("scn").key(key("missing")))
+                        .build(),
+                TransactGetItem.builder()
+                        .get(g -> g.tableName("scn").key(key("k4")).projectionExpression("v"))
+                        .build()));
         assertThat(response.responses()).hasSize(3);
         assertThat(response.responses().get(0).item()).isEqualTo(Map.of("pk", s("k3"), "v", n("3")));
         assertThat(response.responses().get(1).hasItem()).isFalse();
@@ -148,9 +182,14 @@ class ScanBatchAndTransactGetFidelityTest extends ServerTestSupport {
 
     @Test
     void transactGet_consumedCapacityIsTwiceTheReadUnits() {
-        var response = client.transactGetItems(r -> r.returnConsumedCapacity("TOTAL").transactItems(
-                TransactGetItem.builder().get(g -> g.tableName("scn").key(key("k3"))).build(),
-                TransactGetItem.builder().get(g -> g.tableName("scn").key(key("k4"))).build()));
+        var response = client.transactGetItems(r -> r.returnConsumedCapacity("TOTAL")
+                .transactItems(
+                        TransactGetItem.builder()
+                                .get(g -> g.tableName("scn").key(key("k3")))
+                                .build(),
+                        TransactGetItem.builder()
+                                .get(g -> g.tableName("scn").key(key("k4")))
+                                .build()));
         assertThat(response.consumedCapacity()).hasSize(1);
         assertThat(response.consumedCapacity().get(0).capacityUnits()).isEqualTo(4.0);
         assertThat(response.consumedCapacity().get(0).readCapacityUnits()).isEqualTo(4.0);
@@ -160,19 +199,23 @@ class ScanBatchAndTransactGetFidelityTest extends ServerTestSupport {
     void batchWrite_over25Requests_isRejected() {
         List<WriteRequest> writes = new ArrayList<>();
         for (int i = 0; i < 26; i++) {
-            writes.add(WriteRequest.builder().putRequest(PutRequest.builder().item(key("z" + i)).build()).build());
+            writes.add(WriteRequest.builder()
+                    .putRequest(PutRequest.builder().item(key("z" + i)).build())
+                    .build());
         }
         assertThatThrownBy(() -> client.batchWriteItem(r -> r.requestItems(Map.of("scn", writes))))
                 .hasMessageContaining("Member must have length less than or equal to 25");
-        assertThat(client.getItem(r -> r.tableName("scn").key(key("z0"))).hasItem()).isFalse();
+        assertThat(client.getItem(r -> r.tableName("scn").key(key("z0"))).hasItem())
+                .isFalse();
     }
 
     @Test
     void scan_startKeyFromAnotherSegment_isRejected() {
-        ScanResponse first = client.scan(r -> r.tableName("scn").segment(0).totalSegments(2).limit(1));
+        ScanResponse first =
+                client.scan(r -> r.tableName("scn").segment(0).totalSegments(2).limit(1));
         assertThat(first.hasLastEvaluatedKey()).isTrue();
-        assertThatThrownBy(() -> client.scan(r -> r.tableName("scn").segment(1).totalSegments(2)
-                .exclusiveStartKey(first.lastEvaluatedKey())))
+        assertThatThrownBy(() -> client.scan(r ->
+                        r.tableName("scn").segment(1).totalSegments(2).exclusiveStartKey(first.lastEvaluatedKey())))
                 .hasMessageStartingWith("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "
                         + "ExclusiveStartKey with correct Segment. TotalSegments: 2 Segment: 1");
     }
@@ -180,9 +223,16 @@ class ScanBatchAndTransactGetFidelityTest extends ServerTestSupport {
     @Test
     void transactGet_malformedKeyIsValidationErrorReason() {
         assertThatThrownBy(() -> client.transactGetItems(r -> r.transactItems(
-                TransactGetItem.builder().get(g -> g.tableName("scn").key(key("k3"))).build(),
-                TransactGetItem.builder().get(g -> g.tableName("scn").key(Map.of())).build())))
-                .isInstanceOfSatisfying(TransactionCanceledException.class, e -> assertThat(e.cancellationReasons())
-                        .extracting(CancellationReason::code).containsExactly("None", "ValidationError"));
+                        TransactGetItem.builder()
+                                .get(g -> g.tableName("scn").key(key("k3")))
+                                .build(),
+                        TransactGetItem.builder()
+                                .get(g -> g.tableName("scn").key(Map.of()))
+                                .build())))
+                .isInstanceOfSatisfying(
+                        TransactionCanceledException.class,
+                        e -> assertThat(e.cancellationReasons())
+                                .extracting(CancellationReason::code)
+                                .containsExactly("None", "ValidationError"));
     }
 }

@@ -57,23 +57,44 @@ abstract class ServerTestSupport {
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
                 .httpClient(UrlConnectionHttpClient.builder().build())
-                .overrideConfiguration(o -> o.retryStrategy(software.amazon.awssdk.awscore.retry.AwsRetryStrategy.doNotRetry()))
+                .overrideConfiguration(
+                        o -> o.retryStrategy(software.amazon.awssdk.awscore.retry.AwsRetryStrategy.doNotRetry()))
                 .build();
     }
 
     /** A PAY_PER_REQUEST table with a string hash key {@code pk} and, when given, a sort key {@code sk}. */
     static void createTable(String name, ScalarAttributeType rangeType) {
         var builder = software.amazon.awssdk.services.dynamodb.model.CreateTableRequest.builder()
-                .tableName(name).billingMode(BillingMode.PAY_PER_REQUEST);
+                .tableName(name)
+                .billingMode(BillingMode.PAY_PER_REQUEST);
         if (rangeType == null) {
-            builder.attributeDefinitions(AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build())
-                    .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build());
+            builder.attributeDefinitions(AttributeDefinition.builder()
+                            .attributeName("pk")
+                            .attributeType(ScalarAttributeType.S)
+                            .build())
+                    .keySchema(KeySchemaElement.builder()
+                            .attributeName("pk")
+                            .keyType(KeyType.HASH)
+                            .build());
         } else {
             builder.attributeDefinitions(
-                            AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build(),
-                            AttributeDefinition.builder().attributeName("sk").attributeType(rangeType).build())
-                    .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
-                            KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build());
+                            AttributeDefinition.builder()
+                                    .attributeName("pk")
+                                    .attributeType(ScalarAttributeType.S)
+                                    .build(),
+                            AttributeDefinition.builder()
+                                    .attributeName("sk")
+                                    .attributeType(rangeType)
+                                    .build())
+                    .keySchema(
+                            KeySchemaElement.builder()
+                                    .attributeName("pk")
+                                    .keyType(KeyType.HASH)
+                                    .build(),
+                            KeySchemaElement.builder()
+                                    .attributeName("sk")
+                                    .keyType(KeyType.RANGE)
+                                    .build());
         }
         client.createTable(builder.build());
     }

@@ -24,7 +24,8 @@ class SizeAndWordsTest {
     @Test
     void mapsAndListsCostThreeBytesPlusOnePerElement() {
         assertThat(ItemSize.of(AttrValue.m(Map.of("ab", AttrValue.s("xyz"))))).isEqualTo(3 + 2 + 3 + 1);
-        assertThat(ItemSize.of(AttrValue.l(java.util.List.of(AttrValue.bool(true), AttrValue.nul())))).isEqualTo(3 + 2 + 2);
+        assertThat(ItemSize.of(AttrValue.l(java.util.List.of(AttrValue.bool(true), AttrValue.nul()))))
+                .isEqualTo(3 + 2 + 2);
     }
 
     @Test
@@ -41,8 +42,30 @@ class SizeAndWordsTest {
         assertThat(ReservedWords.isReserved("status")).isTrue();
         assertThat(ReservedWords.isReserved("Name")).isTrue();
         assertThat(ReservedWords.isReserved("pk")).isFalse();
-        for (String word : new String[] {"DATA", "COUNT", "ITEMS", "KEY", "VALUE", "TYPE", "SIZE", "TIMESTAMP", "TTL",
-            "USER", "INDEX", "HASH", "RANGE", "LOCK", "LEVEL", "SOURCE", "STREAM", "SESSION", "ROLE", "SCHEMA", "ZONE", "COMMENT"}) {
+        for (String word : new String[] {
+            "DATA",
+            "COUNT",
+            "ITEMS",
+            "KEY",
+            "VALUE",
+            "TYPE",
+            "SIZE",
+            "TIMESTAMP",
+            "TTL",
+            "USER",
+            "INDEX",
+            "HASH",
+            "RANGE",
+            "LOCK",
+            "LEVEL",
+            "SOURCE",
+            "STREAM",
+            "SESSION",
+            "ROLE",
+            "SCHEMA",
+            "ZONE",
+            "COMMENT"
+        }) {
             assertThat(ReservedWords.isReserved(word)).as(word).isTrue();
         }
     }

@@ -22,18 +22,28 @@ class TableOperationsFidelityTest extends ServerTestSupport {
 
     @Test
     void createTable_payPerRequest_answersCreatingThenDescribeSaysActive() {
-        CreateTableResponse created = client.createTable(r -> r.tableName("tbl1").billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build())
-                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build()));
+        CreateTableResponse created = client.createTable(r -> r.tableName("tbl1")
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(AttributeDefinition.builder()
+                        .attributeName("pk")
+                        .attributeType(ScalarAttributeType.S)
+                        .build())
+                .keySchema(KeySchemaElement.builder()
+                        .attributeName("pk")
+                        .keyType(KeyType.HASH)
+                        .build()));
         TableDescription d = created.tableDescription();
         assertThat(d.tableStatus()).isEqualTo(TableStatus.CREATING);
         assertThat(d.tableArn()).isEqualTo("arn:aws:dynamodb:us-east-1:000000000000:table/tbl1");
         assertThat(d.billingModeSummary().billingMode()).isEqualTo(BillingMode.PAY_PER_REQUEST);
         assertThat(d.provisionedThroughput().readCapacityUnits()).isZero();
         assertThat(d.creationDateTime()).isNotNull();
-        TableDescription described = client.describeTable(r -> r.tableName("tbl1")).table();
+        TableDescription described =
+                client.describeTable(r -> r.tableName("tbl1")).table();
         assertThat(described.tableStatus()).isEqualTo(TableStatus.ACTIVE);
-        assertThat(described.keySchema()).extracting(KeySchemaElement::attributeName).containsExactly("pk");
+        assertThat(described.keySchema())
+                .extracting(KeySchemaElement::attributeName)
+                .containsExactly("pk");
         assertThat(described.itemCount()).isZero();
     }
 
@@ -41,10 +51,23 @@ class TableOperationsFidelityTest extends ServerTestSupport {
     void createTable_provisionedHashAndRange_keepsThroughputAndSchema() {
         client.createTable(r -> r.tableName("tbl2")
                 .attributeDefinitions(
-                        AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build(),
-                        AttributeDefinition.builder().attributeName("sk").attributeType(ScalarAttributeType.N).build())
-                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
-                        KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build())
+                        AttributeDefinition.builder()
+                                .attributeName("pk")
+                                .attributeType(ScalarAttributeType.S)
+                                .build(),
+                        AttributeDefinition.builder()
+                                .attributeName("sk")
+                                .attributeType(ScalarAttributeType.N)
+                                .build())
+                .keySchema(
+                        KeySchemaElement.builder()
+                                .attributeName("pk")
+                                .keyType(KeyType.HASH)
+                                .build(),
+                        KeySchemaElement.builder()
+                                .attributeName("sk")
+                                .keyType(KeyType.RANGE)
+                                .build())
                 .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(7L)));
         TableDescription d = client.describeTable(r -> r.tableName("tbl2")).table();
         assertThat(d.provisionedThroughput().readCapacityUnits()).isEqualTo(5L);
@@ -56,11 +79,18 @@ class TableOperationsFidelityTest extends ServerTestSupport {
     @Test
     void createTable_provisionedWithoutThroughput_isRejected() {
         assertThatThrownBy(() -> client.createTable(r -> r.tableName("tbl3")
-                .attributeDefinitions(AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build())
-                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())))
+                        .attributeDefinitions(AttributeDefinition.builder()
+                                .attributeName("pk")
+                                .attributeType(ScalarAttributeType.S)
+                                .build())
+                        .keySchema(KeySchemaElement.builder()
+                                .attributeName("pk")
+                                .keyType(KeyType.HASH)
+                                .build())))
                 .isInstanceOf(DynamoDbException.class)
-                .hasMessageStartingWith("One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits "
-                        + "must both be specified when BillingMode is PROVISIONED");
+                .hasMessageStartingWith(
+                        "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits "
+                                + "must both be specified when BillingMode is PROVISIONED");
     }
 
     @Test
@@ -73,9 +103,16 @@ class TableOperationsFidelityTest extends ServerTestSupport {
 
     @Test
     void createTable_undefinedKeyAttribute_isRejected() {
-        assertThatThrownBy(() -> client.createTable(r -> r.tableName("tbl4").billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(AttributeDefinition.builder().attributeName("x").attributeType(ScalarAttributeType.S).build())
-                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())))
+        assertThatThrownBy(() -> client.createTable(r -> r.tableName("tbl4")
+                        .billingMode(BillingMode.PAY_PER_REQUEST)
+                        .attributeDefinitions(AttributeDefinition.builder()
+                                .attributeName("x")
+                                .attributeType(ScalarAttributeType.S)
+                                .build())
+                        .keySchema(KeySchemaElement.builder()
+                                .attributeName("pk")
+                                .keyType(KeyType.HASH)
+                                .build())))
                 .isInstanceOf(DynamoDbException.class)
                 .hasMessageStartingWith("One or more parameter values were invalid: Some index key attributes are not "
                         + "defined in AttributeDefinitions. Keys: [pk], AttributeDefinitions: [x]");
@@ -83,9 +120,16 @@ class TableOperationsFidelityTest extends ServerTestSupport {
 
     @Test
     void createTable_firstKeyNotHash_isRejected() {
-        assertThatThrownBy(() -> client.createTable(r -> r.tableName("tbl5").billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build())
-                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.RANGE).build())))
+        assertThatThrownBy(() -> client.createTable(r -> r.tableName("tbl5")
+                        .billingMode(BillingMode.PAY_PER_REQUEST)
+                        .attributeDefinitions(AttributeDefinition.builder()
+                                .attributeName("pk")
+                                .attributeType(ScalarAttributeType.S)
+                                .build())
+                        .keySchema(KeySchemaElement.builder()
+                                .attributeName("pk")
+                                .keyType(KeyType.RANGE)
+                                .build())))
                 .isInstanceOf(DynamoDbException.class)
                 .hasMessageStartingWith("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
     }
@@ -100,14 +144,25 @@ class TableOperationsFidelityTest extends ServerTestSupport {
 
     @Test
     void createTable_globalSecondaryIndex_isRejectedAsUnsupported() {
-        assertThatThrownBy(() -> client.createTable(r -> r.tableName("tbl6").billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build())
-                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
-                .globalSecondaryIndexes(g -> g.indexName("gsi")
-                        .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
-                        .projection(p -> p.projectionType("ALL")))))
+        assertThatThrownBy(() -> client.createTable(r -> r.tableName("tbl6")
+                        .billingMode(BillingMode.PAY_PER_REQUEST)
+                        .attributeDefinitions(AttributeDefinition.builder()
+                                .attributeName("pk")
+                                .attributeType(ScalarAttributeType.S)
+                                .build())
+                        .keySchema(KeySchemaElement.builder()
+                                .attributeName("pk")
+                                .keyType(KeyType.HASH)
+                                .build())
+                        .globalSecondaryIndexes(g -> g.indexName("gsi")
+                                .keySchema(KeySchemaElement.builder()
+                                        .attributeName("pk")
+                                        .keyType(KeyType.HASH)
+                                        .build())
+                                .projection(p -> p.projectionType("ALL")))))
                 .isInstanceOf(DynamoDbException.class)
-                .hasMessageContaining("Unsupported by the lake-meta DynamoDB test server: parameter GlobalSecondaryIndexes");
+                .hasMessageContaining(
+                        "Unsupported by the lake-meta DynamoDB test server: parameter GlobalSecondaryIndexes");
     }
 
     @Test
@@ -121,28 +176,45 @@ class TableOperationsFidelityTest extends ServerTestSupport {
     @Test
     void creationDelay_tableIsCreatingUntilTheClockPassesIt() {
         TransactWriteFidelityTest.MutableClock clock = new TransactWriteFidelityTest.MutableClock();
-        try (DynamoDbTestServer own = DynamoDbTestServer.builder().clock(clock)
-                .tableCreationDelay(java.time.Duration.ofSeconds(5)).build().start();
-             software.amazon.awssdk.services.dynamodb.DynamoDbClient c = newClient(own)) {
-            c.createTable(r -> r.tableName("slow").billingMode(BillingMode.PAY_PER_REQUEST)
-                    .attributeDefinitions(AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build())
-                    .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build()));
-            assertThat(c.describeTable(r -> r.tableName("slow")).table().tableStatus()).isEqualTo(TableStatus.CREATING);
+        try (DynamoDbTestServer own = DynamoDbTestServer.builder()
+                        .clock(clock)
+                        .tableCreationDelay(java.time.Duration.ofSeconds(5))
+                        .build()
+                        .start();
+                software.amazon.awssdk.services.dynamodb.DynamoDbClient c = newClient(own)) {
+            c.createTable(r -> r.tableName("slow")
+                    .billingMode(BillingMode.PAY_PER_REQUEST)
+                    .attributeDefinitions(AttributeDefinition.builder()
+                            .attributeName("pk")
+                            .attributeType(ScalarAttributeType.S)
+                            .build())
+                    .keySchema(KeySchemaElement.builder()
+                            .attributeName("pk")
+                            .keyType(KeyType.HASH)
+                            .build()));
+            assertThat(c.describeTable(r -> r.tableName("slow")).table().tableStatus())
+                    .isEqualTo(TableStatus.CREATING);
             assertThatThrownBy(() -> c.getItem(r -> r.tableName("slow").key(key("a"))))
-                    .isInstanceOf(ResourceNotFoundException.class).hasMessageStartingWith("Requested resource not found");
+                    .isInstanceOf(ResourceNotFoundException.class)
+                    .hasMessageStartingWith("Requested resource not found");
             assertThatThrownBy(() -> c.deleteTable(r -> r.tableName("slow")))
                     .isInstanceOf(ResourceInUseException.class)
-                    .hasMessageStartingWith("Attempt to change a resource which is still in use: Table is being created: slow");
+                    .hasMessageStartingWith(
+                            "Attempt to change a resource which is still in use: Table is being created: slow");
             clock.advance(java.time.Duration.ofSeconds(5));
-            assertThat(c.describeTable(r -> r.tableName("slow")).table().tableStatus()).isEqualTo(TableStatus.ACTIVE);
-            assertThat(c.getItem(r -> r.tableName("slow").key(key("a"))).hasItem()).isFalse();
+            assertThat(c.describeTable(r -> r.tableName("slow")).table().tableStatus())
+                    .isEqualTo(TableStatus.ACTIVE);
+            assertThat(c.getItem(r -> r.tableName("slow").key(key("a"))).hasItem())
+                    .isFalse();
         }
     }
 
     @Test
     void deleteTable_answersDeletingThenTableIsGone() {
         createTable("gone", null);
-        assertThat(client.deleteTable(r -> r.tableName("gone")).tableDescription().tableStatus())
+        assertThat(client.deleteTable(r -> r.tableName("gone"))
+                        .tableDescription()
+                        .tableStatus())
                 .isEqualTo(TableStatus.DELETING);
         assertThatThrownBy(() -> client.describeTable(r -> r.tableName("gone")))
                 .isInstanceOf(ResourceNotFoundException.class)
@@ -156,7 +228,9 @@ class TableOperationsFidelityTest extends ServerTestSupport {
     void dataPlaneOnMissingTable_isRequestedResourceNotFound() {
         assertThatThrownBy(() -> client.getItem(r -> r.tableName("nope").key(key("a"))))
                 .isInstanceOf(ResourceNotFoundException.class)
-                .satisfies(e -> assertThat(((ResourceNotFoundException) e).awsErrorDetails().errorMessage())
+                .satisfies(e -> assertThat(((ResourceNotFoundException) e)
+                                .awsErrorDetails()
+                                .errorMessage())
                         .isEqualTo("Requested resource not found"));
     }
 
@@ -165,8 +239,10 @@ class TableOperationsFidelityTest extends ServerTestSupport {
         createTable("byarn", null);
         String arn = client.describeTable(r -> r.tableName("byarn")).table().tableArn();
         client.putItem(r -> r.tableName(arn).item(key("a")));
-        assertThat(client.getItem(r -> r.tableName(arn).key(key("a"))).hasItem()).isTrue();
-        assertThat(client.describeTable(r -> r.tableName(arn)).table().tableName()).isEqualTo("byarn");
+        assertThat(client.getItem(r -> r.tableName(arn).key(key("a"))).hasItem())
+                .isTrue();
+        assertThat(client.describeTable(r -> r.tableName(arn)).table().tableName())
+                .isEqualTo("byarn");
         assertThat(server.statistics().table("byarn").requests("GetItem")).isEqualTo(1);
     }
 

@@ -30,7 +30,7 @@ class TcpNoDelayTest {
     @Test
     void acceptedConnections_haveTcpNoDelay_withoutAnyJvmFlag() throws Exception {
         try (DynamoDbTestServer server = DynamoDbTestServer.create().start();
-             Socket socket = new Socket("127.0.0.1", server.port())) {
+                Socket socket = new Socket("127.0.0.1", server.port())) {
             // two requests on the same kept-alive connection, as the SDK's clients send them
             for (int i = 0; i < 2; i++) {
                 assertThat(healthCheck(socket)).contains("healthy");
@@ -38,7 +38,9 @@ class TcpNoDelayTest {
 
             SocketChannel accepted = acceptedChannel(server, socket.getLocalPort());
             assertThat(accepted.getOption(StandardSocketOptions.TCP_NODELAY))
-                    .as("TCP_NODELAY on the connection the server accepted (%s=%s)", DynamoDbTestServer.NODELAY_PROPERTY,
+                    .as(
+                            "TCP_NODELAY on the connection the server accepted (%s=%s)",
+                            DynamoDbTestServer.NODELAY_PROPERTY,
                             System.getProperty(DynamoDbTestServer.NODELAY_PROPERTY))
                     .isTrue();
         }
@@ -61,7 +63,8 @@ class TcpNoDelayTest {
         int length = -1;
         for (String line : headers.split("\r\n")) {
             if (line.toLowerCase().startsWith("content-length:")) {
-                length = Integer.parseInt(line.substring("content-length:".length()).trim());
+                length = Integer.parseInt(
+                        line.substring("content-length:".length()).trim());
             }
         }
         assertThat(length).as("content-length of the answer").isPositive();

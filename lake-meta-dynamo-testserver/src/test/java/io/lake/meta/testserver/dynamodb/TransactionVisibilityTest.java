@@ -40,8 +40,7 @@ class TransactionVisibilityTest extends ServerTestSupport {
         client.putItem(r -> r.tableName("vis_b").item(Map.of("pk", s("k"), "v", s("old"))));
         server.hooks(new ServerHooks() {
             @Override
-            public void reached(String point) {
-            }
+            public void reached(String point) {}
 
             @Override
             public void reached(String point, String operation, Set<String> tables) {
@@ -69,16 +68,23 @@ class TransactionVisibilityTest extends ServerTestSupport {
     /** Starts the transaction writing "new" to both items and waits until its first item took effect. */
     private Future<?> transactionPausedHalfway() throws InterruptedException {
         Future<?> writer = pool.submit(() -> client.transactWriteItems(r -> r.transactItems(
-                TransactWriteItem.builder().put(p -> p.tableName("vis_a")
-                        .item(Map.of("pk", s("k"), "v", s("new")))).build(),
-                TransactWriteItem.builder().put(p -> p.tableName("vis_b")
-                        .item(Map.of("pk", s("k"), "v", s("new")))).build())));
-        assertThat(applying.await(30, TimeUnit.SECONDS)).as("the transaction reached its first applied item").isTrue();
+                TransactWriteItem.builder()
+                        .put(p -> p.tableName("vis_a").item(Map.of("pk", s("k"), "v", s("new"))))
+                        .build(),
+                TransactWriteItem.builder()
+                        .put(p -> p.tableName("vis_b").item(Map.of("pk", s("k"), "v", s("new"))))
+                        .build())));
+        assertThat(applying.await(30, TimeUnit.SECONDS))
+                .as("the transaction reached its first applied item")
+                .isTrue();
         return writer;
     }
 
     private static String value(String table) {
-        return client.getItem(r -> r.tableName(table).key(key("k")).consistentRead(true)).item().get("v").s();
+        return client.getItem(r -> r.tableName(table).key(key("k")).consistentRead(true))
+                .item()
+                .get("v")
+                .s();
     }
 
     /**
@@ -104,8 +110,9 @@ class TransactionVisibilityTest extends ServerTestSupport {
 
         if ((Boolean) seen.get(0)) {
             // answered while the second item was not yet written: it must not show the first one's new value
-            assertThat(List.of(seen.get(1), seen.get(2))).as("a read saw vis_a=%s and then vis_b=%s mid-transaction",
-                    seen.get(1), seen.get(2)).isIn(List.of("old", "old"), List.of("new", "new"));
+            assertThat(List.of(seen.get(1), seen.get(2)))
+                    .as("a read saw vis_a=%s and then vis_b=%s mid-transaction", seen.get(1), seen.get(2))
+                    .isIn(List.of("old", "old"), List.of("new", "new"));
         }
         assertThat(seen.get(0)).as("the read waited for the transaction").isEqualTo(false);
         assertThat(readWaiting.get()).isEqualTo("GetItem");
@@ -117,9 +124,16 @@ class TransactionVisibilityTest extends ServerTestSupport {
     void query_waitsToo() throws Exception {
         Future<?> writer = transactionPausedHalfway();
 
-        List<Object> query = readWhilePaused(() -> client.query(r -> r.tableName("vis_a").consistentRead(true)
-                .keyConditionExpression("pk = :k").expressionAttributeValues(Map.of(":k", s("k"))))
-                .items().get(0).get("v").s(), writer);
+        List<Object> query = readWhilePaused(
+                () -> client.query(r -> r.tableName("vis_a")
+                                .consistentRead(true)
+                                .keyConditionExpression("pk = :k")
+                                .expressionAttributeValues(Map.of(":k", s("k"))))
+                        .items()
+                        .get(0)
+                        .get("v")
+                        .s(),
+                writer);
 
         assertThat(query.get(0)).as("the query waited for the transaction").isEqualTo(false);
         assertThat(query.get(1)).isEqualTo("new");
@@ -129,15 +143,33 @@ class TransactionVisibilityTest extends ServerTestSupport {
     @Test
     void scanAndBatchGet_seeAllOrNothing() throws Exception {
         Future<?> writer = transactionPausedHalfway();
-        CompletableFuture<String> scan = CompletableFuture.supplyAsync(() -> client.scan(r -> r.tableName("vis_a"))
-                .items().get(0).get("v").s(), pool);
-        CompletableFuture<List<String>> batch = CompletableFuture.supplyAsync(() -> {
-            Map<String, List<Map<String, AttributeValue>>> responses = client.batchGetItem(r -> r.requestItems(Map.of(
-                    "vis_a", software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder().keys(key("k")).build(),
-                    "vis_b", software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder().keys(key("k")).build())))
-                    .responses();
-            return List.of(responses.get("vis_a").get(0).get("v").s(), responses.get("vis_b").get(0).get("v").s());
-        }, pool);
+        CompletableFuture<String> scan = CompletableFuture.supplyAsync(
+                () -> client.scan(r -> r.tableName("vis_a"))
+                        .items()
+                        .get(0)
+                        .get("v")
+                        .s(),
+                pool);
+        CompletableFuture<List<String>> batch = CompletableFuture.supplyAsync(
+                () -> {
+                    Map<String, List<Map<String, AttributeValue>>> responses = client.batchGetItem(r ->
+                                    r.requestItems(Map.of(
+                                            "vis_a",
+                                                    software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes
+                                                            .builder()
+                                                            .keys(key("k"))
+                                                            .build(),
+                                            "vis_b",
+                                                    software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes
+                                                            .builder()
+                                                            .keys(key("k"))
+                                                            .build())))
+                            .responses();
+                    return List.of(
+                            responses.get("vis_a").get(0).get("v").s(),
+                            responses.get("vis_b").get(0).get("v").s());
+                },
+                pool);
 
         // each read has either answered (then with the old state throughout) or is waiting
         CompletableFuture.anyOf(scan, readWaiting).get(30, TimeUnit.SECONDS);
@@ -147,7 +179,8 @@ class TransactionVisibilityTest extends ServerTestSupport {
 
         assertThat(scanAnswered).as("the scan waited for the transaction").isFalse();
         assertThat(scan.get(30, TimeUnit.SECONDS)).isEqualTo("new");
-        assertThat(batch.get(30, TimeUnit.SECONDS)).as("both items from one batch read")
+        assertThat(batch.get(30, TimeUnit.SECONDS))
+                .as("both items from one batch read")
                 .isIn(List.of("old", "old"), List.of("new", "new"));
     }
 }

@@ -48,8 +48,8 @@ import java.util.function.ToDoubleFunction;
 public final class MigrationMetrics implements MeterBinder {
 
     private final Tags tags;
-    private final AtomicReference<BackfillTotals> totals = new AtomicReference<>(
-            new BackfillTotals(0, 0, 0, 0, 0, false));
+    private final AtomicReference<BackfillTotals> totals =
+            new AtomicReference<>(new BackfillTotals(0, 0, 0, 0, 0, false));
     private final AtomicReference<MeterRegistry> registry = new AtomicReference<>();
 
     private MigrationMetrics(Tags tags) {
@@ -62,8 +62,8 @@ public final class MigrationMetrics implements MeterBinder {
      * @throws InvalidArgumentException if either is null or blank
      */
     public static MigrationMetrics forTables(String legacyTable, String table) {
-        return new MigrationMetrics(Tags.of("legacy_table", required(legacyTable, "legacyTable"),
-                "table", required(table, "table")));
+        return new MigrationMetrics(
+                Tags.of("legacy_table", required(legacyTable, "legacyTable"), "table", required(table, "table")));
     }
 
     /**
@@ -84,11 +84,19 @@ public final class MigrationMetrics implements MeterBinder {
         items(registry, "copied", BackfillTotals::copied);
         items(registry, "already_equal", BackfillTotals::alreadyEqual);
         items(registry, "reloaded", BackfillTotals::reloaded);
-        FunctionCounter.builder("lake.meta.migration.pages", totals, t -> current(t).pages())
-                .description("backfill pages completed (the durable cursor's total)").tags(tags).register(registry);
-        Gauge.builder("lake.meta.migration.backfill.done", totals, t -> current(t).done() ? 1 : 0)
-                .description("1 once the backfill reached the end of the legacy table").tags(tags)
-                .strongReference(true).register(registry);
+        FunctionCounter.builder(
+                        "lake.meta.migration.pages", totals, t -> current(t).pages())
+                .description("backfill pages completed (the durable cursor's total)")
+                .tags(tags)
+                .register(registry);
+        Gauge.builder(
+                        "lake.meta.migration.backfill.done",
+                        totals,
+                        t -> current(t).done() ? 1 : 0)
+                .description("1 once the backfill reached the end of the legacy table")
+                .tags(tags)
+                .strongReference(true)
+                .register(registry);
     }
 
     /**
@@ -134,8 +142,12 @@ public final class MigrationMetrics implements MeterBinder {
         if (bound == null) {
             throw new IllegalStateException("bind these migration meters to a registry before recording a finalize");
         }
-        Counter.builder("lake.meta.migration.finalizations").description("finalize runs, by outcome")
-                .tags(tags).tag("outcome", result.outcome().name().toLowerCase(Locale.ROOT)).register(bound).increment();
+        Counter.builder("lake.meta.migration.finalizations")
+                .description("finalize runs, by outcome")
+                .tags(tags)
+                .tag("outcome", result.outcome().name().toLowerCase(Locale.ROOT))
+                .register(bound)
+                .increment();
         return result;
     }
 
@@ -147,7 +159,9 @@ public final class MigrationMetrics implements MeterBinder {
     private void items(MeterRegistry registry, String kind, ToDoubleFunction<BackfillTotals> total) {
         FunctionCounter.builder("lake.meta.migration.items", totals, t -> total.applyAsDouble(current(t)))
                 .description("legacy items the backfill handled, by kind (the durable cursor's totals)")
-                .tags(tags).tag("kind", kind).register(registry);
+                .tags(tags)
+                .tag("kind", kind)
+                .register(registry);
     }
 
     /** The totals; the reference starts with zeros and is only ever set to a record. */
@@ -157,7 +171,8 @@ public final class MigrationMetrics implements MeterBinder {
 
     private static String required(String name, String what) {
         if (name == null || name.isBlank()) {
-            throw new InvalidArgumentException(what + " must be a table name, got " + (name == null ? "null" : "'" + name + "'"));
+            throw new InvalidArgumentException(
+                    what + " must be a table name, got " + (name == null ? "null" : "'" + name + "'"));
         }
         return name;
     }

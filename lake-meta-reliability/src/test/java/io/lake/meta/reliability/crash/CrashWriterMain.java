@@ -22,8 +22,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class CrashWriterMain {
 
-    private CrashWriterMain() {
-    }
+    private CrashWriterMain() {}
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
@@ -38,20 +37,23 @@ public final class CrashWriterMain {
 
         Journal marks = new Journal(journals.resolve("marks.log"));
         marks.line("OPENING " + System.nanoTime());
-        MetaStore store = RocksDbMetaStore.builder().directory(dir).durability(durability).build();
+        MetaStore store =
+                RocksDbMetaStore.builder().directory(dir).durability(durability).build();
         marks.line("OPENED " + System.nanoTime());
 
         Map<String, LongAdder> errors = MixedWorkload.errorCounts();
         List<Thread> threads = new ArrayList<>();
         for (int w = 0; w < writers; w++) {
             Journal journal = new Journal(journals.resolve("writer-" + w + ".log"));
-            MixedWorkload workload = new MixedWorkload(w, tag, new Random(seed + w),
-                    new JournalingStore(store, journal, w * 1_000_000_000L, wal), errors);
-            Thread t = new Thread(() -> {
-                while (true) {
-                    workload.step();
-                }
-            }, "writer-" + w);
+            MixedWorkload workload = new MixedWorkload(
+                    w, tag, new Random(seed + w), new JournalingStore(store, journal, w * 1_000_000_000L, wal), errors);
+            Thread t = new Thread(
+                    () -> {
+                        while (true) {
+                            workload.step();
+                        }
+                    },
+                    "writer-" + w);
             t.setDaemon(true);
             threads.add(t);
         }
@@ -63,26 +65,30 @@ public final class CrashWriterMain {
 
     /** Halts after {@code maxMillis}, or as soon as stdin reaches its end (the parent is gone). */
     private static void startWatchdog(long maxMillis) {
-        Thread stdin = new Thread(() -> {
-            try {
-                while (System.in.read() >= 0) {
-                    // the parent never writes; the end of stdin means it is gone
-                }
-            } catch (Exception e) {
-                // fall through to halt
-            }
-            Runtime.getRuntime().halt(3);
-        }, "stdin-watch");
+        Thread stdin = new Thread(
+                () -> {
+                    try {
+                        while (System.in.read() >= 0) {
+                            // the parent never writes; the end of stdin means it is gone
+                        }
+                    } catch (Exception e) {
+                        // fall through to halt
+                    }
+                    Runtime.getRuntime().halt(3);
+                },
+                "stdin-watch");
         stdin.setDaemon(true);
         stdin.start();
-        Thread timer = new Thread(() -> {
-            try {
-                Thread.sleep(maxMillis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            Runtime.getRuntime().halt(4);
-        }, "max-time");
+        Thread timer = new Thread(
+                () -> {
+                    try {
+                        Thread.sleep(maxMillis);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    Runtime.getRuntime().halt(4);
+                },
+                "max-time");
         timer.setDaemon(true);
         timer.start();
     }

@@ -95,8 +95,11 @@ final class Journal implements AutoCloseable {
         Transaction t = ((Call.Transact) call).transaction();
         StringBuilder b = new StringBuilder("txn ").append(t.conditions().size());
         for (Condition c : t.conditions()) {
-            b.append(' ').append(c instanceof Condition.Holds h ? "holds " + h.key() + " " + h.expected().asUtf8()
-                    : "absent " + c.key());
+            b.append(' ')
+                    .append(
+                            c instanceof Condition.Holds h
+                                    ? "holds " + h.key() + " " + h.expected().asUtf8()
+                                    : "absent " + c.key());
         }
         b.append(' ').append(t.mutations().size());
         t.mutations().forEach(m -> b.append(' ').append(encode(m)));
@@ -108,7 +111,8 @@ final class Journal implements AutoCloseable {
             return "create " + c.key() + " " + c.value().asUtf8();
         }
         if (m instanceof Mutation.Update u) {
-            return "update " + u.key() + " " + u.expected().asUtf8() + " " + u.value().asUtf8();
+            return "update " + u.key() + " " + u.expected().asUtf8() + " "
+                    + u.value().asUtf8();
         }
         Mutation.Delete d = (Mutation.Delete) m;
         return "delete " + d.key() + " " + d.expected().asUtf8();
@@ -122,8 +126,15 @@ final class Journal implements AutoCloseable {
             return "written " + encode(w.result());
         }
         if (outcome instanceof Outcome.Paged p) {
-            StringBuilder b = new StringBuilder("paged ").append(p.hasMore()).append(' ').append(p.entries().size());
-            p.entries().forEach(e -> b.append(' ').append(e.key()).append(' ').append(e.value().asUtf8()));
+            StringBuilder b = new StringBuilder("paged ")
+                    .append(p.hasMore())
+                    .append(' ')
+                    .append(p.entries().size());
+            p.entries()
+                    .forEach(e -> b.append(' ')
+                            .append(e.key())
+                            .append(' ')
+                            .append(e.value().asUtf8()));
             return b.toString();
         }
         if (outcome instanceof Outcome.GuardedWritten g) {
@@ -138,7 +149,8 @@ final class Journal implements AutoCloseable {
             if (t.result().isApplied()) {
                 return "txn applied";
             }
-            StringBuilder b = new StringBuilder("txn failed ").append(t.result().failures().size());
+            StringBuilder b = new StringBuilder("txn failed ")
+                    .append(t.result().failures().size());
             for (TransactionFailure f : t.result().failures()) {
                 b.append(' ').append(f.key()).append(' ').append(f.isCurrentKnown() ? value(f.currentValue()) : "?");
             }
@@ -166,8 +178,7 @@ final class Journal implements AutoCloseable {
     // ---- decoding -------------------------------------------------------------------------
 
     /** One journal line: an attempt, an answer, or a start-up mark. */
-    record Line(String kind, long id, long nanos, List<String> rest) {
-    }
+    record Line(String kind, long id, long nanos, List<String> rest) {}
 
     /** Every whole line of {@code file} (a torn last line, without its newline, is dropped). */
     static List<Line> read(Path file) throws IOException {
@@ -183,9 +194,14 @@ final class Journal implements AutoCloseable {
         for (String raw : text.substring(0, end).split("\n")) {
             List<String> words = List.of(raw.split(" "));
             switch (words.get(0)) {
-                case "W" -> lines.add(new Line("W", Long.parseLong(words.get(1)), Long.parseLong(words.get(2)), List.of()));
-                case "A", "R" -> lines.add(new Line(words.get(0), Long.parseLong(words.get(1)), Long.parseLong(words.get(2)),
-                        words.subList(3, words.size())));
+                case "W" ->
+                    lines.add(new Line("W", Long.parseLong(words.get(1)), Long.parseLong(words.get(2)), List.of()));
+                case "A", "R" ->
+                    lines.add(new Line(
+                            words.get(0),
+                            Long.parseLong(words.get(1)),
+                            Long.parseLong(words.get(2)),
+                            words.subList(3, words.size())));
                 default -> lines.add(new Line(words.get(0), -1, Long.parseLong(words.get(1)), List.of()));
             }
         }
@@ -210,7 +226,8 @@ final class Journal implements AutoCloseable {
                 for (int i = 0; i < conditions; i++) {
                     String c = w.next();
                     MetaKey key = MetaKey.of(w.next());
-                    t.require(c.equals("holds") ? Condition.holds(key, MetaValue.utf8(w.next())) : Condition.absent(key));
+                    t.require(
+                            c.equals("holds") ? Condition.holds(key, MetaValue.utf8(w.next())) : Condition.absent(key));
                 }
                 int mutations = Integer.parseInt(w.next());
                 for (int i = 0; i < mutations; i++) {
@@ -271,8 +288,10 @@ final class Journal implements AutoCloseable {
                 for (int i = 0; i < n; i++) {
                     MetaKey key = MetaKey.of(w.next());
                     String current = w.next();
-                    failures.add(current.equals("?") ? TransactionFailure.currentUnknown(key)
-                            : TransactionFailure.found(key, optional(current)));
+                    failures.add(
+                            current.equals("?")
+                                    ? TransactionFailure.currentUnknown(key)
+                                    : TransactionFailure.found(key, optional(current)));
                 }
                 return new Outcome.Transacted(TransactionResult.notApplied(failures));
             default:

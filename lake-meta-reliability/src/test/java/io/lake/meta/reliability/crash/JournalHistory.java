@@ -29,8 +29,7 @@ final class JournalHistory {
     private boolean opened;
     private boolean opening;
 
-    private JournalHistory() {
-    }
+    private JournalHistory() {}
 
     static JournalHistory of(Path journalDir, long killedAtNanos) throws IOException {
         JournalHistory h = new JournalHistory();
@@ -45,7 +44,9 @@ final class JournalHistory {
         }
         List<Path> writers;
         try (Stream<Path> files = Files.list(journalDir)) {
-            writers = files.filter(p -> p.getFileName().toString().startsWith("writer-")).sorted().toList();
+            writers = files.filter(p -> p.getFileName().toString().startsWith("writer-"))
+                    .sorted()
+                    .toList();
         }
         for (Path file : writers) {
             String client = file.getFileName().toString().replace(".log", "");
@@ -88,7 +89,8 @@ final class JournalHistory {
     void recovered(Map<MetaKey, MetaValue> values, List<MetaKey> keys, long afterNanos) {
         long t = afterNanos;
         for (MetaKey key : keys) {
-            history.add("recovered", t, t + 1, new Call.Get(key), new Outcome.Read(Optional.ofNullable(values.get(key))));
+            history.add(
+                    "recovered", t, t + 1, new Call.Get(key), new Outcome.Read(Optional.ofNullable(values.get(key))));
             t += 2;
         }
     }

@@ -30,9 +30,10 @@ class JournalHistoryTest {
     void theRecoveredStateCheck_catchesALostAndATornWrite() throws Exception {
         List<MetaKey> keys = MixedWorkload.keys(1);
         Map<MetaKey, MetaValue> state;
-        try (InMemoryMetaStore store = InMemoryMetaStore.create(); Journal journal = new Journal(work.resolve("writer-0.log"))) {
-            MixedWorkload w = new MixedWorkload(0, "t", new Random(7), new JournalingStore(store, journal, 0, null),
-                    MixedWorkload.errorCounts());
+        try (InMemoryMetaStore store = InMemoryMetaStore.create();
+                Journal journal = new Journal(work.resolve("writer-0.log"))) {
+            MixedWorkload w = new MixedWorkload(
+                    0, "t", new Random(7), new JournalingStore(store, journal, 0, null), MixedWorkload.errorCounts());
             for (int i = 0; i < 200; i++) {
                 w.step();
             }
@@ -43,14 +44,21 @@ class JournalHistoryTest {
         }
         assertThat(check(state, keys).isLinearizable()).as("the true state").isTrue();
 
-        MetaKey written = state.keySet().stream().filter(k -> !k.equals(MixedWorkload.GUARD)).findFirst().orElseThrow();
+        MetaKey written = state.keySet().stream()
+                .filter(k -> !k.equals(MixedWorkload.GUARD))
+                .findFirst()
+                .orElseThrow();
         Map<MetaKey, MetaValue> lost = new HashMap<>(state);
         lost.remove(written);
-        assertThat(check(lost, keys).verdict()).as("without " + written).isEqualTo(CheckResult.Verdict.NOT_LINEARIZABLE);
+        assertThat(check(lost, keys).verdict())
+                .as("without " + written)
+                .isEqualTo(CheckResult.Verdict.NOT_LINEARIZABLE);
 
         Map<MetaKey, MetaValue> torn = new HashMap<>(state);
         torn.put(written, MetaValue.utf8(state.get(written).asUtf8().substring(1)));
-        assertThat(check(torn, keys).verdict()).as("with a torn " + written).isEqualTo(CheckResult.Verdict.NOT_LINEARIZABLE);
+        assertThat(check(torn, keys).verdict())
+                .as("with a torn " + written)
+                .isEqualTo(CheckResult.Verdict.NOT_LINEARIZABLE);
     }
 
     private CheckResult check(Map<MetaKey, MetaValue> recovered, List<MetaKey> keys) throws Exception {

@@ -106,7 +106,9 @@ final class JournalingStore extends ForwardingMetaStore {
         if (request.token().isPresent()) {
             return super.page(request);
         }
-        return journaled(new Call.FirstPage(request.prefix(), request.limit()), () -> super.page(request),
+        return journaled(
+                new Call.FirstPage(request.prefix(), request.limit()),
+                () -> super.page(request),
                 p -> new Outcome.Paged(p.entries(), p.hasMore()));
     }
 }

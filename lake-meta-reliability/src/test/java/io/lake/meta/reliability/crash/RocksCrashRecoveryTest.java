@@ -61,9 +61,17 @@ class RocksCrashRecoveryTest {
             // every fourth kill lands before the store is open: JVM start-up, or the open and its WAL recovery
             long delay = kill % 4 == 1 ? (long) (random.nextDouble() * openMillis) : openMillis + random.nextInt(700);
             long killedAt;
-            try (WriterProcess child = WriterProcess.start(journals, CrashWriterMain.class, List.of(dir.toString(),
-                    journals.toString(), Long.toString(random.nextLong()), "i" + kill, Integer.toString(WRITERS),
-                    "60000", Durability.SYNCED_WAL.name()))) {
+            try (WriterProcess child = WriterProcess.start(
+                    journals,
+                    CrashWriterMain.class,
+                    List.of(
+                            dir.toString(),
+                            journals.toString(),
+                            Long.toString(random.nextLong()),
+                            "i" + kill,
+                            Integer.toString(WRITERS),
+                            "60000",
+                            Durability.SYNCED_WAL.name()))) {
                 Thread.sleep(delay); // chooses the kill moment; no check depends on it
                 if (!child.isAlive()) {
                     throw new AssertionError("the writer died by itself:\n" + child.stderr());
@@ -99,13 +107,20 @@ class RocksCrashRecoveryTest {
             }
         }
 
-        Runs.figures("crash-recovery", "kills=" + kills + " (" + duringStartup + " in JVM start-up, " + duringOpen
-                + " while opening/recovering the store; open took ~" + openMillis + " ms), acknowledged writes checked=" + acknowledged
-                + ", in flight at a kill=" + inFlight + ", untyped errors=" + untyped + ", lost or torn="
-                + violations.size());
-        assertThat(violations).as("histories the recovered store does not explain (seed in the line above)").isEmpty();
+        Runs.figures(
+                "crash-recovery",
+                "kills=" + kills + " (" + duringStartup + " in JVM start-up, " + duringOpen
+                        + " while opening/recovering the store; open took ~" + openMillis
+                        + " ms), acknowledged writes checked=" + acknowledged
+                        + ", in flight at a kill=" + inFlight + ", untyped errors=" + untyped + ", lost or torn="
+                        + violations.size());
+        assertThat(violations)
+                .as("histories the recovered store does not explain (seed in the line above)")
+                .isEmpty();
         assertThat(untyped).as("answers outside the exception family").isZero();
-        assertThat(acknowledged).as("the writers got answers before being killed").isPositive();
+        assertThat(acknowledged)
+                .as("the writers got answers before being killed")
+                .isPositive();
     }
 
     /** The time the child took to open the store, from its marks; the previous estimate if it had not yet. */
@@ -121,7 +136,8 @@ class RocksCrashRecoveryTest {
 
     private static void deleteQuietly(Path dir) {
         try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         } catch (java.io.IOException e) {
             // left for the temp dir's own clean-up
         }

@@ -72,13 +72,24 @@ class RocksPowerLossTest {
             f[3] += r.damagedBytes;
         }
         StringBuilder line = new StringBuilder("power losses=" + rounds);
-        figures.forEach((d, f) -> line.append("; ").append(d).append(": rounds=").append(f[0])
-                .append(", acknowledged writes=").append(f[1]).append(", acknowledged writes lost=").append(f[2])
-                .append(", WAL bytes damaged=").append(f[3]));
+        figures.forEach((d, f) -> line.append("; ")
+                .append(d)
+                .append(": rounds=")
+                .append(f[0])
+                .append(", acknowledged writes=")
+                .append(f[1])
+                .append(", acknowledged writes lost=")
+                .append(f[2])
+                .append(", WAL bytes damaged=")
+                .append(f[3]));
         line.append("; violations=").append(violations.size());
         Runs.figures("power-loss", line.toString());
-        assertThat(violations).as("recovered states no prefix of the commits explains").isEmpty();
-        assertThat(figures.get(Durability.SYNCED_WAL)[2]).as("acknowledged synced writes lost").isZero();
+        assertThat(violations)
+                .as("recovered states no prefix of the commits explains")
+                .isEmpty();
+        assertThat(figures.get(Durability.SYNCED_WAL)[2])
+                .as("acknowledged synced writes lost")
+                .isZero();
     }
 
     private static final class Round {
@@ -99,9 +110,18 @@ class RocksPowerLossTest {
 
         /** Null when the recovered state passes, else what is wrong. */
         String run() throws Exception {
-            try (WriterProcess child = WriterProcess.start(journals, CrashWriterMain.class, List.of(dir.toString(),
-                    journals.toString(), Long.toString(random.nextLong()), "p", "1", "60000", durability.name(),
-                    "wal-sizes"))) {
+            try (WriterProcess child = WriterProcess.start(
+                    journals,
+                    CrashWriterMain.class,
+                    List.of(
+                            dir.toString(),
+                            journals.toString(),
+                            Long.toString(random.nextLong()),
+                            "p",
+                            "1",
+                            "60000",
+                            durability.name(),
+                            "wal-sizes"))) {
                 awaitOpened(child);
                 Thread.sleep(200 + random.nextInt(500)); // chooses the moment of the power loss
                 child.kill();
@@ -235,8 +255,11 @@ class RocksPowerLossTest {
         }
 
         long acknowledgedWritesAfter(int prefix) {
-            return prefix >= acknowledgedWrite.size() ? 0
-                    : acknowledgedWrite.subList(prefix, acknowledgedWrite.size()).stream().filter(b -> b).count();
+            return prefix >= acknowledgedWrite.size()
+                    ? 0
+                    : acknowledgedWrite.subList(prefix, acknowledgedWrite.size()).stream()
+                            .filter(b -> b)
+                            .count();
         }
 
         private static boolean applied(Outcome outcome) {
@@ -267,7 +290,8 @@ class RocksPowerLossTest {
                 }
                 mutations.add(m.target());
             } else if (call instanceof Call.Transact t) {
-                if (!t.transaction().conditions().stream().allMatch(c -> c.isMet(Optional.ofNullable(state.get(c.key()))))) {
+                if (!t.transaction().conditions().stream()
+                        .allMatch(c -> c.isMet(Optional.ofNullable(state.get(c.key()))))) {
                     return state;
                 }
                 mutations.addAll(t.transaction().mutations());

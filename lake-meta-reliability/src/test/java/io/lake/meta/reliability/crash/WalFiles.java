@@ -23,7 +23,8 @@ final class WalFiles {
     Optional<Path> newest() {
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(p -> p.getFileName().toString().matches("[0-9]+\\.log"))
-                    .max(Comparator.comparingLong(p -> Long.parseLong(p.getFileName().toString().replace(".log", ""))));
+                    .max(Comparator.comparingLong(
+                            p -> Long.parseLong(p.getFileName().toString().replace(".log", ""))));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -36,8 +36,10 @@ final class WriterProcess implements AutoCloseable {
         command.addAll(args);
         Path stderr = workDir.resolve("child.err");
         long started = System.nanoTime();
-        Process process = new ProcessBuilder(command).redirectError(stderr.toFile())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process process = new ProcessBuilder(command)
+                .redirectError(stderr.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         return new WriterProcess(process, stderr, started);
     }
 

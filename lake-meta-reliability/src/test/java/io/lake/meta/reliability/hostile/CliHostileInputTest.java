@@ -41,10 +41,11 @@ import org.quicktheories.generators.Generate;
  */
 class CliHostileInputTest {
 
-    private static final Set<Integer> DOCUMENTED = Set.of(ExitCodes.OK, ExitCodes.NOT_FOUND, ExitCodes.USAGE,
-            ExitCodes.CONFLICT, ExitCodes.STORE_ERROR);
+    private static final Set<Integer> DOCUMENTED =
+            Set.of(ExitCodes.OK, ExitCodes.NOT_FOUND, ExitCodes.USAGE, ExitCodes.CONFLICT, ExitCodes.STORE_ERROR);
 
-    private static final java.util.regex.Pattern STACK_FRAME = java.util.regex.Pattern.compile("at [\\w.$]+\\([\\w$]+\\.java:\\d+\\)");
+    private static final java.util.regex.Pattern STACK_FRAME =
+            java.util.regex.Pattern.compile("at [\\w.$]+\\([\\w$]+\\.java:\\d+\\)");
 
     @TempDir
     Path work;
@@ -62,18 +63,38 @@ class CliHostileInputTest {
         Path foreign = work.resolve("foreign");
         org.rocksdb.RocksDB.loadLibrary();
         try (org.rocksdb.Options o = new org.rocksdb.Options().setCreateIfMissing(true);
-             org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(o, foreign.toString())) {
+                org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(o, foreign.toString())) {
             db.put("k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8));
         }
-        stores = new ArrayList<>(List.of("rocks:" + store, "rocks:" + work.resolve("missing"), "rocks:" + file, "rocks:" + foreign,
-                "rocks:", "bogus:x", "", "dynamo:", "dynamo:no such table", "dynamo:t1"));
+        stores = new ArrayList<>(List.of(
+                "rocks:" + store,
+                "rocks:" + work.resolve("missing"),
+                "rocks:" + file,
+                "rocks:" + foreign,
+                "rocks:",
+                "bogus:x",
+                "",
+                "dynamo:",
+                "dynamo:no such table",
+                "dynamo:t1"));
         files = new ArrayList<>();
-        String[] bodies = {"", "[", "{}", "[{}]", "[{\"create\":\"tbl/a\"}]", "[{\"create\":\"tbl/b\",\"value\":1}]",
-            "[{\"require\":\"tbl/a\",\"holds\":\"1\",\"absent\":true}]", "[{\"update\":\"tbl/a\",\"expect\":\"1\",\"value\":\"2\",\"x\":0}]",
-            "[{\"delete\":\"tbl/\\ud800\",\"expect\":\"1\"}]", "\u0000", "[" + "{\"create\":\"tbl/k\",\"value\":\"v\"},".repeat(3) + "]",
-            "[{\"create\":\"tbl/c\",\"value\":\"v\"}]"};
+        String[] bodies = {
+            "",
+            "[",
+            "{}",
+            "[{}]",
+            "[{\"create\":\"tbl/a\"}]",
+            "[{\"create\":\"tbl/b\",\"value\":1}]",
+            "[{\"require\":\"tbl/a\",\"holds\":\"1\",\"absent\":true}]",
+            "[{\"update\":\"tbl/a\",\"expect\":\"1\",\"value\":\"2\",\"x\":0}]",
+            "[{\"delete\":\"tbl/\\ud800\",\"expect\":\"1\"}]",
+            "\u0000",
+            "[" + "{\"create\":\"tbl/k\",\"value\":\"v\"},".repeat(3) + "]",
+            "[{\"create\":\"tbl/c\",\"value\":\"v\"}]"
+        };
         for (int i = 0; i < bodies.length; i++) {
-            files.add(Files.writeString(work.resolve("txn-" + i + ".json"), bodies[i]).toString());
+            files.add(Files.writeString(work.resolve("txn-" + i + ".json"), bodies[i])
+                    .toString());
         }
         Files.write(work.resolve("txn-bad-utf8.json"), new byte[] {'[', (byte) 0xC3, '(', ']'});
         files.add(work.resolve("txn-bad-utf8.json").toString());
@@ -84,53 +105,96 @@ class CliHostileInputTest {
     void hostileCommandLines_endWithADocumentedExitCode_andNoStackTrace() {
         long seed = Runs.seed("hostile-cli");
         int runs = Runs.size("cliRuns", 300, 5_000);
-        String endpoint = DynamoStores.server().map(s -> s.endpoint().toString()).orElse("http://127.0.0.1:1");
+        String endpoint =
+                DynamoStores.server().map(s -> s.endpoint().toString()).orElse("http://127.0.0.1:1");
         Gen<String> text = HostileGens.text().map(t -> t == null ? "" : t);
         Gen<String> word = Generate.frequency(List.of(
                 Pair.of(3, text),
-                Pair.of(2, Generate.pick(List.of("--store", "--prefix", "--limit", "--token", "--expect", "--create", "--keys",
-                        "--file", "--json", "--hex", "--base64", "--endpoint", "--region", "--create-store", "--help", "-", "--",
-                        "--bogus", "-x"))),
+                Pair.of(
+                        2,
+                        Generate.pick(List.of(
+                                "--store",
+                                "--prefix",
+                                "--limit",
+                                "--token",
+                                "--expect",
+                                "--create",
+                                "--keys",
+                                "--file",
+                                "--json",
+                                "--hex",
+                                "--base64",
+                                "--endpoint",
+                                "--region",
+                                "--create-store",
+                                "--help",
+                                "-",
+                                "--",
+                                "--bogus",
+                                "-x"))),
                 Pair.of(2, Generate.pick(stores)),
                 Pair.of(1, Generate.pick(files)),
-                Pair.of(1, Generate.pick(List.of("-1", "0", "10001", "99999999999", "1e3", "0x10", "zz", "AAAA", "=", "tbl/", "tbl/a")))));
-        Gen<List<String>> lines = Generate.pick(List.of("get", "put", "delete", "scan", "txn", "help", "bogus", "", "--version"))
-                .zip(lists().of(word).ofSizeBetween(0, 7), Generate.pick(List.of(0, 1, 2)), (command, rest, connection) -> {
-                    List<String> argv = new ArrayList<>();
-                    argv.add(command);
-                    argv.addAll(rest);
-                    if (connection == 1) {
-                        argv.addAll(List.of("--endpoint", endpoint, "--region", "us-east-1"));
-                    } else if (connection == 2) {
-                        argv.addAll(List.of("--endpoint", "http://127.0.0.1:1", "--region", "us-east-1"));
-                    }
-                    return argv;
-                });
+                Pair.of(
+                        1,
+                        Generate.pick(List.of(
+                                "-1",
+                                "0",
+                                "10001",
+                                "99999999999",
+                                "1e3",
+                                "0x10",
+                                "zz",
+                                "AAAA",
+                                "=",
+                                "tbl/",
+                                "tbl/a")))));
+        Gen<List<String>> lines = Generate.pick(
+                        List.of("get", "put", "delete", "scan", "txn", "help", "bogus", "", "--version"))
+                .zip(
+                        lists().of(word).ofSizeBetween(0, 7),
+                        Generate.pick(List.of(0, 1, 2)),
+                        (command, rest, connection) -> {
+                            List<String> argv = new ArrayList<>();
+                            argv.add(command);
+                            argv.addAll(rest);
+                            if (connection == 1) {
+                                argv.addAll(List.of("--endpoint", endpoint, "--region", "us-east-1"));
+                            } else if (connection == 2) {
+                                argv.addAll(List.of("--endpoint", "http://127.0.0.1:1", "--region", "us-east-1"));
+                            }
+                            return argv;
+                        });
         Map<Integer, Integer> byExit = new TreeMap<>();
         List<String> problems = new ArrayList<>();
         String previousKey = System.getProperty("aws.accessKeyId");
         System.setProperty("aws.accessKeyId", "test");
         System.setProperty("aws.secretAccessKey", "test");
         try {
-            qt().withFixedSeed(seed).withExamples(runs).withShrinkCycles(0).forAll(lines).checkAssert(argv -> {
-                StringWriter out = new StringWriter();
-                StringWriter err = new StringWriter();
-                int exit = LakeMetaCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
-                        .execute(argv.toArray(String[]::new));
-                byExit.merge(exit, 1, Integer::sum);
-                String problem = judge(exit, out.toString(), err.toString());
-                if (problem != null && problems.size() < 10) {
-                    problems.add(Verdicts.show(argv) + " -> " + problem);
-                }
-            });
+            qt().withFixedSeed(seed)
+                    .withExamples(runs)
+                    .withShrinkCycles(0)
+                    .forAll(lines)
+                    .checkAssert(argv -> {
+                        StringWriter out = new StringWriter();
+                        StringWriter err = new StringWriter();
+                        int exit = LakeMetaCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
+                                .execute(argv.toArray(String[]::new));
+                        byExit.merge(exit, 1, Integer::sum);
+                        String problem = judge(exit, out.toString(), err.toString());
+                        if (problem != null && problems.size() < 10) {
+                            problems.add(Verdicts.show(argv) + " -> " + problem);
+                        }
+                    });
         } finally {
             if (previousKey == null) {
                 System.clearProperty("aws.accessKeyId");
                 System.clearProperty("aws.secretAccessKey");
             }
         }
-        Runs.figures("hostile-cli", "runs=" + byExit.values().stream().mapToInt(Integer::intValue).sum() + ", by exit code="
-                + byExit + ", undocumented exits or stack traces=" + problems.size());
+        Runs.figures(
+                "hostile-cli",
+                "runs=" + byExit.values().stream().mapToInt(Integer::intValue).sum() + ", by exit code=" + byExit
+                        + ", undocumented exits or stack traces=" + problems.size());
         assertThat(problems).as("seed above").isEmpty();
     }
 
@@ -140,7 +204,9 @@ class CliHostileInputTest {
             return "exit " + exit + " (not a documented code); stderr: " + err;
         }
         for (String output : List.of(out, err)) {
-            if (output.contains("\tat ") || output.contains("Exception in thread") || STACK_FRAME.matcher(output).find()) {
+            if (output.contains("\tat ")
+                    || output.contains("Exception in thread")
+                    || STACK_FRAME.matcher(output).find()) {
                 return "a stack trace: " + output;
             }
         }
@@ -160,10 +226,14 @@ class CliHostileInputTest {
                 List.of("delete", "--store", "$'rocks:/tmp/\\xfe'", "tbl/k", "--expect", "v"));
         List<String> problems = new ArrayList<>();
         for (List<String> words : cases) {
-            String script = "exec \"$LAKE_META_JAVA\" -XX:TieredStopAtLevel=1 -cp \"$LAKE_META_CP\" " + LakeMetaCommand.class.getName()
-                    + " " + String.join(" ", words);
+            String script = "exec \"$LAKE_META_JAVA\" -XX:TieredStopAtLevel=1 -cp \"$LAKE_META_CP\" "
+                    + LakeMetaCommand.class.getName() + " " + String.join(" ", words);
             ProcessBuilder builder = new ProcessBuilder("bash", "-c", script).directory(work.toFile());
-            builder.environment().put("LAKE_META_JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            builder.environment()
+                    .put(
+                            "LAKE_META_JAVA",
+                            Path.of(System.getProperty("java.home"), "bin", "java")
+                                    .toString());
             builder.environment().put("LAKE_META_CP", System.getProperty("java.class.path"));
             builder.environment().put("LC_ALL", "C.UTF-8");
             Process p = builder.start();

@@ -19,10 +19,16 @@ class LeaseDurationLimitsTest {
     @Test
     void aLeaseDurationPastTheLimit_isRefusedAtTheSetter_withInvalidArgumentException() {
         try (InMemoryMetaStore store = InMemoryMetaStore.create()) {
-            for (Duration tooLong : new Duration[] {Duration.ofMillis(Long.MAX_VALUE), Duration.ofDays(366),
-                    Duration.ofSeconds(Long.MAX_VALUE)}) {
-                assertThatThrownBy(() -> LeaderElection.builder().store(store).leaseKey(MetaKey.of("lease/x"))
-                        .candidateId("a").leaseDuration(tooLong).renewInterval(Duration.ofSeconds(1)).build())
+            for (Duration tooLong : new Duration[] {
+                Duration.ofMillis(Long.MAX_VALUE), Duration.ofDays(366), Duration.ofSeconds(Long.MAX_VALUE)
+            }) {
+                assertThatThrownBy(() -> LeaderElection.builder()
+                                .store(store)
+                                .leaseKey(MetaKey.of("lease/x"))
+                                .candidateId("a")
+                                .leaseDuration(tooLong)
+                                .renewInterval(Duration.ofSeconds(1))
+                                .build())
                         .as("leaseDuration(%s)", tooLong)
                         .isInstanceOf(InvalidArgumentException.class)
                         .hasMessageContaining("leaseDuration must be at most 365 days");

@@ -40,8 +40,18 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  */
 class RefusedOpensHostileTest {
 
-    private static final String[] KINDS = {"regular file", "junk directory", "garbage CURRENT", "foreign RocksDB",
-        "extra column family", "other format version", "MANIFEST gone", "missing, no create", "empty, no create", "held open"};
+    private static final String[] KINDS = {
+        "regular file",
+        "junk directory",
+        "garbage CURRENT",
+        "foreign RocksDB",
+        "extra column family",
+        "other format version",
+        "MANIFEST gone",
+        "missing, no create",
+        "empty, no create",
+        "held open"
+    };
 
     @TempDir
     Path work;
@@ -68,7 +78,8 @@ class RefusedOpensHostileTest {
                 try (MetaStore opened = b.build()) {
                     problems.add(KINDS[kind] + ": opened as " + opened);
                 } catch (InvalidArgumentException | StoreUnavailableException e) {
-                    boolean rightType = kind == 9 ? e instanceof StoreUnavailableException : e instanceof InvalidArgumentException;
+                    boolean rightType =
+                            kind == 9 ? e instanceof StoreUnavailableException : e instanceof InvalidArgumentException;
                     if (!rightType) {
                         problems.add(KINDS[kind] + ": refused with " + e);
                     }
@@ -77,7 +88,8 @@ class RefusedOpensHostileTest {
                 }
                 DiskSnapshot after = DiskSnapshot.withContents(parent);
                 if (!after.equals(before)) {
-                    problems.add(KINDS[kind] + ": the refused open changed the disk: before " + before + ", after " + after);
+                    problems.add(
+                            KINDS[kind] + ": the refused open changed the disk: before " + before + ", after " + after);
                 }
             } finally {
                 if (holder != null) {
@@ -89,8 +101,10 @@ class RefusedOpensHostileTest {
                 break;
             }
         }
-        Runs.figures("hostile-refused-opens-rocksdb", "refused opens=" + opens + " " + byKind + ", untyped or wrong errors and disk changes="
-                + problems.size());
+        Runs.figures(
+                "hostile-refused-opens-rocksdb",
+                "refused opens=" + opens + " " + byKind + ", untyped or wrong errors and disk changes="
+                        + problems.size());
         assertThat(problems).as("seed above").isEmpty();
     }
 
@@ -101,7 +115,9 @@ class RefusedOpensHostileTest {
             case 1 -> {
                 Files.createDirectories(dir);
                 for (int f = 0, n = 1 + r.nextInt(4); f < n; f++) {
-                    Files.write(dir.resolve(new String[] {"junk", "CURRENT.bak", "000001.log", "data.txt"}[f]), randomBytes(r, r.nextInt(2048)));
+                    Files.write(
+                            dir.resolve(new String[] {"junk", "CURRENT.bak", "000001.log", "data.txt"}[f]),
+                            randomBytes(r, r.nextInt(2048)));
                 }
             }
             case 2 -> {
@@ -109,21 +125,26 @@ class RefusedOpensHostileTest {
                 Files.write(dir.resolve("CURRENT"), randomBytes(r, 1 + r.nextInt(64)));
             }
             case 3 -> {
-                try (Options o = new Options().setCreateIfMissing(true); RocksDB db = RocksDB.open(o, dir.toString())) {
+                try (Options o = new Options().setCreateIfMissing(true);
+                        RocksDB db = RocksDB.open(o, dir.toString())) {
                     for (int k = 0, n = 1 + r.nextInt(20); k < n; k++) {
                         db.put(randomBytes(r, 1 + r.nextInt(16)), randomBytes(r, r.nextInt(64)));
                     }
                 }
             }
             case 4 -> {
-                try (Options o = new Options().setCreateIfMissing(true); RocksDB db = RocksDB.open(o, dir.toString());
-                     ColumnFamilyHandle cf = db.createColumnFamily(new ColumnFamilyDescriptor("other".getBytes(StandardCharsets.UTF_8)))) {
+                try (Options o = new Options().setCreateIfMissing(true);
+                        RocksDB db = RocksDB.open(o, dir.toString());
+                        ColumnFamilyHandle cf = db.createColumnFamily(
+                                new ColumnFamilyDescriptor("other".getBytes(StandardCharsets.UTF_8)))) {
                     db.put(cf, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8));
                 }
             }
             case 5 -> {
-                try (Options o = new Options().setCreateIfMissing(true); RocksDB db = RocksDB.open(o, dir.toString())) {
-                    db.put("\u0000lake-meta/format".getBytes(StandardCharsets.UTF_8),
+                try (Options o = new Options().setCreateIfMissing(true);
+                        RocksDB db = RocksDB.open(o, dir.toString())) {
+                    db.put(
+                            "\u0000lake-meta/format".getBytes(StandardCharsets.UTF_8),
                             ("lake-meta-rocks/" + (2 + r.nextInt(90))).getBytes(StandardCharsets.UTF_8));
                     db.put("tbl/k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8));
                 }
@@ -131,7 +152,8 @@ class RefusedOpensHostileTest {
             case 6 -> {
                 RocksDbMetaStore.builder().directory(dir).build().close();
                 try (var files = Files.list(dir)) {
-                    for (Path p : files.filter(p -> p.getFileName().toString().startsWith("MANIFEST")).toList()) {
+                    for (Path p : files.filter(p -> p.getFileName().toString().startsWith("MANIFEST"))
+                            .toList()) {
                         Files.delete(p);
                     }
                 }
@@ -168,16 +190,30 @@ class RefusedOpensHostileTest {
             int[] shards = {Integer.MIN_VALUE, -1, 0, 1025, Integer.MAX_VALUE};
             for (String name : names) {
                 cases++;
-                expectRefused(problems, "tableName(" + Verdicts.show(name) + ")",
-                        () -> DynamoMetaStore.builder().client(client).tableName(name).createTableIfMissing(true).build());
+                expectRefused(
+                        problems,
+                        "tableName(" + Verdicts.show(name) + ")",
+                        () -> DynamoMetaStore.builder()
+                                .client(client)
+                                .tableName(name)
+                                .createTableIfMissing(true)
+                                .build());
             }
             for (int s : shards) {
                 cases++;
-                expectRefused(problems, "shardCount(" + s + ")", () -> DynamoMetaStore.builder().client(client)
-                        .tableName(DynamoStores.target().uniqueTableName("refused")).shardCount(s).createTableIfMissing(true).build());
+                expectRefused(
+                        problems,
+                        "shardCount(" + s + ")",
+                        () -> DynamoMetaStore.builder()
+                                .client(client)
+                                .tableName(DynamoStores.target().uniqueTableName("refused"))
+                                .shardCount(s)
+                                .createTableIfMissing(true)
+                                .build());
             }
             cases++;
-            expectRefused(problems, "client(null)", () -> DynamoMetaStore.builder().client(null));
+            expectRefused(
+                    problems, "client(null)", () -> DynamoMetaStore.builder().client(null));
             long writesBefore = writes(server, table);
             for (int i = 0; i < 5; i++) {
                 int other = 1 + r.nextInt(1024);
@@ -185,21 +221,34 @@ class RefusedOpensHostileTest {
                     continue;
                 }
                 cases++;
-                expectRefused(problems, "an existing 4-shard table opened with shardCount(" + other + ")",
-                        () -> DynamoMetaStore.builder().client(client).tableName(table).shardCount(other).build());
+                expectRefused(
+                        problems,
+                        "an existing 4-shard table opened with shardCount(" + other + ")",
+                        () -> DynamoMetaStore.builder()
+                                .client(client)
+                                .tableName(table)
+                                .shardCount(other)
+                                .build());
             }
             if (writes(server, table) != writesBefore) {
                 problems.add("a refused open wrote to the table");
             }
         }
-        Runs.figures("hostile-refused-opens-dynamodb", "refused builder options and opens=" + cases + ", problems=" + problems.size());
+        Runs.figures(
+                "hostile-refused-opens-dynamodb",
+                "refused builder options and opens=" + cases + ", problems=" + problems.size());
         assertThat(problems).as("seed above").isEmpty();
     }
 
     private static long writes(DynamoDbTestServer server, String table) {
         Map<String, Long> requests = server.statistics().table(table).requests();
-        return requests.entrySet().stream().filter(e -> !e.getKey().startsWith("Get") && !e.getKey().startsWith("Describe")
-                && !e.getKey().equals("Query") && !e.getKey().startsWith("BatchGet")).mapToLong(Map.Entry::getValue).sum();
+        return requests.entrySet().stream()
+                .filter(e -> !e.getKey().startsWith("Get")
+                        && !e.getKey().startsWith("Describe")
+                        && !e.getKey().equals("Query")
+                        && !e.getKey().startsWith("BatchGet"))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
     }
 
     private static void expectRefused(List<String> problems, String what, Runnable open) {

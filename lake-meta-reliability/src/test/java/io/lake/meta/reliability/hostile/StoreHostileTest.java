@@ -11,7 +11,6 @@ import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
-import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
 import io.lake.meta.Transaction;
 import io.lake.meta.postgres.PostgresMetaStore;
@@ -52,23 +51,31 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  */
 class StoreHostileTest {
 
-    private static final List<MetaKey> SEEDED = List.of(MetaKey.of("tbl/a"), MetaKey.of("tbl/a#b"), MetaKey.of("tbl/x/y"),
-            MetaKey.of("tbl/z"), MetaKey.of("tbl/\u00E9"), MetaKey.of("lease/l"), MetaKey.of("rel/r1"), MetaKey.of("rel/r2"));
+    private static final List<MetaKey> SEEDED = List.of(
+            MetaKey.of("tbl/a"),
+            MetaKey.of("tbl/a#b"),
+            MetaKey.of("tbl/x/y"),
+            MetaKey.of("tbl/z"),
+            MetaKey.of("tbl/\u00E9"),
+            MetaKey.of("lease/l"),
+            MetaKey.of("rel/r1"),
+            MetaKey.of("rel/r2"));
     private static final KeyPrefix TBL = KeyPrefix.of("tbl/");
 
     @TempDir
     Path work;
 
     /** One hostile call, as data; {@link Run#call} turns it into a call on the store. */
-    record StoreCall(int kind, String a, String b, int limit, int variant) {
-    }
+    record StoreCall(int kind, String a, String b, int limit, int variant) {}
 
     @Test
     void model_refusesHostileCalls_andChangesNothing() {
         int calls = Runs.size("storeCalls", 6_000, 200_000);
         try (InMemoryMetaStore store = InMemoryMetaStore.create()) {
             String foreign;
-            try (MetaStore rocks = RocksDbMetaStore.builder().directory(work.resolve("foreign")).build()) {
+            try (MetaStore rocks = RocksDbMetaStore.builder()
+                    .directory(work.resolve("foreign"))
+                    .build()) {
                 foreign = tokenOf(rocks);
             }
             run("hostile-store-model", store, calls, () -> store.snapshot().toString(), foreign);
@@ -79,7 +86,8 @@ class StoreHostileTest {
     void rocksDb_refusesHostileCalls_andChangesNothingOnDisk() {
         int calls = Runs.size("storeCalls", 6_000, 200_000) / 2;
         Path dir = work.resolve("rocks");
-        try (MetaStore store = RocksDbMetaStore.builder().directory(dir).build(); InMemoryMetaStore model = InMemoryMetaStore.create()) {
+        try (MetaStore store = RocksDbMetaStore.builder().directory(dir).build();
+                InMemoryMetaStore model = InMemoryMetaStore.create()) {
             run("hostile-store-rocksdb", store, calls, () -> liveWal(dir) + " " + readBack(store), tokenOf(model));
         }
     }
@@ -89,12 +97,18 @@ class StoreHostileTest {
         DynamoDbTestServer server = DynamoStores.target().requireInProcessServer();
         int calls = Runs.size("storeCalls", 6_000, 200_000) / 10;
         try (DynamoDbClient client = DynamoStores.target().newClient();
-             MetaStore store = DynamoStores.newStore(client, "hostile", 4);
-             MetaStore otherShards = DynamoStores.newStore(client, "hostile-other", 2)) {
+                MetaStore store = DynamoStores.newStore(client, "hostile", 4);
+                MetaStore otherShards = DynamoStores.newStore(client, "hostile-other", 2)) {
             String foreign = tokenOf(otherShards);
             String table = DynamoStores.tableOf(store);
-            run("hostile-store-dynamodb", store, calls,
-                    () -> "requests=" + server.statistics().table(table).requests().values().stream().mapToLong(Long::longValue).sum(),
+            run(
+                    "hostile-store-dynamodb",
+                    store,
+                    calls,
+                    () -> "requests="
+                            + server.statistics().table(table).requests().values().stream()
+                                    .mapToLong(Long::longValue)
+                                    .sum(),
                     foreign);
         }
     }
@@ -102,10 +116,14 @@ class StoreHostileTest {
     @Test
     void postgres_refusesHostileCalls_andChangesNothingInTheTable() throws Exception {
         int calls = Runs.size("storeCalls", 6_000, 200_000) / 10;
-        try (PostgresTestTarget.TestDatabase database = PostgresTestTarget.shared().newDatabase("hostile");
-             MetaStore store = PostgresMetaStore.builder().dataSource(database.pool()).table("hostile")
-                     .createTableIfMissing(true).build();
-             InMemoryMetaStore model = InMemoryMetaStore.create()) {
+        try (PostgresTestTarget.TestDatabase database =
+                        PostgresTestTarget.shared().newDatabase("hostile");
+                MetaStore store = PostgresMetaStore.builder()
+                        .dataSource(database.pool())
+                        .table("hostile")
+                        .createTableIfMissing(true)
+                        .build();
+                InMemoryMetaStore model = InMemoryMetaStore.create()) {
             run("hostile-store-postgres", store, calls, () -> tableDigest(database.pool(), "hostile"), tokenOf(model));
         }
     }
@@ -113,9 +131,10 @@ class StoreHostileTest {
     /** Every row of {@code table}, as one digest of keys and value digests in key order. */
     private static String tableDigest(javax.sql.DataSource pool, String table) {
         try (java.sql.Connection connection = pool.getConnection();
-             java.sql.Statement statement = connection.createStatement();
-             java.sql.ResultSet rows = statement.executeQuery("SELECT count(*), md5(coalesce(string_agg(encode(k, 'hex')"
-                     + " || ':' || md5(v), ',' ORDER BY k), '')) FROM " + table)) {
+                java.sql.Statement statement = connection.createStatement();
+                java.sql.ResultSet rows =
+                        statement.executeQuery("SELECT count(*), md5(coalesce(string_agg(encode(k, 'hex')"
+                                + " || ':' || md5(v), ',' ORDER BY k), '')) FROM " + table)) {
             rows.next();
             return "rows=" + rows.getLong(1) + " md5=" + rows.getString(2);
         } catch (java.sql.SQLException e) {
@@ -130,14 +149,17 @@ class StoreHostileTest {
      */
     private static String liveWal(Path dir) {
         try (var files = java.nio.file.Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().endsWith(".log")).map(p -> p.getFileName().toString())
-                    .max(java.util.Comparator.naturalOrder()).map(name -> {
+            return files.filter(p -> p.getFileName().toString().endsWith(".log"))
+                    .map(p -> p.getFileName().toString())
+                    .max(java.util.Comparator.naturalOrder())
+                    .map(name -> {
                         try {
                             return "wal " + name + "=" + java.nio.file.Files.size(dir.resolve(name));
                         } catch (java.io.IOException e) {
                             return "wal switching=0";
                         }
-                    }).orElse("no wal");
+                    })
+                    .orElse("no wal");
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -148,7 +170,8 @@ class StoreHostileTest {
         return store.getAll(SEEDED).toString();
     }
 
-    private static final java.util.regex.Pattern WAL = java.util.regex.Pattern.compile("wal ([^=]+)=(\\d+) (.*)", java.util.regex.Pattern.DOTALL);
+    private static final java.util.regex.Pattern WAL =
+            java.util.regex.Pattern.compile("wal ([^=]+)=(\\d+) (.*)", java.util.regex.Pattern.DOTALL);
 
     /** Whether two states are the same but for a WAL the background switched (see {@link #liveWal}). */
     static boolean sameState(String before, String after) {
@@ -181,12 +204,25 @@ class StoreHostileTest {
         long seed = Runs.seed(area);
         seed(store);
         Run run = new Run(store, snapshot, foreignToken, new Random(seed));
-        Gen<StoreCall> gen = Generate.range(0, 9).zip(HostileGens.text(), HostileGens.text(), HostileGens.limits(),
-                Generate.range(0, 11), StoreCall::new);
-        qt().withFixedSeed(seed).withExamples(calls).withShrinkCycles(0).forAll(gen).checkAssert(run::call);
+        Gen<StoreCall> gen = Generate.range(0, 9)
+                .zip(
+                        HostileGens.text(),
+                        HostileGens.text(),
+                        HostileGens.limits(),
+                        Generate.range(0, 11),
+                        StoreCall::new);
+        qt().withFixedSeed(seed)
+                .withExamples(calls)
+                .withShrinkCycles(0)
+                .forAll(gen)
+                .checkAssert(run::call);
         Runs.figures(area, run.verdicts.figures() + ", boundary writes read back=" + run.boundaryWrites);
-        assertThat(run.verdicts.untypedExamples()).as("untyped errors (seed above)").isEmpty();
-        assertThat(run.verdicts.stateChangeExamples()).as("refused calls that changed the store (seed above)").isEmpty();
+        assertThat(run.verdicts.untypedExamples())
+                .as("untyped errors (seed above)")
+                .isEmpty();
+        assertThat(run.verdicts.stateChangeExamples())
+                .as("refused calls that changed the store (seed above)")
+                .isEmpty();
     }
 
     private static final class Run {
@@ -206,7 +242,8 @@ class StoreHostileTest {
             this.foreignToken = foreignToken;
             this.random = random;
             this.realToken = store.page(TBL, 1).nextToken().orElseThrow();
-            this.otherPrefixToken = store.page(KeyPrefix.of("rel/"), 1).nextToken().orElseThrow();
+            this.otherPrefixToken =
+                    store.page(KeyPrefix.of("rel/"), 1).nextToken().orElseThrow();
             this.before = snapshot.get();
         }
 
@@ -230,19 +267,27 @@ class StoreHostileTest {
                 case 2:
                     return write(key, c);
                 case 3:
-                    return c.variant() == 0 ? store.transact(null)
-                            : store.transact(Transaction.of(List.of(Condition.holds(key, MetaValue.utf8("never"))),
+                    return c.variant() == 0
+                            ? store.transact(null)
+                            : store.transact(Transaction.of(
+                                    List.of(Condition.holds(key, MetaValue.utf8("never"))),
                                     List.of(Mutation.create(SEEDED.get(0), MetaValue.utf8("never")))));
                 case 4:
-                    return c.variant() == 0 ? store.applyGuarded(null)
-                            : store.applyGuarded(new GuardedMutation(key, MetaValue.utf8("never"),
+                    return c.variant() == 0
+                            ? store.applyGuarded(null)
+                            : store.applyGuarded(new GuardedMutation(
+                                    key,
+                                    MetaValue.utf8("never"),
                                     Mutation.delete(SEEDED.get(1), MetaValue.utf8("never"))));
                 case 5:
-                    return c.variant() == 0 ? store.page(null) : store.page(ValueObjectsHostileTest.prefixOrNull(c.a()), c.limit());
+                    return c.variant() == 0
+                            ? store.page(null)
+                            : store.page(ValueObjectsHostileTest.prefixOrNull(c.a()), c.limit());
                 case 6:
                     return store.page(PageRequest.first(ValueObjectsHostileTest.prefixOrNull(c.a()), c.limit()));
                 default:
-                    return store.page(PageRequest.after(c.variant() == 5 ? KeyPrefix.of("tbl/x/") : TBL, token(c), c.limit()));
+                    return store.page(
+                            PageRequest.after(c.variant() == 5 ? KeyPrefix.of("tbl/x/") : TBL, token(c), c.limit()));
             }
         }
 
@@ -272,15 +317,19 @@ class StoreHostileTest {
                 return store.apply(null);
             }
             if (key == null || c.variant() < 6) {
-                return store.apply(Mutation.update(key == null ? SEEDED.get(2) : key, MetaValue.utf8("never"), MetaValue.utf8("x")));
+                return store.apply(Mutation.update(
+                        key == null ? SEEDED.get(2) : key, MetaValue.utf8("never"), MetaValue.utf8("x")));
             }
-            MetaKey boundary = MetaKey.of("tbl/" + "k".repeat(Limits.MAX_KEY_BYTES - 4 - 1) + (char) ('a' + c.variant()));
+            MetaKey boundary =
+                    MetaKey.of("tbl/" + "k".repeat(Limits.MAX_KEY_BYTES - 4 - 1) + (char) ('a' + c.variant()));
             byte[] bytes = new byte[Limits.MAX_VALUE_BYTES];
             random.nextBytes(bytes);
             MetaValue value = MetaValue.of(bytes);
-            if (!store.create(boundary, value).isApplied() || !store.get(boundary).equals(Optional.of(value))
+            if (!store.create(boundary, value).isApplied()
+                    || !store.get(boundary).equals(Optional.of(value))
                     || !store.delete(boundary, value).isApplied()) {
-                verdicts.untyped("boundary write of " + boundary.utf8Length() + "-byte key", "did not apply and read back");
+                verdicts.untyped(
+                        "boundary write of " + boundary.utf8Length() + "-byte key", "did not apply and read back");
             }
             boundaryWrites++;
             return null;
@@ -310,14 +359,16 @@ class StoreHostileTest {
                     }
                     int flipped = index | (1 << random.nextInt(unusedBits));
                     return t.substring(0, t.length() - 1)
-                            + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".charAt(flipped == index ? index ^ 1 : flipped);
+                            + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+                                    .charAt(flipped == index ? index ^ 1 : flipped);
                 }
                 case 5:
                     return t; // issued for tbl/, used with tbl/x/
                 case 6:
                     return foreignToken;
                 case 7:
-                    return Base64.getEncoder().encodeToString(Base64.getUrlDecoder().decode(t));
+                    return Base64.getEncoder()
+                            .encodeToString(Base64.getUrlDecoder().decode(t));
                 case 8:
                     return otherPrefixToken;
                 case 9:
@@ -328,8 +379,8 @@ class StoreHostileTest {
         }
 
         private static String describe(StoreCall c) {
-            return "call " + c.kind() + "/" + c.variant() + "(" + Verdicts.show(c.a()) + ", " + Verdicts.show(c.b()) + ", limit "
-                    + c.limit() + ")";
+            return "call " + c.kind() + "/" + c.variant() + "(" + Verdicts.show(c.a()) + ", " + Verdicts.show(c.b())
+                    + ", limit " + c.limit() + ")";
         }
     }
 }

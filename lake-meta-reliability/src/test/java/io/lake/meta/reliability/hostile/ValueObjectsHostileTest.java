@@ -47,15 +47,17 @@ import org.quicktheories.generators.Generate;
 class ValueObjectsHostileTest {
 
     /** One hostile call: what it is (for reports), what it may throw, and the call. */
-    record Case(String what, Set<Class<? extends RuntimeException>> allowed, Callable<?> call) {
-    }
+    record Case(String what, Set<Class<? extends RuntimeException>> allowed, Callable<?> call) {}
 
     @Test
     void everyFactory_refusesHostileInput_withATypedError() {
         long seed = Runs.seed("hostile-value-objects");
         int calls = Runs.size("valueObjectCalls", 20_000, 700_000);
         Verdicts verdicts = new Verdicts();
-        qt().withFixedSeed(seed).withExamples(calls).withShrinkCycles(0).forAll(cases())
+        qt().withFixedSeed(seed)
+                .withExamples(calls)
+                .withShrinkCycles(0)
+                .forAll(cases())
                 .checkAssert(c -> verdicts.run(c.what(), c.allowed(), c.call()));
         Runs.figures("hostile-value-objects", verdicts.figures());
         assertThat(verdicts.untypedExamples()).as("untyped errors (seed above)").isEmpty();
@@ -68,49 +70,120 @@ class ValueObjectsHostileTest {
         Gen<Long> longs = Generate.pick(List.of(Long.MIN_VALUE, -1L, 0L, 1L, Long.MAX_VALUE - 1, Long.MAX_VALUE));
         List<Pair<Integer, Gen<Case>>> all = new ArrayList<>();
         all.add(Pair.of(3, text.map(t -> contract("MetaKey.of(" + Verdicts.show(t) + ")", () -> MetaKey.of(t)))));
-        all.add(Pair.of(2, HostileGens.bytes().map(b -> contract("MetaKey.fromUtf8(" + show(b) + ")", () -> MetaKey.fromUtf8(b)))));
+        all.add(Pair.of(
+                2,
+                HostileGens.bytes()
+                        .map(b -> contract("MetaKey.fromUtf8(" + show(b) + ")", () -> MetaKey.fromUtf8(b)))));
         all.add(Pair.of(2, text.map(t -> contract("KeyPrefix.of(" + Verdicts.show(t) + ")", () -> KeyPrefix.of(t)))));
-        all.add(Pair.of(2, text.map(t -> contract("KeyPrefix.family(" + Verdicts.show(t) + ")", () -> KeyPrefix.family(t)))));
-        all.add(Pair.of(2, text.map(t -> contract("MetaValue.utf8(" + Verdicts.show(t) + ")", () -> MetaValue.utf8(t)))));
-        all.add(Pair.of(1, HostileGens.valueSizes().map(n -> contract("MetaValue.of(" + n + " bytes)",
-                () -> MetaValue.of(new byte[n])))));
-        all.add(Pair.of(1, HostileGens.bytes().map(b -> contract("MetaValue.of(" + show(b) + ")", () -> MetaValue.of(b)))));
-        all.add(Pair.of(2, text.zip(HostileGens.limits(), (t, limit) -> contract("PageRequest.first(" + Verdicts.show(t) + ", " + limit + ")",
-                () -> PageRequest.first(prefixOrNull(t), limit)))));
-        all.add(Pair.of(2, text.zip(HostileGens.tokenish(), HostileGens.limits(), (t, token, limit) -> contract(
-                "PageRequest.after(" + Verdicts.show(t) + ", " + Verdicts.show(token) + ", " + limit + ")",
-                () -> PageRequest.after(prefixOrNull(t), token, limit)))));
-        all.add(Pair.of(2, key.zip(value, value, (k, v, w) -> contract("Mutation.*(" + k + ", " + v + ", " + w + ")", () -> {
-            Mutation.create(k, v);
-            Mutation.update(k, v, w);
-            return Mutation.delete(k, w);
-        }))));
-        all.add(Pair.of(1, key.zip(value, (k, v) -> contract("Condition.*(" + k + ", " + v + ")", () -> {
-            Condition.absent(k);
-            return Condition.holds(k, v);
-        }))));
-        all.add(Pair.of(1, key.zip(value, (k, v) -> contract("new Entry(" + k + ", " + v + ")", () -> new Entry(k, v)))));
+        all.add(Pair.of(
+                2, text.map(t -> contract("KeyPrefix.family(" + Verdicts.show(t) + ")", () -> KeyPrefix.family(t)))));
+        all.add(Pair.of(
+                2, text.map(t -> contract("MetaValue.utf8(" + Verdicts.show(t) + ")", () -> MetaValue.utf8(t)))));
+        all.add(Pair.of(
+                1,
+                HostileGens.valueSizes()
+                        .map(n -> contract("MetaValue.of(" + n + " bytes)", () -> MetaValue.of(new byte[n])))));
+        all.add(Pair.of(
+                1, HostileGens.bytes().map(b -> contract("MetaValue.of(" + show(b) + ")", () -> MetaValue.of(b)))));
+        all.add(Pair.of(
+                2,
+                text.zip(
+                        HostileGens.limits(),
+                        (t, limit) -> contract(
+                                "PageRequest.first(" + Verdicts.show(t) + ", " + limit + ")",
+                                () -> PageRequest.first(prefixOrNull(t), limit)))));
+        all.add(Pair.of(
+                2,
+                text.zip(
+                        HostileGens.tokenish(),
+                        HostileGens.limits(),
+                        (t, token, limit) -> contract(
+                                "PageRequest.after(" + Verdicts.show(t) + ", " + Verdicts.show(token) + ", " + limit
+                                        + ")",
+                                () -> PageRequest.after(prefixOrNull(t), token, limit)))));
+        all.add(Pair.of(
+                2,
+                key.zip(
+                        value,
+                        value,
+                        (k, v, w) -> contract("Mutation.*(" + k + ", " + v + ", " + w + ")", () -> {
+                            Mutation.create(k, v);
+                            Mutation.update(k, v, w);
+                            return Mutation.delete(k, w);
+                        }))));
+        all.add(Pair.of(
+                1,
+                key.zip(
+                        value,
+                        (k, v) -> contract("Condition.*(" + k + ", " + v + ")", () -> {
+                            Condition.absent(k);
+                            return Condition.holds(k, v);
+                        }))));
+        all.add(Pair.of(
+                1, key.zip(value, (k, v) -> contract("new Entry(" + k + ", " + v + ")", () -> new Entry(k, v)))));
         all.add(Pair.of(2, transactions()));
-        all.add(Pair.of(1, key.zip(value, key, (g, v, t) -> contract("new GuardedMutation(" + g + ", " + v + ", create " + t + ")",
-                () -> new GuardedMutation(g, v, t == null ? null : Mutation.create(t, MetaValue.utf8("x")))))));
-        all.add(Pair.of(1, Generate.pick(List.of(0, 1, 2, 3)).zip(key, (n, k) -> contract("results(" + n + ", " + k + ")",
-                () -> results(n, k)))));
-        all.add(Pair.of(2, HostileGens.bytes().map(b -> contract("LeaseRecord.decode(" + show(b) + ")",
-                () -> LeaseRecord.decode(MetaKey.of("lease/x"), b == null ? null : MetaValue.of(b))))));
-        all.add(Pair.of(2, leaseJson().map(j -> contract("LeaseRecord.decode(" + Verdicts.show(j) + ")",
-                () -> LeaseRecord.decode(MetaKey.of("lease/x"), MetaValue.utf8(j))))));
-        all.add(Pair.of(1, text.zip(longs, longs, (h, e, x) -> contract("LeaseRecord.held(" + Verdicts.show(h) + ", " + e + ", " + x + ")",
-                () -> LeaseRecord.held(h, e, x, h).encode()))));
-        all.add(Pair.of(1, longs.zip(text, (e, n) -> contract("LeaseRecord.vacant(" + e + ", " + Verdicts.show(n) + ")",
-                () -> LeaseRecord.vacant(e, e, n).encode()))));
-        all.add(Pair.of(1, key.zip(value, longs, (k, v, e) -> contract("new LeaseGuard(" + k + ", " + v + ", " + e + ")",
-                () -> new LeaseGuard(k, v, e, e)))));
-        all.add(Pair.of(1, text.zip(Generate.pick(List.of(-1L, 0L, 1L, 3_000L, 10_000L, Long.MAX_VALUE)), (id, ms) ->
-                new Case("LeaderElection.builder()(" + Verdicts.show(id) + ", " + ms + " ms)", Verdicts.BUILDERS,
-                        () -> electionBuilder(id, ms)))));
-        all.add(Pair.of(1, Generate.range(0, 6).map(n -> new Case("RocksDbMetaStore.builder() misuse " + n, Verdicts.BUILDERS,
-                () -> rocksBuilder(n)))));
-        all.add(Pair.of(1, Generate.range(0, 3).map(n -> contract("FencedMetaStore.over misuse " + n, () -> fencedOver(n)))));
+        all.add(Pair.of(
+                1,
+                key.zip(
+                        value,
+                        key,
+                        (g, v, t) -> contract(
+                                "new GuardedMutation(" + g + ", " + v + ", create " + t + ")",
+                                () -> new GuardedMutation(
+                                        g, v, t == null ? null : Mutation.create(t, MetaValue.utf8("x")))))));
+        all.add(Pair.of(
+                1,
+                Generate.pick(List.of(0, 1, 2, 3))
+                        .zip(key, (n, k) -> contract("results(" + n + ", " + k + ")", () -> results(n, k)))));
+        all.add(Pair.of(
+                2,
+                HostileGens.bytes()
+                        .map(b -> contract(
+                                "LeaseRecord.decode(" + show(b) + ")",
+                                () -> LeaseRecord.decode(MetaKey.of("lease/x"), b == null ? null : MetaValue.of(b))))));
+        all.add(Pair.of(
+                2,
+                leaseJson()
+                        .map(j -> contract(
+                                "LeaseRecord.decode(" + Verdicts.show(j) + ")",
+                                () -> LeaseRecord.decode(MetaKey.of("lease/x"), MetaValue.utf8(j))))));
+        all.add(Pair.of(
+                1,
+                text.zip(
+                        longs,
+                        longs,
+                        (h, e, x) -> contract(
+                                "LeaseRecord.held(" + Verdicts.show(h) + ", " + e + ", " + x + ")",
+                                () -> LeaseRecord.held(h, e, x, h).encode()))));
+        all.add(Pair.of(
+                1,
+                longs.zip(
+                        text,
+                        (e, n) -> contract(
+                                "LeaseRecord.vacant(" + e + ", " + Verdicts.show(n) + ")",
+                                () -> LeaseRecord.vacant(e, e, n).encode()))));
+        all.add(Pair.of(
+                1,
+                key.zip(
+                        value,
+                        longs,
+                        (k, v, e) -> contract(
+                                "new LeaseGuard(" + k + ", " + v + ", " + e + ")", () -> new LeaseGuard(k, v, e, e)))));
+        all.add(Pair.of(
+                1,
+                text.zip(
+                        Generate.pick(List.of(-1L, 0L, 1L, 3_000L, 10_000L, Long.MAX_VALUE)),
+                        (id, ms) -> new Case(
+                                "LeaderElection.builder()(" + Verdicts.show(id) + ", " + ms + " ms)",
+                                Verdicts.BUILDERS,
+                                () -> electionBuilder(id, ms)))));
+        all.add(Pair.of(
+                1,
+                Generate.range(0, 6)
+                        .map(n -> new Case(
+                                "RocksDbMetaStore.builder() misuse " + n, Verdicts.BUILDERS, () -> rocksBuilder(n)))));
+        all.add(Pair.of(
+                1, Generate.range(0, 3).map(n -> contract("FencedMetaStore.over misuse " + n, () -> fencedOver(n)))));
         return Generate.frequency(all);
     }
 
@@ -123,7 +196,9 @@ class ValueObjectsHostileTest {
             case 2 -> b.durability(null);
             case 3 -> b.raceHooks(null);
             case 4 -> b.createIfMissing(true).createIfMissing(false);
-            case 5 -> b.durability(io.lake.meta.rocks.Durability.SYNCED_WAL).durability(io.lake.meta.rocks.Durability.UNSYNCED_WAL);
+            case 5 ->
+                b.durability(io.lake.meta.rocks.Durability.SYNCED_WAL)
+                        .durability(io.lake.meta.rocks.Durability.UNSYNCED_WAL);
             default -> b.build();
         };
     }
@@ -182,8 +257,12 @@ class ValueObjectsHostileTest {
     private static Gen<Case> transactions() {
         Gen<Integer> shape = Generate.range(0, 7);
         Gen<List<Integer>> picks = lists().of(Generate.range(-1, 4)).ofSizeBetween(0, 5);
-        return shape.zip(picks, picks, (s, conditionKeys, mutationKeys) -> contract(
-                "Transaction(shape " + s + ", " + conditionKeys + ", " + mutationKeys + ")", () -> transaction(s, conditionKeys, mutationKeys)));
+        return shape.zip(
+                picks,
+                picks,
+                (s, conditionKeys, mutationKeys) -> contract(
+                        "Transaction(shape " + s + ", " + conditionKeys + ", " + mutationKeys + ")",
+                        () -> transaction(s, conditionKeys, mutationKeys)));
     }
 
     private static Object transaction(int shape, List<Integer> conditionKeys, List<Integer> mutationKeys) {
@@ -228,8 +307,13 @@ class ValueObjectsHostileTest {
     private static Object results(int shape, MetaKey key) {
         return switch (shape) {
             case 0 -> WriteResult.conflict(null);
-            case 1 -> TransactionResult.notApplied(key == null ? null : List.of(TransactionFailure.currentUnknown(key),
-                    TransactionFailure.found(key, Optional.empty())));
+            case 1 ->
+                TransactionResult.notApplied(
+                        key == null
+                                ? null
+                                : List.of(
+                                        TransactionFailure.currentUnknown(key),
+                                        TransactionFailure.found(key, Optional.empty())));
             case 2 -> TransactionResult.notApplied(List.of());
             default -> TransactionFailure.found(key, null);
         };
@@ -237,17 +321,35 @@ class ValueObjectsHostileTest {
 
     /** JSON that is almost a lease record: fields missing, doubled, of the wrong type, out of range, trailing junk. */
     private static Gen<String> leaseJson() {
-        Gen<String> field = Generate.pick(List.of("\"holder\":\"a\"", "\"holder\":\"\"", "\"holder\":1", "\"holder\":null",
-                "\"epoch\":1", "\"epoch\":-1", "\"epoch\":1.5", "\"epoch\":\"1\"", "\"epoch\":99999999999999999999",
-                "\"expiresAtMillis\":5", "\"expiresAtMillis\":-5", "\"nonce\":\"n\"", "\"nonce\":{}", "\"x\":[1,2]",
+        Gen<String> field = Generate.pick(List.of(
+                "\"holder\":\"a\"",
+                "\"holder\":\"\"",
+                "\"holder\":1",
+                "\"holder\":null",
+                "\"epoch\":1",
+                "\"epoch\":-1",
+                "\"epoch\":1.5",
+                "\"epoch\":\"1\"",
+                "\"epoch\":99999999999999999999",
+                "\"expiresAtMillis\":5",
+                "\"expiresAtMillis\":-5",
+                "\"nonce\":\"n\"",
+                "\"nonce\":{}",
+                "\"x\":[1,2]",
                 "\"holder\":\"\\ud800\""));
-        return lists().of(field).ofSizeBetween(0, 5).zip(Generate.pick(List.of("", "x", "}", " ", "{}")),
-                (fields, tail) -> "{" + String.join(",", fields) + "}" + tail);
+        return lists().of(field)
+                .ofSizeBetween(0, 5)
+                .zip(
+                        Generate.pick(List.of("", "x", "}", " ", "{}")),
+                        (fields, tail) -> "{" + String.join(",", fields) + "}" + tail);
     }
 
     private static Object electionBuilder(String candidate, long millis) {
         try (InMemoryMetaStore store = InMemoryMetaStore.create()) {
-            LeaderElection.Builder b = LeaderElection.builder().store(store).leaseKey(MetaKey.of("lease/x")).candidateId(candidate);
+            LeaderElection.Builder b = LeaderElection.builder()
+                    .store(store)
+                    .leaseKey(MetaKey.of("lease/x"))
+                    .candidateId(candidate);
             if (millis != 3_000L) {
                 b.leaseDuration(Duration.ofMillis(millis));
             }

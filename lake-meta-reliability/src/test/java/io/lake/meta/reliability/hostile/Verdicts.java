@@ -22,8 +22,8 @@ final class Verdicts {
      * {@code InvalidArgumentException} (the family), an option set twice or a required one missing
      * at {@code build()} is IllegalStateException.
      */
-    static final Set<Class<? extends RuntimeException>> BUILDERS = Set.of(MetaStoreException.class,
-            IllegalStateException.class);
+    static final Set<Class<? extends RuntimeException>> BUILDERS =
+            Set.of(MetaStoreException.class, IllegalStateException.class);
 
     private static final int KEPT = 10;
 
@@ -107,7 +107,10 @@ final class Verdicts {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < Math.min(s.length(), 60); i++) {
             char c = s.charAt(i);
-            b.append(c < 0x20 || (c >= 0xD800 && c <= 0xDFFF) || c > 0x7E ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+            b.append(
+                    c < 0x20 || (c >= 0xD800 && c <= 0xDFFF) || c > 0x7E
+                            ? String.format("\\u%04x", (int) c)
+                            : String.valueOf(c));
         }
         return s.length() > 60 ? b + "...(" + s.length() + ")" : b.toString();
     }

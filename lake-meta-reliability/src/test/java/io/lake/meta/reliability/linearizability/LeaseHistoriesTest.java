@@ -76,7 +76,12 @@ class LeaseHistoriesTest {
 
     @Test
     void rocksDb_leaseHistories() throws Exception {
-        run("lease-rocksdb", h -> RocksDbMetaStore.builder().directory(work.resolve("lease-" + h)).build(), null);
+        run(
+                "lease-rocksdb",
+                h -> RocksDbMetaStore.builder()
+                        .directory(work.resolve("lease-" + h))
+                        .build(),
+                null);
     }
 
     @Test
@@ -119,10 +124,15 @@ class LeaseHistoriesTest {
         } finally {
             pool.shutdownNow();
         }
-        Runs.figures(area, "histories=" + histories + ", rounds each=" + rounds + ", store operations=" + operations
-                + ", terms led=" + terms + ", fenced writes applied=" + fencedApplied + ", fenced writes refused="
-                + fencedRefused + ", violations=" + violations.size());
-        assertThat(violations).as("lease histories breaking a rule (seed above)").isEmpty();
+        Runs.figures(
+                area,
+                "histories=" + histories + ", rounds each=" + rounds + ", store operations=" + operations
+                        + ", terms led=" + terms + ", fenced writes applied=" + fencedApplied
+                        + ", fenced writes refused="
+                        + fencedRefused + ", violations=" + violations.size());
+        assertThat(violations)
+                .as("lease histories breaking a rule (seed above)")
+                .isEmpty();
     }
 
     private static final class HistoryRun {
@@ -137,6 +147,7 @@ class LeaseHistoriesTest {
         final List<MetaStore> fenced = new ArrayList<>();
         /** epoch → the candidates told Leader in it. */
         final Map<Long, Set<String>> leaders = new HashMap<>();
+
         History history;
         Optional<MetaValue> finalLease;
         long fencedApplied;
@@ -155,8 +166,15 @@ class LeaseHistoriesTest {
             table = faults == null ? null : DynamoStores.tableOf(raw);
             for (int c = 0; c < CANDIDATES; c++) {
                 ManualTicker ticker = new ManualTicker();
-                LeaderElection e = LeaderElection.builder().store(recorded).leaseKey(LEASE).candidateId("cand" + c)
-                        .leaseDuration(LEASE_DURATION).renewInterval(RENEW).clock(wall).ticker(ticker).build();
+                LeaderElection e = LeaderElection.builder()
+                        .store(recorded)
+                        .leaseKey(LEASE)
+                        .candidateId("cand" + c)
+                        .leaseDuration(LEASE_DURATION)
+                        .renewInterval(RENEW)
+                        .clock(wall)
+                        .ticker(ticker)
+                        .build();
                 tickers.add(ticker);
                 elections.add(e);
                 fenced.add(FencedMetaStore.over(recorded, e));
@@ -219,7 +237,8 @@ class LeaseHistoriesTest {
             LeadershipStatus status = elections.get(c).campaignOnce();
             if (status instanceof LeadershipStatus.Leader leader) {
                 synchronized (leaders) {
-                    leaders.computeIfAbsent(leader.epoch(), e -> new HashSet<>()).add("cand" + c);
+                    leaders.computeIfAbsent(leader.epoch(), e -> new HashSet<>())
+                            .add("cand" + c);
                 }
             }
         }
@@ -229,7 +248,8 @@ class LeaseHistoriesTest {
                 try {
                     Optional<MetaValue> seen = fenced.get(c).get(TARGET);
                     MetaValue next = MetaValue.utf8("cand" + c + "-" + cr.nextLong());
-                    boolean applied = seen.isEmpty() ? fenced.get(c).create(TARGET, next).isApplied()
+                    boolean applied = seen.isEmpty()
+                            ? fenced.get(c).create(TARGET, next).isApplied()
                             : fenced.get(c).update(TARGET, seen.get(), next).isApplied();
                     synchronized (this) {
                         fencedApplied += applied ? 1 : 0;
@@ -270,13 +290,16 @@ class LeaseHistoriesTest {
             LeaseRecord previous = null;
             for (LeaseRecord record : chain) {
                 if (record.holder().isPresent()) {
-                    String before = holderOfEpoch.putIfAbsent(record.epoch(), record.holder().get());
+                    String before = holderOfEpoch.putIfAbsent(
+                            record.epoch(), record.holder().get());
                     if (before != null && !before.equals(record.holder().get())) {
-                        problems.add("epoch " + record.epoch() + " held by " + before + " and " + record.holder().get());
+                        problems.add("epoch " + record.epoch() + " held by " + before + " and "
+                                + record.holder().get());
                     }
                 }
                 if (previous != null) {
-                    boolean holderChanged = record.holder().isPresent() && !record.holder().equals(previous.holder());
+                    boolean holderChanged =
+                            record.holder().isPresent() && !record.holder().equals(previous.holder());
                     if (record.epoch() < previous.epoch() || (holderChanged && record.epoch() <= previous.epoch())) {
                         problems.add("epoch went from " + previous + " to " + record);
                     }
@@ -313,7 +336,8 @@ class LeaseHistoriesTest {
             List<Mutation> maybe = new ArrayList<>();
             for (Operation op : history.operations()) {
                 if (op.call() instanceof Call.Write w && w.mutation().key().equals(LEASE)) {
-                    if (op.outcome() instanceof Outcome.Written written && written.result().isApplied()) {
+                    if (op.outcome() instanceof Outcome.Written written
+                            && written.result().isApplied()) {
                         applied.add(w.mutation());
                     } else if (op.outcome() instanceof Outcome.Unknown) {
                         maybe.add(w.mutation());
@@ -333,8 +357,12 @@ class LeaseHistoriesTest {
             return chain;
         }
 
-        private boolean findPath(Optional<MetaValue> current, List<Mutation> applied, List<Mutation> maybe,
-                List<Mutation> path, Set<Mutation> used) {
+        private boolean findPath(
+                Optional<MetaValue> current,
+                List<Mutation> applied,
+                List<Mutation> maybe,
+                List<Mutation> path,
+                Set<Mutation> used) {
             if (current.equals(finalLease) && path.containsAll(applied)) {
                 return true;
             }

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
+import io.lake.meta.postgres.PostgresMetaStore;
 import io.lake.meta.reliability.DynamoFaults;
 import io.lake.meta.reliability.DynamoStores;
 import io.lake.meta.reliability.MixedWorkload;
 import io.lake.meta.reliability.Runs;
-import io.lake.meta.postgres.PostgresMetaStore;
 import io.lake.meta.rocks.RocksDbMetaStore;
 import io.lake.meta.testkit.InMemoryMetaStore;
 import io.lake.meta.testkit.history.CheckResult;
@@ -62,7 +62,10 @@ class StoreHistoriesTest {
 
     @Test
     void model_historiesAreLinearizable() throws Exception {
-        runHistories("histories-model", Runs.size("histories", 20, 6_000), i -> new Target(InMemoryMetaStore.create(), true, null, null));
+        runHistories(
+                "histories-model",
+                Runs.size("histories", 20, 6_000),
+                i -> new Target(InMemoryMetaStore.create(), true, null, null));
     }
 
     @Test
@@ -81,7 +84,8 @@ class StoreHistoriesTest {
             DynamoFaults[] plans = DynamoFaults.values();
             runHistories("histories-dynamodb", perPlan * plans.length, i -> {
                 DynamoFaults plan = plans[i % plans.length];
-                MetaStore store = DynamoStores.newStore(client, "hist-" + plan.name().toLowerCase(), i % 3 == 0 ? 1 : 4);
+                MetaStore store =
+                        DynamoStores.newStore(client, "hist-" + plan.name().toLowerCase(), i % 3 == 0 ? 1 : 4);
                 String table = DynamoStores.tableOf(store);
                 return new Target(store, false, new FaultArming(server, table, plan), null);
             });
@@ -91,8 +95,7 @@ class StoreHistoriesTest {
     }
 
     /** The store of one history, whether its first pages are one snapshot, the faults armed on it, its directory. */
-    private record Target(MetaStore store, boolean snapshotPages, Faults faults, Path dir) {
-    }
+    private record Target(MetaStore store, boolean snapshotPages, Faults faults, Path dir) {}
 
     /** Faults a history's clients arm as they go. */
     private interface Faults {
@@ -149,8 +152,9 @@ class StoreHistoriesTest {
      */
     private static final class PostgresCuts implements Faults {
         private static final String[] MARKERS = {"INSERT INTO", "\0COMMIT\0", "\0COMMIT\0"};
-        private static final CuttingProxy.Cut[] CUTS = {CuttingProxy.Cut.BEFORE_SERVER, CuttingProxy.Cut.BEFORE_SERVER,
-            CuttingProxy.Cut.AFTER_SERVER_ANSWERED};
+        private static final CuttingProxy.Cut[] CUTS = {
+            CuttingProxy.Cut.BEFORE_SERVER, CuttingProxy.Cut.BEFORE_SERVER, CuttingProxy.Cut.AFTER_SERVER_ANSWERED
+        };
         final CuttingProxy proxy;
 
         PostgresCuts(CuttingProxy proxy) {
@@ -185,9 +189,11 @@ class StoreHistoriesTest {
 
     @Test
     void postgres_underConnectionCuts_historiesAreLinearizable() throws Exception {
-        try (PostgresTestTarget.TestDatabase database = PostgresTestTarget.shared().newDatabase("histories")) {
+        try (PostgresTestTarget.TestDatabase database =
+                PostgresTestTarget.shared().newDatabase("histories")) {
             runHistories("histories-postgres", Runs.size("histories", 10, 1_000), i -> {
-                CuttingProxy proxy = new CuttingProxy(database.target().host(), database.target().port());
+                CuttingProxy proxy = new CuttingProxy(
+                        database.target().host(), database.target().port());
                 MetaStore store = PostgresMetaStore.builder()
                         .dataSource(database.target().direct(database.name(), "127.0.0.1", proxy.port()))
                         .table(database.newTableName())
@@ -219,7 +225,8 @@ class StoreHistoriesTest {
                 History history;
                 try (MetaStore store = target.store()) {
                     HistoryRecorder recorder = new HistoryRecorder();
-                    MetaStore recorded = target.snapshotPages() ? recorder.recordingWithPages(store) : recorder.recording(store);
+                    MetaStore recorded =
+                            target.snapshotPages() ? recorder.recordingWithPages(store) : recorder.recording(store);
                     runClients(pool, recorded, historySeed, target.faults(), errors);
                     history = recorder.history();
                 } finally {
@@ -236,27 +243,33 @@ class StoreHistoriesTest {
                 unknown += history.unknownOutcomes();
                 largest = Math.max(largest, history.size());
                 if (!result.isLinearizable()) {
-                    violations.add("history " + h + (target.faults() != null ? " (" + target.faults().plan() + ")" : "")
-                            + ": " + result);
+                    violations.add("history " + h
+                            + (target.faults() != null ? " (" + target.faults().plan() + ")" : "") + ": " + result);
                 }
             }
         } finally {
             pool.shutdownNow();
         }
-        Runs.figures(area, "histories=" + histories + ", operations=" + operations + " (" + (operations / Math.max(1, histories))
-                + " per history, largest " + largest + "), unknown outcomes=" + unknown + ", faults fired=" + faultsFired
-                + ", typed errors=" + errors + ", violations=" + violations.size());
-        assertThat(violations).as("histories that are not linearizable (seed above)").isEmpty();
+        Runs.figures(
+                area,
+                "histories=" + histories + ", operations=" + operations + " (" + (operations / Math.max(1, histories))
+                        + " per history, largest " + largest + "), unknown outcomes=" + unknown + ", faults fired="
+                        + faultsFired
+                        + ", typed errors=" + errors + ", violations=" + violations.size());
+        assertThat(violations)
+                .as("histories that are not linearizable (seed above)")
+                .isEmpty();
     }
 
-    private static void runClients(ExecutorService pool, MetaStore recorded, long seed, Faults faults,
-            Map<String, LongAdder> errors) throws Exception {
+    private static void runClients(
+            ExecutorService pool, MetaStore recorded, long seed, Faults faults, Map<String, LongAdder> errors)
+            throws Exception {
         CountDownLatch start = new CountDownLatch(1);
         List<Future<?>> clients = new ArrayList<>();
         for (int c = 0; c < CLIENTS; c++) {
             Random r = new Random(seed + c);
             MixedWorkload workload = new MixedWorkload(c, "h", r, recorded, errors);
-            Consumer<Random> arm = faults == null ? x -> { } : faults::armOne;
+            Consumer<Random> arm = faults == null ? x -> {} : faults::armOne;
             clients.add(pool.submit(() -> {
                 start.await();
                 for (int step = 0; step < STEPS; step++) {
@@ -277,7 +290,8 @@ class StoreHistoriesTest {
     static void deleteTree(Path dir) throws java.io.IOException {
         if (Files.exists(dir)) {
             try (var files = Files.walk(dir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
             }
         }
     }

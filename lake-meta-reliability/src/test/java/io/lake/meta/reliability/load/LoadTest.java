@@ -61,7 +61,8 @@ class LoadTest {
 
     @Test
     void rocksDb_manyThreads_keepEveryInvariant() throws Exception {
-        try (MetaStore store = RocksDbMetaStore.builder().directory(work.resolve("rocks")).build()) {
+        try (MetaStore store =
+                RocksDbMetaStore.builder().directory(work.resolve("rocks")).build()) {
             run("load-rocksdb", store);
         }
     }
@@ -69,7 +70,7 @@ class LoadTest {
     @Test
     void dynamoDb_manyThreads_keepEveryInvariant() throws Exception {
         try (DynamoDbClient client = DynamoStores.target().newClient();
-             MetaStore store = DynamoStores.newStore(client, "load", 8)) {
+                MetaStore store = DynamoStores.newStore(client, "load", 8)) {
             run("load-dynamodb", store);
         }
     }
@@ -131,7 +132,8 @@ class LoadTest {
             long acked = shared.increments.get(i).sum();
             long unknown = shared.unknownIncrements.get(i).sum();
             if (value < acked || value > acked + unknown) {
-                violations.add(counter(i) + " = " + value + " after " + acked + " acknowledged increments (" + unknown + " unknown)");
+                violations.add(counter(i) + " = " + value + " after " + acked + " acknowledged increments (" + unknown
+                        + " unknown)");
             }
         }
         long sum = 0;
@@ -165,13 +167,21 @@ class LoadTest {
                 }
             }
         }
-        Runs.figures(area, "seconds=" + seconds + ", threads=" + THREADS + ", operations completed=" + shared.operations
-                + ", increments acknowledged=" + shared.increments.stream().mapToLong(LongAdder::sum).sum()
-                + ", transfers applied=" + shared.transfers + ", guarded appends applied="
-                + shared.guardedApplied.values().stream().mapToInt(ConcurrentLinkedQueue::size).sum() + ", targets filled="
-                + shared.generations.stream().mapToInt(java.util.concurrent.atomic.AtomicInteger::get).sum() + ", stale guarded writes refused="
-                + shared.staleRefused + ", guard moves=" + shared.guardMoves + ", errors by type=" + shared.errors
-                + ", invariant violations=" + violations.size());
+        Runs.figures(
+                area,
+                "seconds=" + seconds + ", threads=" + THREADS + ", operations completed=" + shared.operations
+                        + ", increments acknowledged="
+                        + shared.increments.stream().mapToLong(LongAdder::sum).sum()
+                        + ", transfers applied=" + shared.transfers + ", guarded appends applied="
+                        + shared.guardedApplied.values().stream()
+                                .mapToInt(ConcurrentLinkedQueue::size)
+                                .sum() + ", targets filled="
+                        + shared.generations.stream()
+                                .mapToInt(java.util.concurrent.atomic.AtomicInteger::get)
+                                .sum() + ", stale guarded writes refused="
+                        + shared.staleRefused + ", guard moves=" + shared.guardMoves + ", errors by type="
+                        + shared.errors
+                        + ", invariant violations=" + violations.size());
         assertThat(violations).as("invariants broken (seed above)").isEmpty();
     }
 
@@ -230,13 +240,19 @@ class LoadTest {
                 } else if (action < 85) {
                     guardedAppend(true);
                 } else if (action < 93) {
-                    store.getAll(List.of(counter(0), account(1), target(2, shared.generations.get(2).get()), GUARD));
+                    store.getAll(List.of(
+                            counter(0),
+                            account(1),
+                            target(2, shared.generations.get(2).get()),
+                            GUARD));
                 } else {
                     store.page(KeyPrefix.of("load/"), 1 + r.nextInt(20));
                 }
                 shared.operations.incrementAndGet();
             } catch (MetaStoreException e) {
-                shared.errors.computeIfAbsent(e.getClass().getSimpleName(), k -> new LongAdder()).increment();
+                shared.errors
+                        .computeIfAbsent(e.getClass().getSimpleName(), k -> new LongAdder())
+                        .increment();
             } catch (RuntimeException e) {
                 shared.problems.add("untyped error: " + e);
             }
@@ -246,7 +262,8 @@ class LoadTest {
             Optional<MetaValue> seen = store.get(counter(i));
             long next = number(seen) + 1;
             try {
-                if (store.update(counter(i), seen.get(), MetaValue.utf8(Long.toString(next))).isApplied()) {
+                if (store.update(counter(i), seen.get(), MetaValue.utf8(Long.toString(next)))
+                        .isApplied()) {
                     shared.increments.get(i).increment();
                 }
             } catch (OutcomeUnknownException e) {
@@ -264,7 +281,8 @@ class LoadTest {
             long amount = 1 + r.nextInt(10);
             Transaction t = Transaction.builder()
                     .update(account(from), seen.get(account(from)), MetaValue.utf8(Long.toString(a - amount)))
-                    .update(account(to), seen.get(account(to)), MetaValue.utf8(Long.toString(b + amount))).build();
+                    .update(account(to), seen.get(account(to)), MetaValue.utf8(Long.toString(b + amount)))
+                    .build();
             if (store.transact(t).isApplied()) {
                 shared.transfers.increment();
             }
@@ -272,7 +290,8 @@ class LoadTest {
 
         private void moveGuard() {
             Optional<MetaValue> seen = store.get(GUARD);
-            if (store.update(GUARD, seen.get(), MetaValue.utf8(Long.toString(number(seen) + 1))).isApplied()) {
+            if (store.update(GUARD, seen.get(), MetaValue.utf8(Long.toString(number(seen) + 1)))
+                    .isApplied()) {
                 shared.guardMoves.increment();
             }
         }
@@ -305,10 +324,12 @@ class LoadTest {
             String entry = used + ".w" + id + "n" + (++n);
             MetaValue next = MetaValue.utf8(text.isEmpty() ? entry : text + "," + entry);
             if (stale) {
-                shared.staleSent.computeIfAbsent(key, k -> new ConcurrentLinkedQueue<>()).add(entry);
+                shared.staleSent
+                        .computeIfAbsent(key, k -> new ConcurrentLinkedQueue<>())
+                        .add(entry);
             }
-            GuardedResult result = store.applyGuarded(new GuardedMutation(GUARD, MetaValue.utf8(Long.toString(used)),
-                    Mutation.update(key, seen.get(), next)));
+            GuardedResult result = store.applyGuarded(new GuardedMutation(
+                    GUARD, MetaValue.utf8(Long.toString(used)), Mutation.update(key, seen.get(), next)));
             if (result.isApplied()) {
                 shared.guardedApplied.get(key).add(entry);
             } else if (stale && result.outcome() == GuardedResult.Outcome.GUARD_REJECTED) {

@@ -90,9 +90,12 @@ class RecipeExplorersTest {
             return new LeadershipListener() {
                 @Override
                 public void gained(LeaseGuard guard) {
-                    assertThat(leadingPerEvents).as("%s: gained %s without lost %s first (%s)", id, guard.epoch(),
-                            lastGained, events).isFalse();
-                    assertThat(guard.epoch()).as("%s: epochs only grow (%s)", id, events).isGreaterThan(lastGained);
+                    assertThat(leadingPerEvents)
+                            .as("%s: gained %s without lost %s first (%s)", id, guard.epoch(), lastGained, events)
+                            .isFalse();
+                    assertThat(guard.epoch())
+                            .as("%s: epochs only grow (%s)", id, events)
+                            .isGreaterThan(lastGained);
                     events.add("gained " + guard.epoch());
                     lastGained = guard.epoch();
                     leadingPerEvents = true;
@@ -101,8 +104,12 @@ class RecipeExplorersTest {
 
                 @Override
                 public void lost(long epoch, String reason) {
-                    assertThat(leadingPerEvents).as("%s: lost %s while not leading (%s)", id, epoch, events).isTrue();
-                    assertThat(epoch).as("%s: lost the term it gained (%s)", id, events).isEqualTo(lastGained);
+                    assertThat(leadingPerEvents)
+                            .as("%s: lost %s while not leading (%s)", id, epoch, events)
+                            .isTrue();
+                    assertThat(epoch)
+                            .as("%s: lost the term it gained (%s)", id, events)
+                            .isEqualTo(lastGained);
                     events.add("lost " + epoch);
                     leadingPerEvents = false;
                     callBackIn.run();
@@ -121,7 +128,9 @@ class RecipeExplorersTest {
             steps += exploreElection(random);
             appliedWrites += lastAppliedWrites;
         }
-        Runs.figures("recipe-explorer-election", RUNS + " runs, " + steps + " steps, " + appliedWrites + " fenced writes applied");
+        Runs.figures(
+                "recipe-explorer-election",
+                RUNS + " runs, " + steps + " steps, " + appliedWrites + " fenced writes applied");
     }
 
     private long lastAppliedWrites;
@@ -134,14 +143,22 @@ class RecipeExplorersTest {
         for (int i = 0; i < 2; i++) {
             Node node = nodes[i];
             int me = i;
-            elections[i] = LeaderElection.builder().store(node.network).leaseKey(LEASE_KEY).candidateId(node.id)
-                    .leaseDuration(LEASE).safetyMargin(MARGIN).renewInterval(RENEW).clock(wall).ticker(node.ticker)
+            elections[i] = LeaderElection.builder()
+                    .store(node.network)
+                    .leaseKey(LEASE_KEY)
+                    .candidateId(node.id)
+                    .leaseDuration(LEASE)
+                    .safetyMargin(MARGIN)
+                    .renewInterval(RENEW)
+                    .clock(wall)
+                    .ticker(node.ticker)
                     .listenerExecutor(Runnable::run)
                     .listener(node.recorder(() -> {
                         // a listener that calls back in: reads the guard and the record, as "stop my worker" does
                         elections[me].currentGuard();
                         elections[me].status();
-                    })).build();
+                    }))
+                    .build();
         }
         List<FencedMetaStore> pinned = new ArrayList<>();
         List<Long> pinnedEpochs = new ArrayList<>();
@@ -163,35 +180,48 @@ class RecipeExplorersTest {
                         nodes[1].ticker.advance(d);
                     }
                     case 3 -> { // one node is paused: only the others' time passes, up to the edge of the margin
-                        Duration d = random.nextBoolean() ? LEASE.minus(MARGIN) : Duration.ofMillis(random.nextInt(3_000));
+                        Duration d =
+                                random.nextBoolean() ? LEASE.minus(MARGIN) : Duration.ofMillis(random.nextInt(3_000));
                         wall.advance(d);
                         nodes[1 - who].ticker.advance(d);
                     }
-                    case 4 -> node.network.heal().failNext(Call.WRITE, random.nextBoolean() ? Fault.ANSWER_LOST
-                            : Fault.NEVER_ARRIVED); // the next write only
+                    case 4 ->
+                        node.network
+                                .heal()
+                                .failNext(
+                                        Call.WRITE,
+                                        random.nextBoolean()
+                                                ? Fault.ANSWER_LOST
+                                                : Fault.NEVER_ARRIVED); // the next write only
                     case 5 -> quietly(election::resign);
-                    case 6 -> election.currentGuard().ifPresent(g -> {
-                        pinned.add(FencedMetaStore.over(store, election).pinnedTo(g.epoch()));
-                        pinnedEpochs.add(g.epoch());
-                        pinnedOwners.add(node.id);
-                    });
+                    case 6 ->
+                        election.currentGuard().ifPresent(g -> {
+                            pinned.add(FencedMetaStore.over(store, election).pinnedTo(g.epoch()));
+                            pinnedEpochs.add(g.epoch());
+                            pinnedOwners.add(node.id);
+                        });
                     default -> { // a fenced write, pinned or not
                         boolean usePinned = !pinned.isEmpty() && random.nextBoolean();
                         int index = usePinned ? random.nextInt(pinned.size()) : -1;
                         FencedMetaStore via = usePinned ? pinned.get(index) : FencedMetaStore.over(store, election);
                         MetaKey key = MetaKey.of("data/" + random.nextInt(3));
                         try {
-                            WriteResult result = via.apply(io.lake.meta.Mutation.create(key, MetaValue.utf8(node.id + step)));
-                            LeaseRecord record = LeaseRecord.decode(LEASE_KEY, store.get(LEASE_KEY).orElseThrow());
+                            WriteResult result =
+                                    via.apply(io.lake.meta.Mutation.create(key, MetaValue.utf8(node.id + step)));
+                            LeaseRecord record = LeaseRecord.decode(
+                                    LEASE_KEY, store.get(LEASE_KEY).orElseThrow());
                             if (result.isApplied() || result.isCurrentKnown()) {
                                 // the guard was accepted: the record is the writer's, in the pinned term if pinned
-                                assertThat(record.holder()).as("step %s: a fenced write applied for %s", step, node.id)
+                                assertThat(record.holder())
+                                        .as("step %s: a fenced write applied for %s", step, node.id)
                                         .contains(usePinned ? pinnedOwners.get(index) : node.id);
                                 if (usePinned) {
-                                    assertThat(record.epoch()).as("step %s: a pinned write's term", step)
+                                    assertThat(record.epoch())
+                                            .as("step %s: a pinned write's term", step)
                                             .isEqualTo(pinnedEpochs.get(index));
                                 }
-                                assertThat(record.epoch()).as("step %s: accepted fenced writes' epochs never go back", step)
+                                assertThat(record.epoch())
+                                        .as("step %s: accepted fenced writes' epochs never go back", step)
                                         .isGreaterThanOrEqualTo(highestAppliedEpoch);
                                 highestAppliedEpoch = record.epoch();
                                 if (result.isApplied()) {
@@ -207,14 +237,19 @@ class RecipeExplorersTest {
                 Optional<MetaValue> bytes = store.get(LEASE_KEY);
                 if (bytes.isPresent()) {
                     long epoch = LeaseRecord.decode(LEASE_KEY, bytes.get()).epoch();
-                    assertThat(epoch).as("step %s: the record's epoch never goes back", step).isGreaterThanOrEqualTo(highestRecordEpoch);
+                    assertThat(epoch)
+                            .as("step %s: the record's epoch never goes back", step)
+                            .isGreaterThanOrEqualTo(highestRecordEpoch);
                     highestRecordEpoch = epoch;
                 }
                 for (int i = 0; i < 2; i++) {
                     Optional<LeaseGuard> guard = elections[i].currentGuard();
                     if (guard.isPresent()) {
-                        assertThat(nodes[i].leadingPerEvents).as("step %s: %s holds a guard its listeners heard gained (%s)",
-                                step, nodes[i].id, nodes[i].events).isTrue();
+                        assertThat(nodes[i].leadingPerEvents)
+                                .as(
+                                        "step %s: %s holds a guard its listeners heard gained (%s)",
+                                        step, nodes[i].id, nodes[i].events)
+                                .isTrue();
                         assertThat(guard.get().epoch()).isEqualTo(nodes[i].lastGained);
                     }
                 }
@@ -225,7 +260,6 @@ class RecipeExplorersTest {
             elections[1].close();
         }
     }
-
 
     @Test
     void lock_keepsItsRules_underRandomSteps() {
@@ -246,13 +280,22 @@ class RecipeExplorersTest {
         List<LockHold> holds = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             int me = i;
-            locks[i] = FencedLock.builder().store(nodes[i].network).key(MetaKey.of("lock/explorer")).holderId(nodes[i].id)
-                    .leaseDuration(LEASE).safetyMargin(MARGIN).renewInterval(RENEW).clock(wall).ticker(nodes[i].ticker)
-                    .scheduler(scheduler).listenerExecutor(Runnable::run)
+            locks[i] = FencedLock.builder()
+                    .store(nodes[i].network)
+                    .key(MetaKey.of("lock/explorer"))
+                    .holderId(nodes[i].id)
+                    .leaseDuration(LEASE)
+                    .safetyMargin(MARGIN)
+                    .renewInterval(RENEW)
+                    .clock(wall)
+                    .ticker(nodes[i].ticker)
+                    .scheduler(scheduler)
+                    .listenerExecutor(Runnable::run)
                     .listener((hold, reason) -> {
                         lostHeard.merge(hold, 1, Integer::sum);
                         locks[me].currentHold(); // calls back in
-                    }).build();
+                    })
+                    .build();
             locks[i].start();
         }
         long highestEpoch = 0;
@@ -267,7 +310,8 @@ class RecipeExplorersTest {
                         if (lock.currentHold().isEmpty()) {
                             Optional<LockHold> hold = quietly(lock::tryAcquire).flatMap(h -> h);
                             if (hold.isPresent()) {
-                                assertThat(hold.get().epoch()).as("step %s: every hold's epoch is past every earlier one", step)
+                                assertThat(hold.get().epoch())
+                                        .as("step %s: every hold's epoch is past every earlier one", step)
                                         .isGreaterThan(highestEpoch);
                                 highestEpoch = hold.get().epoch();
                                 holds.add(hold.get());
@@ -284,19 +328,30 @@ class RecipeExplorersTest {
                         nodes[1].ticker.advance(d);
                     }
                     case 5 -> {
-                        Duration d = random.nextBoolean() ? LEASE.minus(MARGIN) : Duration.ofMillis(random.nextInt(3_000));
+                        Duration d =
+                                random.nextBoolean() ? LEASE.minus(MARGIN) : Duration.ofMillis(random.nextInt(3_000));
                         wall.advance(d);
                         nodes[1 - who].ticker.advance(d);
                     }
-                    case 6 -> nodes[who].network.heal().failNext(Call.WRITE, random.nextBoolean() ? Fault.ANSWER_LOST
-                            : Fault.NEVER_ARRIVED); // the next write only
+                    case 6 ->
+                        nodes[who]
+                                .network
+                                .heal()
+                                .failNext(
+                                        Call.WRITE,
+                                        random.nextBoolean()
+                                                ? Fault.ANSWER_LOST
+                                                : Fault.NEVER_ARRIVED); // the next write only
                     default -> {
                         if (!holds.isEmpty()) { // any hold ever made writes: only a live one may apply
                             LockHold hold = holds.get(random.nextInt(holds.size()));
                             MetaKey key = MetaKey.of("data/x");
                             try {
-                                if (hold.store().create(key, MetaValue.utf8("w" + step)).isApplied()) {
-                                    assertThat(hold.epoch()).as("step %s: applied writes' epochs never go back", step)
+                                if (hold.store()
+                                        .create(key, MetaValue.utf8("w" + step))
+                                        .isApplied()) {
+                                    assertThat(hold.epoch())
+                                            .as("step %s: applied writes' epochs never go back", step)
                                             .isGreaterThanOrEqualTo(highestWriteEpoch);
                                     highestWriteEpoch = hold.epoch();
                                     store.delete(key, store.get(key).orElseThrow());
@@ -310,7 +365,8 @@ class RecipeExplorersTest {
                         }
                     }
                 }
-                lostHeard.forEach((hold, times) -> assertThat(times).as("%s heard lost once", hold).isEqualTo(1));
+                lostHeard.forEach((hold, times) ->
+                        assertThat(times).as("%s heard lost once", hold).isEqualTo(1));
             }
             return acquired;
         } finally {
@@ -336,11 +392,22 @@ class RecipeExplorersTest {
         LeaderElection[] elections = new LeaderElection[2];
         OperationJournal[] journals = new OperationJournal[2];
         for (int i = 0; i < 2; i++) {
-            elections[i] = LeaderElection.builder().store(store).leaseKey(LEASE_KEY).candidateId(nodes[i].id)
-                    .leaseDuration(LEASE).safetyMargin(MARGIN).renewInterval(RENEW).clock(wall).ticker(nodes[i].ticker)
-                    .listenerExecutor(Runnable::run).build();
-            journals[i] = OperationJournal.builder().store(FencedMetaStore.over(nodes[i].network, elections[i]))
-                    .authority(elections[i]).clock(wall).build();
+            elections[i] = LeaderElection.builder()
+                    .store(store)
+                    .leaseKey(LEASE_KEY)
+                    .candidateId(nodes[i].id)
+                    .leaseDuration(LEASE)
+                    .safetyMargin(MARGIN)
+                    .renewInterval(RENEW)
+                    .clock(wall)
+                    .ticker(nodes[i].ticker)
+                    .listenerExecutor(Runnable::run)
+                    .build();
+            journals[i] = OperationJournal.builder()
+                    .store(FencedMetaStore.over(nodes[i].network, elections[i]))
+                    .authority(elections[i])
+                    .clock(wall)
+                    .build();
         }
         Map<String, OperationRecord> terminal = new HashMap<>();
         List<OperationRecord> inProgress = new ArrayList<>();
@@ -357,7 +424,8 @@ class RecipeExplorersTest {
                             BeginResult begun = journal.begin("acme", op, "sha256:ab");
                             OperationRecord now = journal.get("acme", op).orElseThrow();
                             if (begun.isStarted()) {
-                                assertThat(now).as("step %s: a started begin's record is the caller's", step)
+                                assertThat(now)
+                                        .as("step %s: a started begin's record is the caller's", step)
                                         .isEqualTo(begun.record());
                                 inProgress.add(begun.record());
                             }
@@ -366,21 +434,29 @@ class RecipeExplorersTest {
                             if (!inProgress.isEmpty()) {
                                 OperationRecord record = inProgress.get(random.nextInt(inProgress.size()));
                                 boolean complete = random.nextBoolean();
-                                JournalWriteResult result = complete ? journal.complete(record, "done-" + step)
+                                JournalWriteResult result = complete
+                                        ? journal.complete(record, "done-" + step)
                                         : journal.abandon(record, "no-" + step);
                                 if (result.isApplied()) {
                                     OperationRecord written = result.record().orElseThrow();
-                                    assertThat(journal.get("acme", record.id().operationId())).contains(written);
+                                    assertThat(journal.get("acme", record.id().operationId()))
+                                            .contains(written);
                                     assertThat(terminal.putIfAbsent(record.id().operationId(), written))
-                                            .as("step %s: an operation ends once", step).isNull();
+                                            .as("step %s: an operation ends once", step)
+                                            .isNull();
                                     ended++;
                                 }
                             }
                         }
                         case 4 -> {
                             Optional<OperationRecord> current = journal.get("acme", op);
-                            if (current.isPresent() && current.get().state() == OperationState.IN_PROGRESS
-                                    && elections[who].currentGuard().map(g -> g.epoch() > current.get().owner().epoch()).orElse(false)) {
+                            if (current.isPresent()
+                                    && current.get().state() == OperationState.IN_PROGRESS
+                                    && elections[who]
+                                            .currentGuard()
+                                            .map(g -> g.epoch()
+                                                    > current.get().owner().epoch())
+                                            .orElse(false)) {
                                 JournalWriteResult recovered = journal.recover(current.get());
                                 if (recovered.isApplied()) {
                                     assertThat(journal.get("acme", op)).isEqualTo(recovered.record());
@@ -388,8 +464,15 @@ class RecipeExplorersTest {
                                 }
                             }
                         }
-                        case 5 -> nodes[who].network.heal().failNext(Call.WRITE, random.nextBoolean() ? Fault.ANSWER_LOST
-                                : Fault.NEVER_ARRIVED); // the next write only
+                        case 5 ->
+                            nodes[who]
+                                    .network
+                                    .heal()
+                                    .failNext(
+                                            Call.WRITE,
+                                            random.nextBoolean()
+                                                    ? Fault.ANSWER_LOST
+                                                    : Fault.NEVER_ARRIVED); // the next write only
                         case 6 -> {
                             Duration d = Duration.ofMillis(random.nextInt((int) RENEW.toMillis() + 1));
                             wall.advance(d);
@@ -397,7 +480,9 @@ class RecipeExplorersTest {
                             nodes[1].ticker.advance(d);
                         }
                         default -> {
-                            Duration d = random.nextBoolean() ? LEASE.minus(MARGIN) : Duration.ofMillis(random.nextInt(3_000));
+                            Duration d = random.nextBoolean()
+                                    ? LEASE.minus(MARGIN)
+                                    : Duration.ofMillis(random.nextInt(3_000));
                             wall.advance(d);
                             nodes[1 - who].ticker.advance(d);
                         }
@@ -407,12 +492,15 @@ class RecipeExplorersTest {
                 } catch (OutcomeUnknownException e) {
                     // a lost answer is passed on only when the resend was fenced: the term ended while the
                     // answer was out, so the write may or may not have applied (a later leader recovers it)
-                    assertThat(e.getSuppressed()).as("step %s: a lost answer resolved unless the term ended meanwhile", step)
+                    assertThat(e.getSuppressed())
+                            .as("step %s: a lost answer resolved unless the term ended meanwhile", step)
                             .anySatisfy(s -> assertThat(s).isInstanceOf(FencedException.class));
                 }
                 for (Map.Entry<String, OperationRecord> done : terminal.entrySet()) {
-                    assertThat(store.get(MetaKey.of("ops/acme/" + done.getKey())).orElseThrow())
-                            .as("step %s: an ended operation never changes", step).isEqualTo(done.getValue().storedValue());
+                    assertThat(store.get(MetaKey.of("ops/acme/" + done.getKey()))
+                                    .orElseThrow())
+                            .as("step %s: an ended operation never changes", step)
+                            .isEqualTo(done.getValue().storedValue());
                 }
             }
             return ended;

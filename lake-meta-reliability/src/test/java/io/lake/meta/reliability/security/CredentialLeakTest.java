@@ -35,13 +35,21 @@ class CredentialLeakTest {
         Runs.seed("credential-leak");
         String output = probe(SDK_SIGNER_LOGGER, "info");
         String everything = probe(SDK_SIGNER_LOGGER, "trace");
-        Runs.figures("credential-leak", "probe output lines searched=" + output.lines().count() + ", occurrences: secret="
-                + count(output, SECRET) + ", session token=" + count(output, SESSION_TOKEN) + ", access key id="
-                + count(output, ACCESS_KEY_ID) + "; with the SDK's signer at DEBUG too: secret=" + count(everything, SECRET)
-                + ", session token=" + count(everything, SESSION_TOKEN) + " (the SDK's canonical-request log lines)");
+        Runs.figures(
+                "credential-leak",
+                "probe output lines searched=" + output.lines().count() + ", occurrences: secret="
+                        + count(output, SECRET) + ", session token=" + count(output, SESSION_TOKEN) + ", access key id="
+                        + count(output, ACCESS_KEY_ID) + "; with the SDK's signer at DEBUG too: secret="
+                        + count(everything, SECRET)
+                        + ", session token=" + count(everything, SESSION_TOKEN)
+                        + " (the SDK's canonical-request log lines)");
         for (String credential : List.of(SECRET, SESSION_TOKEN, ACCESS_KEY_ID)) {
-            assertThat(output).as("the probe's output holds a credential; the lines:\n"
-                    + output.lines().filter(l -> l.contains(credential)).limit(5).reduce("", (a, b) -> a + b + "\n"))
+            assertThat(output)
+                    .as("the probe's output holds a credential; the lines:\n"
+                            + output.lines()
+                                    .filter(l -> l.contains(credential))
+                                    .limit(5)
+                                    .reduce("", (a, b) -> a + b + "\n"))
                     .doesNotContain(credential);
         }
         assertThat(everything).doesNotContain(SECRET);
@@ -49,10 +57,16 @@ class CredentialLeakTest {
 
     /** Runs the probe with every logger at TRACE except {@code logger} at {@code level}; returns all it printed. */
     private static String probe(String logger, String level) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-Daws.disableEc2Metadata=true", "-Dsun.net.httpserver.nodelay=true",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=trace", "-Dorg.slf4j.simpleLogger.log." + logger + "=" + level,
-                "-cp", System.getProperty("java.class.path"), CredentialProbeMain.class.getName());
+        ProcessBuilder builder = new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-Daws.disableEc2Metadata=true",
+                "-Dsun.net.httpserver.nodelay=true",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=trace",
+                "-Dorg.slf4j.simpleLogger.log." + logger + "=" + level,
+                "-cp",
+                System.getProperty("java.class.path"),
+                CredentialProbeMain.class.getName());
         builder.environment().put("AWS_ACCESS_KEY_ID", ACCESS_KEY_ID);
         builder.environment().put("AWS_SECRET_ACCESS_KEY", SECRET);
         builder.environment().put("AWS_SESSION_TOKEN", SESSION_TOKEN);

@@ -22,33 +22,57 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  */
 public final class CredentialProbeMain {
 
-    private CredentialProbeMain() {
-    }
+    private CredentialProbeMain() {}
 
     public static void main(String[] args) {
         try (DynamoDbTestServer server = DynamoDbTestServer.create().start()) {
             URI endpoint = server.endpoint();
-            try (DynamoDbClient client = DynamoDbClient.builder().endpointOverride(endpoint).region(Region.US_EAST_1)
+            try (DynamoDbClient client = DynamoDbClient.builder()
+                    .endpointOverride(endpoint)
+                    .region(Region.US_EAST_1)
                     .httpClient(UrlConnectionHttpClient.create())
-                    .overrideConfiguration(o -> o.retryStrategy(r -> r.maxAttempts(2))).build()) {
-                MetaStore store = DynamoMetaStore.builder().client(client).tableName("probe").createTableIfMissing(true).build();
+                    .overrideConfiguration(o -> o.retryStrategy(r -> r.maxAttempts(2)))
+                    .build()) {
+                MetaStore store = DynamoMetaStore.builder()
+                        .client(client)
+                        .tableName("probe")
+                        .createTableIfMissing(true)
+                        .build();
                 System.out.println("store: " + store);
                 attempt("create", () -> store.create(MetaKey.of("tbl/k"), MetaValue.utf8("v")));
                 attempt("get", () -> store.get(MetaKey.of("tbl/k")));
-                server.faults().arm(Fault.applyThenInternalServerError().onOperation("PutItem").always());
+                server.faults()
+                        .arm(Fault.applyThenInternalServerError()
+                                .onOperation("PutItem")
+                                .always());
                 attempt("create under apply-then-500", () -> store.create(MetaKey.of("tbl/k2"), MetaValue.utf8("v")));
                 server.faults().clear();
                 server.faults().arm(Fault.throttling().always());
                 attempt("get under throttling", () -> store.get(MetaKey.of("tbl/k")));
                 server.faults().clear();
-                attempt("open a missing table", () -> DynamoMetaStore.builder().client(client).tableName("missing")
-                        .createTableIfMissing(false).build());
+                attempt(
+                        "open a missing table",
+                        () -> DynamoMetaStore.builder()
+                                .client(client)
+                                .tableName("missing")
+                                .createTableIfMissing(false)
+                                .build());
                 store.close();
             }
-            try (DynamoDbClient unreachable = DynamoDbClient.builder().endpointOverride(URI.create("http://127.0.0.1:1"))
-                    .region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofSeconds(1)).build())
-                    .overrideConfiguration(o -> o.retryStrategy(r -> r.maxAttempts(1))).build()) {
-                attempt("open on an unreachable endpoint", () -> DynamoMetaStore.builder().client(unreachable).tableName("t").build());
+            try (DynamoDbClient unreachable = DynamoDbClient.builder()
+                    .endpointOverride(URI.create("http://127.0.0.1:1"))
+                    .region(Region.US_EAST_1)
+                    .httpClient(UrlConnectionHttpClient.builder()
+                            .connectionTimeout(Duration.ofSeconds(1))
+                            .build())
+                    .overrideConfiguration(o -> o.retryStrategy(r -> r.maxAttempts(1)))
+                    .build()) {
+                attempt(
+                        "open on an unreachable endpoint",
+                        () -> DynamoMetaStore.builder()
+                                .client(unreachable)
+                                .tableName("t")
+                                .build());
             }
             String url = endpoint.toString();
             cli("put", "--store", "dynamo:probe", "--endpoint", url, "--region", "us-east-1", "tbl/c", "v");

@@ -35,10 +35,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 class InternalRecordsTest {
 
-    private static final List<String> INTERNAL_SPELLINGS = List.of("\u0000lake-meta/format", "\u0000lake-meta", "#layout",
-            "#layout/x", "#/layout", "#layout#0/x", "\u0000/x");
-    private static final List<String> LOOK_ALIKES = List.of("lake-meta/format", "lake-meta-rocks/1", "tbl/#layout",
-            "layout/#layout", "tbl/\u0000lake-meta", "x/#");
+    private static final List<String> INTERNAL_SPELLINGS = List.of(
+            "\u0000lake-meta/format", "\u0000lake-meta", "#layout", "#layout/x", "#/layout", "#layout#0/x", "\u0000/x");
+    private static final List<String> LOOK_ALIKES = List.of(
+            "lake-meta/format", "lake-meta-rocks/1", "tbl/#layout", "layout/#layout", "tbl/\u0000lake-meta", "x/#");
 
     @TempDir
     Path work;
@@ -58,9 +58,13 @@ class InternalRecordsTest {
             writeLookAlikes(store);
             assertThat(publicEntries(store)).allMatch(e -> e.key().utf8()[0] != 0);
         }
-        assertThat(readRaw(dir, marker)).as("the format marker after the look-alikes").isEqualTo(before);
+        assertThat(readRaw(dir, marker))
+                .as("the format marker after the look-alikes")
+                .isEqualTo(before);
         List<String> internal = new ArrayList<>();
-        try (Options o = new Options(); RocksDB db = RocksDB.openReadOnly(o, dir.toString()); RocksIterator it = db.newIterator()) {
+        try (Options o = new Options();
+                RocksDB db = RocksDB.openReadOnly(o, dir.toString());
+                RocksIterator it = db.newIterator()) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 if (it.key()[0] == 0) {
                     internal.add(new String(it.key(), StandardCharsets.UTF_8));
@@ -68,35 +72,49 @@ class InternalRecordsTest {
             }
         }
         assertThat(internal).as("internal records on disk").containsExactly("\u0000lake-meta/format");
-        Runs.figures("internal-records-rocksdb", "internal spellings refused=" + refused + ", look-alike keys written and read back="
-                + LOOK_ALIKES.size() + ", internal records changed=0");
+        Runs.figures(
+                "internal-records-rocksdb",
+                "internal spellings refused=" + refused + ", look-alike keys written and read back="
+                        + LOOK_ALIKES.size() + ", internal records changed=0");
     }
 
     @Test
     void dynamoDb_layoutRecord_isUnreachable() {
         Runs.seed("internal-records-dynamodb");
         try (DynamoDbClient client = DynamoStores.target().newClient();
-             MetaStore store = DynamoStores.newStore(client, "internal", 4)) {
+                MetaStore store = DynamoStores.newStore(client, "internal", 4)) {
             String table = DynamoStores.tableOf(store);
-            Map<String, AttributeValue> key = Map.of("pk", AttributeValue.fromS("#layout"), "sk", AttributeValue.fromS("#layout"));
-            Map<String, AttributeValue> before = client.getItem(r -> r.tableName(table).key(key).consistentRead(true)).item();
+            Map<String, AttributeValue> key =
+                    Map.of("pk", AttributeValue.fromS("#layout"), "sk", AttributeValue.fromS("#layout"));
+            Map<String, AttributeValue> before = client.getItem(
+                            r -> r.tableName(table).key(key).consistentRead(true))
+                    .item();
             assertThat(before).as("the layout record").isNotEmpty();
             int refused = refuseInternalSpellings();
             writeLookAlikes(store);
             assertThat(publicEntries(store)).noneMatch(e -> e.key().toString().startsWith("#"));
-            Map<String, AttributeValue> after = client.getItem(r -> r.tableName(table).key(key).consistentRead(true)).item();
+            Map<String, AttributeValue> after = client.getItem(
+                            r -> r.tableName(table).key(key).consistentRead(true))
+                    .item();
             assertThat(after).as("the layout record after the look-alikes").isEqualTo(before);
-            Runs.figures("internal-records-dynamodb", "internal spellings refused=" + refused + ", look-alike keys written and read back="
-                    + LOOK_ALIKES.size() + ", internal records changed=0");
+            Runs.figures(
+                    "internal-records-dynamodb",
+                    "internal spellings refused=" + refused + ", look-alike keys written and read back="
+                            + LOOK_ALIKES.size() + ", internal records changed=0");
         }
     }
 
     private static int refuseInternalSpellings() {
         int refused = 0;
         for (String s : INTERNAL_SPELLINGS) {
-            assertThatThrownBy(() -> MetaKey.of(s)).as("MetaKey.of(%s)", s).isInstanceOf(InvalidArgumentException.class);
-            assertThatThrownBy(() -> KeyPrefix.of(s)).as("KeyPrefix.of(%s)", s).isInstanceOf(InvalidArgumentException.class);
-            assertThatThrownBy(() -> MetaKey.fromUtf8(s.getBytes(StandardCharsets.UTF_8))).isInstanceOf(InvalidArgumentException.class);
+            assertThatThrownBy(() -> MetaKey.of(s))
+                    .as("MetaKey.of(%s)", s)
+                    .isInstanceOf(InvalidArgumentException.class);
+            assertThatThrownBy(() -> KeyPrefix.of(s))
+                    .as("KeyPrefix.of(%s)", s)
+                    .isInstanceOf(InvalidArgumentException.class);
+            assertThatThrownBy(() -> MetaKey.fromUtf8(s.getBytes(StandardCharsets.UTF_8)))
+                    .isInstanceOf(InvalidArgumentException.class);
             refused += 3;
         }
         return refused;
@@ -112,7 +130,9 @@ class InternalRecordsTest {
             assertThat(allOf(store, KeyPrefix.family(k.family()))).contains(new Entry(k, v));
         }
         for (String s : LOOK_ALIKES) {
-            assertThat(store.delete(MetaKey.of(s), MetaValue.utf8("public " + s)).isApplied()).isTrue();
+            assertThat(store.delete(MetaKey.of(s), MetaValue.utf8("public " + s))
+                            .isApplied())
+                    .isTrue();
         }
         for (String s : LOOK_ALIKES) {
             store.create(MetaKey.of(s), MetaValue.utf8("again " + s));
@@ -130,7 +150,8 @@ class InternalRecordsTest {
     /** Every entry of a prefix, page by page (a DynamoDB page may be empty and still hand back a token). */
     private static List<Entry> allOf(MetaStore store, KeyPrefix prefix) {
         List<Entry> all = new ArrayList<>();
-        java.util.Optional<io.lake.meta.PageRequest> request = java.util.Optional.of(io.lake.meta.PageRequest.first(prefix, 100));
+        java.util.Optional<io.lake.meta.PageRequest> request =
+                java.util.Optional.of(io.lake.meta.PageRequest.first(prefix, 100));
         while (request.isPresent()) {
             io.lake.meta.Page page = store.page(request.get());
             all.addAll(page.entries());
@@ -140,7 +161,8 @@ class InternalRecordsTest {
     }
 
     private static byte[] readRaw(Path dir, byte[] key) throws Exception {
-        try (Options o = new Options(); RocksDB db = RocksDB.openReadOnly(o, dir.toString())) {
+        try (Options o = new Options();
+                RocksDB db = RocksDB.openReadOnly(o, dir.toString())) {
             return db.get(key);
         }
     }

@@ -44,8 +44,21 @@ class TokenConfinementTest {
 
     private static final KeyPrefix PREFIX = KeyPrefix.of("tbl/a/");
     /** Inside the prefix, and around it: keys that sort just before and after it, other families. */
-    private static final List<String> KEYS = List.of("tbl/a/1", "tbl/a/2", "tbl/a/\u00E9", "tbl/a/z#9", "tbl/a", "tbl/a0",
-            "tbl/a.", "tbl/a/", "tbl/b/1", "tbl/9", "tbl0/a/1", "lease/a/1", "lake-meta/format", "z/a/1");
+    private static final List<String> KEYS = List.of(
+            "tbl/a/1",
+            "tbl/a/2",
+            "tbl/a/\u00E9",
+            "tbl/a/z#9",
+            "tbl/a",
+            "tbl/a0",
+            "tbl/a.",
+            "tbl/a/",
+            "tbl/b/1",
+            "tbl/9",
+            "tbl0/a/1",
+            "lease/a/1",
+            "lake-meta/format",
+            "z/a/1");
 
     @TempDir
     Path work;
@@ -59,7 +72,8 @@ class TokenConfinementTest {
 
     @Test
     void rocksDb_forgedTokensStayInsideTheirPrefix() {
-        try (MetaStore store = RocksDbMetaStore.builder().directory(work.resolve("rocks")).build()) {
+        try (MetaStore store =
+                RocksDbMetaStore.builder().directory(work.resolve("rocks")).build()) {
             run("token-confinement-rocksdb", store, "rocksdb/format=1", 1);
         }
     }
@@ -68,7 +82,7 @@ class TokenConfinementTest {
     void dynamoDb_forgedTokensStayInsideTheirPrefix() {
         DynamoStores.target();
         try (DynamoDbClient client = DynamoStores.target().newClient();
-             MetaStore store = DynamoStores.newStore(client, "tokens", 4)) {
+                MetaStore store = DynamoStores.newStore(client, "tokens", 4)) {
             run("token-confinement-dynamodb", store, "dynamodb-v2/shards=4", 4);
         }
     }
@@ -91,9 +105,11 @@ class TokenConfinementTest {
                 Page page = store.page(PageRequest.after(PREFIX, token, 1 + r.nextInt(5)));
                 accepted++;
                 for (Entry e : page.entries()) {
-                    if (!PREFIX.contains(e.key()) || !KEYS.contains(e.key().toString())
+                    if (!PREFIX.contains(e.key())
+                            || !KEYS.contains(e.key().toString())
                             || !e.value().equals(MetaValue.utf8("v:" + e.key()))) {
-                        leaks.add("a forged token (partition " + partition + ", position " + Arrays.toString(position) + ") read " + e);
+                        leaks.add("a forged token (partition " + partition + ", position " + Arrays.toString(position)
+                                + ") read " + e);
                     }
                 }
                 outcomes.merge("page", 1, Integer::sum);
@@ -106,14 +122,19 @@ class TokenConfinementTest {
                 break;
             }
         }
-        Runs.figures(area, "forged tokens=" + tokens + " (accepted as positions=" + accepted + "), outcomes=" + outcomes
-                + ", entries outside the prefix or untyped errors=" + leaks.size());
-        assertThat(accepted).as("some forged positions are real positions inside the prefix").isPositive();
+        Runs.figures(
+                area,
+                "forged tokens=" + tokens + " (accepted as positions=" + accepted + "), outcomes=" + outcomes
+                        + ", entries outside the prefix or untyped errors=" + leaks.size());
+        assertThat(accepted)
+                .as("some forged positions are real positions inside the prefix")
+                .isPositive();
         assertThat(leaks).as("seed above").isEmpty();
     }
 
     private static byte[] position(Random r) {
-        String[] texts = {"", "1", "2", "\u00E9", "z#9", "../", "../../b/1", "\u0000", "#", "/", "\uFFFF", "0", "\u007F"};
+        String[] texts = {"", "1", "2", "\u00E9", "z#9", "../", "../../b/1", "\u0000", "#", "/", "\uFFFF", "0", "\u007F"
+        };
         switch (r.nextInt(5)) {
             case 0:
                 return texts[r.nextInt(texts.length)].getBytes(StandardCharsets.UTF_8);

@@ -88,13 +88,20 @@ class DynamoDualWriteStormTest {
             own = DynamoDbTestServer.create().start();
             endpoint = own.endpoint().toString();
         }
-        System.out.println("[reliability] dual-storm-explicit-endpoint: faults skipped: an explicit endpoint (" + endpoint
-                + ") cannot be told to inject them");
-        try (DynamoDbClient client = DynamoDbClient.builder().endpointOverride(URI.create(endpoint))
-                .region(Region.of(own != null ? own.region() : DynamoStores.target().region().id()))
-                .credentialsProvider(own != null ? StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"))
-                        : DynamoStores.target().credentials())
-                .httpClient(UrlConnectionHttpClient.create()).build()) {
+        System.out.println("[reliability] dual-storm-explicit-endpoint: faults skipped: an explicit endpoint ("
+                + endpoint + ") cannot be told to inject them");
+        try (DynamoDbClient client = DynamoDbClient.builder()
+                .endpointOverride(URI.create(endpoint))
+                .region(Region.of(
+                        own != null
+                                ? own.region()
+                                : DynamoStores.target().region().id()))
+                .credentialsProvider(
+                        own != null
+                                ? StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"))
+                                : DynamoStores.target().credentials())
+                .httpClient(UrlConnectionHttpClient.create())
+                .build()) {
             run("dual-storm-explicit-endpoint", client, null);
         } finally {
             if (own != null) {
@@ -128,8 +135,13 @@ class DynamoDualWriteStormTest {
                 v1.create(MetaKey.of("legacy/f" + (i % 3) + "/k" + i), MetaValue.utf8("legacy " + i));
             }
         }
-        DynamoMigration migration = DynamoMigration.builder().client(client).legacyTableName(legacy).tableName(table)
-                .shardCount(SHARDS).createTableIfMissing(true).build();
+        DynamoMigration migration = DynamoMigration.builder()
+                .client(client)
+                .legacyTableName(legacy)
+                .tableName(table)
+                .shardCount(SHARDS)
+                .createTableIfMissing(true)
+                .build();
         Set<MetaKey> touched = StormClient.newTouchedSet();
         Map<String, LongAdder> errors = new ConcurrentHashMap<>();
         List<StormClient> clients = new ArrayList<>();
@@ -139,8 +151,14 @@ class DynamoDualWriteStormTest {
         assertThat(v1Authority.get(0).toString()).contains("authority=V1");
         v1Authority.get(0).create(StormClient.GUARD, MetaValue.utf8("guard-initial"));
         for (int c = 0; c < CLIENTS; c++) {
-            clients.add(new StormClient(c, new Random(random.nextLong()), v1Authority.get(c % STORES), result.ledger, touched,
-                    errors, result.problems));
+            clients.add(new StormClient(
+                    c,
+                    new Random(random.nextLong()),
+                    v1Authority.get(c % STORES),
+                    result.ledger,
+                    touched,
+                    errors,
+                    result.problems));
         }
         Runnable migrate = () -> {
             long deadline = System.nanoTime() + seconds * 1_000_000_000L / 2;
@@ -153,8 +171,11 @@ class DynamoDualWriteStormTest {
             }
             result.finalized = finalizeWithReplays(migration, result);
             if (engine(result, "status", migration::status).barrier().isPresent()) {
-                // a finalize that published the marker and lost its answer may leave its barrier: an operator releases it
-                result.engineFailures.computeIfAbsent("barrier left and released", k -> new LongAdder()).increment();
+                // a finalize that published the marker and lost its answer may leave its barrier: an operator releases
+                // it
+                result.engineFailures
+                        .computeIfAbsent("barrier left and released", k -> new LongAdder())
+                        .increment();
                 engine(result, "release barrier", migration::releaseBarrier);
             }
         };
@@ -163,19 +184,23 @@ class DynamoDualWriteStormTest {
         result.faultsOn.set(false);
         clear(server);
         v1Authority.forEach(MetaStore::close);
-        assertThat(result.finalized).as("finalize outcome (already finalized: an attempt published and lost its answer);"
-                        + " the engine's failures " + result.engineFailures + ", the last of each " + result.lastEngineFailure)
+        assertThat(result.finalized)
+                .as("finalize outcome (already finalized: an attempt published and lost its answer);"
+                        + " the engine's failures " + result.engineFailures + ", the last of each "
+                        + result.lastEngineFailure)
                 .isIn(FinalizeResult.Outcome.FINALIZED, FinalizeResult.Outcome.ALREADY_FINALIZED);
 
         // phase 2: new DUAL stores, which take the v2 authority from the completion marker
         List<MetaStore> v2Authority = open(client, legacy, table);
-        assertThat(v2Authority.get(0).toString()).as("the read layout of a DUAL store opened after the marker")
-                .contains("authority=V2").contains("layout=dynamodb-v2");
+        assertThat(v2Authority.get(0).toString())
+                .as("the read layout of a DUAL store opened after the marker")
+                .contains("authority=V2")
+                .contains("layout=dynamodb-v2");
         for (int c = 0; c < CLIENTS; c++) {
             clients.get(c).useStore(v2Authority.get(c % STORES));
         }
         result.faultsOn.set(server != null);
-        long phase2Calls = storm(clients, server, tables, random, result, seconds, () -> { });
+        long phase2Calls = storm(clients, server, tables, random, result, seconds, () -> {});
         result.faultsOn.set(false);
         clear(server);
         result.faultsFired = result.armed.stream().mapToInt(ArmedFault::fired).sum();
@@ -191,7 +216,8 @@ class DynamoDualWriteStormTest {
             Optional<Optional<MetaValue>> belief = sc.ephemeralBelief();
             Optional<MetaValue> actual = reader.get(sc.ephemeralKey());
             if (belief.isPresent() && !belief.get().equals(actual)) {
-                violations.add(sc.ephemeralKey() + " holds " + actual + " but its only writer's answers say " + belief.get());
+                violations.add(
+                        sc.ephemeralKey() + " holds " + actual + " but its only writer's answers say " + belief.get());
             }
         }
         ParityReport parity = migration.verify(500);
@@ -199,23 +225,39 @@ class DynamoDualWriteStormTest {
             violations.add("the copies differ after the run: " + parity);
         }
         v2Authority.forEach(MetaStore::close);
-        Runs.figures(area, "seconds per phase=" + seconds + ", clients=" + CLIENTS + " on " + STORES + " DUAL stores, legacy keys="
-                + legacyKeys + ", calls v1 authority=" + phase1Calls + ", calls v2 authority=" + phase2Calls + ", writes recorded="
-                + result.ledger.size() + " (applied " + result.ledger.count(StormLedger.Answer.APPLIED) + ", conflicts "
-                + result.ledger.count(StormLedger.Answer.CONFLICT) + ", refused " + result.ledger.count(StormLedger.Answer.REFUSED)
-                + ", unknown " + result.ledger.count(StormLedger.Answer.UNKNOWN) + " of which applied "
-                + result.ledger.unknownApplied(finalState) + "), faults fired=" + result.faultsFired + ", errors by type=" + errors
-                + ", engine retries=" + result.engineFailures + ", finalize " + result.finalized + ", parity legacy="
-                + parity.legacyItems() + " v2=" + parity.v2Items() + " differences=" + parity.differenceCount()
-                + ", violations=" + violations.size());
-        assertThat(violations).as("answers the final state contradicts, or copies that differ (seed above)").isEmpty();
+        Runs.figures(
+                area,
+                "seconds per phase=" + seconds + ", clients=" + CLIENTS + " on " + STORES + " DUAL stores, legacy keys="
+                        + legacyKeys + ", calls v1 authority=" + phase1Calls + ", calls v2 authority=" + phase2Calls
+                        + ", writes recorded="
+                        + result.ledger.size() + " (applied " + result.ledger.count(StormLedger.Answer.APPLIED)
+                        + ", conflicts "
+                        + result.ledger.count(StormLedger.Answer.CONFLICT) + ", refused "
+                        + result.ledger.count(StormLedger.Answer.REFUSED)
+                        + ", unknown " + result.ledger.count(StormLedger.Answer.UNKNOWN) + " of which applied "
+                        + result.ledger.unknownApplied(finalState) + "), faults fired=" + result.faultsFired
+                        + ", errors by type=" + errors
+                        + ", engine retries=" + result.engineFailures + ", finalize " + result.finalized
+                        + ", parity legacy="
+                        + parity.legacyItems() + " v2=" + parity.v2Items() + " differences=" + parity.differenceCount()
+                        + ", violations=" + violations.size());
+        assertThat(violations)
+                .as("answers the final state contradicts, or copies that differ (seed above)")
+                .isEmpty();
         assertThat(result.ledger.count(StormLedger.Answer.APPLIED)).isPositive();
         return result;
     }
 
     /** The clients for {@code seconds} (and until {@code alongside} returned), arming faults as they go. */
-    private long storm(List<StormClient> clients, DynamoDbTestServer server, List<String> tables, Random random, Result result,
-            int seconds, Runnable alongside) throws Exception {
+    private long storm(
+            List<StormClient> clients,
+            DynamoDbTestServer server,
+            List<String> tables,
+            Random random,
+            Result result,
+            int seconds,
+            Runnable alongside)
+            throws Exception {
         long before = clients.stream().mapToLong(sc -> sc.calls).sum();
         AtomicBoolean alongsideDone = new AtomicBoolean();
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
@@ -235,7 +277,10 @@ class DynamoDualWriteStormTest {
                 running.add(pool.submit(() -> {
                     while (System.nanoTime() < deadline || !alongsideDone.get()) {
                         if (server != null && result.faultsOn.get() && r.nextInt(3) == 0) {
-                            if (server.faults().armed().stream().filter(f -> !f.exhausted()).count() >= MAX_PENDING_FAULTS) {
+                            if (server.faults().armed().stream()
+                                            .filter(f -> !f.exhausted())
+                                            .count()
+                                    >= MAX_PENDING_FAULTS) {
                                 // Dual writers send only transactions: faults armed for single-item writes wait for
                                 // the engine's few requests and would pile up there. Keep a handful pending.
                                 server.faults().clear();
@@ -277,7 +322,8 @@ class DynamoDualWriteStormTest {
             }
         }
         return engine(result, "status", migration::status).completion().isPresent()
-                ? FinalizeResult.Outcome.ALREADY_FINALIZED : null;
+                ? FinalizeResult.Outcome.ALREADY_FINALIZED
+                : null;
     }
 
     /** One call of the migration engine, replayed after typed failures (the engine is built to be). */
@@ -298,7 +344,9 @@ class DynamoDualWriteStormTest {
     }
 
     private static void count(Result result, MetaStoreException e) {
-        result.engineFailures.computeIfAbsent(e.getClass().getSimpleName(), k -> new LongAdder()).increment();
+        result.engineFailures
+                .computeIfAbsent(e.getClass().getSimpleName(), k -> new LongAdder())
+                .increment();
         result.lastEngineFailure.put(e.getClass().getSimpleName(), String.valueOf(e.getMessage()));
         if (!e.retryable() && !(e instanceof OutcomeUnknownException)) {
             result.problems.add("the engine's " + e.getClass().getSimpleName() + " says retryable=false");
@@ -313,8 +361,12 @@ class DynamoDualWriteStormTest {
         return stores;
     }
 
-    private static DynamoMetaStore.Builder builder(DynamoDbClient client, DynamoLayoutMode mode, String legacy, String table) {
-        DynamoMetaStore.Builder b = DynamoMetaStore.builder().client(client).mode(mode).legacyTableName(legacy)
+    private static DynamoMetaStore.Builder builder(
+            DynamoDbClient client, DynamoLayoutMode mode, String legacy, String table) {
+        DynamoMetaStore.Builder b = DynamoMetaStore.builder()
+                .client(client)
+                .mode(mode)
+                .legacyTableName(legacy)
                 .createTableIfMissing(true);
         if (mode != DynamoLayoutMode.V1) {
             b.tableName(table).shardCount(SHARDS);

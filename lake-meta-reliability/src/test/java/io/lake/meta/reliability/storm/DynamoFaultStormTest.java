@@ -68,10 +68,13 @@ class DynamoFaultStormTest {
     @Test
     void refusalsOnly_neverAnswerUnknown() throws Exception {
         DynamoDbTestServer server = DynamoStores.requireFaultInjection("storm-refusals-only");
-        Storm storm = storm("storm-refusals-only", server, List.of(DynamoFaults.THROTTLING,
-                DynamoFaults.TRANSACTION_CONFLICT, DynamoFaults.LATENCY));
+        Storm storm = storm(
+                "storm-refusals-only",
+                server,
+                List.of(DynamoFaults.THROTTLING, DynamoFaults.TRANSACTION_CONFLICT, DynamoFaults.LATENCY));
         assertThat(storm.ledger.count(StormLedger.Answer.UNKNOWN))
-                .as("unknown outcomes where every fault was a refusal before executing").isZero();
+                .as("unknown outcomes where every fault was a refusal before executing")
+                .isZero();
         assertThat(storm.faultsFired).isGreaterThan(10);
     }
 
@@ -85,11 +88,18 @@ class DynamoFaultStormTest {
         }
         System.out.println("[reliability] storm-explicit-endpoint: faults skipped: an explicit endpoint (" + endpoint
                 + ") cannot be told to inject them");
-        try (DynamoDbClient client = DynamoDbClient.builder().endpointOverride(URI.create(endpoint))
-                .region(Region.of(own != null ? own.region() : DynamoStores.target().region().id()))
-                .credentialsProvider(own != null ? StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"))
-                        : DynamoStores.target().credentials())
-                .httpClient(UrlConnectionHttpClient.create()).build()) {
+        try (DynamoDbClient client = DynamoDbClient.builder()
+                .endpointOverride(URI.create(endpoint))
+                .region(Region.of(
+                        own != null
+                                ? own.region()
+                                : DynamoStores.target().region().id()))
+                .credentialsProvider(
+                        own != null
+                                ? StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"))
+                                : DynamoStores.target().credentials())
+                .httpClient(UrlConnectionHttpClient.create())
+                .build()) {
             run("storm-explicit-endpoint", client, null, List.of());
         } finally {
             if (own != null) {
@@ -134,8 +144,10 @@ class DynamoFaultStormTest {
                     Random r = new Random(seeds.nextLong());
                     StormClient sc = new StormClient(c, r, store, storm.ledger, touched, errors, problems);
                     clients.add(sc);
-                    Consumer<Random> arm = server == null ? x -> { }
-                            : x -> armed.addAll(plans.get(x.nextInt(plans.size())).armOne(server.faults(), table, x));
+                    Consumer<Random> arm = server == null
+                            ? x -> {}
+                            : x -> armed.addAll(
+                                    plans.get(x.nextInt(plans.size())).armOne(server.faults(), table, x));
                     running.add(pool.submit(() -> {
                         while (System.nanoTime() < deadline) {
                             if (r.nextInt(3) == 0) {
@@ -167,16 +179,24 @@ class DynamoFaultStormTest {
                 Optional<Optional<MetaValue>> belief = sc.ephemeralBelief();
                 Optional<MetaValue> actual = store.get(sc.ephemeralKey());
                 if (belief.isPresent() && !belief.get().equals(actual)) {
-                    violations.add(sc.ephemeralKey() + " holds " + actual + " but its only writer's answers say " + belief.get());
+                    violations.add(sc.ephemeralKey() + " holds " + actual + " but its only writer's answers say "
+                            + belief.get());
                 }
             }
-            Runs.figures(area, "seconds=" + seconds + ", clients=" + CLIENTS + ", calls=" + calls + ", writes recorded="
-                    + storm.ledger.size() + " (applied " + storm.ledger.count(StormLedger.Answer.APPLIED) + ", conflicts "
-                    + storm.ledger.count(StormLedger.Answer.CONFLICT) + ", refused " + storm.ledger.count(StormLedger.Answer.REFUSED)
-                    + ", unknown " + storm.ledger.count(StormLedger.Answer.UNKNOWN) + " of which applied "
-                    + storm.ledger.unknownApplied(finalState) + "), faults fired=" + storm.faultsFired + ", errors by type="
-                    + errors + ", violations=" + violations.size());
-            assertThat(violations).as("answers the final state contradicts (seed above)").isEmpty();
+            Runs.figures(
+                    area,
+                    "seconds=" + seconds + ", clients=" + CLIENTS + ", calls=" + calls + ", writes recorded="
+                            + storm.ledger.size() + " (applied " + storm.ledger.count(StormLedger.Answer.APPLIED)
+                            + ", conflicts "
+                            + storm.ledger.count(StormLedger.Answer.CONFLICT) + ", refused "
+                            + storm.ledger.count(StormLedger.Answer.REFUSED)
+                            + ", unknown " + storm.ledger.count(StormLedger.Answer.UNKNOWN) + " of which applied "
+                            + storm.ledger.unknownApplied(finalState) + "), faults fired=" + storm.faultsFired
+                            + ", errors by type="
+                            + errors + ", violations=" + violations.size());
+            assertThat(violations)
+                    .as("answers the final state contradicts (seed above)")
+                    .isEmpty();
             assertThat(storm.ledger.count(StormLedger.Answer.APPLIED)).isPositive();
         }
         return storm;

@@ -44,14 +44,16 @@ class DynamoSingleWriteRetryTest {
     @Test
     void aCreateRetriedAfterApplyThen500_acrossSomeoneElsesDelete_appliesOnlyOnce() {
         DynamoDbTestServer server = DynamoStores.requireFaultInjection("single-write-retry");
-        AtomicInteger putAttempts = new AtomicInteger(-1); // counts from the create on (the layout record is a PutItem too)
+        AtomicInteger putAttempts =
+                new AtomicInteger(-1); // counts from the create on (the layout record is a PutItem too)
         MetaStore[] other = new MetaStore[1];
         HistoryRecorder recorder = new HistoryRecorder();
         ExecutionInterceptor deleteBetweenAttempts = new ExecutionInterceptor() {
             @Override
             public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
                 if ("PutItem".equals(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME))
-                        && putAttempts.get() >= 0 && putAttempts.incrementAndGet() == 2) {
+                        && putAttempts.get() >= 0
+                        && putAttempts.incrementAndGet() == 2) {
                     // between the applied first attempt and its retry, another client deletes what it read
                     MetaStore recorded = recorder.recording(other[0]);
                     assertThat(recorded.get(KEY)).contains(V);
@@ -59,14 +61,21 @@ class DynamoSingleWriteRetryTest {
                 }
             }
         };
-        try (DynamoDbClient writerClient = DynamoStores.target().newClient(b -> b.overrideConfiguration(o -> o
-                .addExecutionInterceptor(deleteBetweenAttempts)
-                .retryStrategy(r -> r.maxAttempts(3).backoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(1))))));
-             DynamoDbClient otherClient = DynamoStores.target().newClient();
-             MetaStore writer = DynamoStores.newStore(writerClient, "aba", 1)) {
-            other[0] = DynamoMetaStore.builder().client(otherClient).tableName(DynamoStores.tableOf(writer)).build();
-            server.faults().arm(Fault.applyThenInternalServerError().onOperation("PutItem")
-                    .onTable(DynamoStores.tableOf(writer)).onAttempt(1));
+        try (DynamoDbClient writerClient = DynamoStores.target()
+                        .newClient(b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(deleteBetweenAttempts)
+                                .retryStrategy(r -> r.maxAttempts(3)
+                                        .backoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(1))))));
+                DynamoDbClient otherClient = DynamoStores.target().newClient();
+                MetaStore writer = DynamoStores.newStore(writerClient, "aba", 1)) {
+            other[0] = DynamoMetaStore.builder()
+                    .client(otherClient)
+                    .tableName(DynamoStores.tableOf(writer))
+                    .build();
+            server.faults()
+                    .arm(Fault.applyThenInternalServerError()
+                            .onOperation("PutItem")
+                            .onTable(DynamoStores.tableOf(writer))
+                            .onAttempt(1));
 
             MetaStore recorded = recorder.recording(writer);
             WriteResult created;
@@ -83,8 +92,12 @@ class DynamoSingleWriteRetryTest {
                     .as("create answered " + created + "; the key after someone else's delete: " + other[0].get(KEY)
                             + "\n" + recorder.history() + "\n" + result)
                     .isTrue();
-            assertThat(created).as("the create after an attempt answered 500 cannot know its outcome").isNull();
-            assertThat(putAttempts.get()).as("PutItem attempts of the create: not sent again").isEqualTo(1);
+            assertThat(created)
+                    .as("the create after an attempt answered 500 cannot know its outcome")
+                    .isNull();
+            assertThat(putAttempts.get())
+                    .as("PutItem attempts of the create: not sent again")
+                    .isEqualTo(1);
             other[0].close();
         } finally {
             server.faults().clear();

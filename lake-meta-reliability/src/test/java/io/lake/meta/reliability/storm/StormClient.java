@@ -52,8 +52,14 @@ final class StormClient {
     private boolean ephemeralKnown = true;
     long calls;
 
-    StormClient(int id, Random r, MetaStore store, StormLedger ledger, Set<MetaKey> touched,
-            Map<String, LongAdder> errors, ConcurrentLinkedQueue<String> problems) {
+    StormClient(
+            int id,
+            Random r,
+            MetaStore store,
+            StormLedger ledger,
+            Set<MetaKey> touched,
+            Map<String, LongAdder> errors,
+            ConcurrentLinkedQueue<String> problems) {
         this.id = id;
         this.r = r;
         this.store = store;
@@ -124,8 +130,8 @@ final class StormClient {
     }
 
     /** Sends a write; a refusal or an unknown outcome goes to the ledger here, an answer is returned. */
-    private <T> Optional<T> call(Supplier<T> write, List<MetaKey> keys,
-            Map<MetaKey, Optional<MetaValue>> expected, String opId) {
+    private <T> Optional<T> call(
+            Supplier<T> write, List<MetaKey> keys, Map<MetaKey, Optional<MetaValue>> expected, String opId) {
         calls++;
         try {
             return Optional.of(write.get());
@@ -144,14 +150,16 @@ final class StormClient {
     }
 
     private void typed(MetaStoreException e, String what) {
-        errors.computeIfAbsent(e.getClass().getSimpleName(), k -> new LongAdder()).increment();
+        errors.computeIfAbsent(e.getClass().getSimpleName(), k -> new LongAdder())
+                .increment();
         boolean expectedRetryable;
         if (e instanceof StoreUnavailableException || e instanceof WriteBarrierException) {
             expectedRetryable = true; // a barrier (a finalize of the migration) refuses a dual write: nothing moved
         } else if (e instanceof OutcomeUnknownException) {
             expectedRetryable = false;
             if (what.equals("read")) {
-                problems.add("a read answered OutcomeUnknownException: a read changes nothing, its outcome is never unknown");
+                problems.add(
+                        "a read answered OutcomeUnknownException: a read changes nothing, its outcome is never unknown");
             }
         } else {
             problems.add("under faults the store must answer unavailable or unknown, not " + e);
@@ -174,14 +182,18 @@ final class StormClient {
             return;
         }
         String opId = nextId();
-        Mutation m = seen.isEmpty() ? Mutation.create(key, StormLedger.append(seen, opId))
+        Mutation m = seen.isEmpty()
+                ? Mutation.create(key, StormLedger.append(seen, opId))
                 : Mutation.update(key, seen.get(), StormLedger.append(seen, opId));
         call(() -> store.apply(m), List.of(key), Map.of(key, seen), opId)
                 .ifPresent(result -> recordWrite(opId, key, seen, result));
     }
 
     private void recordWrite(String opId, MetaKey key, Optional<MetaValue> expected, WriteResult result) {
-        ledger.record(new StormLedger.Write(opId, List.of(key), Map.of(key, expected),
+        ledger.record(new StormLedger.Write(
+                opId,
+                List.of(key),
+                Map.of(key, expected),
                 result.isApplied() ? StormLedger.Answer.APPLIED : StormLedger.Answer.CONFLICT,
                 result.isConflict() && result.isCurrentKnown() ? Map.of(key, result.currentValue()) : Map.of()));
     }
@@ -209,8 +221,10 @@ final class StormClient {
         for (MetaKey k : List.of(a, b)) {
             Optional<MetaValue> v = Optional.ofNullable(seen.get(k));
             expected.put(k, v);
-            t.apply(v.isEmpty() ? Mutation.create(k, StormLedger.append(v, opId))
-                    : Mutation.update(k, v.get(), StormLedger.append(v, opId)));
+            t.apply(
+                    v.isEmpty()
+                            ? Mutation.create(k, StormLedger.append(v, opId))
+                            : Mutation.update(k, v.get(), StormLedger.append(v, opId)));
         }
         Transaction txn = t.build();
         call(() -> store.transact(txn), List.of(a, b), expected, opId).ifPresent(result -> {
@@ -218,7 +232,9 @@ final class StormClient {
             for (TransactionFailure f : result.failures()) {
                 if (f.isCurrentKnown() && expected.containsKey(f.key())) {
                     reported.put(f.key(), f.currentValue());
-                } else if (f.isCurrentKnown() && f.key().equals(s) && f.currentValue().equals(seenS)) {
+                } else if (f.isCurrentKnown()
+                        && f.key().equals(s)
+                        && f.currentValue().equals(seenS)) {
                     problems.add("false conflict: transaction " + opId + " failed its condition on " + s
                             + " reporting the very value it required");
                 }
@@ -245,13 +261,18 @@ final class StormClient {
             return;
         }
         String opId = nextId();
-        Mutation m = seen.isEmpty() ? Mutation.create(key, StormLedger.append(seen, opId))
+        Mutation m = seen.isEmpty()
+                ? Mutation.create(key, StormLedger.append(seen, opId))
                 : Mutation.update(key, seen.get(), StormLedger.append(seen, opId));
-        call(() -> store.applyGuarded(new GuardedMutation(GUARD, guard.get(), m)), List.of(key), Map.of(key, seen), opId)
+        call(
+                        () -> store.applyGuarded(new GuardedMutation(GUARD, guard.get(), m)),
+                        List.of(key),
+                        Map.of(key, seen),
+                        opId)
                 .ifPresent(result -> {
                     if (result.outcome() == GuardedResult.Outcome.GUARD_REJECTED) {
-                        ledger.record(new StormLedger.Write(opId, List.of(key), Map.of(key, seen), StormLedger.Answer.CONFLICT,
-                                Map.of()));
+                        ledger.record(new StormLedger.Write(
+                                opId, List.of(key), Map.of(key, seen), StormLedger.Answer.CONFLICT, Map.of()));
                     } else if (result.isApplied()) {
                         recordWrite(opId, key, seen, WriteResult.applied());
                     } else {
@@ -284,7 +305,9 @@ final class StormClient {
             ephemeral = store.get(key); // resolves the unknown outcome
             ephemeralKnown = true;
         }
-        Mutation m = ephemeral.isEmpty() ? Mutation.create(key, MetaValue.utf8(nextId())) : Mutation.delete(key, ephemeral.get());
+        Mutation m = ephemeral.isEmpty()
+                ? Mutation.create(key, MetaValue.utf8(nextId()))
+                : Mutation.delete(key, ephemeral.get());
         calls++;
         try {
             WriteResult result = store.apply(m);

@@ -28,12 +28,20 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 final class StormLedger {
 
-    enum Answer { APPLIED, CONFLICT, REFUSED, UNKNOWN }
+    enum Answer {
+        APPLIED,
+        CONFLICT,
+        REFUSED,
+        UNKNOWN
+    }
 
     /** One write: its id, the keys it appends to, what it expected there, and its answer. */
-    record Write(String id, List<MetaKey> keys, Map<MetaKey, Optional<MetaValue>> expected, Answer answer,
-            Map<MetaKey, Optional<MetaValue>> reportedCurrent) {
-    }
+    record Write(
+            String id,
+            List<MetaKey> keys,
+            Map<MetaKey, Optional<MetaValue>> expected,
+            Answer answer,
+            Map<MetaKey, Optional<MetaValue>> reportedCurrent) {}
 
     private final ConcurrentLinkedQueue<Write> writes = new ConcurrentLinkedQueue<>();
 
@@ -52,8 +60,10 @@ final class StormLedger {
     /** How many unknown outcomes turned out applied, by the final state. */
     long unknownApplied(Map<MetaKey, MetaValue> finalState) {
         Map<MetaKey, Set<String>> ids = idsByKey(finalState);
-        return writes.stream().filter(w -> w.answer() == Answer.UNKNOWN)
-                .filter(w -> ids.getOrDefault(w.keys().get(0), Set.of()).contains(w.id())).count();
+        return writes.stream()
+                .filter(w -> w.answer() == Answer.UNKNOWN)
+                .filter(w -> ids.getOrDefault(w.keys().get(0), Set.of()).contains(w.id()))
+                .count();
     }
 
     /** Every way the final state contradicts an answer. */
@@ -82,18 +92,20 @@ final class StormLedger {
             switch (w.answer()) {
                 case APPLIED -> {
                     if (in != w.keys().size()) {
-                        problems.add("acknowledged write " + w.id() + " is missing from " + (w.keys().size() - in)
-                                + " of its keys " + w.keys());
+                        problems.add("acknowledged write " + w.id() + " is missing from "
+                                + (w.keys().size() - in) + " of its keys " + w.keys());
                     }
                 }
                 case CONFLICT, REFUSED -> {
                     if (in != 0) {
-                        problems.add("write " + w.id() + " answered " + w.answer() + " but applied to " + in + " of " + w.keys());
+                        problems.add("write " + w.id() + " answered " + w.answer() + " but applied to " + in + " of "
+                                + w.keys());
                     }
                 }
                 default -> {
                     if (in != 0 && in != w.keys().size()) {
-                        problems.add("unknown write " + w.id() + " applied to " + in + " of its " + w.keys().size() + " keys");
+                        problems.add("unknown write " + w.id() + " applied to " + in + " of its "
+                                + w.keys().size() + " keys");
                     }
                 }
             }
@@ -104,9 +116,11 @@ final class StormLedger {
                 }
                 List<String> reported = ids(current);
                 List<String> last = lists.getOrDefault(key, List.of());
-                if (current.isPresent() && (reported.size() > last.size() || !last.subList(0, reported.size()).equals(reported))) {
-                    problems.add("conflict of " + w.id() + " reported " + key + " = " + current.get().asUtf8()
-                            + ", which is not a state the key went through");
+                if (current.isPresent()
+                        && (reported.size() > last.size()
+                                || !last.subList(0, reported.size()).equals(reported))) {
+                    problems.add("conflict of " + w.id() + " reported " + key + " = "
+                            + current.get().asUtf8() + ", which is not a state the key went through");
                 }
             });
         }
@@ -127,6 +141,7 @@ final class StormLedger {
     }
 
     static MetaValue append(Optional<MetaValue> value, String id) {
-        return MetaValue.utf8(value.isEmpty() || value.get().size() == 0 ? id : value.get().asUtf8() + "," + id);
+        return MetaValue.utf8(
+                value.isEmpty() || value.get().size() == 0 ? id : value.get().asUtf8() + "," + id);
     }
 }

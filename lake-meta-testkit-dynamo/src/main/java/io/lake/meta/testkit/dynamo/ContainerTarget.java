@@ -35,6 +35,6 @@ public interface ContainerTarget {
      * @param description what was started, for the target's one-line report (the image, say)
      * @param stop stops the container
      */
-    record Started(URI endpoint, Region region, AwsCredentialsProvider credentials, String description, Runnable stop) {
-    }
+    record Started(
+            URI endpoint, Region region, AwsCredentialsProvider credentials, String description, Runnable stop) {}
 }

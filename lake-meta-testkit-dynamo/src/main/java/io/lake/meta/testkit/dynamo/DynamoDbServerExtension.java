@@ -75,8 +75,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * <p>Thread-safe.
  * @since 0.1.0
  */
-public final class DynamoDbServerExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
-        ParameterResolver, AutoCloseable {
+public final class DynamoDbServerExtension
+        implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, ParameterResolver, AutoCloseable {
 
     /** The owner of a server started by {@link #start()}: no test class stops it. */
     private static final String STARTED_BY_HAND = "started by hand";
@@ -88,8 +88,7 @@ public final class DynamoDbServerExtension implements BeforeAllCallback, AfterAl
     private @Nullable String owner;
     private final List<DynamoDbClient> extraClients = new ArrayList<>();
 
-    private DynamoDbServerExtension() {
-    }
+    private DynamoDbServerExtension() {}
 
     /** A new extension; the server starts with the first test class that uses it. */
     public static DynamoDbServerExtension create() {
@@ -262,8 +261,7 @@ public final class DynamoDbServerExtension implements BeforeAllCallback, AfterAl
         }
         running().hooks(new ServerHooks() {
             @Override
-            public void reached(String point) {
-            }
+            public void reached(String point) {}
 
             @Override
             public void reached(String point, String operation, Set<String> tables) {

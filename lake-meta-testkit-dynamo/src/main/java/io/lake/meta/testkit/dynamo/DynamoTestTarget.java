@@ -73,8 +73,13 @@ public final class DynamoTestTarget {
     private final @Nullable DynamoDbTestServer server;
     private final String reason;
 
-    private DynamoTestTarget(Kind kind, URI endpoint, Region region, AwsCredentialsProvider credentials,
-                             @Nullable DynamoDbTestServer server, String reason) {
+    private DynamoTestTarget(
+            Kind kind,
+            URI endpoint,
+            Region region,
+            AwsCredentialsProvider credentials,
+            @Nullable DynamoDbTestServer server,
+            String reason) {
         this.kind = kind;
         this.endpoint = endpoint;
         this.region = region;
@@ -86,8 +91,11 @@ public final class DynamoTestTarget {
     /** The target for this JVM: chosen, started and printed on first use. */
     public static synchronized DynamoTestTarget shared() {
         if (shared == null) {
-            Optional<ContainerTarget> container = ServiceLoader.load(ContainerTarget.class).findFirst();
-            shared = start(System.getenv(), () -> container.map(ContainerTarget::available).orElse(false),
+            Optional<ContainerTarget> container =
+                    ServiceLoader.load(ContainerTarget.class).findFirst();
+            shared = start(
+                    System.getenv(),
+                    () -> container.map(ContainerTarget::available).orElse(false),
                     container.orElse(null));
             System.out.println("[lake-meta] DynamoDB test target: " + shared);
         }
@@ -106,21 +114,26 @@ public final class DynamoTestTarget {
         return start(env, dockerAnswers, null);
     }
 
-    static DynamoTestTarget start(Map<String, String> env, BooleanSupplier dockerAnswers,
-            @Nullable ContainerTarget container) {
+    static DynamoTestTarget start(
+            Map<String, String> env, BooleanSupplier dockerAnswers, @Nullable ContainerTarget container) {
         switch (decide(env, dockerAnswers)) {
             case ENDPOINT:
                 // decide() chose the endpoint because the variable is set
-                URI endpoint = URI.create(Objects.requireNonNull(env.get(ENDPOINT_ENV)).trim());
-                return new DynamoTestTarget(Kind.ENDPOINT, endpoint, region(env),
-                        credentials(env), null, ENDPOINT_ENV + " is set");
+                URI endpoint =
+                        URI.create(Objects.requireNonNull(env.get(ENDPOINT_ENV)).trim());
+                return new DynamoTestTarget(
+                        Kind.ENDPOINT, endpoint, region(env), credentials(env), null, ENDPOINT_ENV + " is set");
             case LOCALSTACK:
                 return startContainer(Objects.requireNonNull(container, "container"), env);
             default:
                 DynamoDbTestServer server = DynamoDbTestServer.create().start();
                 Runtime.getRuntime().addShutdownHook(new Thread(server::close, "dynamodb-test-server-stop"));
-                return new DynamoTestTarget(Kind.IN_PROCESS, server.endpoint(), Region.of(server.region()),
-                        StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")), server,
+                return new DynamoTestTarget(
+                        Kind.IN_PROCESS,
+                        server.endpoint(),
+                        Region.of(server.region()),
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")),
+                        server,
                         ENDPOINT_ENV + " is not set and no Docker engine answers");
         }
     }
@@ -128,8 +141,13 @@ public final class DynamoTestTarget {
     private static DynamoTestTarget startContainer(ContainerTarget container, Map<String, String> env) {
         ContainerTarget.Started started = container.start(env);
         Runtime.getRuntime().addShutdownHook(new Thread(started.stop(), "dynamodb-container-stop"));
-        return new DynamoTestTarget(Kind.LOCALSTACK, started.endpoint(), started.region(), started.credentials(),
-                null, ENDPOINT_ENV + " is not set and a container engine answers (" + started.description() + ")");
+        return new DynamoTestTarget(
+                Kind.LOCALSTACK,
+                started.endpoint(),
+                started.region(),
+                started.credentials(),
+                null,
+                ENDPOINT_ENV + " is not set and a container engine answers (" + started.description() + ")");
     }
 
     private static Region region(Map<String, String> env) {
@@ -173,7 +191,7 @@ public final class DynamoTestTarget {
      * caller closes it. For the contract's race tests use {@link #newParkingClient()}.
      */
     public DynamoDbClient newClient() {
-        return newClient(b -> { });
+        return newClient(b -> {});
     }
 
     /**
@@ -213,8 +231,10 @@ public final class DynamoTestTarget {
      * with a reason, because faults, statistics and pause hooks exist only in-process.
      */
     public DynamoDbTestServer requireInProcessServer() {
-        Assumptions.assumeTrue(server != null, () -> "needs the in-process DynamoDB test server (fault injection,"
-                + " statistics or pause hooks), but the target is " + this);
+        Assumptions.assumeTrue(
+                server != null,
+                () -> "needs the in-process DynamoDB test server (fault injection,"
+                        + " statistics or pause hooks), but the target is " + this);
         return Objects.requireNonNull(server);
     }
 
@@ -227,8 +247,10 @@ public final class DynamoTestTarget {
      * tests are skipped with the reason.
      */
     public Optional<String> pauseUnsupportedReason() {
-        return server != null ? Optional.empty() : Optional.of("nothing can pause a commit inside the DynamoDB of "
-                + this + "; the race tests need the in-process server's ServerHooks.WRITE_CHECKED");
+        return server != null
+                ? Optional.empty()
+                : Optional.of("nothing can pause a commit inside the DynamoDB of " + this
+                        + "; the race tests need the in-process server's ServerHooks.WRITE_CHECKED");
     }
 
     /** A table name no other test in this JVM (or a parallel run against the same endpoint) uses. */
@@ -241,7 +263,9 @@ public final class DynamoTestTarget {
     /** {@inheritDoc} */
     @Override
     public String toString() {
-        String what = kind == Kind.ENDPOINT ? "explicit endpoint" : kind == Kind.LOCALSTACK ? "LocalStack" : "in-process server";
+        String what = kind == Kind.ENDPOINT
+                ? "explicit endpoint"
+                : kind == Kind.LOCALSTACK ? "LocalStack" : "in-process server";
         return what + " at " + endpoint + " (region " + region + "; " + reason + ")";
     }
 }

@@ -60,8 +60,7 @@ public final class ParkingHttpClient implements SdkHttpClient {
     /** Builds parking clients for the SDK, which closes what it built. */
     public static final class Builder implements SdkHttpClient.Builder<Builder> {
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** {@inheritDoc} */
         @Override
@@ -122,8 +121,10 @@ public final class ParkingHttpClient implements SdkHttpClient {
         try (AbortableInputStream in = response.responseBody().get()) {
             body = in.readAllBytes();
         }
-        return HttpExecuteResponse.builder().response(response.httpResponse())
-                .responseBody(AbortableInputStream.create(new java.io.ByteArrayInputStream(body))).build();
+        return HttpExecuteResponse.builder()
+                .response(response.httpResponse())
+                .responseBody(AbortableInputStream.create(new java.io.ByteArrayInputStream(body)))
+                .build();
     }
 
     /** {@inheritDoc} */

@@ -31,10 +31,16 @@ class DynamoDbServerExtensionTest {
     private static DynamoDbTestServer firstServer;
 
     private static void createTable(DynamoDbClient client, String name) {
-        client.createTable(b -> b.tableName(name).billingMode(BillingMode.PAY_PER_REQUEST)
-                .keySchema(KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build())
-                .attributeDefinitions(AttributeDefinition.builder().attributeName("pk")
-                        .attributeType(ScalarAttributeType.S).build()));
+        client.createTable(b -> b.tableName(name)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .keySchema(KeySchemaElement.builder()
+                        .attributeName("pk")
+                        .keyType(KeyType.HASH)
+                        .build())
+                .attributeDefinitions(AttributeDefinition.builder()
+                        .attributeName("pk")
+                        .attributeType(ScalarAttributeType.S)
+                        .build()));
     }
 
     @Test
@@ -55,7 +61,9 @@ class DynamoDbServerExtensionTest {
     @Order(2)
     void resetsTheServerBeforeEveryTest_keepingItRunning(DynamoDbClient client, DynamoDbTestServer server) {
         assertThat(server).as("one server for the class").isSameAs(firstServer);
-        assertThat(client.listTables().tableNames()).as("the table of the test before").isEmpty();
+        assertThat(client.listTables().tableNames())
+                .as("the table of the test before")
+                .isEmpty();
     }
 
     @Test
@@ -80,12 +88,15 @@ class DynamoDbServerExtensionTest {
         createTable(DYNAMO.client(), "shared");
         assertThat(second.listTables().tableNames()).containsExactly("shared");
 
-        assertThat(DYNAMO.uniqueTableName("Contract test/é")).matches("[a-zA-Z0-9_.-]{3,255}")
+        assertThat(DYNAMO.uniqueTableName("Contract test/é"))
+                .matches("[a-zA-Z0-9_.-]{3,255}")
                 .isNotEqualTo(DYNAMO.uniqueTableName("Contract test/é"));
         assertThatThrownBy(() -> DYNAMO.uniqueTableName(null)).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> DYNAMO.pauseCommitsOf(null, RaceHooks.NONE)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> DYNAMO.pauseCommitsOf(null, RaceHooks.NONE))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("table");
-        assertThatThrownBy(() -> DYNAMO.pauseCommitsOf("t", null)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> DYNAMO.pauseCommitsOf("t", null))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("hooks");
     }
 
@@ -115,7 +126,8 @@ class DynamoDbServerExtensionTest {
     @Test
     void outsideAClass_theExtensionSaysHowToRegisterIt() {
         DynamoDbServerExtension unused = DynamoDbServerExtension.create();
-        assertThatThrownBy(unused::client).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(unused::client)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("static @RegisterExtension");
     }
 }

@@ -28,16 +28,22 @@ class DynamoTestTargetTest {
 
     @Test
     void start_explicitEndpoint_usesRegionAndLocalStackCredentialDefaults() {
-        DynamoTestTarget target = DynamoTestTarget.start(Map.of(DynamoTestTarget.ENDPOINT_ENV, "http://127.0.0.1:4566",
-                DynamoTestTarget.REGION_ENV, "eu-west-1"), () -> false);
+        DynamoTestTarget target = DynamoTestTarget.start(
+                Map.of(
+                        DynamoTestTarget.ENDPOINT_ENV,
+                        "http://127.0.0.1:4566",
+                        DynamoTestTarget.REGION_ENV,
+                        "eu-west-1"),
+                () -> false);
         assertThat(target.kind()).isEqualTo(DynamoTestTarget.Kind.ENDPOINT);
         assertThat(target.endpoint()).hasToString("http://127.0.0.1:4566");
         assertThat(target.region().id()).isEqualTo("eu-west-1");
         assertThat(target.credentials().resolveCredentials().accessKeyId()).isEqualTo("test");
         assertThat(target.inProcessServer()).isEmpty();
         assertThat(target.toString()).contains("explicit endpoint").contains(DynamoTestTarget.ENDPOINT_ENV);
-        assertThat(target.pauseUnsupportedReason()).hasValueSatisfying(reason -> assertThat(reason)
-                .contains("nothing can pause").contains("http://127.0.0.1:4566"));
+        assertThat(target.pauseUnsupportedReason())
+                .hasValueSatisfying(reason ->
+                        assertThat(reason).contains("nothing can pause").contains("http://127.0.0.1:4566"));
     }
 
     @Test
@@ -47,7 +53,9 @@ class DynamoTestTargetTest {
             assertThat(target.kind()).isEqualTo(DynamoTestTarget.Kind.IN_PROCESS);
             assertThat(target.endpoint().getHost()).isEqualTo("127.0.0.1");
             assertThat(client.listTables().tableNames()).isNotNull();
-            assertThat(target.pauseUnsupportedReason()).as("the in-process server can pause a commit").isEmpty();
+            assertThat(target.pauseUnsupportedReason())
+                    .as("the in-process server can pause a commit")
+                    .isEmpty();
         } finally {
             target.inProcessServer().orElseThrow().close();
         }
@@ -55,7 +63,8 @@ class DynamoTestTargetTest {
 
     @Test
     void uniqueTableName_isValidAndUnique() {
-        DynamoTestTarget target = DynamoTestTarget.start(Map.of(DynamoTestTarget.ENDPOINT_ENV, "http://127.0.0.1:1"), () -> false);
+        DynamoTestTarget target =
+                DynamoTestTarget.start(Map.of(DynamoTestTarget.ENDPOINT_ENV, "http://127.0.0.1:1"), () -> false);
         String a = target.uniqueTableName("Contract test/é");
         String b = target.uniqueTableName("Contract test/é");
         assertThat(a).matches("[a-zA-Z0-9_.-]{3,255}").isNotEqualTo(b);

@@ -32,8 +32,7 @@ public final class LocalStackTarget implements ContainerTarget {
     public static final String AUTH_TOKEN_ENV = "LOCALSTACK_AUTH_TOKEN";
 
     /** For {@link java.util.ServiceLoader}. */
-    public LocalStackTarget() {
-    }
+    public LocalStackTarget() {}
 
     /** {@inheritDoc} */
     @Override
@@ -50,15 +49,20 @@ public final class LocalStackTarget implements ContainerTarget {
     public Started start(Map<String, String> env) {
         LocalStackContainer container = container(env);
         container.start();
-        return new Started(container.getEndpoint(), Region.of(container.getRegion()),
-                StaticCredentialsProvider.create(AwsBasicCredentials.create(container.getAccessKey(), container.getSecretKey())),
-                "LocalStack " + image(env) + (containerEnvironment(env).isEmpty() ? ", no " : ", with ") + AUTH_TOKEN_ENV,
+        return new Started(
+                container.getEndpoint(),
+                Region.of(container.getRegion()),
+                StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(container.getAccessKey(), container.getSecretKey())),
+                "LocalStack " + image(env) + (containerEnvironment(env).isEmpty() ? ", no " : ", with ")
+                        + AUTH_TOKEN_ENV,
                 container::stop);
     }
 
     /** The container {@link #start} starts, configured from {@code env}, not started (creating it needs Docker). */
     private static LocalStackContainer container(Map<String, String> env) {
-        LocalStackContainer container = new LocalStackContainer(DockerImageName.parse(image(env))).withServices("dynamodb");
+        LocalStackContainer container =
+                new LocalStackContainer(DockerImageName.parse(image(env))).withServices("dynamodb");
         containerEnvironment(env).forEach(container::withEnv);
         return container;
     }

@@ -13,14 +13,16 @@ class LocalStackTargetTest {
 
     @Test
     void authToken_whenSet_isPassedToTheContainer() {
-        assertThat(LocalStackTarget.containerEnvironment(Map.of(LocalStackTarget.AUTH_TOKEN_ENV, "ls-secret", "HOME", "/root")))
+        assertThat(LocalStackTarget.containerEnvironment(
+                        Map.of(LocalStackTarget.AUTH_TOKEN_ENV, "ls-secret", "HOME", "/root")))
                 .containsExactly(Map.entry(LocalStackTarget.AUTH_TOKEN_ENV, "ls-secret"));
     }
 
     @Test
     void authToken_whenUnsetOrBlank_isNotPassed() {
         assertThat(LocalStackTarget.containerEnvironment(Map.of())).isEmpty();
-        assertThat(LocalStackTarget.containerEnvironment(Map.of(LocalStackTarget.AUTH_TOKEN_ENV, " "))).isEmpty();
+        assertThat(LocalStackTarget.containerEnvironment(Map.of(LocalStackTarget.AUTH_TOKEN_ENV, " ")))
+                .isEmpty();
     }
 
     @Test

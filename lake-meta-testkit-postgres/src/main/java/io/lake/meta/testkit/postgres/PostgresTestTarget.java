@@ -36,11 +36,12 @@ public final class PostgresTestTarget {
     private final String user;
     private final @Nullable String password;
     private final String description;
-    private final String runId = Long.toString(ProcessHandle.current().pid(), 36) + "_" + Long.toString(System.nanoTime() & 0xFFFFF, 36);
+    private final String runId =
+            Long.toString(ProcessHandle.current().pid(), 36) + "_" + Long.toString(System.nanoTime() & 0xFFFFF, 36);
     private final AtomicInteger databases = new AtomicInteger();
 
-    private PostgresTestTarget(String host, int port, String adminDatabase, String user, @Nullable String password,
-            String description) {
+    private PostgresTestTarget(
+            String host, int port, String adminDatabase, String user, @Nullable String password, String description) {
         this.host = host;
         this.port = port;
         this.adminDatabase = adminDatabase;
@@ -52,20 +53,30 @@ public final class PostgresTestTarget {
     /** The server of this JVM: the configured one, else the embedded one, started on first use. */
     public static synchronized PostgresTestTarget shared() {
         if (shared == null) {
-            String url = Optional.ofNullable(System.getProperty(URL_PROPERTY)).filter(s -> !s.isBlank())
+            String url = Optional.ofNullable(System.getProperty(URL_PROPERTY))
+                    .filter(s -> !s.isBlank())
                     .orElse(System.getenv(URL_VARIABLE));
             if (url != null && !url.isBlank()) {
                 PGSimpleDataSource parsed = new PGSimpleDataSource();
                 parsed.setUrl(url);
-                shared = new PostgresTestTarget(parsed.getServerNames()[0], parsed.getPortNumbers()[0] == 0 ? 5432
-                        : parsed.getPortNumbers()[0], parsed.getDatabaseName(), System.getenv(USER_VARIABLE),
-                        System.getenv(PASSWORD_VARIABLE), "the PostgreSQL server at " + parsed.getServerNames()[0] + ":"
-                        + parsed.getPortNumbers()[0] + " named by " + URL_VARIABLE + "/" + URL_PROPERTY);
+                shared = new PostgresTestTarget(
+                        parsed.getServerNames()[0],
+                        parsed.getPortNumbers()[0] == 0 ? 5432 : parsed.getPortNumbers()[0],
+                        parsed.getDatabaseName(),
+                        System.getenv(USER_VARIABLE),
+                        System.getenv(PASSWORD_VARIABLE),
+                        "the PostgreSQL server at " + parsed.getServerNames()[0] + ":" + parsed.getPortNumbers()[0]
+                                + " named by " + URL_VARIABLE + "/" + URL_PROPERTY);
             } else {
                 EmbeddedPostgres server = EmbeddedPostgres.start();
-                shared = new PostgresTestTarget("127.0.0.1", server.port(), "postgres", "postgres", null,
+                shared = new PostgresTestTarget(
+                        "127.0.0.1",
+                        server.port(),
+                        "postgres",
+                        "postgres",
+                        null,
                         "the embedded PostgreSQL server at 127.0.0.1:" + server.port() + " (" + server.describe() + "; "
-                        + URL_VARIABLE + " is not set)");
+                                + URL_VARIABLE + " is not set)");
             }
             System.out.println("[lake-meta] PostgreSQL test target: " + shared.description);
         }
@@ -101,7 +112,8 @@ public final class PostgresTestTarget {
 
     /** A fresh, empty database for one test class; close it when the class ends. */
     public TestDatabase newDatabase(String label) {
-        String name = ("lm_" + runId + "_" + databases.incrementAndGet() + "_" + label.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", ""));
+        String name = ("lm_" + runId + "_" + databases.incrementAndGet() + "_"
+                + label.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", ""));
         name = name.substring(0, Math.min(name.length(), 63));
         execute(adminDatabase, "CREATE DATABASE " + name);
         return new TestDatabase(this, name);

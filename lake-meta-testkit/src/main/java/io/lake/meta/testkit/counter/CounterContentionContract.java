@@ -47,9 +47,11 @@ abstract class CounterContentionContract extends CounterErrorsContract {
         ConflictsEveryWrite hot = new ConflictsEveryWrite(store, rival::next);
         MonotonicCounter counter = counter(hot, b -> b.maxAttempts(3));
 
-        assertThatThrownBy(counter::next).isInstanceOf(CounterContentionException.class)
+        assertThatThrownBy(counter::next)
+                .isInstanceOf(CounterContentionException.class)
                 .hasMessageContaining("3 compare-and-set attempts")
-                .satisfies(e -> assertThat(((CounterContentionException) e).retryable()).isTrue());
+                .satisfies(e ->
+                        assertThat(((CounterContentionException) e).retryable()).isTrue());
 
         assertThat(hot.writes()).isEqualTo(3);
         assertThat(storedNext()).as("only the rival's three values were taken").isEqualTo(4);

@@ -24,7 +24,8 @@ abstract class CounterErrorsContract extends CounterValuesContract {
         CountingMetaStore counting = new CountingMetaStore(store);
         MonotonicCounter counter = counter(counting, b -> b);
 
-        assertThatThrownBy(() -> counter.nextRange(0)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> counter.nextRange(0))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("count");
         assertThatThrownBy(() -> counter.nextRange(-5)).isInstanceOf(InvalidArgumentException.class);
         assertThat(counting.reads()).isZero();
@@ -48,10 +49,13 @@ abstract class CounterErrorsContract extends CounterValuesContract {
             MetaKey key = MetaKey.of("seq/corrupt-" + i);
             MetaValue bytes = MetaValue.utf8(corrupt.get(i));
             store.create(key, bytes);
-            MonotonicCounter counter = MonotonicCounter.builder().store(store).key(key).build();
+            MonotonicCounter counter =
+                    MonotonicCounter.builder().store(store).key(key).build();
 
-            assertThatThrownBy(counter::next).as(corrupt.get(i))
-                    .isInstanceOf(CorruptCounterRecordException.class).hasMessageContaining(key.toString());
+            assertThatThrownBy(counter::next)
+                    .as(corrupt.get(i))
+                    .isInstanceOf(CorruptCounterRecordException.class)
+                    .hasMessageContaining(key.toString());
             assertThat(store.get(key)).contains(bytes);
         }
     }
@@ -61,13 +65,16 @@ abstract class CounterErrorsContract extends CounterValuesContract {
         seed("{\"next\":" + (Long.MAX_VALUE - 3) + ",\"nonce\":\"x\"}");
         MonotonicCounter counter = counter();
 
-        assertThatThrownBy(() -> counter.nextRange(4)).isInstanceOf(CounterExhaustedException.class)
+        assertThatThrownBy(() -> counter.nextRange(4))
+                .isInstanceOf(CounterExhaustedException.class)
                 .hasMessageContaining("nothing was written");
         assertThat(storedNext()).isEqualTo(Long.MAX_VALUE - 3);
         assertThat(counter.nextRange(2)).isEqualTo(new CounterRange(Long.MAX_VALUE - 3, 2));
         assertThat(counter.next()).isEqualTo(Long.MAX_VALUE - 1);
-        assertThatThrownBy(counter::next).isInstanceOf(CounterExhaustedException.class)
-                .satisfies(e -> assertThat(((CounterExhaustedException) e).retryable()).isFalse());
+        assertThatThrownBy(counter::next)
+                .isInstanceOf(CounterExhaustedException.class)
+                .satisfies(e ->
+                        assertThat(((CounterExhaustedException) e).retryable()).isFalse());
         assertThat(storedNext()).isEqualTo(Long.MAX_VALUE);
     }
 }

@@ -38,7 +38,9 @@ abstract class CounterLostAnswersContract extends CounterContentionContract {
         counter.next();
         network.failNext(Call.WRITE, Fault.NEVER_ARRIVED);
 
-        assertThat(counter.next()).as("2 was never handed out: claiming it again is no repeat").isEqualTo(2);
+        assertThat(counter.next())
+                .as("2 was never handed out: claiming it again is no repeat")
+                .isEqualTo(2);
         assertThat(storedNext()).isEqualTo(3);
     }
 
@@ -72,12 +74,14 @@ abstract class CounterLostAnswersContract extends CounterContentionContract {
         long valueOfA = a.next();
 
         assertThat(valuesOfB).containsExactly(2L);
-        assertThat(valueOfA).as("1 may be A's, but A cannot prove it: it is skipped").isEqualTo(3);
+        assertThat(valueOfA)
+                .as("1 may be A's, but A cannot prove it: it is skipped")
+                .isEqualTo(3);
     }
 
     @Test
     void lostAnswer_whoseReReadFails_handsOutNothing_andTheValueIsSkipped() {
-            FaultyStore network = FaultyStore.over(store);
+        FaultyStore network = FaultyStore.over(store);
         MonotonicCounter counter = counter(network, b -> b);
         network.failNext(Call.APPLY, Fault.ANSWER_LOST.meanwhile(() -> network.failNext(Call.GET, Fault.UNAVAILABLE)));
 
@@ -122,7 +126,10 @@ abstract class CounterLostAnswersContract extends CounterContentionContract {
             }
             CounterRange range = callers.get(who).nextRange(1 + random.nextInt(5));
             assertThat(range.first()).as("step %d: values only increase", step).isGreaterThan(highest);
-            range.values().forEach(v -> assertThat(handedOut.add(v)).as("value %d handed out twice", v).isTrue());
+            range.values()
+                    .forEach(v -> assertThat(handedOut.add(v))
+                            .as("value %d handed out twice", v)
+                            .isTrue());
             highest = range.last();
         }
         assertThat(storedNext()).isGreaterThan(highest);

@@ -20,6 +20,5 @@ package io.lake.meta.testkit.counter;
 public abstract class CounterSuite extends CounterLostAnswersContract {
 
     /** For backends: {@code @Backend(MyBackend.class) class MyStoreCounterTest extends CounterSuite {}}. */
-    protected CounterSuite() {
-    }
+    protected CounterSuite() {}
 }

@@ -48,7 +48,8 @@ abstract class CounterSupport extends BackendSuite {
 
     /** A counter on {@link #COUNTER_KEY} through {@code via}; {@code extra} may add builder options. */
     protected MonotonicCounter counter(MetaStore via, UnaryOperator<MonotonicCounter.Builder> extra) {
-        return extra.apply(MonotonicCounter.builder().store(via).key(COUNTER_KEY)).build();
+        return extra.apply(MonotonicCounter.builder().store(via).key(COUNTER_KEY))
+                .build();
     }
 
     /** The stored record, parsed as plain JSON. */

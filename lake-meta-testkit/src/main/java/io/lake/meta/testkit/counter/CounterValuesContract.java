@@ -35,7 +35,9 @@ abstract class CounterValuesContract extends CounterSupport {
 
         assertThat(counter.add(5)).isEqualTo(7);
         assertThat(counter.get()).isEqualTo(7);
-        assertThat(counter.next()).as("the values added over are never handed out").isEqualTo(7);
+        assertThat(counter.next())
+                .as("the values added over are never handed out")
+                .isEqualTo(7);
         assertThatThrownBy(() -> counter.add(0)).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> counter.add(Long.MAX_VALUE)).isInstanceOf(CounterExhaustedException.class);
         assertThat(counter.get()).as("nothing moved").isEqualTo(8);
@@ -55,7 +57,9 @@ abstract class CounterValuesContract extends CounterSupport {
     void firstValue_appliesOnlyWhileTheKeyIsAbsent() {
         assertThat(counter(store, b -> b.firstValue(0)).next()).isZero();
 
-        assertThat(counter(store, b -> b.firstValue(1_000)).next()).as("the record decides once it exists").isEqualTo(1);
+        assertThat(counter(store, b -> b.firstValue(1_000)).next())
+                .as("the record decides once it exists")
+                .isEqualTo(1);
     }
 
     @Test
@@ -77,7 +81,10 @@ abstract class CounterValuesContract extends CounterSupport {
     void countersOnOneKey_shareOneSequence_andOtherKeysAreIndependent() {
         MonotonicCounter a = counter();
         MonotonicCounter b = counter();
-        MonotonicCounter other = MonotonicCounter.builder().store(store).key(MetaKey.of("seq/other")).build();
+        MonotonicCounter other = MonotonicCounter.builder()
+                .store(store)
+                .key(MetaKey.of("seq/other"))
+                .build();
 
         assertThat(List.of(a.next(), b.next(), a.nextRange(3).first(), b.next(), other.next()))
                 .containsExactly(1L, 2L, 3L, 6L, 1L);
@@ -102,7 +109,9 @@ abstract class CounterValuesContract extends CounterSupport {
         assertThat(first.get("next").isIntegralNumber()).isTrue();
         assertThat(first.get("next").asLong()).isEqualTo(2);
         assertThat(second.get("next").asLong()).isEqualTo(3);
-        assertThat(first.get("nonce").asText()).isNotBlank().isNotEqualTo(second.get("nonce").asText());
+        assertThat(first.get("nonce").asText())
+                .isNotBlank()
+                .isNotEqualTo(second.get("nonce").asText());
     }
 
     @Test

@@ -63,9 +63,12 @@ public sealed interface Call permits Call.Get, Call.Write, Call.Guarded, Call.Tr
 
         @Override
         public String toString() {
-            return "transact[" + Stream.concat(
-                    transaction.conditions().stream().map(Call::describe),
-                    transaction.mutations().stream().map(Call::describe)).collect(Collectors.joining("; ")) + "]";
+            return "transact["
+                    + Stream.concat(
+                                    transaction.conditions().stream().map(Call::describe),
+                                    transaction.mutations().stream().map(Call::describe))
+                            .collect(Collectors.joining("; "))
+                    + "]";
         }
     }
 

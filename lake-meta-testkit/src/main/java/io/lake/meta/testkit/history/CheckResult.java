@@ -26,7 +26,12 @@ public final class CheckResult {
     private final int statesExplored;
     private final String explanation;
 
-    private CheckResult(Verdict verdict, int operationsChecked, long unknownOutcomes, int leftOut, int statesExplored,
+    private CheckResult(
+            Verdict verdict,
+            int operationsChecked,
+            long unknownOutcomes,
+            int leftOut,
+            int statesExplored,
             String explanation) {
         this.verdict = verdict;
         this.operationsChecked = operationsChecked;
@@ -85,8 +90,9 @@ public final class CheckResult {
 
     @Override
     public String toString() {
-        String head = verdict.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": " + operationsChecked + " operations checked ("
-                + unknownOutcomes + " with unknown outcomes), " + leftOut + " left out, " + statesExplored + " states explored";
+        String head = verdict.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": " + operationsChecked
+                + " operations checked (" + unknownOutcomes + " with unknown outcomes), " + leftOut + " left out, "
+                + statesExplored + " states explored";
         return explanation.isEmpty() ? head : head + "\n" + explanation;
     }
 }

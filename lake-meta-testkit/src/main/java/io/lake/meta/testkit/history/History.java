@@ -36,7 +36,9 @@ public final class History {
 
     /** How many operations have an unknown outcome. */
     public long unknownOutcomes() {
-        return operations.stream().filter(op -> op.outcome() instanceof Outcome.Unknown).count();
+        return operations.stream()
+                .filter(op -> op.outcome() instanceof Outcome.Unknown)
+                .count();
     }
 
     /** One operation per line. */
@@ -50,8 +52,7 @@ public final class History {
 
         private final List<Operation> operations = new ArrayList<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Adds one operation.
@@ -76,7 +77,8 @@ public final class History {
      * guarded write, a transaction result a transaction, a page a first-page read.
      */
     static void requireAnswers(Call call, Outcome outcome) {
-        boolean fits = outcome instanceof Outcome.Unknown || outcome instanceof Outcome.NotApplied
+        boolean fits = outcome instanceof Outcome.Unknown
+                || outcome instanceof Outcome.NotApplied
                 || (outcome instanceof Outcome.Read && call instanceof Call.Get)
                 || (outcome instanceof Outcome.Written && call instanceof Call.Write)
                 || (outcome instanceof Outcome.GuardedWritten && call instanceof Call.Guarded)

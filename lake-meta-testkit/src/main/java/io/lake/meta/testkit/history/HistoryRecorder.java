@@ -117,8 +117,8 @@ public final class HistoryRecorder {
         String client = Thread.currentThread().getName();
         synchronized (this) {
             for (MetaKey key : keys) {
-                operations.add(new Operation(operations.size(), client, new Call.Get(key), outcomeOf.apply(key),
-                        invokedAt, answeredAt));
+                operations.add(new Operation(
+                        operations.size(), client, new Call.Get(key), outcomeOf.apply(key), invokedAt, answeredAt));
             }
         }
     }
@@ -165,7 +165,9 @@ public final class HistoryRecorder {
             if (!pages || request == null || request.token().isPresent()) {
                 return super.page(request);
             }
-            return record(new Call.FirstPage(request.prefix(), request.limit()), () -> super.page(request),
+            return record(
+                    new Call.FirstPage(request.prefix(), request.limit()),
+                    () -> super.page(request),
                     page -> new Outcome.Paged(page.entries(), page.hasMore()));
         }
 
@@ -195,7 +197,6 @@ public final class HistoryRecorder {
 
         /** The recorder does not own the store it records. */
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

@@ -89,9 +89,15 @@ public final class LinearizabilityChecker {
         final int index;
         final boolean invocation;
         final long time;
-        @Nullable Entry answer;
-        @Nullable Entry prev;
-        @Nullable Entry next;
+
+        @Nullable
+        Entry answer;
+
+        @Nullable
+        Entry prev;
+
+        @Nullable
+        Entry next;
 
         Entry(Operation op, int index, boolean invocation, long time) {
             this.op = op;
@@ -124,11 +130,9 @@ public final class LinearizabilityChecker {
     }
 
     /** A choice to undo: the invocation placed, and the state before it. */
-    private record Choice(Entry invocation, Map<MetaKey, MetaValue> before) {
-    }
+    private record Choice(Entry invocation, Map<MetaKey, MetaValue> before) {}
 
-    private record Visited(BitSet placed, Map<MetaKey, MetaValue> state) {
-    }
+    private record Visited(BitSet placed, Map<MetaKey, MetaValue> state) {}
 
     private final class Search {
         private final List<Operation> ops;
@@ -168,7 +172,9 @@ public final class LinearizabilityChecker {
         }
 
         CheckResult run() {
-            long unknown = ops.stream().filter(op -> op.outcome() instanceof Outcome.Unknown).count();
+            long unknown = ops.stream()
+                    .filter(op -> op.outcome() instanceof Outcome.Unknown)
+                    .count();
             Set<Visited> visited = new HashSet<>();
             Deque<Choice> choices = new ArrayDeque<>();
             BitSet placed = new BitSet(ops.size());
@@ -179,13 +185,18 @@ public final class LinearizabilityChecker {
                     throw new IllegalStateException("the search ran past the last entry with answers left");
                 }
                 if (entry.invocation) {
-                    Optional<Map<MetaKey, MetaValue>> next = RegisterModel.step(state, entry.op.call(), entry.op.outcome());
+                    Optional<Map<MetaKey, MetaValue>> next =
+                            RegisterModel.step(state, entry.op.call(), entry.op.outcome());
                     if (next.isPresent()) {
                         BitSet nowPlaced = (BitSet) placed.clone();
                         nowPlaced.set(entry.index);
                         if (visited.add(new Visited(nowPlaced, next.get()))) {
                             if (visited.size() > stateLimit) {
-                                return CheckResult.undecided(ops.size(), unknown, leftOut, visited.size(),
+                                return CheckResult.undecided(
+                                        ops.size(),
+                                        unknown,
+                                        leftOut,
+                                        visited.size(),
                                         "gave up after exploring " + stateLimit + " states");
                             }
                             choices.push(new Choice(entry, state));
@@ -246,9 +257,12 @@ public final class LinearizabilityChecker {
 
         private String explanation() {
             StringBuilder b = new StringBuilder();
-            b.append("no order of the operations explains ").append(blockedAtDeepest)
-                    .append("\n  the longest consistent order found has ").append(deepest)
-                    .append(" operation(s); after it the registers hold ").append(stateAtDeepest);
+            b.append("no order of the operations explains ")
+                    .append(blockedAtDeepest)
+                    .append("\n  the longest consistent order found has ")
+                    .append(deepest)
+                    .append(" operation(s); after it the registers hold ")
+                    .append(stateAtDeepest);
             if (!orderAtDeepest.isEmpty()) {
                 b.append("; it ends with:");
                 for (Operation op : orderAtDeepest) {

@@ -24,8 +24,8 @@ public record Operation(int id, String client, Call call, Outcome outcome, long 
         Objects.requireNonNull(call, "call");
         Objects.requireNonNull(outcome, "outcome");
         if (answeredAt <= invokedAt) {
-            throw new IllegalArgumentException("operation " + id + " is answered at " + answeredAt
-                    + ", not after its invocation at " + invokedAt);
+            throw new IllegalArgumentException(
+                    "operation " + id + " is answered at " + answeredAt + ", not after its invocation at " + invokedAt);
         }
     }
 

@@ -24,8 +24,14 @@ import java.util.Optional;
  *
  * @since 0.1.0
  */
-public sealed interface Outcome permits Outcome.Read, Outcome.Written, Outcome.GuardedWritten, Outcome.Transacted,
-        Outcome.Paged, Outcome.Unknown, Outcome.NotApplied {
+public sealed interface Outcome
+        permits Outcome.Read,
+                Outcome.Written,
+                Outcome.GuardedWritten,
+                Outcome.Transacted,
+                Outcome.Paged,
+                Outcome.Unknown,
+                Outcome.NotApplied {
 
     /** A get's answer: the value, or empty when the key was absent. */
     record Read(Optional<MetaValue> value) implements Outcome {
@@ -83,8 +89,8 @@ public sealed interface Outcome permits Outcome.Read, Outcome.Written, Outcome.G
 
         @Override
         public String toString() {
-            return entries.size() + " entries " + entries.stream().map(e -> e.key().toString()).toList()
-                    + (hasMore ? " and a token" : "");
+            return entries.size() + " entries "
+                    + entries.stream().map(e -> e.key().toString()).toList() + (hasMore ? " and a token" : "");
         }
     }
 

@@ -26,8 +26,7 @@ import java.util.Optional;
  */
 final class RegisterModel {
 
-    private RegisterModel() {
-    }
+    private RegisterModel() {}
 
     /**
      * The state after {@code call} took effect at {@code state} with {@code outcome}, or empty if
@@ -65,17 +64,21 @@ final class RegisterModel {
             case APPLIED:
                 return guardHolds ? write(state, g.target(), WriteResult.applied()) : Optional.empty();
             default:
-                return guardHolds ? write(state, g.target(), result.targetResult().orElseThrow()) : Optional.empty();
+                return guardHolds
+                        ? write(state, g.target(), result.targetResult().orElseThrow())
+                        : Optional.empty();
         }
     }
 
     /** A write that answered {@code result}: applied where its precondition holds, a conflict (matching the reported current value) where it does not. */
-    private static Optional<Map<MetaKey, MetaValue>> write(Map<MetaKey, MetaValue> state, Mutation m, WriteResult result) {
+    private static Optional<Map<MetaKey, MetaValue>> write(
+            Map<MetaKey, MetaValue> state, Mutation m, WriteResult result) {
         if (result.isApplied()) {
             return applies(state, m) ? Optional.of(after(state, m)) : Optional.empty();
         }
         Optional<MetaValue> current = current(state, m.key());
-        boolean reportedRight = !result.isCurrentKnown() || result.currentValue().equals(current);
+        boolean reportedRight =
+                !result.isCurrentKnown() || result.currentValue().equals(current);
         return !m.preconditionHolds(current) && reportedRight ? Optional.of(state) : Optional.empty();
     }
 
@@ -84,8 +87,8 @@ final class RegisterModel {
      * where some fail, naming exactly those, in the transaction's order (conditions first), each
      * with the value the key holds when the failure reports one.
      */
-    private static Optional<Map<MetaKey, MetaValue>> transaction(Map<MetaKey, MetaValue> state, Transaction t,
-            Outcome outcome) {
+    private static Optional<Map<MetaKey, MetaValue>> transaction(
+            Map<MetaKey, MetaValue> state, Transaction t, Outcome outcome) {
         List<MetaKey> failing = new ArrayList<>();
         for (Condition c : t.conditions()) {
             if (!c.isMet(current(state, c.key()))) {
@@ -97,7 +100,8 @@ final class RegisterModel {
                 failing.add(m.key());
             }
         }
-        boolean applied = outcome instanceof Outcome.Unknown || ((Outcome.Transacted) outcome).result().isApplied();
+        boolean applied = outcome instanceof Outcome.Unknown
+                || ((Outcome.Transacted) outcome).result().isApplied();
         if (applied) {
             if (!failing.isEmpty()) {
                 return Optional.empty();
@@ -130,8 +134,11 @@ final class RegisterModel {
      */
     private static boolean firstPage(Map<MetaKey, MetaValue> state, Call.FirstPage call, Outcome.Paged page) {
         KeyPrefix prefix = call.prefix();
-        List<Entry> expected = state.entrySet().stream().filter(e -> prefix.contains(e.getKey()))
-                .sorted(Map.Entry.comparingByKey()).map(e -> new Entry(e.getKey(), e.getValue())).toList();
+        List<Entry> expected = state.entrySet().stream()
+                .filter(e -> prefix.contains(e.getKey()))
+                .sorted(Map.Entry.comparingByKey())
+                .map(e -> new Entry(e.getKey(), e.getValue()))
+                .toList();
         List<Entry> seen = page.entries();
         if (seen.size() > call.limit() || seen.size() > expected.size()) {
             return false;

@@ -1,37 +1,16 @@
 package io.lake.meta.testkit.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.lake.meta.testkit.ContractGroup;
-import io.lake.meta.Entry;
-import io.lake.meta.FencedException;
 import io.lake.meta.GuardedMutation;
-import io.lake.meta.InvalidArgumentException;
-import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
 import io.lake.meta.Mutation;
-import io.lake.meta.OutcomeUnknownException;
-import io.lake.meta.Page;
-import io.lake.meta.PageRequest;
-import io.lake.meta.StoreClosedException;
 import io.lake.meta.WriteResult;
 import io.lake.meta.fenced.FencedMetaStore;
 import io.lake.meta.lease.LeaderElection;
-import io.lake.meta.lease.LeaseGuard;
-import io.lake.meta.lease.LeadershipStatus.Follower;
-import io.lake.meta.lease.LeadershipStatus.Leader;
-import io.lake.meta.testkit.PausePoints;
-import java.util.ArrayList;
+import io.lake.meta.testkit.ContractGroup;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -76,7 +55,9 @@ abstract class FencedMutationCoverageContract extends PausedLeaderContract {
             var unused = writes.get(i).apply(fenced); // what reached the backend is checked, not the answer
             GuardedMutation sent = counting.guardedWrites().get(i);
             assertThat(sent.guardKey()).isEqualTo(LEASE_KEY);
-            assertThat(sent.expectedGuard()).as("write %d carries the current lease bytes", i).isEqualTo(leaseNow);
+            assertThat(sent.expectedGuard())
+                    .as("write %d carries the current lease bytes", i)
+                    .isEqualTo(leaseNow);
             assertThat(sent.target()).isEqualTo(expectedTargets.get(i));
         }
         assertThat(counting.guardedWrites()).hasSize(writes.size());

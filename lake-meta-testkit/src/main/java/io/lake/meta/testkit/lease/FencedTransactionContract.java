@@ -3,8 +3,6 @@ package io.lake.meta.testkit.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lake.meta.testkit.Capability;
-import io.lake.meta.testkit.ContractGroup;
 import io.lake.meta.FencedException;
 import io.lake.meta.GuardedMutation;
 import io.lake.meta.GuardedResult;
@@ -17,6 +15,8 @@ import io.lake.meta.TransactionFailure;
 import io.lake.meta.TransactionResult;
 import io.lake.meta.fenced.FencedMetaStore;
 import io.lake.meta.lease.LeaderElection;
+import io.lake.meta.testkit.Capability;
+import io.lake.meta.testkit.ContractGroup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -42,15 +42,23 @@ abstract class FencedTransactionContract extends FencedMutationCoverageContract 
         store.create(ORDERS, value("o1"));
 
         TransactionResult applied = fenced.transact(Transaction.builder()
-                .update(ORDERS, value("o1"), value("o2")).create(INVOICES, value("i1")).build());
+                .update(ORDERS, value("o1"), value("o2"))
+                .create(INVOICES, value("i1"))
+                .build());
         TransactionResult failed = fenced.transact(Transaction.builder()
-                .requireAbsent(INVOICES).update(ORDERS, value("o2"), value("o3")).build());
+                .requireAbsent(INVOICES)
+                .update(ORDERS, value("o2"), value("o3"))
+                .build());
 
         assertThat(applied).isEqualTo(TransactionResult.applied());
-        assertThat(failed.failures()).isIn(asDeclared(TransactionFailure.found(INVOICES, Optional.of(value("i1"))),
-                TransactionFailure.currentUnknown(INVOICES)));
+        assertThat(failed.failures())
+                .isIn(asDeclared(
+                        TransactionFailure.found(INVOICES, Optional.of(value("i1"))),
+                        TransactionFailure.currentUnknown(INVOICES)));
         assertThat(store.get(ORDERS)).contains(value("o2"));
-        assertThat(a.currentGuard()).as("a failed condition is not a loss of leadership").isPresent();
+        assertThat(a.currentGuard())
+                .as("a failed condition is not a loss of leadership")
+                .isPresent();
     }
 
     @Test
@@ -64,8 +72,11 @@ abstract class FencedTransactionContract extends FencedMutationCoverageContract 
         b.campaignOnce();
 
         assertThatThrownBy(() -> fencedA.transact(Transaction.builder()
-                .update(ORDERS, value("o1"), value("o2")).create(INVOICES, value("i1")).build()))
-                .isInstanceOf(FencedException.class).hasMessageContaining("epoch 1");
+                        .update(ORDERS, value("o1"), value("o2"))
+                        .create(INVOICES, value("i1"))
+                        .build()))
+                .isInstanceOf(FencedException.class)
+                .hasMessageContaining("epoch 1");
 
         assertThat(store.get(ORDERS)).contains(value("o1"));
         assertThat(store.get(INVOICES)).isEmpty();
@@ -80,19 +91,26 @@ abstract class FencedTransactionContract extends FencedMutationCoverageContract 
         FencedMetaStore fencedA = FencedMetaStore.over(store, a);
         store.create(TABLE_LOCK, value("lock=1"));
 
-        assertThat(fencedA.applyGuarded(new GuardedMutation(TABLE_LOCK, value("lock=1"),
-                Mutation.create(ORDERS, value("o1"))))).isEqualTo(GuardedResult.applied());
-        assertThat(fencedA.applyGuarded(new GuardedMutation(TABLE_LOCK, value("lock=0"),
-                Mutation.update(ORDERS, value("o1"), value("o2"))))).isEqualTo(GuardedResult.guardRejected());
-        assertThat(fencedA.applyGuarded(new GuardedMutation(TABLE_LOCK, value("lock=1"),
-                Mutation.update(ORDERS, value("o9"), value("o2")))))
-                .isIn(conflictsAsDeclared(Optional.of(value("o1"))).stream().map(GuardedResult::targetConflict).toList());
-        assertThat(a.currentGuard()).as("the caller's guard failing is no loss of leadership").isPresent();
+        assertThat(fencedA.applyGuarded(
+                        new GuardedMutation(TABLE_LOCK, value("lock=1"), Mutation.create(ORDERS, value("o1")))))
+                .isEqualTo(GuardedResult.applied());
+        assertThat(fencedA.applyGuarded(new GuardedMutation(
+                        TABLE_LOCK, value("lock=0"), Mutation.update(ORDERS, value("o1"), value("o2")))))
+                .isEqualTo(GuardedResult.guardRejected());
+        assertThat(fencedA.applyGuarded(new GuardedMutation(
+                        TABLE_LOCK, value("lock=1"), Mutation.update(ORDERS, value("o9"), value("o2")))))
+                .isIn(conflictsAsDeclared(Optional.of(value("o1"))).stream()
+                        .map(GuardedResult::targetConflict)
+                        .toList());
+        assertThat(a.currentGuard())
+                .as("the caller's guard failing is no loss of leadership")
+                .isPresent();
 
         wall.advance(LEASE);
         b.campaignOnce();
-        assertThatThrownBy(() -> fencedA.applyGuarded(new GuardedMutation(TABLE_LOCK, value("lock=1"),
-                Mutation.update(ORDERS, value("o1"), value("o2"))))).isInstanceOf(FencedException.class);
+        assertThatThrownBy(() -> fencedA.applyGuarded(new GuardedMutation(
+                        TABLE_LOCK, value("lock=1"), Mutation.update(ORDERS, value("o1"), value("o2")))))
+                .isInstanceOf(FencedException.class);
         assertThat(store.get(ORDERS)).contains(value("o1"));
     }
 
@@ -104,13 +122,19 @@ abstract class FencedTransactionContract extends FencedMutationCoverageContract 
         FencedMetaStore fenced = FencedMetaStore.over(counting, a);
         MetaValue lease = leaseBytes();
 
-        assertThatThrownBy(() -> fenced.transact(Transaction.builder().requireHolds(LEASE_KEY, lease)
-                .create(ORDERS, value("o1")).build())).isInstanceOf(InvalidArgumentException.class)
-                .hasMessageContaining(LEASE_KEY.toString());
-        assertThatThrownBy(() -> fenced.applyGuarded(new GuardedMutation(LEASE_KEY, lease,
-                Mutation.create(ORDERS, value("o1"))))).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> fenced.transact(Transaction.builder()
-                .update(LEASE_KEY, lease, value("mine")).build())).isInstanceOf(InvalidArgumentException.class);
+                        .requireHolds(LEASE_KEY, lease)
+                        .create(ORDERS, value("o1"))
+                        .build()))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining(LEASE_KEY.toString());
+        assertThatThrownBy(() -> fenced.applyGuarded(
+                        new GuardedMutation(LEASE_KEY, lease, Mutation.create(ORDERS, value("o1")))))
+                .isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> fenced.transact(Transaction.builder()
+                        .update(LEASE_KEY, lease, value("mine"))
+                        .build()))
+                .isInstanceOf(InvalidArgumentException.class);
         assertThat(counting.transactions()).isEmpty();
         assertThat(counting.guardedWrites()).isEmpty();
         assertThat(store.get(ORDERS)).isEmpty();
@@ -126,7 +150,8 @@ abstract class FencedTransactionContract extends FencedMutationCoverageContract 
 
         assertThat(fenced.transact(creates("tbl/fenced/k", limit)).isApplied()).isTrue();
         assertThatThrownBy(() -> fenced.transact(creates("tbl/over/k", limit + 1)))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining(String.valueOf(limit));
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining(String.valueOf(limit));
         assertThat(store.get(MetaKey.of("tbl/over/k000"))).isEmpty();
     }
 
@@ -137,8 +162,10 @@ abstract class FencedTransactionContract extends FencedMutationCoverageContract 
         CountingMetaStore counting = new CountingMetaStore(store);
         FencedMetaStore fenced = FencedMetaStore.over(counting, a);
 
-        assertThatThrownBy(() -> fenced.transact(Transaction.builder().create(ORDERS, value("o1")).build()))
-                .isInstanceOf(FencedException.class).hasMessageContaining("no valid lease");
+        assertThatThrownBy(() -> fenced.transact(
+                        Transaction.builder().create(ORDERS, value("o1")).build()))
+                .isInstanceOf(FencedException.class)
+                .hasMessageContaining("no valid lease");
         assertThat(counting.transactions()).isEmpty();
         assertThatThrownBy(() -> fenced.transact((Transaction) null)).isInstanceOf(InvalidArgumentException.class);
     }
@@ -147,8 +174,10 @@ abstract class FencedTransactionContract extends FencedMutationCoverageContract 
      * The failures the backend may report: the one with the current value, and, when it is declared
      * without {@link Capability#CONFLICT_REPORTS_CURRENT_VALUE}, the same one without it.
      */
-    private List<List<TransactionFailure>> asDeclared(TransactionFailure withCurrent, TransactionFailure currentUnknown) {
-        return capabilities().has(Capability.CONFLICT_REPORTS_CURRENT_VALUE) ? List.of(List.of(withCurrent))
+    private List<List<TransactionFailure>> asDeclared(
+            TransactionFailure withCurrent, TransactionFailure currentUnknown) {
+        return capabilities().has(Capability.CONFLICT_REPORTS_CURRENT_VALUE)
+                ? List.of(List.of(withCurrent))
                 : List.of(List.of(withCurrent), List.of(currentUnknown));
     }
 

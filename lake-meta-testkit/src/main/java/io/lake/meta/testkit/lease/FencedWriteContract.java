@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.lake.meta.testkit.ContractGroup;
-import io.lake.meta.testkit.FaultyStore;
-import io.lake.meta.testkit.FaultyStore.Call;
-import io.lake.meta.testkit.FaultyStore.Fault;
 import io.lake.meta.Entry;
 import io.lake.meta.FencedException;
 import io.lake.meta.GuardedMutation;
@@ -15,21 +11,22 @@ import io.lake.meta.InvalidArgumentException;
 import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
-import io.lake.meta.Mutation;
 import io.lake.meta.Page;
 import io.lake.meta.PageRequest;
 import io.lake.meta.StoreClosedException;
 import io.lake.meta.WriteResult;
 import io.lake.meta.fenced.FencedMetaStore;
 import io.lake.meta.lease.LeaderElection;
-import io.lake.meta.lease.LeaseGuard;
-import io.lake.meta.lease.LeadershipStatus.Follower;
 import io.lake.meta.lease.LeadershipStatus.Leader;
+import io.lake.meta.lease.LeaseGuard;
+import io.lake.meta.testkit.ContractGroup;
+import io.lake.meta.testkit.FaultyStore;
+import io.lake.meta.testkit.FaultyStore.Call;
+import io.lake.meta.testkit.FaultyStore.Fault;
 import io.lake.meta.testkit.PausePoints;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** Part of {@link LeaseFencingSuite}: writes through the fenced store, and the races it closes. */
@@ -62,7 +59,9 @@ abstract class FencedWriteContract extends LostLeaseAnswerContract {
         assertThat(fenced.update(TARGET, value("other"), value("v2")))
                 .isIn(conflictsAsDeclared(Optional.of(value("v1"))));
         assertThat(fenced.create(TARGET, value("v3")).isConflict()).isTrue();
-        assertThat(a.currentGuard()).as("a conflict is not a loss of leadership").isPresent();
+        assertThat(a.currentGuard())
+                .as("a conflict is not a loss of leadership")
+                .isPresent();
     }
 
     @Test
@@ -88,7 +87,8 @@ abstract class FencedWriteContract extends LostLeaseAnswerContract {
         FencedMetaStore fenced = FencedMetaStore.over(counting, candidate("node-a", new ManualTicker()));
 
         assertThatThrownBy(() -> fenced.create(TARGET, value("v1")))
-                .isInstanceOf(FencedException.class).hasMessageContaining("no valid lease");
+                .isInstanceOf(FencedException.class)
+                .hasMessageContaining("no valid lease");
         assertThat(counting.guardedWrites()).isEmpty();
         assertThat(counting.plainWrites()).isEmpty();
         assertThat(store.get(TARGET)).isEmpty();
@@ -129,7 +129,8 @@ abstract class FencedWriteContract extends LostLeaseAnswerContract {
         FencedMetaStore fenced = FencedMetaStore.over(counting, a);
 
         assertThatThrownBy(() -> fenced.create(LEASE_KEY, value("x")))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("lease key");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("lease key");
         a.campaignOnce();
         MetaValue lease = leaseBytes();
         assertThatThrownBy(() -> fenced.update(LEASE_KEY, lease, value("x")))
@@ -168,13 +169,16 @@ abstract class FencedWriteContract extends LostLeaseAnswerContract {
         assertThat(a.currentGuard()).as("a's own view has not expired").isPresent();
 
         assertThatThrownBy(() -> fencedA.update(TARGET, value("from-a-1"), value("from-a-2")))
-                .isInstanceOf(FencedException.class).hasMessageContaining("epoch 1");
+                .isInstanceOf(FencedException.class)
+                .hasMessageContaining("epoch 1");
 
         assertThat(store.get(TARGET)).contains(value("from-a-1"));
         assertThat(leaseBytes()).isEqualTo(leaseOfB);
         assertThat(a.currentGuard()).as("the rejection ends a's leadership").isEmpty();
         assertThat(eventsA.events()).containsExactly("gained 1", "lost 1");
-        assertThat(FencedMetaStore.over(store, b).update(TARGET, value("from-a-1"), value("from-b")).isApplied())
+        assertThat(FencedMetaStore.over(store, b)
+                        .update(TARGET, value("from-a-1"), value("from-b"))
+                        .isApplied())
                 .isTrue();
     }
 
@@ -227,7 +231,8 @@ abstract class FencedWriteContract extends LostLeaseAnswerContract {
         renewalWhoseAnswerIsLost(ticker, network, a);
         CountingMetaStore counting = new CountingMetaStore(store);
 
-        assertThat(FencedMetaStore.over(counting, a).create(TARGET, value("v1")).isApplied()).isTrue();
+        assertThat(FencedMetaStore.over(counting, a).create(TARGET, value("v1")).isApplied())
+                .isTrue();
 
         assertThat(counting.guardedWrites()).hasSize(2); // rejected with the old guard, applied with the adopted one
         assertThat(a.currentGuard().orElseThrow().leaseBytes()).isEqualTo(leaseBytes());
@@ -249,7 +254,8 @@ abstract class FencedWriteContract extends LostLeaseAnswerContract {
             assertThatThrownBy(write::get).hasCauseInstanceOf(FencedException.class);
             assertThat(store.get(TARGET)).isEmpty();
             assertThat(a.currentGuard().orElseThrow().epoch())
-                    .as("a stale guard's rejection does not end the new term").isEqualTo(2);
+                    .as("a stale guard's rejection does not end the new term")
+                    .isEqualTo(2);
         }
     }
 
@@ -274,7 +280,9 @@ abstract class FencedWriteContract extends LostLeaseAnswerContract {
             write.release();
 
             Throwable thrown = catchThrowable(write::get);
-            assertThat(store.get(TARGET)).as("a write decided in term 1 applied after \"lost 1\"").isEmpty();
+            assertThat(store.get(TARGET))
+                    .as("a write decided in term 1 applied after \"lost 1\"")
+                    .isEmpty();
             assertThat(thrown).hasCauseInstanceOf(FencedException.class);
             assertThat(events.events()).containsExactly("gained 1", "lost 1", "gained 2");
             assertThat(a.currentGuard().orElseThrow().epoch()).isEqualTo(2);
@@ -290,14 +298,14 @@ abstract class FencedWriteContract extends LostLeaseAnswerContract {
         ManualTicker ticker = new ManualTicker();
         FaultyStore network = FaultyStore.over(store);
         LeadershipEvents events = new LeadershipEvents();
-        LeaderElection a = candidate("node-a", ticker, network,
-                b -> b.listener(events));
+        LeaderElection a = candidate("node-a", ticker, network, b -> b.listener(events));
         a.campaignOnce();
         PausePoints points = new PausePoints();
         FencedMetaStore fenced = FencedMetaStore.over(new InFlightHooks(store, points), a);
         try (PausedWrite held = PausedWrite.create(fenced, points, TARGET, value("held-in-epoch-1"))) {
             renewalWhoseAnswerIsLost(ticker, network, a);
-            network.failNext(Call.GET, Fault.UNAVAILABLE); // the election cannot read the record to recognise its renewal
+            network.failNext(
+                    Call.GET, Fault.UNAVAILABLE); // the election cannot read the record to recognise its renewal
             assertThatThrownBy(() -> fenced.create(OTHER, value("sent-in-epoch-1")))
                     .isInstanceOf(FencedException.class);
             assertThat(events.events()).containsExactly("gained 1", "lost 1");
@@ -305,7 +313,9 @@ abstract class FencedWriteContract extends LostLeaseAnswerContract {
             held.release();
 
             Throwable thrown = catchThrowable(held::get);
-            assertThat(store.get(TARGET)).as("a write decided in term 1 applied after \"lost 1\"").isEmpty();
+            assertThat(store.get(TARGET))
+                    .as("a write decided in term 1 applied after \"lost 1\"")
+                    .isEmpty();
             assertThat(thrown).hasCauseInstanceOf(FencedException.class);
             assertThat(store.get(OTHER)).isEmpty();
             assertThat(events.events()).containsExactly("gained 1", "lost 1", "gained 2");
@@ -333,7 +343,9 @@ abstract class FencedWriteContract extends LostLeaseAnswerContract {
             write.release();
 
             Throwable thrown = catchThrowable(write::get);
-            assertThat(store.get(TARGET)).as("a write decided in term 1 applied after its deadline").isEmpty();
+            assertThat(store.get(TARGET))
+                    .as("a write decided in term 1 applied after its deadline")
+                    .isEmpty();
             assertThat(thrown).hasCauseInstanceOf(FencedException.class);
             assertThat(events.events()).containsExactly("gained 1", "lost 1");
             assertThat(a.campaignOnce()).isEqualTo(new Leader(2));

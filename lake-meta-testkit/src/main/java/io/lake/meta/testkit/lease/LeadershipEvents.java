@@ -1,7 +1,7 @@
 package io.lake.meta.testkit.lease;
 
-import io.lake.meta.lease.LeaseGuard;
 import io.lake.meta.lease.LeadershipListener;
+import io.lake.meta.lease.LeaseGuard;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

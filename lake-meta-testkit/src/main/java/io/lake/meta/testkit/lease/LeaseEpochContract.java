@@ -3,19 +3,15 @@ package io.lake.meta.testkit.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lake.meta.testkit.ContractGroup;
 import io.lake.meta.MetaValue;
-import io.lake.meta.OutcomeUnknownException;
 import io.lake.meta.lease.CorruptLeaseRecordException;
 import io.lake.meta.lease.LeaderElection;
-import io.lake.meta.lease.LeaseEpochExhaustedException;
-import io.lake.meta.lease.LeaseGuard;
-import io.lake.meta.lease.LeaseRecord;
 import io.lake.meta.lease.LeadershipStatus.Follower;
 import io.lake.meta.lease.LeadershipStatus.Leader;
 import io.lake.meta.lease.LeadershipStatus.Vacant;
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
+import io.lake.meta.lease.LeaseEpochExhaustedException;
+import io.lake.meta.lease.LeaseRecord;
+import io.lake.meta.testkit.ContractGroup;
 import org.junit.jupiter.api.Test;
 
 /** Part of {@link LeaseFencingSuite}: lease records and their epochs: acquiring, renewing, taking over, resigning, failing closed. */
@@ -145,8 +141,8 @@ abstract class LeaseEpochContract extends LeaseSupport {
 
     @Test
     void campaign_freeLeaseAtMaximumEpoch_failsClosedAndWritesNothing() {
-        String exhausted = "{\"holder\":\"old\",\"epoch\":" + Long.MAX_VALUE + ",\"expiresAtMillis\":"
-                + (START_MILLIS - 1) + "}";
+        String exhausted =
+                "{\"holder\":\"old\",\"epoch\":" + Long.MAX_VALUE + ",\"expiresAtMillis\":" + (START_MILLIS - 1) + "}";
         seedLease(exhausted);
         LeaderElection a = candidate("node-a", new ManualTicker());
 
@@ -197,12 +193,15 @@ abstract class LeaseEpochContract extends LeaseSupport {
         assertThat(a.campaignOnce()).isEqualTo(new Leader(2));
         assertThat(store.delete(LEASE_KEY, leaseBytes()).isApplied()).isTrue(); // an operator's mistake
         LeaderElection fresh = candidate("node-c", new ManualTicker());
-        assertThat(fresh.campaignOnce()).as("a fresh candidate cannot know the old epochs").isEqualTo(new Leader(1));
+        assertThat(fresh.campaignOnce())
+                .as("a fresh candidate cannot know the old epochs")
+                .isEqualTo(new Leader(1));
         assertThat(a.campaignOnce()).isEqualTo(new Follower("node-c", 1));
 
         wall.advance(LEASE); // node-c's short term ends without a renewal
 
-        assertThat(a.campaignOnce()).as("a has seen epochs 1 and 2: its takeover goes past both")
+        assertThat(a.campaignOnce())
+                .as("a has seen epochs 1 and 2: its takeover goes past both")
                 .isEqualTo(new Leader(3));
         assertThat(leaseRecord().epoch()).isEqualTo(3);
         assertThat(eventsA.events()).containsExactly("gained 1", "lost 1", "gained 2", "lost 2", "gained 3");
@@ -213,7 +212,8 @@ abstract class LeaseEpochContract extends LeaseSupport {
         seedLease("{\"holder\":\"x\",\"epoch\":-4,\"expiresAtMillis\":0}");
         LeaderElection a = candidate("node-a", new ManualTicker());
 
-        assertThatThrownBy(a::campaignOnce).isInstanceOf(CorruptLeaseRecordException.class)
+        assertThatThrownBy(a::campaignOnce)
+                .isInstanceOf(CorruptLeaseRecordException.class)
                 .hasMessageContaining("epoch -4");
         assertThat(leaseBytes()).isEqualTo(value("{\"holder\":\"x\",\"epoch\":-4,\"expiresAtMillis\":0}"));
     }

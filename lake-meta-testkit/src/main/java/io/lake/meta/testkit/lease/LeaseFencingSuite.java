@@ -3,15 +3,15 @@ package io.lake.meta.testkit.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lake.meta.StoreUnavailableException;
+import io.lake.meta.lease.LeaderElection;
+import io.lake.meta.lease.LeadershipListener;
+import io.lake.meta.lease.LeadershipStatus.Leader;
+import io.lake.meta.lease.LeaseGuard;
 import io.lake.meta.testkit.ContractGroup;
 import io.lake.meta.testkit.FaultyStore;
 import io.lake.meta.testkit.FaultyStore.Call;
 import io.lake.meta.testkit.FaultyStore.Fault;
-import io.lake.meta.StoreUnavailableException;
-import io.lake.meta.lease.LeaderElection;
-import io.lake.meta.lease.LeaseGuard;
-import io.lake.meta.lease.LeadershipListener;
-import io.lake.meta.lease.LeadershipStatus.Leader;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -41,8 +41,7 @@ import org.junit.jupiter.api.Test;
 public abstract class LeaseFencingSuite extends FencedTransactionContract {
 
     /** For backends: {@code @Backend(MyBackend.class) class MyStoreLeaseFencingTest extends LeaseFencingSuite {}}. */
-    protected LeaseFencingSuite() {
-    }
+    protected LeaseFencingSuite() {}
 
     private static final Duration SAFETY_TIMEOUT = Duration.ofSeconds(30);
 
@@ -62,7 +61,9 @@ public abstract class LeaseFencingSuite extends FencedTransactionContract {
         a.close();
         assertThat(a.state()).isEqualTo(LeaderElection.State.CLOSED);
         roundThread.join(SAFETY_TIMEOUT.toMillis());
-        assertThat(roundThread.isAlive()).as("the owned scheduler was shut down").isFalse();
+        assertThat(roundThread.isAlive())
+                .as("the owned scheduler was shut down")
+                .isFalse();
         assertThat(leaseRecord().isVacant()).as("close resigned").isTrue();
     }
 
@@ -71,8 +72,8 @@ public abstract class LeaseFencingSuite extends FencedTransactionContract {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
         try {
             LeadershipEvents events = new LeadershipEvents();
-            LeaderElection a = candidate("node-a", new ManualTicker(), store,
-                    b -> b.listener(events).scheduler(scheduler));
+            LeaderElection a = candidate(
+                    "node-a", new ManualTicker(), store, b -> b.listener(events).scheduler(scheduler));
             a.start();
             events.awaitFirstGain(SAFETY_TIMEOUT);
 
@@ -103,9 +104,17 @@ public abstract class LeaseFencingSuite extends FencedTransactionContract {
         FaultyStore flaky = FaultyStore.over(store).failNext(Call.GET, 2, Fault.UNAVAILABLE);
         LeadershipEvents events = new LeadershipEvents();
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-        LeaderElection a = LeaderElection.builder().store(flaky).leaseKey(LEASE_KEY).candidateId("node-a")
-                .leaseDuration(LEASE).renewInterval(Duration.ofMillis(1)).clock(wall).ticker(new ManualTicker())
-                .scheduler(scheduler).listener(events).build();
+        LeaderElection a = LeaderElection.builder()
+                .store(flaky)
+                .leaseKey(LEASE_KEY)
+                .candidateId("node-a")
+                .leaseDuration(LEASE)
+                .renewInterval(Duration.ofMillis(1))
+                .clock(wall)
+                .ticker(new ManualTicker())
+                .scheduler(scheduler)
+                .listener(events)
+                .build();
         try {
             a.start();
             events.awaitFirstGain(SAFETY_TIMEOUT);
@@ -121,17 +130,21 @@ public abstract class LeaseFencingSuite extends FencedTransactionContract {
     @Test
     void failingListener_doesNotStopTheElection() {
         LeadershipEvents events = new LeadershipEvents();
-        LeaderElection a = candidate("node-a", new ManualTicker(), store, b -> b.listener(new LeadershipListener() {
-            @Override
-            public void gained(LeaseGuard guard) {
-                throw new IllegalStateException("listener bug");
-            }
+        LeaderElection a = candidate(
+                "node-a",
+                new ManualTicker(),
+                store,
+                b -> b.listener(new LeadershipListener() {
+                    @Override
+                    public void gained(LeaseGuard guard) {
+                        throw new IllegalStateException("listener bug");
+                    }
 
-            @Override
-            public void lost(long epoch, String reason) {
-                throw new IllegalStateException("listener bug");
-            }
-        }));
+                    @Override
+                    public void lost(long epoch, String reason) {
+                        throw new IllegalStateException("listener bug");
+                    }
+                }));
         a.addListener(events);
 
         assertThat(a.campaignOnce()).isEqualTo(new Leader(1));
@@ -152,6 +165,8 @@ public abstract class LeaseFencingSuite extends FencedTransactionContract {
 
         assertThat(a.currentGuard()).isPresent();
         ticker.advance(LEASE.minus(RENEW));
-        assertThat(a.currentGuard()).as("without a renewal the guard ends at its deadline").isEmpty();
+        assertThat(a.currentGuard())
+                .as("without a renewal the guard ends at its deadline")
+                .isEmpty();
     }
 }

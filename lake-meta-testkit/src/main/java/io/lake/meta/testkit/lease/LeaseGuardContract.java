@@ -1,21 +1,13 @@
 package io.lake.meta.testkit.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lake.meta.testkit.ContractGroup;
 import io.lake.meta.MetaValue;
-import io.lake.meta.OutcomeUnknownException;
-import io.lake.meta.lease.CorruptLeaseRecordException;
 import io.lake.meta.lease.LeaderElection;
-import io.lake.meta.lease.LeaseEpochExhaustedException;
-import io.lake.meta.lease.LeaseGuard;
-import io.lake.meta.lease.LeaseRecord;
 import io.lake.meta.lease.LeadershipStatus.Follower;
-import io.lake.meta.lease.LeadershipStatus.Leader;
-import io.lake.meta.lease.LeadershipStatus.Vacant;
+import io.lake.meta.lease.LeaseGuard;
+import io.lake.meta.testkit.ContractGroup;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Part of {@link LeaseFencingSuite}: the guard a leader publishes: its bytes, its local deadline, its renewal. */
@@ -48,7 +40,9 @@ abstract class LeaseGuardContract extends LeaseEpochContract {
         assertThat(ticker.read()).isEqualTo(before + slowWrite.toNanos());
         assertThat(a.currentGuard().orElseThrow().localDeadlineNanos()).isEqualTo(before + LEASE.toNanos());
         ticker.advance(LEASE.minus(slowWrite));
-        assertThat(a.currentGuard()).as("the slow request's time counts against the lease").isEmpty();
+        assertThat(a.currentGuard())
+                .as("the slow request's time counts against the lease")
+                .isEmpty();
     }
 
     @Test
@@ -107,7 +101,9 @@ abstract class LeaseGuardContract extends LeaseEpochContract {
 
         a.campaignOnce();
 
-        assertThat(leaseBytes()).isNotEqualTo(first).isEqualTo(a.currentGuard().orElseThrow().leaseBytes());
+        assertThat(leaseBytes())
+                .isNotEqualTo(first)
+                .isEqualTo(a.currentGuard().orElseThrow().leaseBytes());
     }
 
     @Test

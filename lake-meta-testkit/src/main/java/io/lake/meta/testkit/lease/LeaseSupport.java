@@ -44,8 +44,7 @@ public abstract class LeaseSupport extends BackendSuite {
     private final List<LeaderElection> elections = new ArrayList<>();
 
     /** For the lease and recipe suites. */
-    protected LeaseSupport() {
-    }
+    protected LeaseSupport() {}
 
     @BeforeEach
     final void openLeaseStore() throws Exception {
@@ -75,11 +74,18 @@ public abstract class LeaseSupport extends BackendSuite {
      * A candidate campaigning through {@code via} (usually the raw store, or a wrapper around it);
      * {@code extra} may add builder options (a listener, a margin, a scheduler...).
      */
-    protected LeaderElection candidate(String id, ManualTicker ticker, MetaStore via,
-            UnaryOperator<LeaderElection.Builder> extra) {
-        LeaderElection.Builder b = LeaderElection.builder().store(via).leaseKey(LEASE_KEY).candidateId(id)
-                .leaseDuration(LEASE).renewInterval(RENEW).clock(wall).ticker(ticker)
-                .listenerExecutor(Runnable::run); // events delivered before the round returns: the suite asserts them at once
+    protected LeaderElection candidate(
+            String id, ManualTicker ticker, MetaStore via, UnaryOperator<LeaderElection.Builder> extra) {
+        LeaderElection.Builder b = LeaderElection.builder()
+                .store(via)
+                .leaseKey(LEASE_KEY)
+                .candidateId(id)
+                .leaseDuration(LEASE)
+                .renewInterval(RENEW)
+                .clock(wall)
+                .ticker(ticker)
+                .listenerExecutor(
+                        Runnable::run); // events delivered before the round returns: the suite asserts them at once
         LeaderElection e = extra.apply(b).build();
         elections.add(e);
         return e;
@@ -107,7 +113,8 @@ public abstract class LeaseSupport extends BackendSuite {
      */
     final List<WriteResult> conflictsAsDeclared(Optional<MetaValue> current) {
         WriteResult known = WriteResult.conflict(current);
-        return capabilities().has(Capability.CONFLICT_REPORTS_CURRENT_VALUE) ? List.of(known)
+        return capabilities().has(Capability.CONFLICT_REPORTS_CURRENT_VALUE)
+                ? List.of(known)
                 : List.of(known, WriteResult.conflictWithUnknownCurrent());
     }
 

@@ -3,21 +3,14 @@ package io.lake.meta.testkit.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lake.meta.OutcomeUnknownException;
+import io.lake.meta.lease.LeaderElection;
+import io.lake.meta.lease.LeadershipStatus.Leader;
+import io.lake.meta.lease.LeaseGuard;
 import io.lake.meta.testkit.ContractGroup;
 import io.lake.meta.testkit.FaultyStore;
 import io.lake.meta.testkit.FaultyStore.Call;
 import io.lake.meta.testkit.FaultyStore.Fault;
-import io.lake.meta.MetaValue;
-import io.lake.meta.OutcomeUnknownException;
-import io.lake.meta.lease.CorruptLeaseRecordException;
-import io.lake.meta.lease.LeaderElection;
-import io.lake.meta.lease.LeaseEpochExhaustedException;
-import io.lake.meta.lease.LeaseGuard;
-import io.lake.meta.lease.LeaseRecord;
-import io.lake.meta.lease.LeadershipStatus.Follower;
-import io.lake.meta.lease.LeadershipStatus.Leader;
-import io.lake.meta.lease.LeadershipStatus.Vacant;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** Part of {@link LeaseFencingSuite}: campaign rounds whose answer was lost: adopted, retried, or a term ended. */
@@ -82,7 +75,8 @@ abstract class LostLeaseAnswerContract extends LeaseGuardContract {
         // the first guard's deadline passes; the lost renewal's own deadline (counted from its send) has not
         ticker.advance(LEASE.minus(RENEW));
 
-        assertThat(a.campaignOnce()).as("listeners heard \"lost 1\": leading again is a new term")
+        assertThat(a.campaignOnce())
+                .as("listeners heard \"lost 1\": leading again is a new term")
                 .isEqualTo(new Leader(2));
         assertThat(leaseRecord().epoch()).isEqualTo(2);
         assertThat(a.currentGuard().orElseThrow().epoch()).isEqualTo(2);
@@ -94,18 +88,19 @@ abstract class LostLeaseAnswerContract extends LeaseGuardContract {
         ManualTicker ticker = new ManualTicker();
         FaultyStore network = FaultyStore.over(store);
         LeadershipEvents events = new LeadershipEvents();
-        LeaderElection a = candidate("node-a", ticker, network,
-                b -> b.listener(events));
+        LeaderElection a = candidate("node-a", ticker, network, b -> b.listener(events));
         a.campaignOnce();
         renewalWhoseAnswerIsLost(ticker, network, a);
         LeaseGuard stale = a.currentGuard().orElseThrow();
 
-        network.failNext(Call.GET, Fault.UNAVAILABLE); // the read that would recognise the lost renewal fails: fail closed
+        network.failNext(
+                Call.GET, Fault.UNAVAILABLE); // the read that would recognise the lost renewal fails: fail closed
         a.guardRejected(stale); // as a fenced store does when the store refuses the old bytes
 
         assertThat(a.currentGuard()).isEmpty();
         assertThat(events.events()).containsExactly("gained 1", "lost 1");
-        assertThat(a.campaignOnce()).as("the lost renewal applied, but term 1 was announced lost")
+        assertThat(a.campaignOnce())
+                .as("the lost renewal applied, but term 1 was announced lost")
                 .isEqualTo(new Leader(2));
         assertThat(leaseRecord().epoch()).isEqualTo(2);
         assertThat(events.events()).containsExactly("gained 1", "lost 1", "gained 2");

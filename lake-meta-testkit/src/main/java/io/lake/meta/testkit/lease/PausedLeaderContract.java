@@ -2,37 +2,20 @@ package io.lake.meta.testkit.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.lake.meta.testkit.ContractGroup;
-import io.lake.meta.Entry;
 import io.lake.meta.FencedException;
-import io.lake.meta.GuardedMutation;
-import io.lake.meta.InvalidArgumentException;
-import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaValue;
-import io.lake.meta.Mutation;
-import io.lake.meta.OutcomeUnknownException;
-import io.lake.meta.Page;
-import io.lake.meta.PageRequest;
-import io.lake.meta.StoreClosedException;
 import io.lake.meta.WriteResult;
 import io.lake.meta.fenced.FencedMetaStore;
 import io.lake.meta.lease.LeaderElection;
-import io.lake.meta.lease.LeaseGuard;
 import io.lake.meta.lease.LeadershipStatus.Follower;
-import io.lake.meta.lease.LeadershipStatus.Leader;
+import io.lake.meta.testkit.ContractGroup;
 import io.lake.meta.testkit.PausePoints;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** Part of {@link LeaseFencingSuite}: a leader paused past its lease, whose write is then rejected. */
@@ -66,12 +49,14 @@ abstract class PausedLeaderContract extends FencedWriteContract {
             tickerA.advance(LEASE.plus(RENEW));
             wall.advance(LEASE.plus(RENEW));
             assertThat(b.campaignOnce().epoch()).isEqualTo(2);
-            assertThat(fencedB.update(TARGET, value("v0"), value("from-b")).isApplied()).isTrue();
+            assertThat(fencedB.update(TARGET, value("v0"), value("from-b")).isApplied())
+                    .isTrue();
             MetaValue leaseOfB = leaseBytes();
 
             pause.release();
 
-            assertThatThrownBy(staleWrite::get).isInstanceOf(ExecutionException.class)
+            assertThatThrownBy(staleWrite::get)
+                    .isInstanceOf(ExecutionException.class)
                     .hasCauseInstanceOf(FencedException.class);
             assertThat(store.get(TARGET)).contains(value("from-b"));
             assertThat(leaseBytes()).isEqualTo(leaseOfB);

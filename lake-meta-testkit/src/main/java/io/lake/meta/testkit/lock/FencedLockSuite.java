@@ -25,6 +25,5 @@ package io.lake.meta.testkit.lock;
 public abstract class FencedLockSuite extends LockLifecycleContract {
 
     /** For backends: {@code @Backend(MyBackend.class) class MyStoreFencedLockTest extends FencedLockSuite {}}. */
-    protected FencedLockSuite() {
-    }
+    protected FencedLockSuite() {}
 }

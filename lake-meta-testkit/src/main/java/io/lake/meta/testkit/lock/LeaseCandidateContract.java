@@ -17,8 +17,16 @@ import org.junit.jupiter.api.Test;
 abstract class LeaseCandidateContract extends LockSupport {
 
     LeaseCandidate candidate(String id, ManualTicker ticker, LeadershipEvents events) {
-        return LeaseCandidate.builder().store(store).leaseKey(LOCK_KEY).candidateId(id).leaseDuration(LEASE)
-                .clock(wall).ticker(ticker).listener(events).listenerExecutor(Runnable::run).build();
+        return LeaseCandidate.builder()
+                .store(store)
+                .leaseKey(LOCK_KEY)
+                .candidateId(id)
+                .leaseDuration(LEASE)
+                .clock(wall)
+                .ticker(ticker)
+                .listener(events)
+                .listenerExecutor(Runnable::run)
+                .build();
     }
 
     @Test
@@ -42,7 +50,8 @@ abstract class LeaseCandidateContract extends LockSupport {
         assertThat(a.renewOnce()).isEqualTo(new Leader(1));
 
         assertThat(lockBytes(LOCK_KEY)).isNotEqualTo(first);
-        assertThat(lockRecord(LOCK_KEY).expiresAtMillis()).isEqualTo(START_MILLIS + RENEW.toMillis() + LEASE.toMillis());
+        assertThat(lockRecord(LOCK_KEY).expiresAtMillis())
+                .isEqualTo(START_MILLIS + RENEW.toMillis() + LEASE.toMillis());
         assertThat(a.currentGuard().orElseThrow().leaseBytes()).isEqualTo(lockBytes(LOCK_KEY));
     }
 

@@ -45,7 +45,8 @@ abstract class LockAcquisitionContract extends LeaseCandidateContract {
         MetaValue before = lockBytes(LOCK_KEY);
         CountingMetaStore counting = new CountingMetaStore(store);
 
-        Optional<LockHold> second = lock(node("node-b"), LOCK_KEY, counting, b -> b).tryAcquire();
+        Optional<LockHold> second =
+                lock(node("node-b"), LOCK_KEY, counting, b -> b).tryAcquire();
 
         assertThat(second).isEmpty();
         assertThat(counting.plainWrites()).isEmpty();
@@ -67,10 +68,15 @@ abstract class LockAcquisitionContract extends LeaseCandidateContract {
             elapse(RETRY, a, b); // a keeps renewing; b retries
         }
 
-        assertThatThrownBy(waiting::get).isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(LockTimeoutException.class)
-                .hasMessageContaining("within PT5S").hasMessageContaining("held by 'node-a' in epoch 1");
-        assertThat(counting.reads()).as("one read per round: at 0, 1, 2, 3, 4 and 5 s").isEqualTo(6);
+        assertThatThrownBy(waiting::get)
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(LockTimeoutException.class)
+                .hasMessageContaining("within PT5S")
+                .hasMessageContaining("held by 'node-a' in epoch 1");
+        assertThat(counting.reads())
+                .as("one read per round: at 0, 1, 2, 3, 4 and 5 s")
+                .isEqualTo(6);
         assertThat(counting.plainWrites()).isEmpty();
         assertThat(b.scheduler.pendingOneShots()).isZero();
         assertThat(lockB.currentHold()).isEmpty();
@@ -119,10 +125,13 @@ abstract class LockAcquisitionContract extends LeaseCandidateContract {
         FencedLock lock = lock(a, LOCK_KEY);
         LockHold hold = lock.acquire(Duration.ZERO);
 
-        assertThatThrownBy(() -> lock.acquire(Duration.ZERO)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> lock.acquire(Duration.ZERO))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("already held");
         assertThatThrownBy(lock::tryAcquire).isInstanceOf(IllegalStateException.class);
-        assertThat(lock(a, LOCK_KEY).tryAcquire()).as("a second lock object is a second holder").isEmpty();
+        assertThat(lock(a, LOCK_KEY).tryAcquire())
+                .as("a second lock object is a second holder")
+                .isEmpty();
         assertThat(hold.isHeld()).isTrue();
     }
 
@@ -133,7 +142,8 @@ abstract class LockAcquisitionContract extends LeaseCandidateContract {
         FencedLock lock = lock(node("node-a"), LOCK_KEY, counting, b -> b);
 
         assertThatThrownBy(() -> lock.acquire(null)).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> lock.acquire(Duration.ofMillis(-1))).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> lock.acquire(Duration.ofMillis(-1)))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("timeout");
         assertThat(counting.reads()).isZero();
         assertThat(store.get(LOCK_KEY)).isEmpty();

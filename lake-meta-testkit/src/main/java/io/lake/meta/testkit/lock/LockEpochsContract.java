@@ -34,11 +34,14 @@ abstract class LockEpochsContract extends LockLostAnswersContract {
         assertThat(second.epoch()).isEqualTo(2);
         assertThatThrownBy(() -> first.store().update(data, value("v1"), value("stale")))
                 .isInstanceOf(io.lake.meta.FencedException.class);
-        assertThat(second.store().update(data, value("v1"), value("v2")).isApplied()).isTrue();
+        assertThat(second.store().update(data, value("v1"), value("v2")).isApplied())
+                .isTrue();
         second.release();
 
         LockHold third = lockB.acquire(Duration.ZERO);
-        assertThat(third.epoch()).as("another holder goes past every earlier epoch").isEqualTo(3);
+        assertThat(third.epoch())
+                .as("another holder goes past every earlier epoch")
+                .isEqualTo(3);
         assertThatThrownBy(() -> second.store().update(data, value("v2"), value("stale")))
                 .isInstanceOf(io.lake.meta.FencedException.class);
         assertThat(store.get(data)).contains(value("v2"));

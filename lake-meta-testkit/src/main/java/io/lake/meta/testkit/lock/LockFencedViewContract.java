@@ -37,9 +37,13 @@ abstract class LockFencedViewContract extends LockEpochsContract {
 
         assertThat(view.create(DATA, value("v1"))).isEqualTo(WriteResult.applied());
         assertThat(view.update(DATA, value("stale"), value("v2")).isConflict())
-                .as("a failed precondition is an ordinary conflict").isTrue();
-        assertThat(view.transact(List.of(Condition.holds(DATA, value("v1"))),
-                List.of(Mutation.create(MetaKey.of("tbl/ns1/customers"), value("c1")))).isApplied()).isTrue();
+                .as("a failed precondition is an ordinary conflict")
+                .isTrue();
+        assertThat(view.transact(
+                                List.of(Condition.holds(DATA, value("v1"))),
+                                List.of(Mutation.create(MetaKey.of("tbl/ns1/customers"), value("c1"))))
+                        .isApplied())
+                .isTrue();
         assertThat(view.get(DATA)).contains(value("v1"));
         assertThat(hold.isHeld()).isTrue();
     }
@@ -56,7 +60,8 @@ abstract class LockFencedViewContract extends LockEpochsContract {
             assertThat(sent.guardKey()).isEqualTo(LOCK_KEY);
             assertThat(sent.expectedGuard()).isEqualTo(lockBytes(LOCK_KEY));
         });
-        assertThat(counting.plainWrites()).as("only the lock's own record writes go unguarded")
+        assertThat(counting.plainWrites())
+                .as("only the lock's own record writes go unguarded")
                 .allSatisfy(m -> assertThat(m.key()).isEqualTo(LOCK_KEY));
     }
 
@@ -66,7 +71,8 @@ abstract class LockFencedViewContract extends LockEpochsContract {
         MetaValue record = lockBytes(LOCK_KEY);
 
         assertThatThrownBy(() -> hold.store().update(LOCK_KEY, record, value("mine")))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("lease key");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("lease key");
         assertThat(lockBytes(LOCK_KEY)).isEqualTo(record);
     }
 
@@ -87,21 +93,28 @@ abstract class LockFencedViewContract extends LockEpochsContract {
         assertThat(holdA.store().create(DATA, value("v0")).isApplied()).isTrue();
 
         PausePoints.Pause pause = points.arm(InFlightHooks.BEFORE_GUARDED_WRITE);
-        Future<WriteResult> staleWrite = thread().submit(() -> holdA.store().update(DATA, value("v0"), value("from-a")));
+        Future<WriteResult> staleWrite =
+                thread().submit(() -> holdA.store().update(DATA, value("v0"), value("from-a")));
         pause.awaitArrival(); // A chose its guard; now A is paused with the request in flight
         for (Duration t = Duration.ZERO; t.compareTo(LEASE.plus(RENEW)) < 0; t = t.plus(RENEW)) {
             elapse(RENEW, b); // only B's time runs
         }
         LockHold holdB = lockB.acquire(Duration.ZERO);
         assertThat(holdB.epoch()).isEqualTo(2);
-        assertThat(holdB.store().update(DATA, value("v0"), value("from-b")).isApplied()).isTrue();
+        assertThat(holdB.store().update(DATA, value("v0"), value("from-b")).isApplied())
+                .isTrue();
         MetaValue recordOfB = lockBytes(LOCK_KEY);
-        assertThat(holdA.isHeld()).as("A's own ticker has not moved: it still believes it holds the lock").isTrue();
+        assertThat(holdA.isHeld())
+                .as("A's own ticker has not moved: it still believes it holds the lock")
+                .isTrue();
 
         pause.release();
 
-        assertThatThrownBy(staleWrite::get).isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(FencedException.class).hasMessageContaining("epoch 1");
+        assertThatThrownBy(staleWrite::get)
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(FencedException.class)
+                .hasMessageContaining("epoch 1");
         assertThat(store.get(DATA)).contains(value("from-b"));
         assertThat(lockBytes(LOCK_KEY)).isEqualTo(recordOfB);
         assertThat(holdA.isHeld()).as("the refusal ends A's hold").isFalse();
@@ -114,13 +127,21 @@ abstract class LockFencedViewContract extends LockEpochsContract {
     @Test
     void aCounterThroughTheView_stopsHandingOutValuesOnceTheHoldEnded() throws Exception {
         LockHold hold = lock(node("node-a"), LOCK_KEY).acquire(Duration.ZERO);
-        MonotonicCounter ids = MonotonicCounter.builder().store(hold.store()).key(MetaKey.of("seq/orders")).build();
+        MonotonicCounter ids = MonotonicCounter.builder()
+                .store(hold.store())
+                .key(MetaKey.of("seq/orders"))
+                .build();
         assertThat(ids.next()).isEqualTo(1);
 
         hold.release();
 
         assertThatThrownBy(ids::next).isInstanceOf(FencedException.class);
-        assertThat(MonotonicCounter.builder().store(store).key(MetaKey.of("seq/orders")).build().next())
-                .as("the refused call took nothing").isEqualTo(2);
+        assertThat(MonotonicCounter.builder()
+                        .store(store)
+                        .key(MetaKey.of("seq/orders"))
+                        .build()
+                        .next())
+                .as("the refused call took nothing")
+                .isEqualTo(2);
     }
 }

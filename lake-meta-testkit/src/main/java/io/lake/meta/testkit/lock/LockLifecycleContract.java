@@ -24,7 +24,8 @@ abstract class LockLifecycleContract extends LockLifecycleSupport {
         FencedLock lock = unstarted(node("node-a"), LOCK_KEY, store, b -> b);
 
         assertThat(lock.state()).isEqualTo(FencedLock.State.LATENT);
-        assertThatThrownBy(() -> lock.acquire(Duration.ZERO)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> lock.acquire(Duration.ZERO))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("start()");
         assertThat(store.get(LOCK_KEY)).isEmpty();
     }
@@ -34,12 +35,18 @@ abstract class LockLifecycleContract extends LockLifecycleSupport {
         FencedLock lock = lock(node("node-a"), LOCK_KEY);
         assertThat(lock.state()).isEqualTo(FencedLock.State.STARTED);
 
-        assertThatThrownBy(lock::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("started");
+        assertThatThrownBy(lock::start)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("started");
         lock.close();
         lock.close();
         assertThat(lock.state()).isEqualTo(FencedLock.State.CLOSED);
-        assertThatThrownBy(lock::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
-        assertThatThrownBy(lock::tryAcquire).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        assertThatThrownBy(lock::start)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+        assertThatThrownBy(lock::tryAcquire)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
     }
 
     @Test
@@ -55,8 +62,10 @@ abstract class LockLifecycleContract extends LockLifecycleSupport {
         assertThatThrownBy(() -> hold.store().create(MetaKey.of("tbl/ns1/orders"), value("v")))
                 .isInstanceOf(FencedException.class);
         assertThat(a.scheduler.isShutdown()).isFalse();
-        assertThat(store.create(MetaKey.of("tbl/ns1/orders"), value("raw")).isApplied()).isTrue();
-        assertThat(lock(node("node-b"), LOCK_KEY).tryAcquire().orElseThrow().epoch()).isEqualTo(2);
+        assertThat(store.create(MetaKey.of("tbl/ns1/orders"), value("raw")).isApplied())
+                .isTrue();
+        assertThat(lock(node("node-b"), LOCK_KEY).tryAcquire().orElseThrow().epoch())
+                .isEqualTo(2);
     }
 
     @Test
@@ -69,8 +78,11 @@ abstract class LockLifecycleContract extends LockLifecycleSupport {
 
         lockB.close();
 
-        assertThatThrownBy(waiting::get).isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(IllegalStateException.class).hasMessageContaining("closed while acquiring");
+        assertThatThrownBy(waiting::get)
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed while acquiring");
         assertThat(b.scheduler.pendingOneShots()).isZero();
         assertThat(lockRecord(LOCK_KEY).holder()).contains("node-a");
     }
@@ -89,12 +101,16 @@ abstract class LockLifecycleContract extends LockLifecycleSupport {
 
         Objects.requireNonNull(waiter.get()).interrupt(); // the acquisition is pending: its thread set it
 
-        assertThatThrownBy(waiting::get).isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(InterruptedException.class);
+        assertThatThrownBy(waiting::get)
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(InterruptedException.class);
         assertThat(b.scheduler.pendingOneShots()).isZero();
         holdA.release();
         elapse(RETRY, b);
-        assertThat(lockRecord(LOCK_KEY).isVacant()).as("no round ran for the abandoned acquisition").isTrue();
+        assertThat(lockRecord(LOCK_KEY).isVacant())
+                .as("no round ran for the abandoned acquisition")
+                .isTrue();
         assertThat(lockB.tryAcquire().orElseThrow().epoch()).isEqualTo(2);
     }
 
@@ -102,8 +118,14 @@ abstract class LockLifecycleContract extends LockLifecycleSupport {
     @Test
     void ownedScheduler_renewsOnADaemonThread_andCloseStopsIt() throws Exception {
         RenewalWatch watch = new RenewalWatch(store);
-        FencedLock lock = FencedLock.builder().store(watch).key(LOCK_KEY).holderId("node-a")
-                .leaseDuration(Duration.ofSeconds(30)).renewInterval(Duration.ofMillis(1)).clock(wall).build();
+        FencedLock lock = FencedLock.builder()
+                .store(watch)
+                .key(LOCK_KEY)
+                .holderId("node-a")
+                .leaseDuration(Duration.ofSeconds(30))
+                .renewInterval(Duration.ofMillis(1))
+                .clock(wall)
+                .build();
         try {
             lock.start();
             lock.acquire(Duration.ZERO);
@@ -113,7 +135,9 @@ abstract class LockLifecycleContract extends LockLifecycleSupport {
             assertThat(renewer.isDaemon()).isTrue();
             lock.close();
             renewer.join(SAFETY_TIMEOUT.toMillis());
-            assertThat(renewer.isAlive()).as("the owned scheduler was shut down").isFalse();
+            assertThat(renewer.isAlive())
+                    .as("the owned scheduler was shut down")
+                    .isFalse();
         } finally {
             lock.close();
         }

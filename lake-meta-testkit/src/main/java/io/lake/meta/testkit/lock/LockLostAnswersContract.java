@@ -31,7 +31,10 @@ abstract class LockLostAnswersContract extends LockRacingContract {
         LockHold hold = acquiring.get();
         assertThat(hold.epoch()).isEqualTo(1);
         assertThat(lockRecord(LOCK_KEY).epoch()).isEqualTo(1);
-        assertThat(hold.store().create(MetaKey.of("tbl/ns1/orders"), value("v1")).isApplied()).isTrue();
+        assertThat(hold.store()
+                        .create(MetaKey.of("tbl/ns1/orders"), value("v1"))
+                        .isApplied())
+                .isTrue();
     }
 
     @Test
@@ -42,8 +45,11 @@ abstract class LockLostAnswersContract extends LockRacingContract {
 
         assertThat(lockA.tryAcquire()).isEmpty();
 
-        assertThat(lockRecord(LOCK_KEY).isVacant()).as("the write that did apply was released").isTrue();
-        assertThat(lock(node("node-b"), LOCK_KEY).tryAcquire().orElseThrow().epoch()).isEqualTo(2);
+        assertThat(lockRecord(LOCK_KEY).isVacant())
+                .as("the write that did apply was released")
+                .isTrue();
+        assertThat(lock(node("node-b"), LOCK_KEY).tryAcquire().orElseThrow().epoch())
+                .isEqualTo(2);
     }
 
     @Test

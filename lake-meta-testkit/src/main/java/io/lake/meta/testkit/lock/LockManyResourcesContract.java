@@ -35,7 +35,8 @@ abstract class LockManyResourcesContract extends LockRenewalAndLossContract {
         }
         for (int i = 0; i < RESOURCES; i++) {
             assertThat(holds.get(i).epoch()).isEqualTo(1);
-            assertThat(holds.get(i).store().create(dataKey(i), value("v1")).isApplied()).isTrue();
+            assertThat(holds.get(i).store().create(dataKey(i), value("v1")).isApplied())
+                    .isTrue();
         }
 
         for (int i = 0; i < 4; i++) {
@@ -46,7 +47,11 @@ abstract class LockManyResourcesContract extends LockRenewalAndLossContract {
             assertThat(holds.get(i).isHeld()).as("hold %d", i).isTrue();
             assertThat(lockRecord(lockKey(i)).expiresAtMillis())
                     .isEqualTo(START_MILLIS + 4 * RENEW.toMillis() + LEASE.toMillis());
-            assertThat(holds.get(i).store().update(dataKey(i), value("v1"), value("v2")).isApplied()).isTrue();
+            assertThat(holds.get(i)
+                            .store()
+                            .update(dataKey(i), value("v1"), value("v2"))
+                            .isApplied())
+                    .isTrue();
         }
     }
 
@@ -63,12 +68,14 @@ abstract class LockManyResourcesContract extends LockRenewalAndLossContract {
         LockHold taken = lock(b, lockKey(7)).acquire(Duration.ZERO);
 
         assertThat(taken.epoch()).isEqualTo(2);
-        assertThatThrownBy(() -> holds.get(7).store().create(dataKey(7), value("a"))).isInstanceOf(FencedException.class);
+        assertThatThrownBy(() -> holds.get(7).store().create(dataKey(7), value("a")))
+                .isInstanceOf(FencedException.class);
         assertThat(taken.store().create(dataKey(7), value("b")).isApplied()).isTrue();
         for (int i = 0; i < RESOURCES; i++) {
             if (i != 7) {
                 assertThat(holds.get(i).isHeld()).isTrue();
-                assertThat(holds.get(i).store().create(dataKey(i), value("a")).isApplied()).isTrue();
+                assertThat(holds.get(i).store().create(dataKey(i), value("a")).isApplied())
+                        .isTrue();
                 assertThat(lockRecord(lockKey(i)).holder()).contains("node-a");
             }
         }

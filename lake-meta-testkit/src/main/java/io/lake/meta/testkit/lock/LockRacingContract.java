@@ -68,7 +68,8 @@ abstract class LockRacingContract extends LockAcquisitionContract {
                 MetaValue current = hold.store().get(data).orElseThrow();
                 MetaValue next = value(Integer.toString(Integer.parseInt(current.asUtf8()) + 1));
                 assertThat(hold.store().update(data, current, next).isApplied())
-                        .as("a write under the lock met a write of the other holder").isTrue();
+                        .as("a write under the lock met a write of the other holder")
+                        .isTrue();
                 held++;
             }
         }

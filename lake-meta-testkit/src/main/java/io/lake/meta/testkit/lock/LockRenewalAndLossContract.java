@@ -45,13 +45,15 @@ abstract class LockRenewalAndLossContract extends LockFencedViewContract {
 
         assertThat(hold.renew()).isTrue();
 
-        assertThat(lockRecord(LOCK_KEY).expiresAtMillis()).isEqualTo(START_MILLIS + RENEW.toMillis() + LEASE.toMillis());
+        assertThat(lockRecord(LOCK_KEY).expiresAtMillis())
+                .isEqualTo(START_MILLIS + RENEW.toMillis() + LEASE.toMillis());
         a.ticker.advance(LEASE.minus(Duration.ofMillis(1)));
         assertThat(hold.isHeld()).as("the deadline counts from the renewal").isTrue();
         a.ticker.advance(Duration.ofMillis(1));
         assertThat(hold.isHeld()).isFalse();
         assertThat(hold.renew()).as("an ended hold is never renewed").isFalse();
-        assertThat(lockRecord(LOCK_KEY).expiresAtMillis()).isEqualTo(START_MILLIS + RENEW.toMillis() + LEASE.toMillis());
+        assertThat(lockRecord(LOCK_KEY).expiresAtMillis())
+                .isEqualTo(START_MILLIS + RENEW.toMillis() + LEASE.toMillis());
     }
 
     /**
@@ -83,7 +85,9 @@ abstract class LockRenewalAndLossContract extends LockFencedViewContract {
         failing.heal();
         elapse(RENEW, a);
         elapse(RENEW, a);
-        assertThat(counting.plainWrites()).as("no background write after the loss").hasSize(writesBefore);
+        assertThat(counting.plainWrites())
+                .as("no background write after the loss")
+                .hasSize(writesBefore);
         assertThat(lockBytes(LOCK_KEY)).isEqualTo(record);
         assertThat(lock.currentHold()).isEmpty();
         assertThat(store.get(DATA)).isEmpty();
@@ -124,9 +128,13 @@ abstract class LockRenewalAndLossContract extends LockFencedViewContract {
         Node a = node("node-a");
         Node b = node("node-b");
         LossEvents losses = new LossEvents();
-        FencedLock lockA = lock(a, LOCK_KEY, store, x -> x.listener((hold, reason) -> {
-            throw new IllegalStateException("listener bug");
-        }));
+        FencedLock lockA = lock(
+                a,
+                LOCK_KEY,
+                store,
+                x -> x.listener((hold, reason) -> {
+                    throw new IllegalStateException("listener bug");
+                }));
         lockA.addListener(losses);
         LockHold first = lockA.acquire(Duration.ZERO);
         for (int i = 0; i < 4; i++) {

@@ -1,6 +1,5 @@
 package io.lake.meta.testkit.lock;
 
-
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
@@ -98,10 +97,18 @@ abstract class LockSupport extends BackendSuite {
 
     /** As {@link #lock(Node, MetaKey, MetaStore, UnaryOperator)}, not started. */
     protected FencedLock unstarted(Node node, MetaKey key, MetaStore via, UnaryOperator<FencedLock.Builder> extra) {
-        FencedLock.Builder b = FencedLock.builder().store(via).key(key).holderId(node.id)
-                .leaseDuration(LEASE).renewInterval(RENEW).retryInterval(RETRY)
-                .clock(wall).ticker(node.ticker).scheduler(node.scheduler)
-                .listenerExecutor(Runnable::run); // events delivered before the call returns: the suite asserts them at once
+        FencedLock.Builder b = FencedLock.builder()
+                .store(via)
+                .key(key)
+                .holderId(node.id)
+                .leaseDuration(LEASE)
+                .renewInterval(RENEW)
+                .retryInterval(RETRY)
+                .clock(wall)
+                .ticker(node.ticker)
+                .scheduler(node.scheduler)
+                .listenerExecutor(
+                        Runnable::run); // events delivered before the call returns: the suite asserts them at once
         FencedLock lock = extra.apply(b).build();
         locks.add(lock);
         return lock;

@@ -75,7 +75,8 @@ public final class ManualScheduler extends AbstractExecutorService implements Sc
                 if (next.periodNanos == 0) {
                     next.run();
                 } else if (next.runPeriodic()) {
-                    next.dueNanos = next.fixedRate ? next.dueNanos + next.periodNanos : ticker.read() + next.periodNanos;
+                    next.dueNanos =
+                            next.fixedRate ? next.dueNanos + next.periodNanos : ticker.read() + next.periodNanos;
                     ranPeriodic.add(next); // queued again after this call: at most one run per call
                 }
             }
@@ -123,7 +124,9 @@ public final class ManualScheduler extends AbstractExecutorService implements Sc
     }
 
     private int pendingOneShotsLocked() {
-        return (int) queue.stream().filter(t -> t.periodNanos == 0 && !t.isCancelled()).count();
+        return (int) queue.stream()
+                .filter(t -> t.periodNanos == 0 && !t.isCancelled())
+                .count();
     }
 
     @Override
@@ -138,12 +141,14 @@ public final class ManualScheduler extends AbstractExecutorService implements Sc
 
     @Override
     public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
-        return enqueue(new Task<Void>(Executors.callable(command, null), due(initialDelay, unit), positive(period, unit), true));
+        return enqueue(new Task<Void>(
+                Executors.callable(command, null), due(initialDelay, unit), positive(period, unit), true));
     }
 
     @Override
     public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
-        return enqueue(new Task<Void>(Executors.callable(command, null), due(initialDelay, unit), positive(delay, unit), false));
+        return enqueue(new Task<Void>(
+                Executors.callable(command, null), due(initialDelay, unit), positive(delay, unit), false));
     }
 
     @Override

@@ -26,6 +26,5 @@ import io.lake.meta.testkit.lock.ManualScheduler;
 public abstract class FencedTableLocksSuite extends TableLocksLostLockContract {
 
     /** For backends: {@code @Backend(MyBackend.class) class MyStoreFencedTableLocksTest extends FencedTableLocksSuite {}}. */
-    protected FencedTableLocksSuite() {
-    }
+    protected FencedTableLocksSuite() {}
 }

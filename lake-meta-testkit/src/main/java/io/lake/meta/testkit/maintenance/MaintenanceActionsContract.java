@@ -27,14 +27,16 @@ abstract class MaintenanceActionsContract extends MaintenanceTombstonesContract 
         RecordingMaintainer maintainer = new RecordingMaintainer()
                 .answering(r -> MaintenanceAction.updateSpec(r.spec().withProperty("compactedAt", "t1")));
 
-        List<TickStatistics> pass = tickThroughOnePass(sweeper(registryStore, new InProcessTableLocks(lockStore),
-                maintainer, 10));
+        List<TickStatistics> pass =
+                tickThroughOnePass(sweeper(registryStore, new InProcessTableLocks(lockStore), maintainer, 10));
 
         TableRegistration after = registry().get(orders).orElseThrow();
         assertThat(after.generation()).isEqualTo(before.generation() + 1);
         assertThat(after.properties()).containsEntry("compactedAt", "t1");
         assertThat(pass.stream().mapToInt(TickStatistics::updated).sum()).isEqualTo(1);
-        assertThat(registryStore.writes()).as("nothing is written through the scanning store").isZero();
+        assertThat(registryStore.writes())
+                .as("nothing is written through the scanning store")
+                .isZero();
         assertThat(lockStore.writes()).isEqualTo(1);
     }
 

@@ -28,7 +28,8 @@ abstract class MaintenanceCancellationContract extends MaintenanceReReadContract
         do {
             cancelled.add(sweeper.tick(() -> true));
             assertThat(cancelled).hasSizeLessThan(100);
-        } while (cancelled.get(cancelled.size() - 1).scanned() == 0 && !cancelled.get(cancelled.size() - 1).wrapped());
+        } while (cancelled.get(cancelled.size() - 1).scanned() == 0
+                && !cancelled.get(cancelled.size() - 1).wrapped());
         TickStatistics stop = cancelled.get(cancelled.size() - 1);
         assertThat(stop.cancelled()).isTrue();
         assertThat(stop.maintained()).isZero();
@@ -65,6 +66,8 @@ abstract class MaintenanceCancellationContract extends MaintenanceReReadContract
             assertThat(locks.taken()).hasSize(1);
         }
         assertThat(maintainer.maintained()).hasSize(1);
-        assertThat(two.stream().filter(locks::isHeld)).as("no lock is left held").isEmpty();
+        assertThat(two.stream().filter(locks::isHeld))
+                .as("no lock is left held")
+                .isEmpty();
     }
 }

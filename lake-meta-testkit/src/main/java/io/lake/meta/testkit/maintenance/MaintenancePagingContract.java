@@ -19,8 +19,12 @@ abstract class MaintenancePagingContract extends MaintenanceSupport {
 
     @Test
     void aTick_readsOnePage_andOnePointReadPerCandidate_neverTheWholeRegistry() {
-        List<TableId> five = List.of(TableId.of("ns1", "a"), TableId.of("ns1", "b"), TableId.of("ns2", "c"),
-                TableId.of("ns2", "d"), TableId.of("ns3", "e"));
+        List<TableId> five = List.of(
+                TableId.of("ns1", "a"),
+                TableId.of("ns1", "b"),
+                TableId.of("ns2", "c"),
+                TableId.of("ns2", "d"),
+                TableId.of("ns3", "e"));
         five.forEach(this::registered);
         ReadCountingStore counting = new ReadCountingStore(store);
         RecordingMaintainer maintainer = new RecordingMaintainer();
@@ -31,12 +35,14 @@ abstract class MaintenancePagingContract extends MaintenanceSupport {
             counting.reset();
             TickStatistics tick = sweeper.tick();
             pass.add(tick);
-            assertThat(counting.pages()).as("tick %d reads exactly one page, of the whole registry family",
-                    pass.size()).containsExactly(KeyPrefix.of("tbl/"));
+            assertThat(counting.pages())
+                    .as("tick %d reads exactly one page, of the whole registry family", pass.size())
+                    .containsExactly(KeyPrefix.of("tbl/"));
             assertThat(tick.scanned()).isLessThanOrEqualTo(2);
             assertThat(counting.pointReads()).as("one re-read per candidate").hasSize(tick.scanned());
             assertThat(counting.batchReads()).isZero();
-            assertThat(counting.writes()).as("the token lives in memory: a tick that maintains nothing writes nothing")
+            assertThat(counting.writes())
+                    .as("the token lives in memory: a tick that maintains nothing writes nothing")
                     .isZero();
             assertThat(pass).hasSizeLessThan(100);
         } while (!pass.get(pass.size() - 1).wrapped());
@@ -56,9 +62,12 @@ abstract class MaintenancePagingContract extends MaintenanceSupport {
         tickThroughOnePass(sweeper);
         tickThroughOnePass(sweeper);
 
-        assertThat(maintainer.maintained()).extracting(TableRegistration::id).hasSize(6)
+        assertThat(maintainer.maintained())
+                .extracting(TableRegistration::id)
+                .hasSize(6)
                 .isSubsetOf(three);
-        assertThat(maintainer.maintained().subList(3, 6)).extracting(TableRegistration::id)
+        assertThat(maintainer.maintained().subList(3, 6))
+                .extracting(TableRegistration::id)
                 .containsExactlyInAnyOrderElementsOf(three);
     }
 

@@ -30,8 +30,10 @@ abstract class MaintenanceReReadContract extends MaintenancePagingContract {
         Future<List<TickStatistics>> sweep = inBackground(() -> tickThroughOnePass(sweeper));
         locked.awaitArrival(); // the page was read (generation 1) and the table's lock is held
         TableRegistration tombstone = registry().drop(scanned).registration().orElseThrow();
-        TableRegistration replacement = registry().supersede(tombstone, SPEC.withLocation("s3://lake/orders-v2"))
-                .registration().orElseThrow();
+        TableRegistration replacement = registry()
+                .supersede(tombstone, SPEC.withLocation("s3://lake/orders-v2"))
+                .registration()
+                .orElseThrow();
         locked.release();
         sweep.get();
 
@@ -75,8 +77,10 @@ abstract class MaintenanceReReadContract extends MaintenancePagingContract {
 
         Future<List<TickStatistics>> sweep = inBackground(() -> tickThroughOnePass(sweeper));
         locked.awaitArrival();
-        TableRegistration purging = registry().startPurge(registry().drop(scanned).registration().orElseThrow())
-                .registration().orElseThrow();
+        TableRegistration purging = registry()
+                .startPurge(registry().drop(scanned).registration().orElseThrow())
+                .registration()
+                .orElseThrow();
         registry().deleteTombstone(purging);
         locked.release();
 

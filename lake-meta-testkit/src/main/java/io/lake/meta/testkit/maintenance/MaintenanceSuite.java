@@ -22,6 +22,5 @@ package io.lake.meta.testkit.maintenance;
 public abstract class MaintenanceSuite extends MaintenanceActionsContract {
 
     /** For backends: {@code @Backend(MyBackend.class) class MyStoreMaintenanceTest extends MaintenanceSuite {}}. */
-    protected MaintenanceSuite() {
-    }
+    protected MaintenanceSuite() {}
 }

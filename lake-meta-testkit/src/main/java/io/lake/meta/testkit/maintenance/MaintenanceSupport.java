@@ -31,14 +31,22 @@ abstract class MaintenanceSupport extends RecipeSupport {
 
     /** Registers {@code id} with the suite's spec and returns its registration. */
     protected TableRegistration registered(TableId id) {
-        return registry().register(id, SPEC.withLocation("s3://lake/" + id)).registration().orElseThrow();
+        return registry()
+                .register(id, SPEC.withLocation("s3://lake/" + id))
+                .registration()
+                .orElseThrow();
     }
 
     /** A sweeper over {@code registryStore} with the given locks, maintainer and page size. */
-    protected MaintenanceSweeper sweeper(MetaStore registryStore, InProcessTableLocks locks, TableMaintainer maintainer,
-            int pageSize) {
-        return MaintenanceSweeper.builder().registryStore(registryStore).locks(locks).maintainer(maintainer)
-                .limits(MaintenanceLimits.of(Duration.ofSeconds(30), pageSize)).clock(wall).build();
+    protected MaintenanceSweeper sweeper(
+            MetaStore registryStore, InProcessTableLocks locks, TableMaintainer maintainer, int pageSize) {
+        return MaintenanceSweeper.builder()
+                .registryStore(registryStore)
+                .locks(locks)
+                .maintainer(maintainer)
+                .limits(MaintenanceLimits.of(Duration.ofSeconds(30), pageSize))
+                .clock(wall)
+                .build();
     }
 
     /** Ticks until a tick wraps (bounded), returning every tick's statistics. */

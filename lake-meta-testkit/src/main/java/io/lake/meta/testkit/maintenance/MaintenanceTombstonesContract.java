@@ -53,7 +53,8 @@ abstract class MaintenanceTombstonesContract extends MaintenanceCancellationCont
         MaintenanceSweeper restarted = sweeper(store, new InProcessTableLocks(store), maintainer, 10);
         List<TickStatistics> pass = tickThroughOnePass(restarted);
 
-        assertThat(maintainer.cleanedUp()).as("cleaned up again, after claiming the surviving tombstone again")
+        assertThat(maintainer.cleanedUp())
+                .as("cleaned up again, after claiming the surviving tombstone again")
                 .hasSize(2);
         TableRegistration reclaimed = maintainer.cleanedUp().get(1);
         assertThat(reclaimed.state()).isEqualTo(TableState.PURGING);
@@ -66,8 +67,10 @@ abstract class MaintenanceTombstonesContract extends MaintenanceCancellationCont
     @Test
     void aTombstoneSupersededBeforeTheSweep_isMaintainedAsTheNewTable_notCleanedUp() {
         TableId orders = TableId.of("sales", "orders");
-        TableRegistration tombstone = registry().drop(registered(orders)).registration().orElseThrow();
-        TableRegistration replacement = registry().supersede(tombstone, SPEC).registration().orElseThrow();
+        TableRegistration tombstone =
+                registry().drop(registered(orders)).registration().orElseThrow();
+        TableRegistration replacement =
+                registry().supersede(tombstone, SPEC).registration().orElseThrow();
         RecordingMaintainer maintainer = new RecordingMaintainer();
 
         tickThroughOnePass(sweeper(store, new InProcessTableLocks(store), maintainer, 10));

@@ -49,19 +49,26 @@ abstract class TableLocksLostLockContract extends TableLocksUnderTheLockContract
         });
 
         assertThatThrownBy(() -> onePass(sweeper(locksOfA, maintainer)))
-                .isInstanceOf(FencedException.class).hasMessageContaining("epoch 1");
+                .isInstanceOf(FencedException.class)
+                .hasMessageContaining("epoch 1");
 
         assertThat(maintainer.maintained()).containsExactly(scanned);
         assertThat(registry().get(ORDERS)).as("the registration did not move").contains(scanned);
-        GuardedMutation refused = counting.guardedWrites().get(counting.guardedWrites().size() - 1);
-        assertThat(refused.target().key()).as("node-a's update reached the store").isEqualTo(ORDERS.key());
+        GuardedMutation refused =
+                counting.guardedWrites().get(counting.guardedWrites().size() - 1);
+        assertThat(refused.target().key())
+                .as("node-a's update reached the store")
+                .isEqualTo(ORDERS.key());
         assertThat(refused.guardKey()).isEqualTo(FencedTableLocks.lockKey(ORDERS));
-        assertThat(store.get(FencedTableLocks.lockKey(ORDERS))).as("node-b's lock record stands").contains(recordOfB.get(0));
+        assertThat(store.get(FencedTableLocks.lockKey(ORDERS)))
+                .as("node-b's lock record stands")
+                .contains(recordOfB.get(0));
         assertThat(lockRecord(ORDERS).holder()).contains("node-b");
         assertThat(lockRecord(ORDERS).epoch()).isEqualTo(2);
         assertThat(locksOfA.isHeld(ORDERS)).isFalse();
         assertThat(heldByB.get(0).store().create(CURSOR, MetaValue.utf8("b")).isApplied())
-                .as("node-b writes under its lock").isTrue();
+                .as("node-b writes under its lock")
+                .isTrue();
     }
 
     /**
@@ -71,7 +78,8 @@ abstract class TableLocksLostLockContract extends TableLocksUnderTheLockContract
      */
     @Test
     void aDeposedSweeper_neverCleansUpATombstone_andTheNewHolderDoes() throws Exception {
-        TableRegistration tombstone = registry().drop(registered(ORDERS)).registration().orElseThrow();
+        TableRegistration tombstone =
+                registry().drop(registered(ORDERS)).registration().orElseThrow();
         PausePoints points = new PausePoints();
         FencedTableLocks locksOfA = locks(new Process("node-a"), new InFlightHooks(store, points));
         FencedTableLocks locksOfB = locks(new Process("node-b"), store);
@@ -82,11 +90,14 @@ abstract class TableLocksLostLockContract extends TableLocksUnderTheLockContract
         Future<List<TickStatistics>> sweepOfA = inBackground(() -> onePass(sweeperOfA));
         claim.awaitArrival(); // node-a holds the lock, re-read the tombstone, and sent its claim
         pauseEveryProcessPastTheLease();
-        TableLock takenOver = locksOfB.tryLock(ORDERS).orElseThrow(() -> new AssertionError("node-b could not take over"));
+        TableLock takenOver =
+                locksOfB.tryLock(ORDERS).orElseThrow(() -> new AssertionError("node-b could not take over"));
         claim.release();
 
-        assertThatThrownBy(sweepOfA::get).isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(FencedException.class);
+        assertThatThrownBy(sweepOfA::get)
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(FencedException.class);
         assertThat(maintainerOfA.cleanedUp()).as("node-a cleaned up nothing").isEmpty();
         assertThat(registry().get(ORDERS)).as("the tombstone did not move").contains(tombstone);
         assertThat(lockRecord(ORDERS).holder()).contains("node-b");

@@ -52,16 +52,28 @@ abstract class TableLocksSupport extends RecipeSupport {
 
     /** Table locks held by {@code process}, writing through {@code via}; closed after the test. */
     protected FencedTableLocks locks(Process process, MetaStore via) {
-        FencedTableLocks locks = FencedTableLocks.builder().store(via).holderId(process.id).leaseDuration(LEASE)
-                .renewInterval(RENEW).clock(wall).ticker(process.ticker).scheduler(process.scheduler).build();
+        FencedTableLocks locks = FencedTableLocks.builder()
+                .store(via)
+                .holderId(process.id)
+                .leaseDuration(LEASE)
+                .renewInterval(RENEW)
+                .clock(wall)
+                .ticker(process.ticker)
+                .scheduler(process.scheduler)
+                .build();
         providers.add(locks);
         return locks;
     }
 
     /** A sweeper over the store's registry, pages of 10, a 30 s tick budget. */
     protected MaintenanceSweeper sweeper(TableLockProvider locks, TableMaintainer maintainer) {
-        return MaintenanceSweeper.builder().registryStore(store).locks(locks).maintainer(maintainer)
-                .limits(MaintenanceLimits.of(Duration.ofSeconds(30), 10)).clock(wall).build();
+        return MaintenanceSweeper.builder()
+                .registryStore(store)
+                .locks(locks)
+                .maintainer(maintainer)
+                .limits(MaintenanceLimits.of(Duration.ofSeconds(30), 10))
+                .clock(wall)
+                .build();
     }
 
     /** The registry on the store under test, on the test's wall clock. */
@@ -71,7 +83,10 @@ abstract class TableLocksSupport extends RecipeSupport {
 
     /** Registers {@code id} and returns its registration. */
     protected TableRegistration registered(TableId id) {
-        return registry().register(id, SPEC.withLocation("s3://lake/" + id)).registration().orElseThrow();
+        return registry()
+                .register(id, SPEC.withLocation("s3://lake/" + id))
+                .registration()
+                .orElseThrow();
     }
 
     /** Ticks until a tick wraps (bounded), returning every tick's statistics. */
@@ -87,7 +102,8 @@ abstract class TableLocksSupport extends RecipeSupport {
     /** The lock record of {@code table} as stored; an assertion error when there is none. */
     protected LeaseRecord lockRecord(TableId table) {
         MetaKey key = FencedTableLocks.lockKey(table);
-        return LeaseRecord.decode(key, store.get(key).orElseThrow(() -> new AssertionError("no lock record under " + key)));
+        return LeaseRecord.decode(
+                key, store.get(key).orElseThrow(() -> new AssertionError("no lock record under " + key)));
     }
 
     /** Lets the lease pass on the wall clock only: every process that is not told otherwise is paused. */

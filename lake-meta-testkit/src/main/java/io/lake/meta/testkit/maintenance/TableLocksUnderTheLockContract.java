@@ -35,13 +35,14 @@ abstract class TableLocksUnderTheLockContract extends TableLocksSupport {
             public MaintenanceAction maintain(TableRegistration table, TableLock lock) {
                 long epoch = lock.epoch().orElseThrow();
                 epochs.add(epoch);
-                assertThat(lockRecord(table.id()).epoch()).as("the lock's own epoch").isEqualTo(epoch);
+                assertThat(lockRecord(table.id()).epoch())
+                        .as("the lock's own epoch")
+                        .isEqualTo(epoch);
                 return MaintenanceAction.updateSpec(table.spec().withProperty("compactedInEpoch", "" + epoch));
             }
 
             @Override
-            public void cleanUp(TableRegistration tombstone, TableLock lock) {
-            }
+            public void cleanUp(TableRegistration tombstone, TableLock lock) {}
         };
 
         onePass(sweeper(locks, stampsItsWork));
@@ -70,10 +71,14 @@ abstract class TableLocksUnderTheLockContract extends TableLocksSupport {
             assertThat(lockRecord(table).epoch()).isEqualTo(1);
             assertThat(locks.isHeld(table)).isFalse();
         }
-        assertThat(counting.guardedWrites()).as("each update guarded by its own table's lock").hasSize(3)
+        assertThat(counting.guardedWrites())
+                .as("each update guarded by its own table's lock")
+                .hasSize(3)
                 .allSatisfy(sent -> assertThat(sent.guardKey())
-                        .isEqualTo(FencedTableLocks.lockKey(TableId.fromKey(sent.target().key()))));
-        assertThat(counting.plainWrites()).as("only lock records are written unguarded")
+                        .isEqualTo(FencedTableLocks.lockKey(
+                                TableId.fromKey(sent.target().key()))));
+        assertThat(counting.plainWrites())
+                .as("only lock records are written unguarded")
                 .allSatisfy(m -> assertThat(m.key().family()).isEqualTo(FencedTableLocks.LOCK_FAMILY));
         assertThat(counting.transactions()).isEmpty();
     }
@@ -92,8 +97,12 @@ abstract class TableLocksUnderTheLockContract extends TableLocksSupport {
 
         assertThat(skipped.stream().mapToInt(TickStatistics::skipped).sum()).isEqualTo(1);
         assertThat(maintainer.maintained()).isEmpty();
-        assertThat(store.get(FencedTableLocks.lockKey(ORDERS))).as("node-b's lock is left alone").contains(recordOfB);
-        assertThat(heldByB.store().create(CURSOR, MetaValue.utf8("b")).isApplied()).as("node-b still holds it").isTrue();
+        assertThat(store.get(FencedTableLocks.lockKey(ORDERS)))
+                .as("node-b's lock is left alone")
+                .contains(recordOfB);
+        assertThat(heldByB.store().create(CURSOR, MetaValue.utf8("b")).isApplied())
+                .as("node-b still holds it")
+                .isTrue();
 
         heldByB.close();
         onePass(sweeperOfA);
@@ -134,8 +143,13 @@ abstract class TableLocksUnderTheLockContract extends TableLocksSupport {
         assertThatThrownBy(() -> held.store().create(CURSOR, MetaValue.utf8("a")))
                 .isInstanceOf(FencedException.class);
         assertThatThrownBy(() -> locksOfA.tryLock(ORDERS)).isInstanceOf(IllegalStateException.class);
-        assertThat(locks(new Process("node-b"), store).tryLock(ORDERS).orElseThrow().store()
-                .create(CURSOR, MetaValue.utf8("b")).isApplied()).isTrue();
+        assertThat(locks(new Process("node-b"), store)
+                        .tryLock(ORDERS)
+                        .orElseThrow()
+                        .store()
+                        .create(CURSOR, MetaValue.utf8("b"))
+                        .isApplied())
+                .isTrue();
         assertThat(lockRecord(ORDERS).epoch()).isEqualTo(2);
         assertThat(store.get(CURSOR)).contains(MetaValue.utf8("b"));
     }

@@ -1,7 +1,5 @@
 package io.lake.meta.testkit.ops;
 
-import io.lake.meta.fenced.FencedMetaStore;
-
 /**
  * Every write of the three recipes (table registry, maintenance sweep, operation journal) is a
  * fenced publication: driven through a {@link io.lake.meta.fenced.FencedMetaStore} over a store
@@ -24,6 +22,5 @@ import io.lake.meta.fenced.FencedMetaStore;
 public abstract class FencedPublicationSuite extends PublicationEveryRecipeWriteContract {
 
     /** For backends: {@code @Backend(MyBackend.class) class MyStoreFencedPublicationTest extends FencedPublicationSuite {}}. */
-    protected FencedPublicationSuite() {
-    }
+    protected FencedPublicationSuite() {}
 }

@@ -91,14 +91,19 @@ abstract class JournalBeginAndReplayContract extends JournalSupport {
     void aReplayWithADifferentDigest_afterCompletion_isAnIdempotencyConflict_andWritesNothing() {
         LeaderElection a = leader("node-a", new ManualTicker());
         OperationJournal journal = journal(store, a);
-        OperationRecord completed = journal.complete(journal.begin(TENANT, "op-1", DIGEST).record(), "done")
-                .record().orElseThrow();
+        OperationRecord completed = journal.complete(
+                        journal.begin(TENANT, "op-1", DIGEST).record(), "done")
+                .record()
+                .orElseThrow();
         CountingMetaStore counting = new CountingMetaStore(store);
 
         assertThatThrownBy(() -> journal(counting, a).begin(TENANT, "op-1", "sha256:ffff"))
-                .isInstanceOf(IdempotencyConflictException.class).hasMessageContaining("sha256:0b1c")
-                .hasMessageContaining("sha256:ffff").hasMessageContaining("nothing was written")
-                .satisfies(e -> assertThat(((IdempotencyConflictException) e).recorded()).isEqualTo(completed));
+                .isInstanceOf(IdempotencyConflictException.class)
+                .hasMessageContaining("sha256:0b1c")
+                .hasMessageContaining("sha256:ffff")
+                .hasMessageContaining("nothing was written")
+                .satisfies(e -> assertThat(((IdempotencyConflictException) e).recorded())
+                        .isEqualTo(completed));
         assertThat(counting.guardedWrites()).isEmpty();
         assertThat(counting.plainWrites()).isEmpty();
         assertThat(store.get(keyOf("op-1"))).contains(completed.storedValue());
@@ -123,8 +128,10 @@ abstract class JournalBeginAndReplayContract extends JournalSupport {
         follower.campaignOnce();
         OperationJournal journalOfFollower = journal(store, follower);
 
-        assertThat(journalOfFollower.begin(TENANT, "op-1", DIGEST).record().outcome()).contains("done");
-        assertThatThrownBy(() -> journalOfFollower.begin(TENANT, "op-2", DIGEST)).isInstanceOf(FencedException.class);
+        assertThat(journalOfFollower.begin(TENANT, "op-1", DIGEST).record().outcome())
+                .contains("done");
+        assertThatThrownBy(() -> journalOfFollower.begin(TENANT, "op-2", DIGEST))
+                .isInstanceOf(FencedException.class);
         assertThat(store.get(keyOf("op-2"))).isEmpty();
     }
 
@@ -135,12 +142,15 @@ abstract class JournalBeginAndReplayContract extends JournalSupport {
         CountingMetaStore counting = new CountingMetaStore(store);
         OperationJournal journal = journal(counting, a);
 
-        assertThatThrownBy(() -> journal.begin("acme/eu", "op-1", DIGEST)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> journal.begin("acme/eu", "op-1", DIGEST))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("tenant 'acme/eu'");
-        assertThatThrownBy(() -> journal.begin(TENANT, "", DIGEST)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> journal.begin(TENANT, "", DIGEST))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("operation id");
         assertThatThrownBy(() -> journal.begin(TENANT, "op 1", DIGEST)).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> journal.begin(TENANT, "op-1", "")).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> journal.begin(TENANT, "op-1", ""))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("payload digest");
         assertThatThrownBy(() -> journal.begin(TENANT, "op-1", null)).isInstanceOf(InvalidArgumentException.class);
         assertThat(counting.reads()).isZero();
@@ -164,15 +174,20 @@ abstract class JournalBeginAndReplayContract extends JournalSupport {
     @Test
     void unknownFields_surviveCompletion() throws Exception {
         LeaderElection a = leader("node-a", new ManualTicker());
-        store.create(keyOf("op-1"), MetaValue.utf8("{\"v\":1,\"digest\":\"" + DIGEST + "\",\"state\":\"in_progress\","
-                + "\"holder\":\"node-a\",\"epoch\":1,\"attempt\":1,\"startedAtMillis\":5,\"traceId\":\"abc\"}"));
+        store.create(
+                keyOf("op-1"),
+                MetaValue.utf8(
+                        "{\"v\":1,\"digest\":\"" + DIGEST + "\",\"state\":\"in_progress\","
+                                + "\"holder\":\"node-a\",\"epoch\":1,\"attempt\":1,\"startedAtMillis\":5,\"traceId\":\"abc\"}"));
         OperationJournal journal = journal(store, a);
 
         journal.complete(journal.get(TENANT, "op-1").orElseThrow(), "done");
 
         JsonNode stored = JSON.readTree(store.get(keyOf("op-1")).orElseThrow().toByteArray());
         assertThat(stored.path("state").asText()).isEqualTo("completed");
-        assertThat(stored.path("traceId").asText()).as("an unknown field survives completion").isEqualTo("abc");
+        assertThat(stored.path("traceId").asText())
+                .as("an unknown field survives completion")
+                .isEqualTo("abc");
         assertThat(stored.path("startedAtMillis").asLong()).isEqualTo(5);
     }
 
@@ -183,8 +198,10 @@ abstract class JournalBeginAndReplayContract extends JournalSupport {
         OperationJournal journal = journal(store, a);
 
         assertThatThrownBy(() -> journal.begin(TENANT, "op-1", DIGEST))
-                .isInstanceOf(CorruptOperationRecordException.class).hasMessageContaining("ops/acme/op-1");
+                .isInstanceOf(CorruptOperationRecordException.class)
+                .hasMessageContaining("ops/acme/op-1");
         assertThatThrownBy(() -> allRecords(journal, OperationJournal.inTenant(TENANT, 10)))
-                .isInstanceOf(CorruptOperationRecordException.class).hasMessageContaining("ops/acme/op-1");
+                .isInstanceOf(CorruptOperationRecordException.class)
+                .hasMessageContaining("ops/acme/op-1");
     }
 }

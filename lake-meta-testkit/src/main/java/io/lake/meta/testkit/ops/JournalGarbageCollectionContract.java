@@ -29,8 +29,10 @@ abstract class JournalGarbageCollectionContract extends JournalLostAnswersContra
         journal.complete(journal.begin("other", "old-3", DIGEST).record(), "done");
         OperationRecord oldButRunning = journal.begin(TENANT, "running", DIGEST).record();
         wall.advance(RETENTION);
-        OperationRecord recent = journal.complete(journal.begin(TENANT, "recent", DIGEST).record(), "done")
-                .record().orElseThrow();
+        OperationRecord recent = journal.complete(
+                        journal.begin(TENANT, "recent", DIGEST).record(), "done")
+                .record()
+                .orElseThrow();
 
         int deleted = 0;
         int pages = 0;

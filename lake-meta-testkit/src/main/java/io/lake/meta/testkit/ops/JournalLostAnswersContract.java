@@ -77,7 +77,8 @@ abstract class JournalLostAnswersContract extends JournalRecoveryContract {
 
         assertThat(recovered.isApplied()).isTrue();
         assertThat(recovered.record().orElseThrow().owner()).isEqualTo(new OperationOwner("node-b", 2));
-        assertThat(journalOfB.complete(recovered.record().orElseThrow(), "done").isApplied()).isTrue();
+        assertThat(journalOfB.complete(recovered.record().orElseThrow(), "done").isApplied())
+                .isTrue();
     }
 
     @Test

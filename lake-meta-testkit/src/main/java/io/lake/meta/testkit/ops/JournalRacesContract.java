@@ -52,8 +52,10 @@ abstract class JournalRacesContract extends JournalBeginAndReplayContract {
         Future<BeginResult> lateBegin = inBackground(() -> late.begin(TENANT, "op-1", DIGEST));
         pause.awaitArrival(); // the late caller read "absent" and its create is in flight
 
-        OperationRecord recorded = early.complete(early.begin(TENANT, "op-1", DIGEST).record(), "outcome-early")
-                .record().orElseThrow();
+        OperationRecord recorded = early.complete(
+                        early.begin(TENANT, "op-1", DIGEST).record(), "outcome-early")
+                .record()
+                .orElseThrow();
         pause.release();
 
         BeginResult lateResult = lateBegin.get();

@@ -35,7 +35,8 @@ abstract class JournalRecoveryContract extends JournalRacesContract {
 
         List<OperationRecord> orphans = allRecords(journalOfB, OperationJournal.inTenant(TENANT, 10)).stream()
                 .filter(r -> r.state() == OperationState.IN_PROGRESS)
-                .filter(r -> r.owner().epoch() < b.currentGuard().orElseThrow().epoch()).toList();
+                .filter(r -> r.owner().epoch() < b.currentGuard().orElseThrow().epoch())
+                .toList();
         assertThat(orphans).containsExactly(orphan);
         JournalWriteResult recovered = journalOfB.recover(orphans.get(0));
         OperationRecord mine = recovered.record().orElseThrow();
@@ -66,12 +67,16 @@ abstract class JournalRecoveryContract extends JournalRacesContract {
         tickerA.advance(LEASE.plus(RENEW));
         LeaderElection b = takeOver("node-b");
         OperationJournal journalOfB = journal(store, b);
-        OperationRecord recovered = journalOfB.recover(journalOfB.get(TENANT, "op-1").orElseThrow())
-                .record().orElseThrow();
-        OperationRecord outcomeOfB = journalOfB.complete(recovered, "from-b").record().orElseThrow();
+        OperationRecord recovered = journalOfB
+                .recover(journalOfB.get(TENANT, "op-1").orElseThrow())
+                .record()
+                .orElseThrow();
+        OperationRecord outcomeOfB =
+                journalOfB.complete(recovered, "from-b").record().orElseThrow();
         pause.release();
 
-        assertThatThrownBy(staleComplete::get).isInstanceOf(ExecutionException.class)
+        assertThatThrownBy(staleComplete::get)
+                .isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(FencedException.class);
         assertThat(journalOfB.get(TENANT, "op-1")).contains(outcomeOfB);
         assertThat(outcomeOfB.outcome()).contains("from-b");
@@ -84,7 +89,8 @@ abstract class JournalRecoveryContract extends JournalRacesContract {
         OperationRecord begun = journal(store, a).begin(TENANT, "op-1", DIGEST).record();
         LeaderElection b = takeOver("node-b");
         OperationRecord recovered = journal(store, b).recover(begun).record().orElseThrow();
-        OperationJournal unfencedJournalOfA = OperationJournal.builder().store(store).authority(a).clock(wall).build();
+        OperationJournal unfencedJournalOfA =
+                OperationJournal.builder().store(store).authority(a).clock(wall).build();
 
         JournalWriteResult stale = unfencedJournalOfA.complete(begun, "from-a");
 
@@ -99,8 +105,10 @@ abstract class JournalRecoveryContract extends JournalRacesContract {
         OperationJournal journal = journal(store, a);
         OperationRecord begun = journal.begin(TENANT, "op-1", DIGEST).record();
 
-        assertThatThrownBy(() -> journal.recover(begun)).isInstanceOf(InvalidArgumentException.class)
-                .hasMessageContaining("epoch 1").hasMessageContaining("only a later leader");
+        assertThatThrownBy(() -> journal.recover(begun))
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("epoch 1")
+                .hasMessageContaining("only a later leader");
         assertThat(journal.get(TENANT, "op-1")).contains(begun);
     }
 
@@ -111,7 +119,8 @@ abstract class JournalRecoveryContract extends JournalRacesContract {
         LeaderElection b = takeOver("node-b");
         OperationJournal journalOfB = journal(store, b);
 
-        assertThatThrownBy(() -> journalOfB.complete(begun, "x")).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> journalOfB.complete(begun, "x"))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("recover it first");
         assertThatThrownBy(() -> journalOfB.abandon(begun, "x")).isInstanceOf(InvalidArgumentException.class);
         assertThat(journalOfB.get(TENANT, "op-1")).contains(begun);

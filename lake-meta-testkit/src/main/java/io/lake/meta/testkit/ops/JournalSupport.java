@@ -26,7 +26,11 @@ abstract class JournalSupport extends RecipeSupport {
 
     /** A journal writing through a fenced view of {@code via} for {@code leader}. */
     protected OperationJournal journal(MetaStore via, LeaderElection leader) {
-        return OperationJournal.builder().store(fenced(via, leader)).authority(leader).clock(wall).retention(RETENTION)
+        return OperationJournal.builder()
+                .store(fenced(via, leader))
+                .authority(leader)
+                .clock(wall)
+                .retention(RETENTION)
                 .build();
     }
 
@@ -35,7 +39,8 @@ abstract class JournalSupport extends RecipeSupport {
     }
 
     /** Every record of {@code first}'s selection, looping on the token. */
-    protected static List<OperationRecord> allRecords(OperationJournal journal, TypedPageRequest<OperationRecord> first) {
+    protected static List<OperationRecord> allRecords(
+            OperationJournal journal, TypedPageRequest<OperationRecord> first) {
         List<OperationRecord> all = new ArrayList<>();
         Optional<TypedPageRequest<OperationRecord>> request = Optional.of(first);
         while (request.isPresent()) {

@@ -24,6 +24,5 @@ import io.lake.meta.testkit.lease.InFlightHooks;
 public abstract class OperationJournalSuite extends JournalGarbageCollectionContract {
 
     /** For backends: {@code @Backend(MyBackend.class) class MyStoreOperationJournalTest extends OperationJournalSuite {}}. */
-    protected OperationJournalSuite() {
-    }
+    protected OperationJournalSuite() {}
 }

@@ -57,29 +57,46 @@ abstract class PublicationEveryRecipeWriteContract extends PublicationSupport {
 
         List<WritePath> paths = List.of(
                 new WritePath("register", () -> registry.register(orders, SPEC)),
-                new WritePath("update", () -> registry.update(registry.get(orders).orElseThrow(),
-                        SPEC.withProperty("tier", "gold"))),
+                new WritePath(
+                        "update",
+                        () -> registry.update(registry.get(orders).orElseThrow(), SPEC.withProperty("tier", "gold"))),
                 new WritePath("register another", () -> registry.register(gone, SPEC)),
                 new WritePath("drop", () -> registry.drop(registry.get(gone).orElseThrow())),
-                new WritePath("supersede", () -> registry.supersede(registry.get(gone).orElseThrow(), SPEC)),
-                new WritePath("drop again", () -> registry.drop(registry.get(gone).orElseThrow())),
+                new WritePath(
+                        "supersede", () -> registry.supersede(registry.get(gone).orElseThrow(), SPEC)),
+                new WritePath(
+                        "drop again", () -> registry.drop(registry.get(gone).orElseThrow())),
                 new WritePath("maintenance action", () -> {
-                    maintainer.answering(r -> MaintenanceAction.updateSpec(r.spec().withProperty("compacted", "1")));
+                    maintainer.answering(
+                            r -> MaintenanceAction.updateSpec(r.spec().withProperty("compacted", "1")));
                     try (TableLock skipGone = locks.holdElsewhere(gone)) {
-                        assertThat(sweepOnePass(sweeper).stream().mapToInt(TickStatistics::updated).sum()).isEqualTo(1);
+                        assertThat(sweepOnePass(sweeper).stream()
+                                        .mapToInt(TickStatistics::updated)
+                                        .sum())
+                                .isEqualTo(1);
                     }
                     maintainer.answering(r -> MaintenanceAction.none());
                 }),
                 new WritePath("tombstone cleanup", () -> {
                     try (TableLock skipOrders = locks.holdElsewhere(orders)) {
-                        assertThat(sweepOnePass(sweeper).stream().mapToInt(TickStatistics::purged).sum()).isEqualTo(1);
+                        assertThat(sweepOnePass(sweeper).stream()
+                                        .mapToInt(TickStatistics::purged)
+                                        .sum())
+                                .isEqualTo(1);
                     }
                 }),
-                new WritePath("begin", () -> ops.put("op-1", journal.begin("acme", "op-1", "sha256:01").record())),
+                new WritePath(
+                        "begin",
+                        () -> ops.put(
+                                "op-1",
+                                journal.begin("acme", "op-1", "sha256:01").record())),
                 new WritePath("complete", () -> journal.complete(Objects.requireNonNull(ops.get("op-1")), "done")),
-                new WritePath("begin another", () -> ops.put("op-2", journal.begin("acme", "op-2", "sha256:02").record())),
-                new WritePath("abandon",
-                        () -> journal.abandon(Objects.requireNonNull(ops.get("op-2")), "declined")),
+                new WritePath(
+                        "begin another",
+                        () -> ops.put(
+                                "op-2",
+                                journal.begin("acme", "op-2", "sha256:02").record())),
+                new WritePath("abandon", () -> journal.abandon(Objects.requireNonNull(ops.get("op-2")), "declined")),
                 new WritePath("journal garbage collection", () -> {
                     wall.advance(RETENTION);
                     assertThat(OperationJournalSuite.collectAll(journal, OperationJournal.inTenant("acme", 10)))
@@ -98,20 +115,29 @@ abstract class PublicationEveryRecipeWriteContract extends PublicationSupport {
 
             path.write().run();
 
-            List<GuardedMutation> guarded = counting.guardedWrites().subList(guardedBefore, counting.guardedWrites().size());
-            List<Transaction> transactions = counting.transactions().subList(transactionsBefore,
-                    counting.transactions().size());
-            assertThat(guarded.size() + transactions.size()).as("%s reached the backend", path.name()).isPositive();
+            List<GuardedMutation> guarded = counting.guardedWrites()
+                    .subList(guardedBefore, counting.guardedWrites().size());
+            List<Transaction> transactions = counting.transactions()
+                    .subList(transactionsBefore, counting.transactions().size());
+            assertThat(guarded.size() + transactions.size())
+                    .as("%s reached the backend", path.name())
+                    .isPositive();
             for (GuardedMutation sent : guarded) {
-                assertThat(sent.guardKey()).as("%s is guarded by the lease", path.name()).isEqualTo(LEASE_KEY);
-                assertThat(sent.expectedGuard()).as("%s carries the lease's current bytes", path.name())
+                assertThat(sent.guardKey())
+                        .as("%s is guarded by the lease", path.name())
+                        .isEqualTo(LEASE_KEY);
+                assertThat(sent.expectedGuard())
+                        .as("%s carries the lease's current bytes", path.name())
                         .isEqualTo(leaseNow);
             }
             for (Transaction sent : transactions) {
-                assertThat(sent.conditions()).as("%s is conditioned on the lease's current bytes", path.name())
+                assertThat(sent.conditions())
+                        .as("%s is conditioned on the lease's current bytes", path.name())
                         .contains(Condition.holds(LEASE_KEY, leaseNow));
             }
-            assertThat(counting.plainWrites()).as("%s sent no plain write", path.name()).isEmpty();
+            assertThat(counting.plainWrites())
+                    .as("%s sent no plain write", path.name())
+                    .isEmpty();
         }
         assertThat(registry.get(orders).orElseThrow().properties()).containsEntry("compacted", "1");
         assertThat(registry.get(gone)).isEmpty();
@@ -127,13 +153,21 @@ abstract class PublicationEveryRecipeWriteContract extends PublicationSupport {
         TableId live = TableId.of("sales", "live");
         TableId dropped = TableId.of("sales", "dropped");
         TableId purging = TableId.of("sales", "purging");
-        TableRegistration liveRegistration = setup.register(live, SPEC).registration().orElseThrow();
-        TableRegistration droppedRegistration = setup.drop(setup.register(dropped, SPEC).registration().orElseThrow())
-                .registration().orElseThrow();
-        TableRegistration purgingRegistration = setup.startPurge(setup.drop(setup.register(purging, SPEC)
-                .registration().orElseThrow()).registration().orElseThrow()).registration().orElseThrow();
+        TableRegistration liveRegistration =
+                setup.register(live, SPEC).registration().orElseThrow();
+        TableRegistration droppedRegistration = setup.drop(
+                        setup.register(dropped, SPEC).registration().orElseThrow())
+                .registration()
+                .orElseThrow();
+        TableRegistration purgingRegistration = setup.startPurge(
+                        setup.drop(setup.register(purging, SPEC).registration().orElseThrow())
+                                .registration()
+                                .orElseThrow())
+                .registration()
+                .orElseThrow();
         OperationJournal setupJournal = journal(fencedOfA, a);
-        OperationRecord running = setupJournal.begin("acme", "running", "sha256:01").record();
+        OperationRecord running =
+                setupJournal.begin("acme", "running", "sha256:01").record();
         setupJournal.complete(setupJournal.begin("acme", "old", "sha256:02").record(), "done");
         wall.advance(RETENTION);
         LeaseGuard guardOfA = a.currentGuard().orElseThrow();
@@ -156,8 +190,12 @@ abstract class PublicationEveryRecipeWriteContract extends PublicationSupport {
         CountingMetaStore counting = new CountingMetaStore(store);
         MetaStore staleA = FencedMetaStore.over(counting, stubbornA);
         TableRegistry registry = TableRegistry.over(staleA, wall);
-        OperationJournal journal = OperationJournal.builder().store(staleA).authority(stubbornA).clock(wall)
-                .retention(RETENTION).build();
+        OperationJournal journal = OperationJournal.builder()
+                .store(staleA)
+                .authority(stubbornA)
+                .clock(wall)
+                .retention(RETENTION)
+                .build();
         RecordingMaintainer maintainer = new RecordingMaintainer()
                 .answering(r -> MaintenanceAction.updateSpec(r.spec().withProperty("compacted", "1")));
         InProcessTableLocks locks = new InProcessTableLocks(staleA);
@@ -175,25 +213,34 @@ abstract class PublicationEveryRecipeWriteContract extends PublicationSupport {
                 new WritePath("begin", () -> journal.begin("acme", "new", "sha256:03")),
                 new WritePath("complete", () -> journal.complete(running, "late")),
                 new WritePath("abandon", () -> journal.abandon(running, "late")),
-                new WritePath("journal garbage collection",
+                new WritePath(
+                        "journal garbage collection",
                         () -> OperationJournalSuite.collectAll(journal, OperationJournal.inTenant("acme", 10))));
 
         for (WritePath path : paths) {
-            int sentBefore = counting.guardedWrites().size() + counting.transactions().size();
+            int sentBefore =
+                    counting.guardedWrites().size() + counting.transactions().size();
 
             assertThatThrownBy(path.write()::run).as(path.name()).isInstanceOf(FencedException.class);
 
             assertThat(counting.guardedWrites().size() + counting.transactions().size())
-                    .as("%s reached the store, which refused it", path.name()).isGreaterThan(sentBefore);
+                    .as("%s reached the store, which refused it", path.name())
+                    .isGreaterThan(sentBefore);
         }
-        assertThat(counting.guardedWrites()).extracting(GuardedMutation::expectedGuard)
+        assertThat(counting.guardedWrites())
+                .extracting(GuardedMutation::expectedGuard)
                 .containsOnly(guardOfA.leaseBytes());
-        assertThat(counting.transactions()).allSatisfy(t -> assertThat(t.conditions())
-                .contains(Condition.holds(LEASE_KEY, guardOfA.leaseBytes())));
+        assertThat(counting.transactions())
+                .allSatisfy(
+                        t -> assertThat(t.conditions()).contains(Condition.holds(LEASE_KEY, guardOfA.leaseBytes())));
 
         assertThat(contents("tbl", "ops", "lease")).as("nothing moved").isEqualTo(before);
-        assertThat(maintainer.maintained()).as("a maintainer may read, but its action was refused").hasSize(1);
-        assertThat(maintainer.cleanedUp()).as("no cleanup ran for the deposed leader").isEmpty();
+        assertThat(maintainer.maintained())
+                .as("a maintainer may read, but its action was refused")
+                .hasSize(1);
+        assertThat(maintainer.cleanedUp())
+                .as("no cleanup ran for the deposed leader")
+                .isEmpty();
         assertThat(counting.plainWrites()).isEmpty();
     }
 }

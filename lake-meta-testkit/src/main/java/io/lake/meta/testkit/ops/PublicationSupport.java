@@ -26,12 +26,22 @@ abstract class PublicationSupport extends RecipeSupport {
     static final TableSpec SPEC = TableSpec.of("s3://lake/t", "iceberg");
 
     OperationJournal journal(MetaStore fencedStore, LeaderElection leader) {
-        return OperationJournal.builder().store(fencedStore).authority(leader).clock(wall).retention(RETENTION).build();
+        return OperationJournal.builder()
+                .store(fencedStore)
+                .authority(leader)
+                .clock(wall)
+                .retention(RETENTION)
+                .build();
     }
 
     MaintenanceSweeper sweeper(MetaStore registryStore, InProcessTableLocks locks, RecordingMaintainer maintainer) {
-        return MaintenanceSweeper.builder().registryStore(registryStore).locks(locks).maintainer(maintainer)
-                .limits(MaintenanceLimits.of(Duration.ofSeconds(30), 10)).clock(wall).build();
+        return MaintenanceSweeper.builder()
+                .registryStore(registryStore)
+                .locks(locks)
+                .maintainer(maintainer)
+                .limits(MaintenanceLimits.of(Duration.ofSeconds(30), 10))
+                .clock(wall)
+                .build();
     }
 
     static List<TickStatistics> sweepOnePass(MaintenanceSweeper sweeper) {
@@ -44,8 +54,7 @@ abstract class PublicationSupport extends RecipeSupport {
     }
 
     /** A write path of a recipe, named for the report. */
-    record WritePath(String name, Runnable write) {
-    }
+    record WritePath(String name, Runnable write) {}
 
     /** One sweep pass in which only {@code target} can be locked: the others are held elsewhere. */
     static void sweepOnly(MaintenanceSweeper sweeper, InProcessTableLocks locks, TableId target, TableId... others) {

@@ -54,8 +54,10 @@ abstract class RegistryDroppingContract extends RegistryUpdatingContract {
         Future<RegistryWriteResult> drop = inBackground(() -> dropper.drop(read));
         pause.awaitArrival();
 
-        TableRegistration updated = registry().update(read, ORDERS_SPEC.withProperty("tier", "gold"))
-                .registration().orElseThrow();
+        TableRegistration updated = registry()
+                .update(read, ORDERS_SPEC.withProperty("tier", "gold"))
+                .registration()
+                .orElseThrow();
         pause.release();
 
         RegistryWriteResult dropResult = drop.get();
@@ -71,7 +73,8 @@ abstract class RegistryDroppingContract extends RegistryUpdatingContract {
         PausePoints points = new PausePoints();
         TableRegistry updater = TableRegistry.over(new InFlightHooks(store, points), wall);
         PausePoints.Pause pause = points.arm(InFlightHooks.BEFORE_WRITE);
-        Future<RegistryWriteResult> update = inBackground(() -> updater.update(read, ORDERS_SPEC.withProperty("x", "y")));
+        Future<RegistryWriteResult> update =
+                inBackground(() -> updater.update(read, ORDERS_SPEC.withProperty("x", "y")));
         pause.awaitArrival();
 
         TableRegistration tombstone = registry().drop(read).registration().orElseThrow();
@@ -85,33 +88,45 @@ abstract class RegistryDroppingContract extends RegistryUpdatingContract {
 
     @Test
     void tombstone_isDeletedOnlyInTwoSteps_purgeStartedThenDeleted() {
-        TableRegistration tombstone = registry().drop(registered(ORDERS, ORDERS_SPEC)).registration().orElseThrow();
+        TableRegistration tombstone =
+                registry().drop(registered(ORDERS, ORDERS_SPEC)).registration().orElseThrow();
 
-        assertThatThrownBy(() -> registry().deleteTombstone(tombstone)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> registry().deleteTombstone(tombstone))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("start its purge first");
-        TableRegistration purging = registry().startPurge(tombstone).registration().orElseThrow();
+        TableRegistration purging =
+                registry().startPurge(tombstone).registration().orElseThrow();
         assertThat(purging.state()).isEqualTo(TableState.PURGING);
         assertThat(purging.generation()).isEqualTo(3);
         assertThat(registry().get(ORDERS)).contains(purging);
         assertThat(registry().deleteTombstone(purging).isApplied()).isTrue();
 
         assertThat(registry().get(ORDERS)).isEmpty();
-        assertThat(registry().register(ORDERS, ORDERS_SPEC).isApplied()).as("the name is free again").isTrue();
+        assertThat(registry().register(ORDERS, ORDERS_SPEC).isApplied())
+                .as("the name is free again")
+                .isTrue();
     }
 
     @Test
     void aPurgeInterruptedByACrash_isClaimedAgain_withTheNextGeneration_andALiveTableIsNeverPurged() {
-        TableRegistration purging = registry().startPurge(
-                registry().drop(registered(ORDERS, ORDERS_SPEC)).registration().orElseThrow()).registration().orElseThrow();
+        TableRegistration purging = registry()
+                .startPurge(registry()
+                        .drop(registered(ORDERS, ORDERS_SPEC))
+                        .registration()
+                        .orElseThrow())
+                .registration()
+                .orElseThrow();
         wall.advance(Duration.ofMinutes(5));
 
-        TableRegistration reclaimed = registry().startPurge(purging).registration().orElseThrow();
+        TableRegistration reclaimed =
+                registry().startPurge(purging).registration().orElseThrow();
 
         assertThat(reclaimed.generation()).isEqualTo(purging.generation() + 1);
         assertThat(reclaimed.purgeStartedAt()).contains(Instant.ofEpochMilli(wall.millis()));
         assertThat(reclaimed.droppedAt()).isEqualTo(purging.droppedAt());
         TableRegistration live = registered(TableId.of("sales", "live"), ORDERS_SPEC);
-        assertThatThrownBy(() -> registry().startPurge(live)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> registry().startPurge(live))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("active");
         assertThat(registry().get(live.id())).contains(live);
     }
@@ -119,8 +134,10 @@ abstract class RegistryDroppingContract extends RegistryUpdatingContract {
     @Test
     void deposedLeader_canNeitherDropNorFinishACleanup() {
         TableRegistration live = registered(ORDERS, ORDERS_SPEC);
-        TableRegistration other = registry().drop(registered(TableId.of("sales", "old"), ORDERS_SPEC))
-                .registration().orElseThrow();
+        TableRegistration other = registry()
+                .drop(registered(TableId.of("sales", "old"), ORDERS_SPEC))
+                .registration()
+                .orElseThrow();
         TableRegistration purging = registry().startPurge(other).registration().orElseThrow();
         LeaderElection a = leader("node-a", new ManualTicker());
         TableRegistry registryOfA = TableRegistry.over(fenced(store, a), wall);

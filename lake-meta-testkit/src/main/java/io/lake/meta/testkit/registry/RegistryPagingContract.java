@@ -25,8 +25,12 @@ abstract class RegistryPagingContract extends RegistryDroppingContract {
 
     @Test
     void fiveRegistrations_limitTwo_boundedPagesResumeToExactlyTheFive() {
-        List<TableId> five = List.of(TableId.of("sales", "a"), TableId.of("sales", "b"), TableId.of("sales", "c"),
-                TableId.of("sales", "d"), TableId.of("sales", "e"));
+        List<TableId> five = List.of(
+                TableId.of("sales", "a"),
+                TableId.of("sales", "b"),
+                TableId.of("sales", "c"),
+                TableId.of("sales", "d"),
+                TableId.of("sales", "e"));
         five.forEach(id -> registered(id, TableSpec.of("s3://lake/" + id, "iceberg")));
 
         List<TableId> seen = new ArrayList<>();
@@ -34,7 +38,9 @@ abstract class RegistryPagingContract extends RegistryDroppingContract {
         Optional<TypedPageRequest<TableRegistration>> request = Optional.of(TableRegistry.inNamespace("sales", 2));
         while (request.isPresent()) {
             TypedPage<TableRegistration> page = registry().scanTablesPage(request.get());
-            assertThat(page.items().size()).as("page %d is bounded by its limit", pages).isLessThanOrEqualTo(2);
+            assertThat(page.items().size())
+                    .as("page %d is bounded by its limit", pages)
+                    .isLessThanOrEqualTo(2);
             page.items().forEach(r -> seen.add(r.id()));
             request = request.get().next(page);
             pages++;
@@ -55,7 +61,8 @@ abstract class RegistryPagingContract extends RegistryDroppingContract {
         int pages = 0;
         do {
             TypedPageRequest<TableRegistration> request = TableRegistry.inNamespace("sales", 1);
-            TypedPage<TableRegistration> page = TableRegistry.over(store) // a new registry each time: the token is all it is given
+            TypedPage<TableRegistration> page = TableRegistry.over(
+                            store) // a new registry each time: the token is all it is given
                     .scanTablesPage(token.isPresent() ? request.after(token.get()) : request);
             page.items().forEach(r -> seen.add(r.id()));
             token = page.nextToken();
@@ -71,9 +78,11 @@ abstract class RegistryPagingContract extends RegistryDroppingContract {
         registered(TableId.of("ns10", "t"), ORDERS_SPEC);
         registered(TableId.of("ns1", "u"), ORDERS_SPEC);
 
-        assertThat(allPages(TableRegistry.inNamespace("ns1", 10))).extracting(TableRegistration::id)
+        assertThat(allPages(TableRegistry.inNamespace("ns1", 10)))
+                .extracting(TableRegistration::id)
                 .containsExactlyInAnyOrder(TableId.of("ns1", "t"), TableId.of("ns1", "u"));
-        assertThat(allPages(TableRegistry.inNamespace("ns10", 10))).extracting(TableRegistration::id)
+        assertThat(allPages(TableRegistry.inNamespace("ns10", 10)))
+                .extracting(TableRegistration::id)
                 .containsExactly(TableId.of("ns10", "t"));
         assertThat(allPages(TableRegistry.allNamespaces(10))).hasSize(3);
     }
@@ -84,7 +93,8 @@ abstract class RegistryPagingContract extends RegistryDroppingContract {
         registered(TableId.of("ns1", "b"), ORDERS_SPEC);
         String token = firstToken(TableRegistry.inNamespace("ns1", 1));
 
-        assertThatThrownBy(() -> registry().scanTablesPage(TableRegistry.inNamespace("ns10", 1).after(token)))
+        assertThatThrownBy(() -> registry()
+                        .scanTablesPage(TableRegistry.inNamespace("ns10", 1).after(token)))
                 .isInstanceOf(InvalidPageTokenException.class);
     }
 
@@ -95,26 +105,35 @@ abstract class RegistryPagingContract extends RegistryDroppingContract {
         store.create(broken, MetaValue.utf8("{\"v\":1,\"state\":\"active\",\"location\":\"s3://b\"}"));
 
         assertThatThrownBy(() -> allPages(TableRegistry.inNamespace("sales", 10)))
-                .isInstanceOf(CorruptRegistrationException.class).hasMessageContaining("tbl/sales/b")
+                .isInstanceOf(CorruptRegistrationException.class)
+                .hasMessageContaining("tbl/sales/b")
                 .hasMessageContaining("generation")
-                .satisfies(e -> assertThat(((CorruptRegistrationException) e).key()).isEqualTo(broken));
+                .satisfies(e ->
+                        assertThat(((CorruptRegistrationException) e).key()).isEqualTo(broken));
         assertThatThrownBy(() -> registry().get(TableId.of("sales", "b")))
-                .isInstanceOf(CorruptRegistrationException.class).hasMessageContaining("tbl/sales/b");
+                .isInstanceOf(CorruptRegistrationException.class)
+                .hasMessageContaining("tbl/sales/b");
     }
 
     @Test
     void aNewerRecordVersion_orNotJson_orAKeyOutsideTheNamingRules_isATypedErrorNamingTheKey() {
-        store.create(MetaKey.of("tbl/a/newer"), MetaValue.utf8("{\"v\":2,\"state\":\"active\",\"generation\":1,"
-                + "\"location\":\"s3://x\",\"format\":\"iceberg\"}"));
+        store.create(
+                MetaKey.of("tbl/a/newer"),
+                MetaValue.utf8("{\"v\":2,\"state\":\"active\",\"generation\":1,"
+                        + "\"location\":\"s3://x\",\"format\":\"iceberg\"}"));
         store.create(MetaKey.of("tbl/b/text"), MetaValue.utf8("not json"));
-        store.create(MetaKey.of("tbl/c/deep/key"), registered(ORDERS, ORDERS_SPEC).storedValue());
+        store.create(
+                MetaKey.of("tbl/c/deep/key"), registered(ORDERS, ORDERS_SPEC).storedValue());
 
         assertThatThrownBy(() -> allPages(TableRegistry.inNamespace("a", 10)))
-                .isInstanceOf(CorruptRegistrationException.class).hasMessageContaining("tbl/a/newer")
+                .isInstanceOf(CorruptRegistrationException.class)
+                .hasMessageContaining("tbl/a/newer")
                 .hasMessageContaining("record version 2");
         assertThatThrownBy(() -> allPages(TableRegistry.inNamespace("b", 10)))
-                .isInstanceOf(CorruptRegistrationException.class).hasMessageContaining("tbl/b/text");
+                .isInstanceOf(CorruptRegistrationException.class)
+                .hasMessageContaining("tbl/b/text");
         assertThatThrownBy(() -> allPages(TableRegistry.inNamespace("c", 10)))
-                .isInstanceOf(CorruptRegistrationException.class).hasMessageContaining("tbl/c/deep/key");
+                .isInstanceOf(CorruptRegistrationException.class)
+                .hasMessageContaining("tbl/c/deep/key");
     }
 }

@@ -45,7 +45,8 @@ abstract class RegistryRegisteringContract extends RegistrySupport {
 
     @Test
     void registerOverATombstone_conflictsWithTheTombstone_untilItIsSuperseded() {
-        TableRegistration tombstone = registry().drop(registered(ORDERS, ORDERS_SPEC)).registration().orElseThrow();
+        TableRegistration tombstone =
+                registry().drop(registered(ORDERS, ORDERS_SPEC)).registration().orElseThrow();
         TableSpec replacement = TableSpec.of("s3://lake/sales/orders-v2", "iceberg");
 
         RegistryWriteResult blocked = registry().register(ORDERS, replacement);
@@ -63,12 +64,15 @@ abstract class RegistryRegisteringContract extends RegistrySupport {
 
     @Test
     void supersedingAPurgingTombstone_isRefused_andWritesNothing() {
-        TableRegistration tombstone = registry().drop(registered(ORDERS, ORDERS_SPEC)).registration().orElseThrow();
-        TableRegistration purging = registry().startPurge(tombstone).registration().orElseThrow();
+        TableRegistration tombstone =
+                registry().drop(registered(ORDERS, ORDERS_SPEC)).registration().orElseThrow();
+        TableRegistration purging =
+                registry().startPurge(tombstone).registration().orElseThrow();
         CountingMetaStore counting = new CountingMetaStore(store);
 
         assertThatThrownBy(() -> TableRegistry.over(counting, wall).supersede(purging, ORDERS_SPEC))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("purging")
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("purging")
                 .hasMessageContaining("wait");
         assertThat(counting.plainWrites()).isEmpty();
         assertThat(registry().get(ORDERS)).contains(purging);
@@ -76,9 +80,11 @@ abstract class RegistryRegisteringContract extends RegistrySupport {
 
     @Test
     void invalidNames_areRejectedWithTheirRule_beforeAnything() {
-        assertThatThrownBy(() -> TableId.of("sales/eu", "orders")).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> TableId.of("sales/eu", "orders"))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("namespace 'sales/eu'");
-        assertThatThrownBy(() -> TableId.of("sales", "")).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> TableId.of("sales", ""))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("table name");
         assertThatThrownBy(() -> TableId.of("-sales", "orders")).isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> TableId.of("sales", "x".repeat(TableId.MAX_PART_LENGTH + 1)))

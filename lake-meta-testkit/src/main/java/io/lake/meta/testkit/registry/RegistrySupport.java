@@ -22,8 +22,8 @@ abstract class RegistrySupport extends RecipeSupport {
     static final ObjectMapper JSON = new ObjectMapper();
 
     protected static final TableId ORDERS = TableId.of("sales", "orders");
-    protected static final TableSpec ORDERS_SPEC = TableSpec.of("s3://lake/sales/orders", "iceberg")
-            .withProperty("owner", "sales-team");
+    protected static final TableSpec ORDERS_SPEC =
+            TableSpec.of("s3://lake/sales/orders", "iceberg").withProperty("owner", "sales-team");
 
     /** A registry on the raw store, stamping with the suite's wall clock. */
     protected TableRegistry registry() {

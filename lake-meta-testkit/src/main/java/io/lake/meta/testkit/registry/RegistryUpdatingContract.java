@@ -34,8 +34,10 @@ abstract class RegistryUpdatingContract extends RegistryRegisteringContract {
     @Test
     void concurrentUpdate_losesWithAConflictCarryingTheCurrentRegistration() {
         TableRegistration read = registered(ORDERS, ORDERS_SPEC);
-        TableRegistration winner = registry().update(read, ORDERS_SPEC.withProperty("by", "a"))
-                .registration().orElseThrow();
+        TableRegistration winner = registry()
+                .update(read, ORDERS_SPEC.withProperty("by", "a"))
+                .registration()
+                .orElseThrow();
 
         RegistryWriteResult loser = registry().update(read, ORDERS_SPEC.withProperty("by", "b"));
 
@@ -48,35 +50,43 @@ abstract class RegistryUpdatingContract extends RegistryRegisteringContract {
     @Test
     void unknownFields_surviveUpdateAndDrop() throws Exception {
         MetaKey key = ORDERS.key();
-        store.create(key, MetaValue.utf8("{\"v\":1,\"state\":\"active\",\"generation\":4,\"location\":\"s3://a\","
-                + "\"format\":\"iceberg\",\"properties\":{\"owner\":\"x\"},\"retentionPolicy\":{\"days\":30},"
-                + "\"comment\":\"written by a newer tool\"}"));
+        store.create(
+                key,
+                MetaValue.utf8("{\"v\":1,\"state\":\"active\",\"generation\":4,\"location\":\"s3://a\","
+                        + "\"format\":\"iceberg\",\"properties\":{\"owner\":\"x\"},\"retentionPolicy\":{\"days\":30},"
+                        + "\"comment\":\"written by a newer tool\"}"));
         TableRegistration read = registry().get(ORDERS).orElseThrow();
 
-        TableRegistration updated = registry().update(read, read.spec().withProperty("tier", "gold"))
-                .registration().orElseThrow();
+        TableRegistration updated = registry()
+                .update(read, read.spec().withProperty("tier", "gold"))
+                .registration()
+                .orElseThrow();
         JsonNode afterUpdate = json(store.get(key).orElseThrow());
         registry().drop(updated);
         JsonNode afterDrop = json(store.get(key).orElseThrow());
 
         assertThat(afterUpdate.path("generation").asLong()).isEqualTo(5);
-        assertThat(afterUpdate.path("retentionPolicy").path("days").asInt()).as("an unknown field survives the update")
+        assertThat(afterUpdate.path("retentionPolicy").path("days").asInt())
+                .as("an unknown field survives the update")
                 .isEqualTo(30);
         assertThat(afterUpdate.path("comment").asText()).isEqualTo("written by a newer tool");
         assertThat(afterUpdate.path("properties").path("tier").asText()).isEqualTo("gold");
         assertThat(afterDrop.path("state").asText()).isEqualTo("dropped");
-        assertThat(afterDrop.path("retentionPolicy").path("days").asInt()).as("an unknown field survives the drop")
+        assertThat(afterDrop.path("retentionPolicy").path("days").asInt())
+                .as("an unknown field survives the drop")
                 .isEqualTo(30);
         assertThat(afterDrop.path("comment").asText()).isEqualTo("written by a newer tool");
     }
 
     @Test
     void updateOfATombstone_isInvalid_andWritesNothing() {
-        TableRegistration tombstone = registry().drop(registered(ORDERS, ORDERS_SPEC)).registration().orElseThrow();
+        TableRegistration tombstone =
+                registry().drop(registered(ORDERS, ORDERS_SPEC)).registration().orElseThrow();
         CountingMetaStore counting = new CountingMetaStore(store);
 
         assertThatThrownBy(() -> TableRegistry.over(counting, wall).update(tombstone, ORDERS_SPEC))
-                .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("dropped");
+                .isInstanceOf(InvalidArgumentException.class)
+                .hasMessageContaining("dropped");
         assertThatThrownBy(() -> TableRegistry.over(counting, wall).drop(tombstone))
                 .isInstanceOf(InvalidArgumentException.class);
         assertThat(counting.plainWrites()).isEmpty();

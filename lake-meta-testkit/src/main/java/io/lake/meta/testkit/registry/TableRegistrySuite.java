@@ -22,6 +22,5 @@ import io.lake.meta.testkit.lease.InFlightHooks;
 public abstract class TableRegistrySuite extends RegistryPagingContract {
 
     /** For backends: {@code @Backend(MyBackend.class) class MyStoreTableRegistryTest extends TableRegistrySuite {}}. */
-    protected TableRegistrySuite() {
-    }
+    protected TableRegistrySuite() {}
 }

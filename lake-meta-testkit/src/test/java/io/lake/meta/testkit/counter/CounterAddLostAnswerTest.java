@@ -33,10 +33,14 @@ class CounterAddLostAnswerTest {
     @Test
     void add_whoseLostWriteAppliedAndWasPassed_doesNotMoveTheCounterTwice() {
         FaultyStore losing = FaultyStore.over(store);
-        MonotonicCounter counter = MonotonicCounter.builder().store(losing).key(KEY).build();
-        MonotonicCounter other = MonotonicCounter.builder().store(store).key(KEY).build();
+        MonotonicCounter counter =
+                MonotonicCounter.builder().store(losing).key(KEY).build();
+        MonotonicCounter other =
+                MonotonicCounter.builder().store(store).key(KEY).build();
         long before = counter.get();
-        losing.failNext(Call.APPLY, Fault.ANSWER_LOST.meanwhile(other::next)); // the add applies; another writer takes one value
+        losing.failNext(
+                Call.APPLY,
+                Fault.ANSWER_LOST.meanwhile(other::next)); // the add applies; another writer takes one value
 
         long after;
         try {
@@ -45,7 +49,8 @@ class CounterAddLostAnswerTest {
             after = -1; // honest: the caller knows the add may have applied
         }
 
-        assertThat(counter.get()).as("add(5) answered %s; the counter moved from %s", after, before)
+        assertThat(counter.get())
+                .as("add(5) answered %s; the counter moved from %s", after, before)
                 .isEqualTo(before + 5 + 1);
     }
 }

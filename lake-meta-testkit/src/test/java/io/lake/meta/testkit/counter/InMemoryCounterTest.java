@@ -5,5 +5,4 @@ import io.lake.meta.testkit.InMemoryBackend;
 
 /** The counter suite on the in-memory model store. */
 @Backend(InMemoryBackend.class)
-class InMemoryCounterTest extends CounterSuite {
-}
+class InMemoryCounterTest extends CounterSuite {}

@@ -53,12 +53,14 @@ class HistoryRecorderTest {
         store.applyGuarded(new GuardedMutation(G, MetaValue.utf8("other"), Mutation.delete(X, MetaValue.utf8("a"))));
 
         List<Operation> ops = recorder.history().operations();
-        assertThat(ops).extracting(Operation::outcome).containsExactly(
-                new Outcome.Written(WriteResult.applied()),
-                new Outcome.Read(Optional.of(MetaValue.utf8("a"))),
-                new Outcome.Written(WriteResult.conflict(Optional.of(MetaValue.utf8("a")))),
-                new Outcome.Written(WriteResult.applied()),
-                new Outcome.GuardedWritten(GuardedResult.guardRejected()));
+        assertThat(ops)
+                .extracting(Operation::outcome)
+                .containsExactly(
+                        new Outcome.Written(WriteResult.applied()),
+                        new Outcome.Read(Optional.of(MetaValue.utf8("a"))),
+                        new Outcome.Written(WriteResult.conflict(Optional.of(MetaValue.utf8("a")))),
+                        new Outcome.Written(WriteResult.applied()),
+                        new Outcome.GuardedWritten(GuardedResult.guardRejected()));
         assertThat(ops).extracting(Operation::id).containsExactly(0, 1, 2, 3, 4);
         for (int i = 1; i < ops.size(); i++) {
             assertThat(ops.get(i).invokedAt()).isGreaterThan(ops.get(i - 1).answeredAt());
@@ -77,10 +79,12 @@ class HistoryRecorderTest {
         failing.failNext(Call.APPLY, Fault.thrown(new IllegalStateException("a bug")));
         assertThatThrownBy(() -> store.create(X, MetaValue.utf8("a"))).isInstanceOf(IllegalStateException.class);
 
-        assertThat(recorder.history().operations()).extracting(Operation::outcome).containsExactly(
-                new Outcome.Unknown("OutcomeUnknownException"),
-                new Outcome.NotApplied("StoreUnavailableException"),
-                new Outcome.Unknown("unexpected java.lang.IllegalStateException: a bug"));
+        assertThat(recorder.history().operations())
+                .extracting(Operation::outcome)
+                .containsExactly(
+                        new Outcome.Unknown("OutcomeUnknownException"),
+                        new Outcome.NotApplied("StoreUnavailableException"),
+                        new Outcome.Unknown("unexpected java.lang.IllegalStateException: a bug"));
         assertThat(recorder.history().unknownOutcomes()).isEqualTo(2);
     }
 
@@ -113,8 +117,8 @@ class HistoryRecorderTest {
                         } else if (choice == 1) {
                             store.update(key, seen.get(), next);
                         } else {
-                            store.applyGuarded(new GuardedMutation(G, store.get(G).orElseThrow(),
-                                    Mutation.update(key, seen.get(), next)));
+                            store.applyGuarded(new GuardedMutation(
+                                    G, store.get(G).orElseThrow(), Mutation.update(key, seen.get(), next)));
                         }
                     }
                     return null;
@@ -136,7 +140,9 @@ class HistoryRecorderTest {
         FaultyStore failing = FaultyStore.over(model);
         MetaStore store = recorder.recording(failing);
         store.create(X, MetaValue.utf8("a"));
-        failing.failNext(Call.APPLY, Fault.thrownAfterSending(new StoreUnavailableException("InternalServerError; nothing was applied")));
+        failing.failNext(
+                Call.APPLY,
+                Fault.thrownAfterSending(new StoreUnavailableException("InternalServerError; nothing was applied")));
         assertThatThrownBy(() -> store.update(X, MetaValue.utf8("a"), MetaValue.utf8("b")))
                 .isInstanceOf(StoreUnavailableException.class);
         store.get(X);
@@ -151,8 +157,10 @@ class HistoryRecorderTest {
         FaultyStore failing = FaultyStore.over(model);
         MetaStore store = recorder.recording(failing);
         store.create(X, MetaValue.utf8("a"));
-        failing.failNext(Call.APPLY, Fault.thrownAfterSending(
-                new OutcomeUnknownException("InternalServerError; may or may not have applied", null)));
+        failing.failNext(
+                Call.APPLY,
+                Fault.thrownAfterSending(
+                        new OutcomeUnknownException("InternalServerError; may or may not have applied", null)));
         assertThatThrownBy(() -> store.update(X, MetaValue.utf8("a"), MetaValue.utf8("b")))
                 .isInstanceOf(OutcomeUnknownException.class);
         store.get(X);

@@ -35,7 +35,12 @@ class LinearizabilityCheckerTest {
     }
 
     private void get(long from, long to, MetaKey key, String seen) {
-        history.add("c", from, to, new Call.Get(key), new Outcome.Read(Optional.ofNullable(seen).map(MetaValue::utf8)));
+        history.add(
+                "c",
+                from,
+                to,
+                new Call.Get(key),
+                new Outcome.Read(Optional.ofNullable(seen).map(MetaValue::utf8)));
     }
 
     private void write(long from, long to, Mutation m, WriteResult result) {
@@ -265,11 +270,24 @@ class LinearizabilityCheckerTest {
         void appliedWhileTheGuardHeld_rejectedAfterItMoved_isLinearizable() {
             initial.put(G, v("g1"));
             initial.put(X, v("a"));
-            guarded(1, 2, "g1", Mutation.update(X, v("a"), v("b")), new Outcome.GuardedWritten(GuardedResult.applied()));
+            guarded(
+                    1,
+                    2,
+                    "g1",
+                    Mutation.update(X, v("a"), v("b")),
+                    new Outcome.GuardedWritten(GuardedResult.applied()));
             write(3, 4, Mutation.update(G, v("g1"), v("g2")), WriteResult.applied());
-            guarded(5, 6, "g1", Mutation.update(X, v("b"), v("c")),
+            guarded(
+                    5,
+                    6,
+                    "g1",
+                    Mutation.update(X, v("b"), v("c")),
                     new Outcome.GuardedWritten(GuardedResult.guardRejected()));
-            guarded(7, 8, "g2", Mutation.update(X, v("a"), v("c")),
+            guarded(
+                    7,
+                    8,
+                    "g2",
+                    Mutation.update(X, v("a"), v("c")),
                     new Outcome.GuardedWritten(GuardedResult.targetConflict(conflict("b"))));
             get(9, 10, X, "b");
             assertLinearizable();
@@ -279,7 +297,12 @@ class LinearizabilityCheckerTest {
         void guardRejected_whileTheGuardHeldTheExpectedBytes_isNotLinearizable() {
             initial.put(G, v("g1"));
             initial.put(X, v("a"));
-            guarded(1, 2, "g1", Mutation.update(X, v("a"), v("b")), new Outcome.GuardedWritten(GuardedResult.guardRejected()));
+            guarded(
+                    1,
+                    2,
+                    "g1",
+                    Mutation.update(X, v("a"), v("b")),
+                    new Outcome.GuardedWritten(GuardedResult.guardRejected()));
             assertNotLinearizable();
         }
 
@@ -287,7 +310,12 @@ class LinearizabilityCheckerTest {
         void applied_whileTheGuardHeldOtherBytes_isNotLinearizable() {
             initial.put(G, v("g2"));
             initial.put(X, v("a"));
-            guarded(1, 2, "g1", Mutation.update(X, v("a"), v("b")), new Outcome.GuardedWritten(GuardedResult.applied()));
+            guarded(
+                    1,
+                    2,
+                    "g1",
+                    Mutation.update(X, v("a"), v("b")),
+                    new Outcome.GuardedWritten(GuardedResult.applied()));
             assertNotLinearizable();
         }
 
@@ -296,7 +324,11 @@ class LinearizabilityCheckerTest {
             // The shape of a transaction that committed, lost its answer, and whose retry was cancelled.
             initial.put(G, v("g1"));
             initial.put(X, v("a"));
-            guarded(1, 2, "g1", Mutation.update(X, v("a"), v("b")),
+            guarded(
+                    1,
+                    2,
+                    "g1",
+                    Mutation.update(X, v("a"), v("b")),
                     new Outcome.GuardedWritten(GuardedResult.targetConflict(WriteResult.conflictWithUnknownCurrent())));
             get(3, 4, X, "b");
             assertNotLinearizable();
@@ -335,7 +367,8 @@ class LinearizabilityCheckerTest {
 
         @Test
         void anOutcomeThatDoesNotAnswerItsCall_isRefused() {
-            assertThatThrownBy(() -> history.add("c", 1, 2, new Call.Get(X), new Outcome.Written(WriteResult.applied())))
+            assertThatThrownBy(
+                            () -> history.add("c", 1, 2, new Call.Get(X), new Outcome.Written(WriteResult.applied())))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> history.add("c", 2, 2, new Call.Get(X), new Outcome.Read(Optional.empty())))
                     .isInstanceOf(IllegalArgumentException.class);

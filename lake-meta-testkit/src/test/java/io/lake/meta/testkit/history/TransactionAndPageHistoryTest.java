@@ -7,7 +7,6 @@ import io.lake.meta.KeyPrefix;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
-import io.lake.meta.Mutation;
 import io.lake.meta.Transaction;
 import io.lake.meta.TransactionFailure;
 import io.lake.meta.TransactionResult;
@@ -40,7 +39,12 @@ class TransactionAndPageHistoryTest {
     }
 
     private void get(long from, long to, MetaKey key, String seen) {
-        history.add("c", from, to, new Call.Get(key), new Outcome.Read(Optional.ofNullable(seen).map(MetaValue::utf8)));
+        history.add(
+                "c",
+                from,
+                to,
+                new Call.Get(key),
+                new Outcome.Read(Optional.ofNullable(seen).map(MetaValue::utf8)));
     }
 
     private void page(long from, long to, int limit, boolean hasMore, Entry... entries) {
@@ -66,7 +70,14 @@ class TransactionAndPageHistoryTest {
     @Test
     void anAppliedTransaction_movesEveryKeyAtOnce() {
         initial.put(X, v("a"));
-        transact(1, 2, Transaction.builder().update(X, v("a"), v("b")).create(Y, v("y")).build(), applied());
+        transact(
+                1,
+                2,
+                Transaction.builder()
+                        .update(X, v("a"), v("b"))
+                        .create(Y, v("y"))
+                        .build(),
+                applied());
         get(3, 4, X, "b");
         get(5, 6, Y, "y");
         assertThat(check().isLinearizable()).as(check().toString()).isTrue();
@@ -75,7 +86,14 @@ class TransactionAndPageHistoryTest {
     @Test
     void aReaderSeeingHalfATransaction_isNotLinearizable() {
         initial.put(X, v("a"));
-        transact(1, 4, Transaction.builder().update(X, v("a"), v("b")).create(Y, v("y")).build(), applied());
+        transact(
+                1,
+                4,
+                Transaction.builder()
+                        .update(X, v("a"), v("b"))
+                        .create(Y, v("y"))
+                        .build(),
+                applied());
         get(2, 5, X, "b");
         get(6, 7, Y, null);
         assertThat(check().verdict()).isEqualTo(CheckResult.Verdict.NOT_LINEARIZABLE);
@@ -84,19 +102,26 @@ class TransactionAndPageHistoryTest {
     @Test
     void aFailedTransaction_mustNameEveryFailure_withWhatTheKeyHeld() {
         initial.put(X, v("a"));
-        Transaction t = Transaction.builder().requireAbsent(X).update(Y, v("old"), v("new")).build();
+        Transaction t = Transaction.builder()
+                .requireAbsent(X)
+                .update(Y, v("old"), v("new"))
+                .build();
         transact(1, 2, t, failed(found(X, "a"), found(Y, null)));
         assertThat(check().isLinearizable()).isTrue();
 
         History.Builder onlyOne = History.builder();
         onlyOne.add("c", 1, 2, new Call.Transact(t), failed(found(X, "a")));
         assertThat(new LinearizabilityChecker().check(onlyOne.build(), initial).verdict())
-                .as("a failure left out").isEqualTo(CheckResult.Verdict.NOT_LINEARIZABLE);
+                .as("a failure left out")
+                .isEqualTo(CheckResult.Verdict.NOT_LINEARIZABLE);
 
         History.Builder wrongValue = History.builder();
         wrongValue.add("c", 1, 2, new Call.Transact(t), failed(found(X, "zzz"), found(Y, null)));
-        assertThat(new LinearizabilityChecker().check(wrongValue.build(), initial).verdict())
-                .as("a failure reporting a value the key never held").isEqualTo(CheckResult.Verdict.NOT_LINEARIZABLE);
+        assertThat(new LinearizabilityChecker()
+                        .check(wrongValue.build(), initial)
+                        .verdict())
+                .as("a failure reporting a value the key never held")
+                .isEqualTo(CheckResult.Verdict.NOT_LINEARIZABLE);
     }
 
     @Test
@@ -107,7 +132,8 @@ class TransactionAndPageHistoryTest {
 
     @Test
     void anUnknownTransaction_mayApplyLater_orNever_butOnlyWhole() {
-        Transaction t = Transaction.builder().create(X, v("a")).create(Y, v("b")).build();
+        Transaction t =
+                Transaction.builder().create(X, v("a")).create(Y, v("b")).build();
         transact(1, 2, t, new Outcome.Unknown("lost answer"));
         get(3, 4, X, null);
         get(5, 6, X, "a");
@@ -133,7 +159,8 @@ class TransactionAndPageHistoryTest {
         History.Builder missing = History.builder();
         missing.add("c", 1, 2, new Call.FirstPage(T, 10), new Outcome.Paged(List.of(new Entry(Y, v("b"))), false));
         assertThat(new LinearizabilityChecker().check(missing.build(), initial).verdict())
-                .as("a page that skipped a key and claimed to be the last").isEqualTo(CheckResult.Verdict.NOT_LINEARIZABLE);
+                .as("a page that skipped a key and claimed to be the last")
+                .isEqualTo(CheckResult.Verdict.NOT_LINEARIZABLE);
     }
 
     @Test
@@ -141,14 +168,17 @@ class TransactionAndPageHistoryTest {
         HistoryRecorder recorder = new HistoryRecorder();
         try (InMemoryMetaStore store = InMemoryMetaStore.create()) {
             MetaStore recorded = recorder.recordingWithPages(store);
-            recorded.transact(Transaction.builder().create(X, v("a")).create(Y, v("b")).build());
+            recorded.transact(
+                    Transaction.builder().create(X, v("a")).create(Y, v("b")).build());
             recorded.getAll(List.of(X, Y, MetaKey.of("t/z")));
             recorded.page(T, 10);
         }
         History h = recorder.history();
-        assertThat(h.operations()).extracting(op -> op.call().getClass().getSimpleName())
+        assertThat(h.operations())
+                .extracting(op -> op.call().getClass().getSimpleName())
                 .containsExactly("Transact", "Get", "Get", "Get", "FirstPage");
         assertThat(h.operations().get(3).outcome()).hasToString("absent");
-        assertThat(new LinearizabilityChecker().check(h, Map.of()).isLinearizable()).isTrue();
+        assertThat(new LinearizabilityChecker().check(h, Map.of()).isLinearizable())
+                .isTrue();
     }
 }

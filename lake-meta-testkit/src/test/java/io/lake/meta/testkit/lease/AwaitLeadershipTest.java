@@ -24,8 +24,13 @@ class AwaitLeadershipTest {
 
     private final InMemoryMetaStore store = InMemoryMetaStore.create();
     private final ManualTicker ticker = new ManualTicker();
-    private final LeaderElection election = LeaderElection.builder().store(store).leaseKey(MetaKey.of("lease/catalog"))
-            .candidateId("node-a").leaseDuration(Duration.ofSeconds(10)).clock(new ManualClock(1_000_000)).ticker(ticker)
+    private final LeaderElection election = LeaderElection.builder()
+            .store(store)
+            .leaseKey(MetaKey.of("lease/catalog"))
+            .candidateId("node-a")
+            .leaseDuration(Duration.ofSeconds(10))
+            .clock(new ManualClock(1_000_000))
+            .ticker(ticker)
             .build();
 
     @AfterEach
@@ -37,13 +42,15 @@ class AwaitLeadershipTest {
     /** Starts {@code awaitLeadership(LONG)} on its own thread and returns once that thread waits. */
     private CompletableFuture<Boolean> parkedWaiter() throws InterruptedException {
         CompletableFuture<Boolean> answer = new CompletableFuture<>();
-        Thread t = new Thread(() -> {
-            try {
-                answer.complete(election.awaitLeadership(LONG));
-            } catch (Throwable e) {
-                answer.completeExceptionally(e);
-            }
-        }, "awaiting-leadership");
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        answer.complete(election.awaitLeadership(LONG));
+                    } catch (Throwable e) {
+                        answer.completeExceptionally(e);
+                    }
+                },
+                "awaiting-leadership");
         t.setDaemon(true);
         t.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -76,7 +83,9 @@ class AwaitLeadershipTest {
     void awaitLeadership_afterTheGuardsDeadline_waitsAgain() throws Exception {
         election.campaignOnce();
         ticker.advance(Duration.ofSeconds(11));
-        assertThat(election.awaitLeadership(Duration.ZERO)).as("the guard's local deadline passed").isFalse();
+        assertThat(election.awaitLeadership(Duration.ZERO))
+                .as("the guard's local deadline passed")
+                .isFalse();
     }
 
     @Test
@@ -103,15 +112,18 @@ class AwaitLeadershipTest {
         t.start();
         t.interrupt();
 
-        assertThatThrownBy(() -> answer.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+        assertThatThrownBy(() -> answer.get(30, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(InterruptedException.class);
     }
 
     @Test
     void badTimeouts_areInvalidArguments() {
-        assertThatThrownBy(() -> election.awaitLeadership(null)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> election.awaitLeadership(null))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("timeout");
-        assertThatThrownBy(() -> election.awaitLeadership(Duration.ofMillis(-1))).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> election.awaitLeadership(Duration.ofMillis(-1)))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("timeout");
     }
 }

@@ -97,9 +97,11 @@ class ElectionListenerExplorerTest {
                 runDeliveries(Integer.MAX_VALUE);
                 check(true);
             } catch (AssertionError | RuntimeException e) {
-                throw new AssertionError("election explorer failed with seed " + seed + " (rerun: -Dlease.explorer.seed="
-                        + seed + ")\ntrace:\n  " + String.join("\n  ", trace.subList(Math.max(0, trace.size() - 80),
-                                trace.size())), e);
+                throw new AssertionError(
+                        "election explorer failed with seed " + seed + " (rerun: -Dlease.explorer.seed="
+                                + seed + ")\ntrace:\n  "
+                                + String.join("\n  ", trace.subList(Math.max(0, trace.size() - 80), trace.size())),
+                        e);
             } finally {
                 store.close();
             }
@@ -142,7 +144,8 @@ class ElectionListenerExplorerTest {
 
         private void check(boolean quiescent) {
             assertThat(candidates[0].election.isLeader() && candidates[1].election.isLeader())
-                    .as("both candidates lead").isFalse();
+                    .as("both candidates lead")
+                    .isFalse();
             Optional<MetaValue> record = store.get(KEY);
             LeaseRecord lease = record.map(v -> LeaseRecord.decode(KEY, v)).orElse(null);
             for (Candidate c : candidates) {
@@ -150,12 +153,17 @@ class ElectionListenerExplorerTest {
                     r.checkStory();
                 }
                 if (c.closedRecord != null && lease != null && lease.holder().equals(Optional.of(c.id))) {
-                    assertThat(record.get()).as("%s wrote the lease after it closed", c.id).isEqualTo(c.closedRecord);
+                    assertThat(record.get())
+                            .as("%s wrote the lease after it closed", c.id)
+                            .isEqualTo(c.closedRecord);
                 }
                 if (quiescent && c.closedRecord != null) {
-                    assertThat(c.election.isLeader()).as("%s leads after close", c.id).isFalse();
+                    assertThat(c.election.isLeader())
+                            .as("%s leads after close", c.id)
+                            .isFalse();
                     for (Recorder r : c.recorders) {
-                        assertThat(r.leading).as("%s: %s's last word after close is not lost: %s", c.id, r, r.heard)
+                        assertThat(r.leading)
+                                .as("%s: %s's last word after close is not lost: %s", c.id, r, r.heard)
                                 .isNotEqualTo(Boolean.TRUE);
                     }
                 }
@@ -170,8 +178,16 @@ class ElectionListenerExplorerTest {
 
             Candidate(String id, Executor executor) {
                 this.id = id;
-                this.election = LeaderElection.builder().store(store).leaseKey(KEY).candidateId(id).leaseDuration(LEASE)
-                        .renewInterval(RENEW).clock(wall).ticker(ticker).scheduler(scheduler).listenerExecutor(executor)
+                this.election = LeaderElection.builder()
+                        .store(store)
+                        .leaseKey(KEY)
+                        .candidateId(id)
+                        .leaseDuration(LEASE)
+                        .renewInterval(RENEW)
+                        .clock(wall)
+                        .ticker(ticker)
+                        .scheduler(scheduler)
+                        .listenerExecutor(executor)
                         .build();
                 addListener(0);
             }
@@ -196,7 +212,8 @@ class ElectionListenerExplorerTest {
                 try {
                     call.run();
                 } catch (IllegalStateException e) {
-                    assertThat(election.state()).as("%s refused: %s", what, e.getMessage())
+                    assertThat(election.state())
+                            .as("%s refused: %s", what, e.getMessage())
                             .isEqualTo(LeaderElection.State.CLOSED);
                 } catch (MetaStoreException e) {
                     trace.add("  -> " + e.getClass().getSimpleName());
@@ -212,6 +229,7 @@ class ElectionListenerExplorerTest {
             final List<String> heard = new ArrayList<>();
             /** Null until its first event (it may be added while its candidate leads). */
             Boolean leading;
+
             long lastGained;
             int depth;
 
@@ -257,8 +275,7 @@ class ElectionListenerExplorerTest {
                                 owner.close();
                             }
                         }
-                        default -> {
-                        }
+                        default -> {}
                     }
                 } finally {
                     depth--;
@@ -272,16 +289,21 @@ class ElectionListenerExplorerTest {
                 for (String event : heard) {
                     long epoch = Long.parseLong(event.substring(event.indexOf(' ') + 1));
                     if (event.startsWith("gained")) {
-                        assertThat(state).as("%s/%s heard gained while leading: %s", owner.id, this, heard)
+                        assertThat(state)
+                                .as("%s/%s heard gained while leading: %s", owner.id, this, heard)
                                 .isNotEqualTo(Boolean.TRUE);
-                        assertThat(epoch).as("%s/%s epochs grow: %s", owner.id, this, heard).isGreaterThan(gainedEpoch);
+                        assertThat(epoch)
+                                .as("%s/%s epochs grow: %s", owner.id, this, heard)
+                                .isGreaterThan(gainedEpoch);
                         gainedEpoch = epoch;
                         state = Boolean.TRUE;
                     } else {
-                        assertThat(state).as("%s/%s heard lost while not leading: %s", owner.id, this, heard)
+                        assertThat(state)
+                                .as("%s/%s heard lost while not leading: %s", owner.id, this, heard)
                                 .isNotEqualTo(Boolean.FALSE);
                         if (state != null) {
-                            assertThat(epoch).as("%s/%s lost names the epoch gained: %s", owner.id, this, heard)
+                            assertThat(epoch)
+                                    .as("%s/%s lost names the epoch gained: %s", owner.id, this, heard)
                                     .isEqualTo(gainedEpoch);
                         } else {
                             gainedEpoch = epoch;
@@ -295,12 +317,13 @@ class ElectionListenerExplorerTest {
 
             @Override
             public String toString() {
-                return "listener " + number + switch (kind) {
-                    case 1 -> "/throwing";
-                    case 2 -> "/reentrant";
-                    case 3 -> "/closing";
-                    default -> "";
-                };
+                return "listener " + number
+                        + switch (kind) {
+                            case 1 -> "/throwing";
+                            case 2 -> "/reentrant";
+                            case 3 -> "/closing";
+                            default -> "";
+                        };
             }
         }
     }

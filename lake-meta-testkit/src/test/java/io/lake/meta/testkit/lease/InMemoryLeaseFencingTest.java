@@ -5,5 +5,4 @@ import io.lake.meta.testkit.InMemoryBackend;
 
 /** The lease and fencing suite on the in-memory model store. */
 @Backend(InMemoryBackend.class)
-public class InMemoryLeaseFencingTest extends LeaseFencingSuite {
-}
+public class InMemoryLeaseFencingTest extends LeaseFencingSuite {}

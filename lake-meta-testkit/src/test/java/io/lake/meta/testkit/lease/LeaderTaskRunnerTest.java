@@ -23,9 +23,15 @@ class LeaderTaskRunnerTest {
 
     private final InMemoryMetaStore store = InMemoryMetaStore.create();
     private final ManualClock wall = new ManualClock(1_767_225_600_000L);
-    private final LeaderElection election = LeaderElection.builder().store(store).leaseKey(LEASE_KEY)
-            .candidateId("node-a").leaseDuration(Duration.ofSeconds(10)).clock(wall).ticker(new ManualTicker())
-            .listenerExecutor(Runnable::run).build();
+    private final LeaderElection election = LeaderElection.builder()
+            .store(store)
+            .leaseKey(LEASE_KEY)
+            .candidateId("node-a")
+            .leaseDuration(Duration.ofSeconds(10))
+            .clock(wall)
+            .ticker(new ManualTicker())
+            .listenerExecutor(Runnable::run)
+            .build();
 
     @AfterEach
     void close() {
@@ -54,7 +60,9 @@ class LeaderTaskRunnerTest {
 
             election.resign(); // "lost 1"
 
-            assertThat(interrupted.await(SAFETY.toSeconds(), TimeUnit.SECONDS)).as("interrupted on loss").isTrue();
+            assertThat(interrupted.await(SAFETY.toSeconds(), TimeUnit.SECONDS))
+                    .as("interrupted on loss")
+                    .isTrue();
             assertThat(epochs).containsExactly(1L);
         }
     }
@@ -64,19 +72,20 @@ class LeaderTaskRunnerTest {
         CountDownLatch resigned = new CountDownLatch(1);
         election.addListener(new io.lake.meta.lease.LeadershipListener() {
             @Override
-            public void gained(io.lake.meta.lease.LeaseGuard guard) {
-            }
+            public void gained(io.lake.meta.lease.LeaseGuard guard) {}
 
             @Override
             public void lost(long epoch, String reason) {
                 resigned.countDown();
             }
         });
-        try (LeaderTaskRunner runner = LeaderTaskRunner.over(election, guard -> { })) {
+        try (LeaderTaskRunner runner = LeaderTaskRunner.over(election, guard -> {})) {
             election.campaignOnce();
 
             assertThat(resigned.await(SAFETY.toSeconds(), TimeUnit.SECONDS)).isTrue();
-            assertThat(LeaseRecord.decode(LEASE_KEY, store.get(LEASE_KEY).orElseThrow()).isVacant()).isTrue();
+            assertThat(LeaseRecord.decode(LEASE_KEY, store.get(LEASE_KEY).orElseThrow())
+                            .isVacant())
+                    .isTrue();
         }
     }
 
@@ -91,17 +100,22 @@ class LeaderTaskRunnerTest {
     @Test
     void taskOfAnEndedTerm_thatReturns_doesNotResignTheNextTerm() throws Exception {
         HookedTicker ticker = new HookedTicker();
-        LeaderElection a = LeaderElection.builder().store(store).leaseKey(MetaKey.of("lease/runner-race"))
-                .candidateId("node-a").leaseDuration(Duration.ofSeconds(10)).clock(wall).ticker(ticker)
-                .listenerExecutor(Runnable::run).build();
+        LeaderElection a = LeaderElection.builder()
+                .store(store)
+                .leaseKey(MetaKey.of("lease/runner-race"))
+                .candidateId("node-a")
+                .leaseDuration(Duration.ofSeconds(10))
+                .clock(wall)
+                .ticker(ticker)
+                .listenerExecutor(Runnable::run)
+                .build();
         LeadershipEvents events = new LeadershipEvents();
         CountDownLatch lostOne = new CountDownLatch(1);
         CountDownLatch settled = new CountDownLatch(1);
         a.addListener(events);
         a.addListener(new io.lake.meta.lease.LeadershipListener() {
             @Override
-            public void gained(io.lake.meta.lease.LeaseGuard guard) {
-            }
+            public void gained(io.lake.meta.lease.LeaseGuard guard) {}
 
             @Override
             public void lost(long epoch, String reason) {
@@ -116,8 +130,10 @@ class LeaderTaskRunnerTest {
             if (guard.epoch() == 1) {
                 // returns; the term changes (on another thread, as the next round would) at the
                 // runner's first ticker reading taken outside the election's round lock
-                ticker.onNextUnlockedReadOn(Thread.currentThread(),
-                        () -> java.util.concurrent.CompletableFuture.runAsync(termChange).join());
+                ticker.onNextUnlockedReadOn(
+                        Thread.currentThread(),
+                        () -> java.util.concurrent.CompletableFuture.runAsync(termChange)
+                                .join());
                 return;
             }
             settled.countDown(); // term 2's task runs
@@ -129,10 +145,14 @@ class LeaderTaskRunnerTest {
                 termChange.run();
             }
 
-            assertThat(settled.await(SAFETY.toSeconds(), TimeUnit.SECONDS)).as("heard %s", events.events()).isTrue();
-            assertThat(events.events()).as("term 1's task must not resign term 2").containsExactly("gained 1",
-                    "lost 1", "gained 2");
-            assertThat(a.currentGuard()).hasValueSatisfying(g -> assertThat(g.epoch()).isEqualTo(2L));
+            assertThat(settled.await(SAFETY.toSeconds(), TimeUnit.SECONDS))
+                    .as("heard %s", events.events())
+                    .isTrue();
+            assertThat(events.events())
+                    .as("term 1's task must not resign term 2")
+                    .containsExactly("gained 1", "lost 1", "gained 2");
+            assertThat(a.currentGuard())
+                    .hasValueSatisfying(g -> assertThat(g.epoch()).isEqualTo(2L));
         } finally {
             a.close();
         }
@@ -177,8 +197,9 @@ class LeaderTaskRunnerTest {
         }
 
         private static boolean underRoundLock() {
-            return StackWalker.getInstance().walk(frames -> frames.anyMatch(
-                    f -> f.getClassName().equals("io.lake.meta.lease.CampaignDriver") && f.getMethodName().equals("run")));
+            return StackWalker.getInstance()
+                    .walk(frames -> frames.anyMatch(f -> f.getClassName().equals("io.lake.meta.lease.CampaignDriver")
+                            && f.getMethodName().equals("run")));
         }
     }
 }

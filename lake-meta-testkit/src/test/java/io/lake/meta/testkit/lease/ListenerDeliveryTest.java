@@ -62,8 +62,15 @@ class ListenerDeliveryTest {
     }
 
     private LeaderElection election(String id, ManualTicker ticker, MetaStore via, LeadershipListener listener) {
-        return LeaderElection.builder().store(via).leaseKey(LEASE_KEY).candidateId(id).leaseDuration(LEASE)
-                .clock(wall).ticker(ticker).listener(listener).build();
+        return LeaderElection.builder()
+                .store(via)
+                .leaseKey(LEASE_KEY)
+                .candidateId(id)
+                .leaseDuration(LEASE)
+                .clock(wall)
+                .ticker(ticker)
+                .listener(listener)
+                .build();
     }
 
     /** The guide's "stop my worker on lost": the listener waits for a worker whose fenced write was just rejected. */
@@ -88,10 +95,14 @@ class ListenerDeliveryTest {
 
         round.get(SAFETY.toSeconds(), TimeUnit.SECONDS);
         assertThat(stopper.stopped.await(SAFETY.toSeconds(), TimeUnit.SECONDS))
-                .as("the lost listener stopped its worker (no deadlock)").isTrue();
-        assertThatThrownBy(worker::get).isInstanceOf(ExecutionException.class).hasCauseInstanceOf(FencedException.class);
+                .as("the lost listener stopped its worker (no deadlock)")
+                .isTrue();
+        assertThatThrownBy(worker::get)
+                .isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(FencedException.class);
         assertThat(store.get(TARGET)).isEmpty();
-        assertThat(stopper.heardOn.getName()).as("delivered on the election's listener thread, not the round's")
+        assertThat(stopper.heardOn.getName())
+                .as("delivered on the election's listener thread, not the round's")
                 .startsWith("lake-meta-election-listener-node-a");
     }
 
@@ -102,8 +113,14 @@ class ListenerDeliveryTest {
         List<Future<?>> workers = new CopyOnWriteArrayList<>();
         List<PausePoints.Pause> pauses = new CopyOnWriteArrayList<>();
         ManualTicker tickerA = new ManualTicker();
-        FencedLock lockA = FencedLock.builder().store(new InFlightHooks(store, points)).key(LOCK_KEY).holderId("node-a")
-                .leaseDuration(LEASE).clock(wall).ticker(tickerA).scheduler(scheduler)
+        FencedLock lockA = FencedLock.builder()
+                .store(new InFlightHooks(store, points))
+                .key(LOCK_KEY)
+                .holderId("node-a")
+                .leaseDuration(LEASE)
+                .clock(wall)
+                .ticker(tickerA)
+                .scheduler(scheduler)
                 .listener((hold, reason) -> {
                     pauses.get(0).release(); // stopBackgroundWork(): let the worker finish, and wait for it
                     try {
@@ -114,22 +131,32 @@ class ListenerDeliveryTest {
                     if (workers.get(0).isDone()) {
                         stopped.countDown();
                     }
-                }).build();
+                })
+                .build();
         lockA.start();
         LockHold holdA = lockA.tryAcquire().orElseThrow();
         pauses.add(points.arm(InFlightHooks.BEFORE_GUARDED_WRITE));
         workers.add(threads.submit(() -> holdA.store().create(TARGET, MetaValue.utf8("work"))));
         pauses.get(0).awaitArrival();
         wall.advance(LEASE);
-        FencedLock lockB = FencedLock.builder().store(store).key(LOCK_KEY).holderId("node-b").leaseDuration(LEASE)
-                .clock(wall).ticker(new ManualTicker()).scheduler(scheduler).build();
+        FencedLock lockB = FencedLock.builder()
+                .store(store)
+                .key(LOCK_KEY)
+                .holderId("node-b")
+                .leaseDuration(LEASE)
+                .clock(wall)
+                .ticker(new ManualTicker())
+                .scheduler(scheduler)
+                .build();
         lockB.start();
         assertThat(lockB.tryAcquire()).isPresent();
 
         Future<?> renewal = threads.submit(holdA::renew); // finds b's record: the hold is lost
 
         renewal.get(SAFETY.toSeconds(), TimeUnit.SECONDS);
-        assertThat(stopped.await(SAFETY.toSeconds(), TimeUnit.SECONDS)).as("the listener stopped its worker").isTrue();
+        assertThat(stopped.await(SAFETY.toSeconds(), TimeUnit.SECONDS))
+                .as("the listener stopped its worker")
+                .isTrue();
         assertThatThrownBy(workers.get(0)::get).hasCauseInstanceOf(FencedException.class);
         assertThat(store.get(TARGET)).isEmpty();
         lockB.close();
@@ -142,8 +169,15 @@ class ListenerDeliveryTest {
         ManualTicker tickerA = new ManualTicker();
         CountDownLatch listenerDone = new CountDownLatch(1);
         FencedLock[] lockA = new FencedLock[1];
-        lockA[0] = FencedLock.builder().store(store).key(LOCK_KEY).holderId("node-a").leaseDuration(LEASE)
-                .clock(wall).ticker(tickerA).scheduler(scheduler).listenerExecutor(Runnable::run)
+        lockA[0] = FencedLock.builder()
+                .store(store)
+                .key(LOCK_KEY)
+                .holderId("node-a")
+                .leaseDuration(LEASE)
+                .clock(wall)
+                .ticker(tickerA)
+                .scheduler(scheduler)
+                .listenerExecutor(Runnable::run)
                 .listener((hold, reason) -> {
                     // another thread of the holder's asks the lock something that takes its mutex
                     Future<?> other = threads.submit(() -> lockA[0].tryAcquire());
@@ -153,18 +187,27 @@ class ListenerDeliveryTest {
                     } catch (Exception e) {
                         // a timeout here is the deadlock
                     }
-                }).build();
+                })
+                .build();
         lockA[0].start();
         LockHold holdA = lockA[0].tryAcquire().orElseThrow();
         wall.advance(LEASE);
-        FencedLock lockB = FencedLock.builder().store(store).key(LOCK_KEY).holderId("node-b").leaseDuration(LEASE)
-                .clock(wall).ticker(new ManualTicker()).scheduler(scheduler).build();
+        FencedLock lockB = FencedLock.builder()
+                .store(store)
+                .key(LOCK_KEY)
+                .holderId("node-b")
+                .leaseDuration(LEASE)
+                .clock(wall)
+                .ticker(new ManualTicker())
+                .scheduler(scheduler)
+                .build();
         lockB.start();
         assertThat(lockB.tryAcquire()).isPresent();
 
         holdA.renew(); // finds b's record: lost, delivered on this thread
 
-        assertThat(listenerDone.await(0, TimeUnit.SECONDS)).as("the listener's other thread got the lock's mutex")
+        assertThat(listenerDone.await(0, TimeUnit.SECONDS))
+                .as("the listener's other thread got the lock's mutex")
                 .isTrue();
         lockB.close();
         lockA[0].close();
@@ -231,8 +274,7 @@ class ListenerDeliveryTest {
         final CountDownLatch stopped = new CountDownLatch(1);
 
         @Override
-        public void gained(LeaseGuard guard) {
-        }
+        public void gained(LeaseGuard guard) {}
 
         @Override
         public void lost(long epoch, String reason) {

@@ -39,14 +39,22 @@ class ListenerErrorsTest {
     }
 
     private LeaderElection.Builder election(Executor listenerExecutor) {
-        return LeaderElection.builder().store(store).leaseKey(LEASE_KEY).candidateId("node-a").leaseDuration(LEASE)
-                .renewInterval(RENEW).clock(wall).ticker(ticker).scheduler(scheduler)
+        return LeaderElection.builder()
+                .store(store)
+                .leaseKey(LEASE_KEY)
+                .candidateId("node-a")
+                .leaseDuration(LEASE)
+                .renewInterval(RENEW)
+                .clock(wall)
+                .ticker(ticker)
+                .scheduler(scheduler)
                 .listenerExecutor(listenerExecutor);
     }
 
     @Test
     void listenerThrowingAnError_onADirectExecutor_doesNotStopTheBackgroundRounds() {
-        LeaderElection a = election(Runnable::run).listener(new ThrowsOnGained()).build();
+        LeaderElection a =
+                election(Runnable::run).listener(new ThrowsOnGained()).build();
         LeadershipEvents events = new LeadershipEvents();
         a.addListener(events);
         a.start();
@@ -66,7 +74,8 @@ class ListenerErrorsTest {
     @Test
     void listenerThrowingAnError_doesNotTakeTheOtherListenersEventsWithIt() {
         Queue<Runnable> deliveries = new ArrayDeque<>();
-        LeaderElection a = election(deliveries::add).listener(new ThrowsOnGained()).build();
+        LeaderElection a =
+                election(deliveries::add).listener(new ThrowsOnGained()).build();
         LeadershipEvents events = new LeadershipEvents();
         a.addListener(events);
 
@@ -78,7 +87,8 @@ class ListenerErrorsTest {
             escaped = escaped != null ? escaped : t;
         }
 
-        assertThat(events.events()).as("the other listener heard both events (escaped: %s)", escaped)
+        assertThat(events.events())
+                .as("the other listener heard both events (escaped: %s)", escaped)
                 .containsExactly("gained 1", "lost 1");
         a.close();
     }
@@ -90,7 +100,6 @@ class ListenerErrorsTest {
         }
 
         @Override
-        public void lost(long epoch, String reason) {
-        }
+        public void lost(long epoch, String reason) {}
     }
 }

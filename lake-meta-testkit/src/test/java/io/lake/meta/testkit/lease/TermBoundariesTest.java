@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
+import io.lake.meta.Ticker;
 import io.lake.meta.lease.LeaderElection;
 import io.lake.meta.lease.LeadershipStatus;
-import io.lake.meta.Ticker;
 import io.lake.meta.spi.ForwardingMetaStore;
 import io.lake.meta.testkit.InMemoryMetaStore;
 import java.time.Clock;
@@ -67,11 +67,19 @@ class TermBoundariesTest {
         }
     }
 
-    private LeaderElection election(String id, Clock clock, Ticker ticker, MetaStore via, Duration lease,
-            LeadershipEvents events) {
-        return LeaderElection.builder().store(via).leaseKey(LEASE_KEY).candidateId(id).leaseDuration(lease)
-                .renewInterval(lease.dividedBy(3)).clock(clock).ticker(ticker).listener(events)
-                .listenerExecutor(Runnable::run).build();
+    private LeaderElection election(
+            String id, Clock clock, Ticker ticker, MetaStore via, Duration lease, LeadershipEvents events) {
+        return LeaderElection.builder()
+                .store(via)
+                .leaseKey(LEASE_KEY)
+                .candidateId(id)
+                .leaseDuration(lease)
+                .renewInterval(lease.dividedBy(3))
+                .clock(clock)
+                .ticker(ticker)
+                .listener(events)
+                .listenerExecutor(Runnable::run)
+                .build();
     }
 
     /** Item 11: with zero margin on one clock, the holder's view ends no later than anyone may take over. */
@@ -87,7 +95,9 @@ class TermBoundariesTest {
         clock.advance(Duration.ofNanos(9_300_000L)); // exactly the record's expiry millisecond
         assertThat(b.campaignOnce()).as("b may take over from here").isEqualTo(new LeadershipStatus.Leader(2));
 
-        assertThat(a.isLeader()).as("a's own view ended no later than b's takeover").isFalse();
+        assertThat(a.isLeader())
+                .as("a's own view ended no later than b's takeover")
+                .isFalse();
     }
 
     /** Item 12: a deadline passing during the round's read ends term 1 audibly before term 2 starts. */
@@ -108,8 +118,7 @@ class TermBoundariesTest {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         LeadershipEvents events = new LeadershipEvents();
         LeaderElection a = election("node-a", wall, ticker, slowReads, lease, events);

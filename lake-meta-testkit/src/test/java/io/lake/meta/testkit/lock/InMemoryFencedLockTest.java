@@ -5,5 +5,4 @@ import io.lake.meta.testkit.InMemoryBackend;
 
 /** The fenced-lock suite on the in-memory model store. */
 @Backend(InMemoryBackend.class)
-class InMemoryFencedLockTest extends FencedLockSuite {
-}
+class InMemoryFencedLockTest extends FencedLockSuite {}

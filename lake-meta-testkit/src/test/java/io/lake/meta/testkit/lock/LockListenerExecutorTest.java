@@ -51,8 +51,15 @@ class LockListenerExecutorTest {
     }
 
     private FencedLock lock(String holder, Executor listenerExecutor, List<String> heard) {
-        FencedLock lock = FencedLock.builder().store(store).key(KEY).holderId(holder).leaseDuration(LEASE)
-                .clock(wall).ticker(ticker).scheduler(scheduler).listenerExecutor(listenerExecutor)
+        FencedLock lock = FencedLock.builder()
+                .store(store)
+                .key(KEY)
+                .holderId(holder)
+                .leaseDuration(LEASE)
+                .clock(wall)
+                .ticker(ticker)
+                .scheduler(scheduler)
+                .listenerExecutor(listenerExecutor)
                 .listener((hold, reason) -> heard.add("lost " + hold.epoch()))
                 .build();
         lock.start();
@@ -87,7 +94,9 @@ class LockListenerExecutorTest {
         wall.advance(LEASE);
         assertThat(hold.renew()).isFalse();
 
-        assertThat(heard).as("the lock listener heard the loss after one refused delivery").containsExactly("lost 1");
+        assertThat(heard)
+                .as("the lock listener heard the loss after one refused delivery")
+                .containsExactly("lost 1");
         a.close();
     }
 }

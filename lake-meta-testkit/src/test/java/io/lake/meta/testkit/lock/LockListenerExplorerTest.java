@@ -104,8 +104,10 @@ class LockListenerExplorerTest {
                 }
                 check(true);
             } catch (AssertionError | RuntimeException e) {
-                throw new AssertionError("lock explorer failed with seed " + seed + " (rerun: -Dlock.explorer.seed=" + seed
-                        + ")\ntrace:\n  " + String.join("\n  ", trace.subList(Math.max(0, trace.size() - 80), trace.size())),
+                throw new AssertionError(
+                        "lock explorer failed with seed " + seed + " (rerun: -Dlock.explorer.seed=" + seed
+                                + ")\ntrace:\n  "
+                                + String.join("\n  ", trace.subList(Math.max(0, trace.size() - 80), trace.size())),
                         e);
             } finally {
                 store.close();
@@ -145,12 +147,17 @@ class LockListenerExplorerTest {
             for (Holder h : holders) {
                 held += h.lock.currentHold().filter(LockHold::isHeld).isPresent() ? 1 : 0;
                 for (Map.Entry<LockHold, Integer> lost : h.lostCount.entrySet()) {
-                    assertThat(lost.getValue()).as("%s: %s reported lost more than once", h.id, lost.getKey()).isEqualTo(1);
-                    assertThat(h.releasedWhileHeld).as("%s: %s reported lost after it was released while held", h.id,
-                            lost.getKey()).doesNotContain(lost.getKey());
+                    assertThat(lost.getValue())
+                            .as("%s: %s reported lost more than once", h.id, lost.getKey())
+                            .isEqualTo(1);
+                    assertThat(h.releasedWhileHeld)
+                            .as("%s: %s reported lost after it was released while held", h.id, lost.getKey())
+                            .doesNotContain(lost.getKey());
                 }
                 if (quiescent) {
-                    assertThat(h.lock.currentHold()).as("%s holds after close", h.id).isEmpty();
+                    assertThat(h.lock.currentHold())
+                            .as("%s holds after close", h.id)
+                            .isEmpty();
                 }
             }
             assertThat(held).as("two holds held at once").isLessThanOrEqualTo(1);
@@ -165,8 +172,16 @@ class LockListenerExplorerTest {
 
             Holder(String id, Executor executor) {
                 this.id = id;
-                this.lock = FencedLock.builder().store(store).key(KEY).holderId(id).leaseDuration(LEASE).clock(wall)
-                        .ticker(ticker).scheduler(scheduler).listenerExecutor(executor).build();
+                this.lock = FencedLock.builder()
+                        .store(store)
+                        .key(KEY)
+                        .holderId(id)
+                        .leaseDuration(LEASE)
+                        .clock(wall)
+                        .ticker(ticker)
+                        .scheduler(scheduler)
+                        .listenerExecutor(executor)
+                        .build();
                 lock.start();
                 addListener(0);
             }
@@ -177,7 +192,8 @@ class LockListenerExplorerTest {
                 lock.addListener(new LockListener() {
                     @Override
                     public void lost(LockHold hold, String reason) {
-                        trace.add("  " + id + " listener " + number + " hears lost " + hold.epoch() + " (" + reason + ")");
+                        trace.add("  " + id + " listener " + number + " hears lost " + hold.epoch() + " (" + reason
+                                + ")");
                         if (number == 0) {
                             lostCount.merge(hold, 1, Integer::sum);
                         }
@@ -202,8 +218,7 @@ class LockListenerExplorerTest {
                                     close();
                                 }
                             }
-                            default -> {
-                            }
+                            default -> {}
                         }
                     }
                 });

@@ -42,7 +42,9 @@ class ManualSchedulerTest {
         assertThat(ran).hasSize(1);
         scheduler.advance(Duration.ofSeconds(1));
         assertThat(ran).hasSize(2);
-        assertThat(scheduler.pendingOneShots()).as("periodic tasks are not one-shots").isZero();
+        assertThat(scheduler.pendingOneShots())
+                .as("periodic tasks are not one-shots")
+                .isZero();
     }
 
     @Test

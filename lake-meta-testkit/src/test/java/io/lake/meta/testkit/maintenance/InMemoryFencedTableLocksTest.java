@@ -5,5 +5,4 @@ import io.lake.meta.testkit.InMemoryBackend;
 
 /** The fenced table locks suite on the in-memory model store. */
 @Backend(InMemoryBackend.class)
-class InMemoryFencedTableLocksTest extends FencedTableLocksSuite {
-}
+class InMemoryFencedTableLocksTest extends FencedTableLocksSuite {}

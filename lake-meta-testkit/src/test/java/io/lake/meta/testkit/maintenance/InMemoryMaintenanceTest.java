@@ -5,5 +5,4 @@ import io.lake.meta.testkit.InMemoryBackend;
 
 /** The paged maintenance suite on the in-memory model store. */
 @Backend(InMemoryBackend.class)
-class InMemoryMaintenanceTest extends MaintenanceSuite {
-}
+class InMemoryMaintenanceTest extends MaintenanceSuite {}

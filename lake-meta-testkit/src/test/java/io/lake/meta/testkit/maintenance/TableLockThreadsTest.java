@@ -31,15 +31,20 @@ class TableLockThreadsTest {
     @Test
     void lockingManyTablesInTurn_startsNoListenerThreadPerTable() {
         int before = listenerThreads();
-        try (FencedTableLocks locks = FencedTableLocks.builder().store(store).holderId("sweeper-a")
-                .leaseDuration(Duration.ofSeconds(30)).build()) {
+        try (FencedTableLocks locks = FencedTableLocks.builder()
+                .store(store)
+                .holderId("sweeper-a")
+                .leaseDuration(Duration.ofSeconds(30))
+                .build()) {
             for (int i = 0; i < 20; i++) {
                 Optional<TableLock> lock = locks.tryLock(TableId.of("ns", "t" + i));
                 assertThat(lock).isPresent();
                 lock.get().close(); // released: the table's maintenance is done
             }
         }
-        assertThat(listenerThreads() - before).as("listener threads left behind by 20 table locks").isLessThanOrEqualTo(1);
+        assertThat(listenerThreads() - before)
+                .as("listener threads left behind by 20 table locks")
+                .isLessThanOrEqualTo(1);
     }
 
     private static int listenerThreads() {

@@ -20,20 +20,31 @@ class LeaderElectionMetricsTest {
     private final ManualTicker ticker = new ManualTicker();
 
     private double gauge(String name) {
-        return registry.get(name).tags("lease", "lease/catalog", "candidate", "node-a").gauge().value();
+        return registry.get(name)
+                .tags("lease", "lease/catalog", "candidate", "node-a")
+                .gauge()
+                .value();
     }
 
     private double transitions(String event) {
-        return registry.get("lake.meta.leadership.transitions").tags("candidate", "node-a", "event", event).counter().count();
+        return registry.get("lake.meta.leadership.transitions")
+                .tags("candidate", "node-a", "event", event)
+                .counter()
+                .count();
     }
 
     @Test
     void leaderGauge_epochGauge_andTransitions_followTheElection() {
         try (InMemoryMetaStore store = InMemoryMetaStore.create();
-             LeaderElection election = LeaderElection.builder().store(store).leaseKey(MetaKey.of("lease/catalog"))
-                     .candidateId("node-a").leaseDuration(Duration.ofSeconds(10))
-                     .clock(new ManualClock(1_000_000)).ticker(ticker)
-                     .listenerExecutor(Runnable::run).build()) { // transitions counted before each call returns
+                LeaderElection election = LeaderElection.builder()
+                        .store(store)
+                        .leaseKey(MetaKey.of("lease/catalog"))
+                        .candidateId("node-a")
+                        .leaseDuration(Duration.ofSeconds(10))
+                        .clock(new ManualClock(1_000_000))
+                        .ticker(ticker)
+                        .listenerExecutor(Runnable::run)
+                        .build()) { // transitions counted before each call returns
             new LeaderElectionMetrics(election).bindTo(registry);
             assertThat(gauge("lake.meta.leadership.leader")).isZero();
             assertThat(gauge("lake.meta.leadership.epoch")).isZero();
@@ -43,11 +54,13 @@ class LeaderElectionMetricsTest {
             assertThat(gauge("lake.meta.leadership.epoch")).isEqualTo(1);
             assertThat(transitions("gained")).isEqualTo(1);
 
-            ticker.advance(Duration.ofSeconds(11));     // the local deadline passes: no longer leader
+            ticker.advance(Duration.ofSeconds(11)); // the local deadline passes: no longer leader
             assertThat(gauge("lake.meta.leadership.leader")).isZero();
-            assertThat(gauge("lake.meta.leadership.epoch")).as("the last term led").isEqualTo(1);
+            assertThat(gauge("lake.meta.leadership.epoch"))
+                    .as("the last term led")
+                    .isEqualTo(1);
 
-            election.campaignOnce();                    // a new term
+            election.campaignOnce(); // a new term
             election.resign();
             assertThat(gauge("lake.meta.leadership.epoch")).isEqualTo(2);
             assertThat(transitions("gained")).isEqualTo(2);

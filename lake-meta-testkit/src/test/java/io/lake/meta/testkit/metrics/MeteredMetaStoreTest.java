@@ -34,12 +34,17 @@ class MeteredMetaStoreTest {
     private final MetaValue v2 = MetaValue.utf8("v2");
 
     private MetaStore metered(MetaStore store) {
-        return MeteredMetaStore.builder().store(store).registry(registry).backend("memory").build();
+        return MeteredMetaStore.builder()
+                .store(store)
+                .registry(registry)
+                .backend("memory")
+                .build();
     }
 
     private long timerCount(String operation, String outcome) {
         var timer = registry.find("lake.meta.operation")
-                .tags("backend", "memory", "operation", operation, "outcome", outcome).timer();
+                .tags("backend", "memory", "operation", operation, "outcome", outcome)
+                .timer();
         return timer == null ? 0 : timer.count();
     }
 
@@ -74,12 +79,15 @@ class MeteredMetaStoreTest {
         MetaKey guard = MetaKey.of("lease/g");
         try (MetaStore store = metered(InMemoryMetaStore.create())) {
             store.create(k, v1);
-            store.create(k, v2);                        // conflict
-            store.update(k, v2, v1);                    // conflict
+            store.create(k, v2); // conflict
+            store.update(k, v2, v1); // conflict
             store.create(guard, v1);
-            store.applyGuarded(new GuardedMutation(guard, v2, Mutation.update(k, v1, v2)));   // guard rejected
-            store.applyGuarded(new GuardedMutation(guard, v1, Mutation.update(k, v2, v1)));   // target conflict
-            store.transact(Transaction.builder().requireAbsent(k).create(MetaKey.of("tbl/ns/x"), v1).build()); // not applied
+            store.applyGuarded(new GuardedMutation(guard, v2, Mutation.update(k, v1, v2))); // guard rejected
+            store.applyGuarded(new GuardedMutation(guard, v1, Mutation.update(k, v2, v1))); // target conflict
+            store.transact(Transaction.builder()
+                    .requireAbsent(k)
+                    .create(MetaKey.of("tbl/ns/x"), v1)
+                    .build()); // not applied
 
             assertThat(timerCount("create", "conflict")).isEqualTo(1);
             assertThat(timerCount("update", "conflict")).isEqualTo(1);
@@ -88,9 +96,11 @@ class MeteredMetaStoreTest {
             assertThat(timerCount("transact", "not_applied")).isEqualTo(1);
             assertThat(counter("lake.meta.conflicts", "operation", "create")).isEqualTo(1);
             assertThat(counter("lake.meta.conflicts", "operation", "update")).isEqualTo(1);
-            assertThat(counter("lake.meta.conflicts", "operation", "apply_guarded")).isEqualTo(1);
+            assertThat(counter("lake.meta.conflicts", "operation", "apply_guarded"))
+                    .isEqualTo(1);
             assertThat(counter("lake.meta.conflicts", "operation", "transact")).isEqualTo(1);
-            assertThat(counter("lake.meta.guard.rejections", "backend", "memory")).isEqualTo(1);
+            assertThat(counter("lake.meta.guard.rejections", "backend", "memory"))
+                    .isEqualTo(1);
         }
     }
 
@@ -108,8 +118,7 @@ class MeteredMetaStoreTest {
             }
 
             @Override
-            public void guardRejected(LeaseGuard rejected) {
-            }
+            public void guardRejected(LeaseGuard rejected) {}
         };
         MetaStore unavailable = new ForwardingMetaStore(InMemoryMetaStore.create()) {
             @Override
@@ -118,17 +127,39 @@ class MeteredMetaStoreTest {
             }
         };
         try (MetaStore fenced = metered(FencedMetaStore.over(InMemoryMetaStore.create(), noLease));
-             MetaStore failing = metered(unavailable)) {
+                MetaStore failing = metered(unavailable)) {
             assertThatThrownBy(() -> fenced.create(k, v1)).isInstanceOf(FencedException.class);
             assertThatThrownBy(() -> failing.get(k)).isInstanceOf(StoreUnavailableException.class);
             assertThatThrownBy(() -> failing.page(null)).isInstanceOf(InvalidArgumentException.class);
 
-            assertThat(counter("lake.meta.fenced.refusals", "operation", "create")).isEqualTo(1);
-            assertThat(counter("lake.meta.errors", "operation", "create", "cause", "FencedException", "retryable", "false"))
+            assertThat(counter("lake.meta.fenced.refusals", "operation", "create"))
                     .isEqualTo(1);
-            assertThat(counter("lake.meta.errors", "operation", "get", "cause", "StoreUnavailableException", "retryable", "true"))
+            assertThat(counter(
+                            "lake.meta.errors",
+                            "operation",
+                            "create",
+                            "cause",
+                            "FencedException",
+                            "retryable",
+                            "false"))
                     .isEqualTo(1);
-            assertThat(counter("lake.meta.errors", "operation", "page", "cause", "InvalidArgumentException", "retryable", "false"))
+            assertThat(counter(
+                            "lake.meta.errors",
+                            "operation",
+                            "get",
+                            "cause",
+                            "StoreUnavailableException",
+                            "retryable",
+                            "true"))
+                    .isEqualTo(1);
+            assertThat(counter(
+                            "lake.meta.errors",
+                            "operation",
+                            "page",
+                            "cause",
+                            "InvalidArgumentException",
+                            "retryable",
+                            "false"))
                     .isEqualTo(1);
             assertThat(timerCount("create", "error")).isEqualTo(1);
             assertThat(timerCount("get", "error")).isEqualTo(1);
@@ -144,10 +175,12 @@ class MeteredMetaStoreTest {
             store.page(PageRequest.first(KeyPrefix.of("tbl/ns/"), 2));
             store.page(PageRequest.first(KeyPrefix.of("tbl/ns/"), 10));
 
-            var summary = registry.find("lake.meta.page.items.evaluated").tags("backend", "memory").summary();
+            var summary = registry.find("lake.meta.page.items.evaluated")
+                    .tags("backend", "memory")
+                    .summary();
             assertThat(summary).isNotNull();
             assertThat(summary.count()).isEqualTo(2);
-            assertThat(summary.totalAmount()).isBetween(7.0, 8.0);  // 2 (+1 look-ahead) and 5
+            assertThat(summary.totalAmount()).isBetween(7.0, 8.0); // 2 (+1 look-ahead) and 5
         }
     }
 
@@ -157,18 +190,26 @@ class MeteredMetaStoreTest {
             store.create(k, v1);
             store.create(k, v2);
         }
-        assertThat(registry.getMeters()).allSatisfy(meter -> assertThat(meter.getId().getTags())
-                .noneMatch(tag -> tag.getValue().contains("orders") || tag.getValue().contains("v1")));
+        assertThat(registry.getMeters())
+                .allSatisfy(meter -> assertThat(meter.getId().getTags())
+                        .noneMatch(tag -> tag.getValue().contains("orders")
+                                || tag.getValue().contains("v1")));
     }
 
     @Test
     void builder_nullsAreInvalidArguments_missingOrTwiceIsIllegalState() {
-        assertThatThrownBy(() -> MeteredMetaStore.builder().store(null)).isInstanceOf(InvalidArgumentException.class)
+        assertThatThrownBy(() -> MeteredMetaStore.builder().store(null))
+                .isInstanceOf(InvalidArgumentException.class)
                 .hasMessageContaining("store");
-        assertThatThrownBy(() -> MeteredMetaStore.builder().registry(null)).isInstanceOf(InvalidArgumentException.class);
+        assertThatThrownBy(() -> MeteredMetaStore.builder().registry(null))
+                .isInstanceOf(InvalidArgumentException.class);
         assertThatThrownBy(() -> MeteredMetaStore.builder().backend(" ")).isInstanceOf(InvalidArgumentException.class);
-        assertThatThrownBy(() -> MeteredMetaStore.builder().registry(registry).backend("x").build())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("store");
+        assertThatThrownBy(() -> MeteredMetaStore.builder()
+                        .registry(registry)
+                        .backend("x")
+                        .build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("store");
         assertThatThrownBy(() -> MeteredMetaStore.builder().backend("x").backend("y"))
                 .isInstanceOf(IllegalStateException.class);
     }

@@ -5,5 +5,4 @@ import io.lake.meta.testkit.InMemoryBackend;
 
 /** The fenced publication coverage of the recipes on the in-memory model store. */
 @Backend(InMemoryBackend.class)
-class InMemoryFencedPublicationTest extends FencedPublicationSuite {
-}
+class InMemoryFencedPublicationTest extends FencedPublicationSuite {}

@@ -5,5 +5,4 @@ import io.lake.meta.testkit.InMemoryBackend;
 
 /** The operation journal suite on the in-memory model store. */
 @Backend(InMemoryBackend.class)
-class InMemoryOperationJournalTest extends OperationJournalSuite {
-}
+class InMemoryOperationJournalTest extends OperationJournalSuite {}

@@ -41,8 +41,14 @@ class TermPinningTest {
     private final InMemoryMetaStore store = InMemoryMetaStore.create();
     private final ManualClock wall = new ManualClock(1_767_225_600_000L);
     private final ManualTicker ticker = new ManualTicker();
-    private final LeaderElection election = LeaderElection.builder().store(store).leaseKey(LEASE_KEY)
-            .candidateId("node-a").leaseDuration(LEASE).clock(wall).ticker(ticker).listenerExecutor(Runnable::run)
+    private final LeaderElection election = LeaderElection.builder()
+            .store(store)
+            .leaseKey(LEASE_KEY)
+            .candidateId("node-a")
+            .leaseDuration(LEASE)
+            .clock(wall)
+            .ticker(ticker)
+            .listenerExecutor(Runnable::run)
             .build();
 
     @AfterEach
@@ -105,28 +111,39 @@ class TermPinningTest {
         assertThat(pinned.pinnedEpoch()).hasValue(1);
         ticker.advance(LEASE.dividedBy(3));
         election.campaignOnce(); // renewal: same term, new bytes
-        assertThat(pinned.create(MetaKey.of("data/a"), io.lake.meta.MetaValue.utf8("1")).isApplied()).isTrue();
+        assertThat(pinned.create(MetaKey.of("data/a"), io.lake.meta.MetaValue.utf8("1"))
+                        .isApplied())
+                .isTrue();
 
         nextTermOfTheSameNode();
 
         assertThatThrownBy(() -> pinned.create(MetaKey.of("data/b"), io.lake.meta.MetaValue.utf8("2")))
-                .isInstanceOf(FencedException.class).hasMessageContaining("epoch 1");
+                .isInstanceOf(FencedException.class)
+                .hasMessageContaining("epoch 1");
         assertThat(store.get(MetaKey.of("data/b"))).isEmpty();
-        assertThat(FencedMetaStore.over(store, election).create(MetaKey.of("data/b"), io.lake.meta.MetaValue.utf8("2"))
-                .isApplied()).as("the unpinned store writes in the new term").isTrue();
+        assertThat(FencedMetaStore.over(store, election)
+                        .create(MetaKey.of("data/b"), io.lake.meta.MetaValue.utf8("2"))
+                        .isApplied())
+                .as("the unpinned store writes in the new term")
+                .isTrue();
     }
 
     @Test
     void journalBegin_decidedInTerm1_isNotWrittenUnderTerm2() {
         election.campaignOnce();
         HookedAuthority authority = new HookedAuthority(election);
-        OperationJournal journal = OperationJournal.builder().store(FencedMetaStore.over(store, authority))
-                .authority(authority).clock(wall).build();
+        OperationJournal journal = OperationJournal.builder()
+                .store(FencedMetaStore.over(store, authority))
+                .authority(authority)
+                .clock(wall)
+                .build();
         authority.onCall(2, this::nextTermOfTheSameNode); // call 1: the journal stamps the owner; call 2: the write
 
         assertThatThrownBy(() -> journal.begin("acme", "op-1", "sha256:0b1c")).isInstanceOf(FencedException.class);
 
-        assertThat(journal.get("acme", "op-1")).as("nothing stamped epoch 1 was written under epoch 2").isEmpty();
+        assertThat(journal.get("acme", "op-1"))
+                .as("nothing stamped epoch 1 was written under epoch 2")
+                .isEmpty();
     }
 
     @Test
@@ -143,10 +160,10 @@ class TermPinningTest {
             }
 
             @Override
-            public void cleanUp(TableRegistration tombstone) {
-            }
+            public void cleanUp(TableRegistration tombstone) {}
         };
-        MaintenanceSweeper sweeper = MaintenanceSweeper.builder().registryStore(store)
+        MaintenanceSweeper sweeper = MaintenanceSweeper.builder()
+                .registryStore(store)
                 .locks(table -> Optional.of(new TableLock() {
                     @Override
                     public io.lake.meta.MetaStore store() {
@@ -154,13 +171,19 @@ class TermPinningTest {
                     }
 
                     @Override
-                    public void close() {
-                    }
-                })).maintainer(maintainer).clock(wall).build();
+                    public void close() {}
+                }))
+                .maintainer(maintainer)
+                .clock(wall)
+                .build();
 
         assertThatThrownBy(sweeper::tick).isInstanceOf(FencedException.class);
 
-        assertThat(TableRegistry.over(store, wall).get(orders).orElseThrow().spec().location())
+        assertThat(TableRegistry.over(store, wall)
+                        .get(orders)
+                        .orElseThrow()
+                        .spec()
+                        .location())
                 .isEqualTo("s3://lake/orders");
     }
 }

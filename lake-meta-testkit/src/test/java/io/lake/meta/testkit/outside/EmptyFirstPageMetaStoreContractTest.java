@@ -1,5 +1,11 @@
 package io.lake.meta.testkit.outside;
 
+import io.lake.meta.MetaStore;
+import io.lake.meta.Page;
+import io.lake.meta.PageCost;
+import io.lake.meta.PageRequest;
+import io.lake.meta.spi.PageCursor;
+import io.lake.meta.spi.PageTokenCodec;
 import io.lake.meta.testkit.Backend;
 import io.lake.meta.testkit.BackendFactory;
 import io.lake.meta.testkit.Capabilities;
@@ -7,13 +13,6 @@ import io.lake.meta.testkit.Capability;
 import io.lake.meta.testkit.InMemoryMetaStore;
 import io.lake.meta.testkit.MetaStoreSuite;
 import io.lake.meta.testkit.StoreContext;
-import io.lake.meta.MetaKey;
-import io.lake.meta.MetaStore;
-import io.lake.meta.Page;
-import io.lake.meta.PageCost;
-import io.lake.meta.PageRequest;
-import io.lake.meta.spi.PageCursor;
-import io.lake.meta.spi.PageTokenCodec;
 import java.util.List;
 import java.util.Optional;
 
@@ -35,7 +34,8 @@ class EmptyFirstPageMetaStoreContractTest extends MetaStoreSuite {
 
         @Override
         public Capabilities capabilities() {
-            return Capabilities.all().without(Capability.PAGES_MATCH_THE_MODEL, "every first page is empty, with a token");
+            return Capabilities.all()
+                    .without(Capability.PAGES_MATCH_THE_MODEL, "every first page is empty, with a token");
         }
     }
 
@@ -50,7 +50,10 @@ class EmptyFirstPageMetaStoreContractTest extends MetaStoreSuite {
         @Override
         Page rewritePage(PageRequest request) {
             if (request.token().isEmpty()) {
-                return new Page(List.of(), Optional.of(tokens.encode(request.prefix(), PageCursor.startOf(0))), PageCost.items(0));
+                return new Page(
+                        List.of(),
+                        Optional.of(tokens.encode(request.prefix(), PageCursor.startOf(0))),
+                        PageCost.items(0));
             }
             PageCursor cursor = tokens.decode(request.prefix(), request.token().get());
             return cursor.afterKey(request.prefix()).isEmpty()

@@ -61,20 +61,29 @@ class EmptyPageAfterEveryTokenMetaStoreContractTest extends MetaStoreSuite {
             PageCursor cursor = tokens.decode(request.prefix(), request.token().get());
             Optional<MetaKey> after = cursor.afterKey(request.prefix());
             if (cursor.partition() == OWES_AN_EMPTY_PAGE) {
-                PageCursor same = after.map(k -> PageCursor.after(RESUMES, request.prefix(), k)).orElse(PageCursor.startOf(RESUMES));
+                PageCursor same = after.map(k -> PageCursor.after(RESUMES, request.prefix(), k))
+                        .orElse(PageCursor.startOf(RESUMES));
                 return new Page(List.of(), Optional.of(tokens.encode(request.prefix(), same)), PageCost.items(0));
             }
             return resume(request, after);
         }
 
         private Page resume(PageRequest request, Optional<MetaKey> after) {
-            PageRequest modelRequest = after
-                    .map(k -> PageRequest.after(request.prefix(),
-                            modelTokens.encode(request.prefix(), PageCursor.after(0, request.prefix(), k)), request.limit()))
+            PageRequest modelRequest = after.map(k -> PageRequest.after(
+                            request.prefix(),
+                            modelTokens.encode(request.prefix(), PageCursor.after(0, request.prefix(), k)),
+                            request.limit()))
                     .orElse(PageRequest.first(request.prefix(), request.limit()));
             Page page = delegate().page(modelRequest);
-            Optional<String> next = page.nextToken().map(t -> tokens.encode(request.prefix(),
-                    PageCursor.after(OWES_AN_EMPTY_PAGE, request.prefix(), page.entries().get(page.entries().size() - 1).key())));
+            Optional<String> next = page.nextToken()
+                    .map(t -> tokens.encode(
+                            request.prefix(),
+                            PageCursor.after(
+                                    OWES_AN_EMPTY_PAGE,
+                                    request.prefix(),
+                                    page.entries()
+                                            .get(page.entries().size() - 1)
+                                            .key())));
             return new Page(page.entries(), next, page.cost());
         }
     }

@@ -18,8 +18,11 @@ class MeteredMetaStoreContractTest extends MetaStoreSuite {
 
         @Override
         public MetaStore open(StoreContext context) {
-            return MeteredMetaStore.builder().store(InMemoryMetaStore.withHooks(context.raceHooks())).registry(registry)
-                    .backend("memory").build();
+            return MeteredMetaStore.builder()
+                    .store(InMemoryMetaStore.withHooks(context.raceHooks()))
+                    .registry(registry)
+                    .backend("memory")
+                    .build();
         }
     }
 }

@@ -9,5 +9,4 @@ import io.lake.meta.testkit.lease.LeaseFencingSuite;
  * ({@link UnknownCurrentMetaStoreContractTest}).
  */
 @Backend(UnknownCurrentMetaStoreContractTest.Forgetting.class)
-class UnknownCurrentLeaseFencingTest extends LeaseFencingSuite {
-}
+class UnknownCurrentLeaseFencingTest extends LeaseFencingSuite {}

@@ -26,8 +26,10 @@ class UnknownCurrentMetaStoreContractTest extends MetaStoreSuite {
 
         @Override
         public Capabilities capabilities() {
-            return Capabilities.all().without(Capability.CONFLICT_REPORTS_CURRENT_VALUE,
-                    "every conflict forgets the current value, as the API allows");
+            return Capabilities.all()
+                    .without(
+                            Capability.CONFLICT_REPORTS_CURRENT_VALUE,
+                            "every conflict forgets the current value, as the API allows");
         }
     }
 }

@@ -18,8 +18,7 @@ import java.util.function.UnaryOperator;
 /** Model stores that answer conflicts without their current value, or with a wrong one. */
 public final class UnknownCurrentStores {
 
-    private UnknownCurrentStores() {
-    }
+    private UnknownCurrentStores() {}
 
     /** Every conflict, on every write path, loses its current value (which the API allows). */
     public static MetaStore forgetting(RaceHooks hooks) {
@@ -28,7 +27,8 @@ public final class UnknownCurrentStores {
 
     /** Every single-key conflict reports a value the key never held: a bug the suite must catch. */
     public static MetaStore lying(RaceHooks hooks) {
-        return new Rewriting(InMemoryMetaStore.withHooks(hooks), r -> WriteResult.conflict(Optional.of(MetaValue.utf8("never"))));
+        return new Rewriting(
+                InMemoryMetaStore.withHooks(hooks), r -> WriteResult.conflict(Optional.of(MetaValue.utf8("never"))));
     }
 
     private static final class Rewriting extends ForwardingMetaStore {
@@ -49,14 +49,19 @@ public final class UnknownCurrentStores {
         public GuardedResult applyGuarded(GuardedMutation mutation) {
             GuardedResult result = super.applyGuarded(mutation);
             return result.outcome() == GuardedResult.Outcome.TARGET_CONFLICT
-                    ? GuardedResult.targetConflict(conflict.apply(result.targetResult().orElseThrow())) : result;
+                    ? GuardedResult.targetConflict(
+                            conflict.apply(result.targetResult().orElseThrow()))
+                    : result;
         }
 
         @Override
         public TransactionResult transact(Transaction transaction) {
             TransactionResult result = super.transact(transaction);
-            return result.isApplied() ? result : TransactionResult.notApplied(result.failures().stream()
-                    .map(f -> TransactionFailure.currentUnknown(f.key())).toList());
+            return result.isApplied()
+                    ? result
+                    : TransactionResult.notApplied(result.failures().stream()
+                            .map(f -> TransactionFailure.currentUnknown(f.key()))
+                            .toList());
         }
     }
 }

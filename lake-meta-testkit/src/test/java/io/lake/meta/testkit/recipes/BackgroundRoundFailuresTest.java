@@ -55,25 +55,45 @@ class BackgroundRoundFailuresTest {
 
     @Test
     void electionRound_failingWithACheckedException_isRetried_andTheCandidateBecomesLeader() {
-        LeaderElection election = LeaderElection.builder().store(store).leaseKey(MetaKey.of("lease/rounds"))
-                .candidateId("node-a").leaseDuration(LEASE).renewInterval(RENEW).clock(wall).ticker(ticker)
-                .scheduler(scheduler).listenerExecutor(Runnable::run).build();
+        LeaderElection election = LeaderElection.builder()
+                .store(store)
+                .leaseKey(MetaKey.of("lease/rounds"))
+                .candidateId("node-a")
+                .leaseDuration(LEASE)
+                .renewInterval(RENEW)
+                .clock(wall)
+                .ticker(ticker)
+                .scheduler(scheduler)
+                .listenerExecutor(Runnable::run)
+                .build();
         store.failNext(Call.ANY, Fault.thrown(new IOException("injected into the first round")));
         election.start();
 
         scheduler.runDue(); // round 1 fails
-        assertThat(store.injected()).as("the first round hit the injected exception").isEqualTo(1);
+        assertThat(store.injected())
+                .as("the first round hit the injected exception")
+                .isEqualTo(1);
         advance(RENEW); // round 2
 
-        assertThat(election.isLeader()).as("a later round ran and won the lease").isTrue();
+        assertThat(election.isLeader())
+                .as("a later round ran and won the lease")
+                .isTrue();
         election.close();
     }
 
     @Test
     void lockRenewal_failingWithAnError_isRetried_andTheHoldOutlivesItsFirstLease() {
-        FencedLock lock = FencedLock.builder().store(store).key(MetaKey.of("lock/renewals")).holderId("node-a")
-                .leaseDuration(LEASE).renewInterval(RENEW).clock(wall).ticker(ticker).scheduler(scheduler)
-                .listenerExecutor(Runnable::run).build();
+        FencedLock lock = FencedLock.builder()
+                .store(store)
+                .key(MetaKey.of("lock/renewals"))
+                .holderId("node-a")
+                .leaseDuration(LEASE)
+                .renewInterval(RENEW)
+                .clock(wall)
+                .ticker(ticker)
+                .scheduler(scheduler)
+                .listenerExecutor(Runnable::run)
+                .build();
         lock.start();
         LockHold hold = lock.tryAcquire().orElseThrow();
         store.failNext(Call.ANY, Fault.thrown(new AssertionError("injected into the first renewal")));
@@ -90,37 +110,65 @@ class BackgroundRoundFailuresTest {
     /** Not periodic, but the same catch: an Error left the acquisition open, and the lock object stuck. */
     @Test
     void acquisitionRound_failingWithAnError_answersTheCaller_andTheLockCanAcquireAgain() {
-        FencedLock lock = FencedLock.builder().store(store).key(MetaKey.of("lock/acquire")).holderId("node-a")
-                .leaseDuration(LEASE).renewInterval(RENEW).clock(wall).ticker(ticker).scheduler(scheduler)
-                .listenerExecutor(Runnable::run).build();
+        FencedLock lock = FencedLock.builder()
+                .store(store)
+                .key(MetaKey.of("lock/acquire"))
+                .holderId("node-a")
+                .leaseDuration(LEASE)
+                .renewInterval(RENEW)
+                .clock(wall)
+                .ticker(ticker)
+                .scheduler(scheduler)
+                .listenerExecutor(Runnable::run)
+                .build();
         lock.start();
         store.failNext(Call.ANY, Fault.thrown(new AssertionError("injected into the acquisition round")));
 
         Throwable first = org.assertj.core.api.Assertions.catchThrowable(lock::tryAcquire);
 
         assertThat(first).as("the round's error reaches the caller").isInstanceOf(AssertionError.class);
-        assertThat(lock.tryAcquire()).as("the next acquisition of the same lock object").isPresent();
+        assertThat(lock.tryAcquire())
+                .as("the next acquisition of the same lock object")
+                .isPresent();
         lock.close();
     }
 
     @Test
     void scheduledAcquisitionRound_failingWithACheckedException_answersTheWaitingCaller() throws Exception {
-        FencedLock other = FencedLock.builder().store(memory).key(MetaKey.of("lock/wait")).holderId("node-b")
-                .leaseDuration(LEASE).renewInterval(RENEW).clock(wall).ticker(ticker).scheduler(scheduler)
-                .listenerExecutor(Runnable::run).build();
-        FencedLock lock = FencedLock.builder().store(store).key(MetaKey.of("lock/wait")).holderId("node-a")
-                .leaseDuration(LEASE).renewInterval(RENEW).retryInterval(Duration.ofSeconds(1)).clock(wall)
-                .ticker(ticker).scheduler(scheduler).listenerExecutor(Runnable::run).build();
+        FencedLock other = FencedLock.builder()
+                .store(memory)
+                .key(MetaKey.of("lock/wait"))
+                .holderId("node-b")
+                .leaseDuration(LEASE)
+                .renewInterval(RENEW)
+                .clock(wall)
+                .ticker(ticker)
+                .scheduler(scheduler)
+                .listenerExecutor(Runnable::run)
+                .build();
+        FencedLock lock = FencedLock.builder()
+                .store(store)
+                .key(MetaKey.of("lock/wait"))
+                .holderId("node-a")
+                .leaseDuration(LEASE)
+                .renewInterval(RENEW)
+                .retryInterval(Duration.ofSeconds(1))
+                .clock(wall)
+                .ticker(ticker)
+                .scheduler(scheduler)
+                .listenerExecutor(Runnable::run)
+                .build();
         other.start();
         lock.start();
         assertThat(other.tryAcquire()).isPresent();
-        java.util.concurrent.CompletableFuture<LockHold> waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try {
-                return lock.acquire(Duration.ofSeconds(60));
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        java.util.concurrent.CompletableFuture<LockHold> waiting =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return lock.acquire(Duration.ofSeconds(60));
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
         scheduler.awaitPendingOneShots(1); // its first round found the lock held and scheduled the next
         store.failNext(Call.ANY, Fault.thrown(new IOException("injected into a scheduled acquisition round")));
 
@@ -128,10 +176,13 @@ class BackgroundRoundFailuresTest {
         wall.advance(Duration.ofSeconds(1));
         scheduler.runDue(); // the scheduled round throws
 
-        Throwable answer = org.assertj.core.api.Assertions.catchThrowable(
-                () -> waiting.get(30, java.util.concurrent.TimeUnit.SECONDS)); // a safety net: the answer is already given
-        assertThat(answer).as("the waiting caller was answered with the round's failure")
-                .isInstanceOf(java.util.concurrent.ExecutionException.class).cause().hasRootCauseInstanceOf(IOException.class);
+        Throwable answer = org.assertj.core.api.Assertions.catchThrowable(() ->
+                waiting.get(30, java.util.concurrent.TimeUnit.SECONDS)); // a safety net: the answer is already given
+        assertThat(answer)
+                .as("the waiting caller was answered with the round's failure")
+                .isInstanceOf(java.util.concurrent.ExecutionException.class)
+                .cause()
+                .hasRootCauseInstanceOf(IOException.class);
         lock.close();
         other.close();
     }
@@ -139,17 +190,21 @@ class BackgroundRoundFailuresTest {
     @Test
     void sweeperTick_failingWithAnError_isRetried_atTheNextInterval() {
         Duration interval = Duration.ofSeconds(30);
-        MaintenanceSweeper sweeper = MaintenanceSweeper.builder().registryStore(store)
-                .locks(table -> Optional.empty()).maintainer(new TableMaintainer() {
+        MaintenanceSweeper sweeper = MaintenanceSweeper.builder()
+                .registryStore(store)
+                .locks(table -> Optional.empty())
+                .maintainer(new TableMaintainer() {
                     @Override
                     public MaintenanceAction maintain(TableRegistration table) {
                         return MaintenanceAction.none();
                     }
 
                     @Override
-                    public void cleanUp(TableRegistration tombstone) {
-                    }
-                }).limits(MaintenanceLimits.of(interval, 10)).clock(wall).build();
+                    public void cleanUp(TableRegistration tombstone) {}
+                })
+                .limits(MaintenanceLimits.of(interval, 10))
+                .clock(wall)
+                .build();
         sweeper.scheduleOn(scheduler);
         store.failNext(Call.ANY, Fault.thrown(new AssertionError("injected into the first tick")));
 
@@ -158,6 +213,8 @@ class BackgroundRoundFailuresTest {
         advance(interval); // tick 2
 
         assertThat(store.injected()).as("the first tick hit the injected error").isEqualTo(1);
-        assertThat(store.calls(Call.PAGE)).as("a later tick read the registry again").isGreaterThan(pagesBefore);
+        assertThat(store.calls(Call.PAGE))
+                .as("a later tick read the registry again")
+                .isGreaterThan(pagesBefore);
     }
 }

@@ -31,10 +31,17 @@ class ShutDownSchedulerTest {
     @Test
     void election_startedOnAShutDownScheduler_failsAndStaysLatent() {
         shutDown.shutdown();
-        LeaderElection election = LeaderElection.builder().store(store).leaseKey(MetaKey.of("lease/shut-down"))
-                .candidateId("node-a").leaseDuration(Duration.ofSeconds(9)).scheduler(shutDown).build();
+        LeaderElection election = LeaderElection.builder()
+                .store(store)
+                .leaseKey(MetaKey.of("lease/shut-down"))
+                .candidateId("node-a")
+                .leaseDuration(Duration.ofSeconds(9))
+                .scheduler(shutDown)
+                .build();
 
-        assertThatThrownBy(election::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("shut down");
+        assertThatThrownBy(election::start)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("shut down");
 
         assertThat(election.state()).isEqualTo(LeaderElection.State.LATENT);
         election.close();
@@ -43,10 +50,17 @@ class ShutDownSchedulerTest {
     @Test
     void lock_startedOnAShutDownScheduler_failsAndStaysLatent() {
         shutDown.shutdown();
-        FencedLock lock = FencedLock.builder().store(store).key(MetaKey.of("lock/shut-down")).holderId("node-a")
-                .leaseDuration(Duration.ofSeconds(9)).scheduler(shutDown).build();
+        FencedLock lock = FencedLock.builder()
+                .store(store)
+                .key(MetaKey.of("lock/shut-down"))
+                .holderId("node-a")
+                .leaseDuration(Duration.ofSeconds(9))
+                .scheduler(shutDown)
+                .build();
 
-        assertThatThrownBy(lock::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("shut down");
+        assertThatThrownBy(lock::start)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("shut down");
 
         assertThat(lock.state()).isEqualTo(FencedLock.State.LATENT);
         lock.close();

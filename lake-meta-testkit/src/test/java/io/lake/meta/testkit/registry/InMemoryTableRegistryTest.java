@@ -5,5 +5,4 @@ import io.lake.meta.testkit.InMemoryBackend;
 
 /** The table registry suite on the in-memory model store. */
 @Backend(InMemoryBackend.class)
-class InMemoryTableRegistryTest extends TableRegistrySuite {
-}
+class InMemoryTableRegistryTest extends TableRegistrySuite {}

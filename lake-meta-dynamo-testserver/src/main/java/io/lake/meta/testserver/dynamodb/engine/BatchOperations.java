@@ -51,15 +51,24 @@ final class BatchOperations {
         Requests.onlyMembers("BatchGetItem", body, Set.of("RequestItems", "ReturnConsumedCapacity"));
         ObjectNode requestItems = requestItems(body);
         String capacityMode = Requests.returnConsumedCapacity(body);
-        record TableRequest(String name, List<Map<String, AttrValue>> keys, @Nullable ProjectionExpression projection,
-                            boolean consistent) {
-        }
+        record TableRequest(
+                String name,
+                List<Map<String, AttrValue>> keys,
+                @Nullable ProjectionExpression projection,
+                boolean consistent) {}
         List<TableRequest> requests = new ArrayList<>();
         int total = 0;
         for (Map.Entry<String, JsonNode> e : requestItems.properties()) {
             JsonNode spec = e.getValue();
-            Requests.onlyMembers("BatchGetItem RequestItems", spec, Set.of("Keys", "ProjectionExpression",
-                    "ExpressionAttributeNames", "ConsistentRead", "AttributesToGet"));
+            Requests.onlyMembers(
+                    "BatchGetItem RequestItems",
+                    spec,
+                    Set.of(
+                            "Keys",
+                            "ProjectionExpression",
+                            "ExpressionAttributeNames",
+                            "ConsistentRead",
+                            "AttributesToGet"));
             if (Requests.member(spec, "AttributesToGet") != null) {
                 throw Errors.unsupported("legacy parameter AttributesToGet of BatchGetItem (use expressions)");
             }
@@ -75,13 +84,13 @@ final class BatchOperations {
             }
             total += keys.size();
             String projectionSource = Requests.string(spec, "ProjectionExpression");
-            Placeholders placeholders = Placeholders.read(Requests.member(spec, "ExpressionAttributeNames"), null,
-                    projectionSource != null, null);
-            ProjectionExpression projection = projectionSource == null ? null
-                    : ProjectionExpression.parse(projectionSource, placeholders);
+            Placeholders placeholders = Placeholders.read(
+                    Requests.member(spec, "ExpressionAttributeNames"), null, projectionSource != null, null);
+            ProjectionExpression projection =
+                    projectionSource == null ? null : ProjectionExpression.parse(projectionSource, placeholders);
             placeholders.checkAllUsed();
-            requests.add(new TableRequest(e.getKey(), keys, projection,
-                    Boolean.TRUE.equals(Requests.bool(spec, "ConsistentRead"))));
+            requests.add(new TableRequest(
+                    e.getKey(), keys, projection, Boolean.TRUE.equals(Requests.bool(spec, "ConsistentRead"))));
         }
         if (total > 100) {
             throw Errors.validation("Too many items requested for the BatchGetItem call");
@@ -114,7 +123,8 @@ final class BatchOperations {
                 if (item != null) {
                     db.stats.evaluated(r.name(), 1);
                     db.stats.returned(r.name(), 1);
-                    out.add(AttrJson.write(r.projection() == null ? item : r.projection().apply(item)));
+                    out.add(AttrJson.write(
+                            r.projection() == null ? item : r.projection().apply(item)));
                 }
             }
             db.stats.read(r.name(), units);
@@ -129,16 +139,22 @@ final class BatchOperations {
     }
 
     ObjectNode batchWriteItem(ObjectNode body) {
-        Requests.onlyMembers("BatchWriteItem", body, Set.of("RequestItems", "ReturnConsumedCapacity",
-                "ReturnItemCollectionMetrics"));
+        Requests.onlyMembers(
+                "BatchWriteItem",
+                body,
+                Set.of("RequestItems", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics"));
         ObjectNode requestItems = requestItems(body);
         String capacityMode = Requests.returnConsumedCapacity(body);
         Requests.returnItemCollectionMetrics(body);
-        record Write(String tableName, @Nullable Map<String, AttrValue> item, @Nullable Map<String, AttrValue> key) {
-        }
+        record Write(
+                String tableName,
+                @Nullable Map<String, AttrValue> item,
+                @Nullable Map<String, AttrValue> key) {}
         List<Write> writes = new ArrayList<>();
         for (Map.Entry<String, JsonNode> e : requestItems.properties()) {
-            if (!e.getValue().isArray() || e.getValue().size() == 0 || e.getValue().size() > 25) {
+            if (!e.getValue().isArray()
+                    || e.getValue().size() == 0
+                    || e.getValue().size() > 25) {
                 throw Errors.validation("1 validation error detected: Value at 'requestItems' failed to satisfy "
                         + "constraint: Map value must satisfy constraint: [Member must have length less than or equal "
                         + "to 25, Member must have length greater than or equal to 1]");
@@ -154,7 +170,9 @@ final class BatchOperations {
                     writes.add(new Write(e.getKey(), ItemOperations.requiredItem(put, "Item", "item"), null));
                 } else {
                     // exactly one of the two is set (checked above)
-                    writes.add(new Write(e.getKey(), null,
+                    writes.add(new Write(
+                            e.getKey(),
+                            null,
                             ItemOperations.requiredItem(Objects.requireNonNull(delete), "Key", "key")));
                 }
             }
@@ -187,7 +205,8 @@ final class BatchOperations {
             for (int i = 0; i < writes.size(); i++) {
                 Write w = writes.get(i);
                 Table table = db.table(w.tableName());
-                Map<String, AttrValue> old = w.item() != null ? table.items.put(pks.get(i), ItemOperations.orderedCopy(w.item()))
+                Map<String, AttrValue> old = w.item() != null
+                        ? table.items.put(pks.get(i), ItemOperations.orderedCopy(w.item()))
                         : table.items.remove(pks.get(i));
                 long size = Math.max(old == null ? 0 : ItemSize.of(old), w.item() == null ? 0 : ItemSize.of(w.item()));
                 capacity.merge(w.tableName(), Capacity.write(size), Double::sum);

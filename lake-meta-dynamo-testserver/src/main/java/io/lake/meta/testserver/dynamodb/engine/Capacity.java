@@ -14,8 +14,7 @@ final class Capacity {
     static final int READ_UNIT_BYTES = 4096;
     static final int WRITE_UNIT_BYTES = 1024;
 
-    private Capacity() {
-    }
+    private Capacity() {}
 
     static double read(long bytes, boolean consistent) {
         long units = Math.max(1, (bytes + READ_UNIT_BYTES - 1) / READ_UNIT_BYTES);

@@ -27,6 +27,7 @@ public final class Database {
     final ReentrantLock commitLock = new ReentrantLock();
     /** Read side: every read; write side: a transaction putting its items in place. */
     final StampedLock visibility = new StampedLock();
+
     final Clock clock;
     final String region;
     final String account;
@@ -45,8 +46,13 @@ public final class Database {
      * @param hooks called with {@code point} names at documented pause points, see
      *     {@code ServerHooks}
      */
-    public Database(Clock clock, String region, String account, ServerStatistics stats, PausePoints hooks,
-                    java.time.Duration tableCreationDelay) {
+    public Database(
+            Clock clock,
+            String region,
+            String account,
+            ServerStatistics stats,
+            PausePoints hooks,
+            java.time.Duration tableCreationDelay) {
         this.tableCreationDelay = tableCreationDelay;
         this.clock = clock;
         this.region = region;
@@ -59,20 +65,34 @@ public final class Database {
     /** Executes one operation on a parsed request body; throws {@code DynamoException} for error answers. */
     public ObjectNode execute(String operation, ObjectNode body) {
         switch (operation) {
-            case "CreateTable": return tableOps.createTable(body);
-            case "DescribeTable": return tableOps.describeTable(body);
-            case "DeleteTable": return tableOps.deleteTable(body);
-            case "ListTables": return tableOps.listTables(body);
-            case "GetItem": return visibleRead(operation, body, () -> itemOps.getItem(body));
-            case "PutItem": return itemOps.putItem(body);
-            case "DeleteItem": return itemOps.deleteItem(body);
-            case "UpdateItem": return itemOps.updateItem(body);
-            case "Query": return visibleRead(operation, body, () -> readOps.query(body));
-            case "Scan": return visibleRead(operation, body, () -> readOps.scan(body));
-            case "TransactWriteItems": return transactOps.transactWriteItems(body);
-            case "TransactGetItems": return transactOps.transactGetItems(body);
-            case "BatchGetItem": return visibleRead(operation, body, () -> batchOps.batchGetItem(body));
-            case "BatchWriteItem": return batchOps.batchWriteItem(body);
+            case "CreateTable":
+                return tableOps.createTable(body);
+            case "DescribeTable":
+                return tableOps.describeTable(body);
+            case "DeleteTable":
+                return tableOps.deleteTable(body);
+            case "ListTables":
+                return tableOps.listTables(body);
+            case "GetItem":
+                return visibleRead(operation, body, () -> itemOps.getItem(body));
+            case "PutItem":
+                return itemOps.putItem(body);
+            case "DeleteItem":
+                return itemOps.deleteItem(body);
+            case "UpdateItem":
+                return itemOps.updateItem(body);
+            case "Query":
+                return visibleRead(operation, body, () -> readOps.query(body));
+            case "Scan":
+                return visibleRead(operation, body, () -> readOps.scan(body));
+            case "TransactWriteItems":
+                return transactOps.transactWriteItems(body);
+            case "TransactGetItems":
+                return transactOps.transactGetItems(body);
+            case "BatchGetItem":
+                return visibleRead(operation, body, () -> batchOps.batchGetItem(body));
+            case "BatchWriteItem":
+                return batchOps.batchWriteItem(body);
             default:
                 throw Errors.unsupported("operation " + operation);
         }
@@ -110,10 +130,20 @@ public final class Database {
     /** Whether an operation is one this emulator implements. */
     public static boolean supports(String operation) {
         switch (operation) {
-            case "CreateTable": case "DescribeTable": case "DeleteTable": case "ListTables":
-            case "GetItem": case "PutItem": case "DeleteItem": case "UpdateItem":
-            case "Query": case "Scan": case "TransactWriteItems": case "TransactGetItems":
-            case "BatchGetItem": case "BatchWriteItem":
+            case "CreateTable":
+            case "DescribeTable":
+            case "DeleteTable":
+            case "ListTables":
+            case "GetItem":
+            case "PutItem":
+            case "DeleteItem":
+            case "UpdateItem":
+            case "Query":
+            case "Scan":
+            case "TransactWriteItems":
+            case "TransactGetItems":
+            case "BatchGetItem":
+            case "BatchWriteItem":
                 return true;
             default:
                 return false;

@@ -17,8 +17,7 @@ final class IdempotencyCache {
 
     static final Duration WINDOW = Duration.ofMinutes(10);
 
-    record Entry(JsonNode request, Instant completed, Map<String, Integer> actionsPerTable) {
-    }
+    record Entry(JsonNode request, Instant completed, Map<String, Integer> actionsPerTable) {}
 
     private final Clock clock;
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
@@ -28,7 +27,8 @@ final class IdempotencyCache {
     }
 
     /** The live entry for a token, or null when unknown or older than the window. */
-    @Nullable Entry find(String token) {
+    @Nullable
+    Entry find(String token) {
         Instant now = clock.instant();
         for (Iterator<Entry> it = entries.values().iterator(); it.hasNext(); ) {
             if (!it.next().completed().plus(WINDOW).isAfter(now)) {

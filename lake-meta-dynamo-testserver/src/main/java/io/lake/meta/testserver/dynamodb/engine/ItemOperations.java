@@ -23,8 +23,8 @@ final class ItemOperations {
 
     static final String[] ALL_RETURN_VALUES = {"NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"};
 
-    private static final Set<String> LEGACY = Set.of("AttributesToGet", "Expected", "ConditionalOperator",
-            "AttributeUpdates");
+    private static final Set<String> LEGACY =
+            Set.of("AttributesToGet", "Expected", "ConditionalOperator", "AttributeUpdates");
 
     private final Database db;
 
@@ -51,8 +51,13 @@ final class ItemOperations {
     }
 
     static String returnValuesOnConditionCheckFailure(ObjectNode body) {
-        return Requests.enumValue(body, "ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure",
-                "NONE", "ALL_OLD", "NONE");
+        return Requests.enumValue(
+                body,
+                "ReturnValuesOnConditionCheckFailure",
+                "returnValuesOnConditionCheckFailure",
+                "NONE",
+                "ALL_OLD",
+                "NONE");
     }
 
     static @Nullable ConditionExpression condition(ObjectNode body, Placeholders placeholders) {
@@ -67,18 +72,27 @@ final class ItemOperations {
     }
 
     ObjectNode getItem(ObjectNode body) {
-        Requests.onlyMembers("GetItem", body, Set.of("TableName", "Key", "ConsistentRead", "ReturnConsumedCapacity",
-                "ProjectionExpression", "ExpressionAttributeNames", "AttributesToGet"));
+        Requests.onlyMembers(
+                "GetItem",
+                body,
+                Set.of(
+                        "TableName",
+                        "Key",
+                        "ConsistentRead",
+                        "ReturnConsumedCapacity",
+                        "ProjectionExpression",
+                        "ExpressionAttributeNames",
+                        "AttributesToGet"));
         rejectLegacy("GetItem", body);
         String tableName = Requests.tableName(body, 1);
         Map<String, AttrValue> key = requiredItem(body, "Key", "key");
         String capacityMode = Requests.returnConsumedCapacity(body);
         boolean consistent = Boolean.TRUE.equals(Requests.bool(body, "ConsistentRead"));
         String projectionSource = Requests.string(body, "ProjectionExpression");
-        Placeholders placeholders = Placeholders.read(Requests.member(body, "ExpressionAttributeNames"), null,
-                projectionSource != null, null);
-        ProjectionExpression projection = projectionSource == null ? null
-                : ProjectionExpression.parse(projectionSource, placeholders);
+        Placeholders placeholders = Placeholders.read(
+                Requests.member(body, "ExpressionAttributeNames"), null, projectionSource != null, null);
+        ProjectionExpression projection =
+                projectionSource == null ? null : ProjectionExpression.parse(projectionSource, placeholders);
         placeholders.checkAllUsed();
         Table table = db.table(tableName);
         PrimaryKey pk = table.schema.fromKey(key);
@@ -107,7 +121,11 @@ final class ItemOperations {
         checkItemSize(item, "Item size has exceeded the maximum allowed size");
         Table table = db.table(request.tableName());
         PrimaryKey pk = table.schema.fromItem(item);
-        Committed done = commitSingle("PutItem", request, table, pk,
+        Committed done = commitSingle(
+                "PutItem",
+                request,
+                table,
+                pk,
                 old -> Capacity.write(Math.max(ItemSize.of(item), old == null ? 0 : ItemSize.of(old))),
                 () -> table.items.put(pk, orderedCopy(item)));
         db.stats.evaluated(request.tableName(), 1);
@@ -118,7 +136,11 @@ final class ItemOperations {
         SingleWrite request = readSingleWrite("DeleteItem", body, "Key", "key");
         Table table = db.table(request.tableName());
         PrimaryKey pk = table.schema.fromKey(request.item());
-        Committed done = commitSingle("DeleteItem", request, table, pk,
+        Committed done = commitSingle(
+                "DeleteItem",
+                request,
+                table,
+                pk,
                 old -> Capacity.write(old == null ? 0 : ItemSize.of(old)),
                 () -> table.items.remove(pk));
         db.stats.evaluated(request.tableName(), done.old() == null ? 0 : 1);
@@ -126,19 +148,34 @@ final class ItemOperations {
     }
 
     /** A parsed PutItem or DeleteItem: {@code item} is the item to put, or the key to delete. */
-    private record SingleWrite(String tableName, Map<String, AttrValue> item, String returnValues,
-                               String capacityMode, String onFailure, @Nullable ConditionExpression condition) {
-    }
+    private record SingleWrite(
+            String tableName,
+            Map<String, AttrValue> item,
+            String returnValues,
+            String capacityMode,
+            String onFailure,
+            @Nullable ConditionExpression condition) {}
 
     /** The item a single write found (null when absent) and the write units it was charged. */
-    private record Committed(@Nullable Map<String, AttrValue> old, double units) {
-    }
+    private record Committed(@Nullable Map<String, AttrValue> old, double units) {}
 
     /** Validates and reads a PutItem or DeleteItem request, in the order the service checks it. */
     private static SingleWrite readSingleWrite(String operation, ObjectNode body, String itemMember, String itemPath) {
-        Requests.onlyMembers(operation, body, Set.of("TableName", itemMember, "ReturnValues", "ReturnConsumedCapacity",
-                "ReturnItemCollectionMetrics", "ConditionExpression", "ExpressionAttributeNames",
-                "ExpressionAttributeValues", "ReturnValuesOnConditionCheckFailure", "Expected", "ConditionalOperator"));
+        Requests.onlyMembers(
+                operation,
+                body,
+                Set.of(
+                        "TableName",
+                        itemMember,
+                        "ReturnValues",
+                        "ReturnConsumedCapacity",
+                        "ReturnItemCollectionMetrics",
+                        "ConditionExpression",
+                        "ExpressionAttributeNames",
+                        "ExpressionAttributeValues",
+                        "ReturnValuesOnConditionCheckFailure",
+                        "Expected",
+                        "ConditionalOperator"));
         rejectLegacy(operation, body);
         String tableName = Requests.tableName(body, 1);
         Map<String, AttrValue> item = requiredItem(body, itemMember, itemPath);
@@ -150,8 +187,11 @@ final class ItemOperations {
         Requests.returnItemCollectionMetrics(body);
         String onFailure = returnValuesOnConditionCheckFailure(body);
         boolean hasCondition = Requests.member(body, "ConditionExpression") != null;
-        Placeholders placeholders = Placeholders.read(Requests.member(body, "ExpressionAttributeNames"),
-                Requests.member(body, "ExpressionAttributeValues"), hasCondition, hasCondition ? null : "ConditionExpression");
+        Placeholders placeholders = Placeholders.read(
+                Requests.member(body, "ExpressionAttributeNames"),
+                Requests.member(body, "ExpressionAttributeValues"),
+                hasCondition,
+                hasCondition ? null : "ConditionExpression");
         ConditionExpression condition = condition(body, placeholders);
         placeholders.checkAllUsed();
         return new SingleWrite(tableName, item, returnValues, capacityMode, onFailure, condition);
@@ -161,8 +201,13 @@ final class ItemOperations {
      * Under the commit lock: reads the current item, charges the write units {@code units} gives
      * for it, checks the condition against it, then runs {@code write}.
      */
-    private Committed commitSingle(String operation, SingleWrite request, Table table, PrimaryKey pk,
-                                   ToDoubleFunction<Map<String, AttrValue>> units, Runnable write) {
+    private Committed commitSingle(
+            String operation,
+            SingleWrite request,
+            Table table,
+            PrimaryKey pk,
+            ToDoubleFunction<Map<String, AttrValue>> units,
+            Runnable write) {
         db.commitLock.lock();
         try {
             Map<String, AttrValue> old = table.get(pk);
@@ -185,15 +230,31 @@ final class ItemOperations {
         if (request.returnValues().equals("ALL_OLD") && done.old() != null) {
             response.set("Attributes", AttrJson.write(done.old()));
         }
-        putIfNotNull(response, "ConsumedCapacity", Capacity.single(request.capacityMode(), request.tableName(), done.units()));
+        putIfNotNull(
+                response,
+                "ConsumedCapacity",
+                Capacity.single(request.capacityMode(), request.tableName(), done.units()));
         return response;
     }
 
     ObjectNode updateItem(ObjectNode body) {
-        Requests.onlyMembers("UpdateItem", body, Set.of("TableName", "Key", "ReturnValues", "ReturnConsumedCapacity",
-                "ReturnItemCollectionMetrics", "UpdateExpression", "ConditionExpression", "ExpressionAttributeNames",
-                "ExpressionAttributeValues", "ReturnValuesOnConditionCheckFailure", "AttributeUpdates", "Expected",
-                "ConditionalOperator"));
+        Requests.onlyMembers(
+                "UpdateItem",
+                body,
+                Set.of(
+                        "TableName",
+                        "Key",
+                        "ReturnValues",
+                        "ReturnConsumedCapacity",
+                        "ReturnItemCollectionMetrics",
+                        "UpdateExpression",
+                        "ConditionExpression",
+                        "ExpressionAttributeNames",
+                        "ExpressionAttributeValues",
+                        "ReturnValuesOnConditionCheckFailure",
+                        "AttributeUpdates",
+                        "Expected",
+                        "ConditionalOperator"));
         rejectLegacy("UpdateItem", body);
         String tableName = Requests.tableName(body, 1);
         Map<String, AttrValue> key = requiredItem(body, "Key", "key");
@@ -204,8 +265,11 @@ final class ItemOperations {
         boolean hasCondition = Requests.member(body, "ConditionExpression") != null;
         String updateSource = Requests.string(body, "UpdateExpression");
         boolean any = hasCondition || updateSource != null;
-        Placeholders placeholders = Placeholders.read(Requests.member(body, "ExpressionAttributeNames"),
-                Requests.member(body, "ExpressionAttributeValues"), any, any ? null : "UpdateExpression and ConditionExpression");
+        Placeholders placeholders = Placeholders.read(
+                Requests.member(body, "ExpressionAttributeNames"),
+                Requests.member(body, "ExpressionAttributeValues"),
+                any,
+                any ? null : "UpdateExpression and ConditionExpression");
         UpdateExpression update = updateSource == null ? null : UpdateExpression.parse(updateSource, placeholders);
         ConditionExpression condition = condition(body, placeholders);
         placeholders.checkAllUsed();
@@ -214,8 +278,8 @@ final class ItemOperations {
         if (update != null) {
             for (String name : update.topLevelNames()) {
                 if (table.schema.isKeyAttribute(name)) {
-                    throw Errors.validation("One or more parameter values were invalid: Cannot update attribute "
-                            + name + ". This attribute is part of the key");
+                    throw Errors.validation("One or more parameter values were invalid: Cannot update attribute " + name
+                            + ". This attribute is part of the key");
                 }
             }
         }
@@ -227,7 +291,8 @@ final class ItemOperations {
             old = table.get(pk);
             if (condition != null && !condition.matches(old)) {
                 db.stats.write(tableName, Capacity.write(old == null ? 0 : ItemSize.of(old)));
-                throw Errors.conditionalCheckFailed(onFailure.equals("ALL_OLD") && old != null ? AttrJson.write(old) : null);
+                throw Errors.conditionalCheckFailed(
+                        onFailure.equals("ALL_OLD") && old != null ? AttrJson.write(old) : null);
             }
             updated = applyUpdate(table, key, old, update, Nesting.TOO_DEEP_IN_SINGLE_WRITE);
             units = Capacity.write(Math.max(ItemSize.of(updated), old == null ? 0 : ItemSize.of(old)));
@@ -241,11 +306,20 @@ final class ItemOperations {
         ObjectNode response = JsonNodeFactory.instance.objectNode();
         Map<String, AttrValue> attributes = null;
         switch (returnValues) {
-            case "ALL_OLD": attributes = old; break;
-            case "ALL_NEW": attributes = updated; break;
-            case "UPDATED_OLD": attributes = old == null || update == null ? null : update.touched(old); break;
-            case "UPDATED_NEW": attributes = update == null ? null : update.touched(updated); break;
-            default: break;
+            case "ALL_OLD":
+                attributes = old;
+                break;
+            case "ALL_NEW":
+                attributes = updated;
+                break;
+            case "UPDATED_OLD":
+                attributes = old == null || update == null ? null : update.touched(old);
+                break;
+            case "UPDATED_NEW":
+                attributes = update == null ? null : update.touched(updated);
+                break;
+            default:
+                break;
         }
         if (attributes != null && !attributes.isEmpty()) {
             response.set("Attributes", AttrJson.write(attributes));
@@ -259,9 +333,12 @@ final class ItemOperations {
      * would nest too deeply is refused with {@code tooDeepMessage}, whose wording depends on the
      * operation.
      */
-    static Map<String, AttrValue> applyUpdate(Table table, Map<String, AttrValue> key,
-                                              @Nullable Map<String, AttrValue> old,
-                                              @Nullable UpdateExpression update, String tooDeepMessage) {
+    static Map<String, AttrValue> applyUpdate(
+            Table table,
+            Map<String, AttrValue> key,
+            @Nullable Map<String, AttrValue> old,
+            @Nullable UpdateExpression update,
+            String tooDeepMessage) {
         Map<String, AttrValue> start = old != null ? old : table.schema.keyOf(key);
         Map<String, AttrValue> updated = update == null ? start : update.apply(start);
         if (Nesting.tooDeep(updated)) {
@@ -275,8 +352,8 @@ final class ItemOperations {
         return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(item));
     }
 
-    static void putIfNotNull(ObjectNode response, String member,
-                             com.fasterxml.jackson.databind.@Nullable JsonNode value) {
+    static void putIfNotNull(
+            ObjectNode response, String member, com.fasterxml.jackson.databind.@Nullable JsonNode value) {
         if (value != null) {
             response.set(member, value);
         }

@@ -20,8 +20,7 @@ import org.jspecify.annotations.Nullable;
 final class KeyCondition {
 
     /** One condition on one key attribute. */
-    private record Part(String attribute, String operator, List<AttrValue> values) {
-    }
+    private record Part(String attribute, String operator, List<AttrValue> values) {}
 
     /**
      * What a Query checks of its ExclusiveStartKey while the key condition is analysed, in the
@@ -33,12 +32,10 @@ final class KeyCondition {
         /** No start key: nothing to check. */
         StartKeyChecks NONE = new StartKeyChecks() {
             @Override
-            public void shape() {
-            }
+            public void shape() {}
 
             @Override
-            public void attribute(String name, AttrValue.Type type) {
-            }
+            public void attribute(String name, AttrValue.Type type) {}
         };
 
         void shape();
@@ -69,12 +66,17 @@ final class KeyCondition {
     }
 
     /** The smallest sort-key value the condition can match, or null when unbounded below. */
-    @Nullable AttrValue lowerBound() {
+    @Nullable
+    AttrValue lowerBound() {
         if (range == null) {
             return null;
         }
         switch (range.operator) {
-            case "=": case ">": case ">=": case "BETWEEN": case "begins_with":
+            case "=":
+            case ">":
+            case ">=":
+            case "BETWEEN":
+            case "begins_with":
                 return range.values.get(0);
             default:
                 return null;
@@ -82,12 +84,15 @@ final class KeyCondition {
     }
 
     /** The largest sort-key value the condition can match, or null when unbounded above. */
-    @Nullable AttrValue upperBound() {
+    @Nullable
+    AttrValue upperBound() {
         if (range == null) {
             return null;
         }
         switch (range.operator) {
-            case "=": case "<": case "<=":
+            case "=":
+            case "<":
+            case "<=":
                 return range.values.get(0);
             case "BETWEEN":
                 return range.values.get(1);
@@ -110,13 +115,19 @@ final class KeyCondition {
         }
         AttrValue a = range.values.get(0);
         switch (range.operator) {
-            case "=": return AttrValue.compareScalars(value, a) == 0;
-            case "<": return AttrValue.compareScalars(value, a) < 0;
-            case "<=": return AttrValue.compareScalars(value, a) <= 0;
-            case ">": return AttrValue.compareScalars(value, a) > 0;
-            case ">=": return AttrValue.compareScalars(value, a) >= 0;
+            case "=":
+                return AttrValue.compareScalars(value, a) == 0;
+            case "<":
+                return AttrValue.compareScalars(value, a) < 0;
+            case "<=":
+                return AttrValue.compareScalars(value, a) <= 0;
+            case ">":
+                return AttrValue.compareScalars(value, a) > 0;
+            case ">=":
+                return AttrValue.compareScalars(value, a) >= 0;
             case "BETWEEN":
-                return AttrValue.compareScalars(value, a) >= 0 && AttrValue.compareScalars(value, range.values.get(1)) <= 0;
+                return AttrValue.compareScalars(value, a) >= 0
+                        && AttrValue.compareScalars(value, range.values.get(1)) <= 0;
             default: { // begins_with
                 if (value.type() == AttrValue.Type.S) {
                     return value.s().startsWith(a.s());
@@ -190,8 +201,9 @@ final class KeyCondition {
             range.values.forEach(v -> KeySchema.checkNotEmpty(rangeName, v));
             range.values.forEach(KeySchema::checkRangeSize);
             if (range.operator.equals("begins_with") && rangeType == AttrValue.Type.N) {
-                throw invalid("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, "
-                        + "operand type: N");
+                throw invalid(
+                        "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, "
+                                + "operand type: N");
             }
         }
         boolean wholeKey = range == null ? !schema.hasRange() : range.operator.equals("=");
@@ -238,7 +250,8 @@ final class KeyCondition {
             boolean leftPath = cmp.left() instanceof Ast.Path;
             boolean rightPath = cmp.right() instanceof Ast.Path;
             if (leftPath && rightPath) {
-                throw invalid("Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
+                throw invalid(
+                        "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
             }
             if (!leftPath && !rightPath) {
                 throw invalid("Invalid condition in KeyConditionExpression: No key attribute specified");
@@ -246,7 +259,8 @@ final class KeyCondition {
             Ast.Path path = (Ast.Path) (leftPath ? cmp.left() : cmp.right());
             Ast.Value value = (Ast.Value) (leftPath ? cmp.right() : cmp.left());
             String operator = leftPath ? cmp.operator() : mirror(cmp.operator());
-            return new Part(attribute(path, e), operator, List.of(e.placeholders().value(value.placeholder())));
+            return new Part(
+                    attribute(path, e), operator, List.of(e.placeholders().value(value.placeholder())));
         }
         if (c instanceof Ast.Between) {
             Ast.Between b = (Ast.Between) c;
@@ -254,13 +268,18 @@ final class KeyCondition {
             noNesting(b.low());
             noNesting(b.high());
             if (!(b.operand() instanceof Ast.Path)) {
-                throw invalid("Invalid condition in KeyConditionExpression: BETWEEN operator must have the key attribute as its first operand");
+                throw invalid(
+                        "Invalid condition in KeyConditionExpression: BETWEEN operator must have the key attribute as its first operand");
             }
             if (b.low() instanceof Ast.Path || b.high() instanceof Ast.Path) {
-                throw invalid("Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
+                throw invalid(
+                        "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
             }
-            return new Part(attribute((Ast.Path) b.operand(), e), "BETWEEN",
-                    List.of(e.placeholders().value(((Ast.Value) b.low()).placeholder()),
+            return new Part(
+                    attribute((Ast.Path) b.operand(), e),
+                    "BETWEEN",
+                    List.of(
+                            e.placeholders().value(((Ast.Value) b.low()).placeholder()),
                             e.placeholders().value(((Ast.Value) b.high()).placeholder())));
         }
         Ast.Function f = (Ast.Function) c;
@@ -269,12 +288,16 @@ final class KeyCondition {
         }
         f.args().forEach(KeyCondition::noNesting);
         if (!(f.args().get(0) instanceof Ast.Path)) {
-            throw invalid("Invalid condition in KeyConditionExpression: begins_with operator must have the key attribute as its first operand");
+            throw invalid(
+                    "Invalid condition in KeyConditionExpression: begins_with operator must have the key attribute as its first operand");
         }
         if (f.args().get(1) instanceof Ast.Path) {
-            throw invalid("Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
+            throw invalid(
+                    "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
         }
-        return new Part(attribute((Ast.Path) f.args().get(0), e), "begins_with",
+        return new Part(
+                attribute((Ast.Path) f.args().get(0), e),
+                "begins_with",
                 List.of(e.placeholders().value(((Ast.Value) f.args().get(1)).placeholder())));
     }
 
@@ -294,11 +317,16 @@ final class KeyCondition {
 
     private static String mirror(String operator) {
         switch (operator) {
-            case "<": return ">";
-            case "<=": return ">=";
-            case ">": return "<";
-            case ">=": return "<=";
-            default: return operator.toUpperCase(Locale.ROOT);
+            case "<":
+                return ">";
+            case "<=":
+                return ">=";
+            case ">":
+                return "<";
+            case ">=":
+                return "<=";
+            default:
+                return operator.toUpperCase(Locale.ROOT);
         }
     }
 }

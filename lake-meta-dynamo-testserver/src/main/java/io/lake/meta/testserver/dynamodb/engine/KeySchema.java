@@ -9,8 +9,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /** A table's primary key: the partition (HASH) key and an optional sort (RANGE) key. */
-record KeySchema(String hashName, AttrValue.Type hashType, @Nullable String rangeName,
-        AttrValue.@Nullable Type rangeType) {
+record KeySchema(
+        String hashName, AttrValue.Type hashType, @Nullable String rangeName, AttrValue.@Nullable Type rangeType) {
 
     static final int MAX_HASH_KEY_BYTES = 2048;
     static final int MAX_RANGE_KEY_BYTES = 1024;
@@ -52,7 +52,8 @@ record KeySchema(String hashName, AttrValue.Type hashType, @Nullable String rang
     private static AttrValue requireInItem(Map<String, AttrValue> item, String name, AttrValue.Type type) {
         AttrValue v = item.get(name);
         if (v == null) {
-            throw Errors.validation("One or more parameter values were invalid: Missing the key " + name + " in the item");
+            throw Errors.validation(
+                    "One or more parameter values were invalid: Missing the key " + name + " in the item");
         }
         if (v.type() != type) {
             throw Errors.validation("One or more parameter values were invalid: Type mismatch for key " + name
@@ -100,9 +101,12 @@ record KeySchema(String hashName, AttrValue.Type hashType, @Nullable String rang
 
     private static int length(AttrValue v) {
         switch (v.type()) {
-            case S: return v.s().getBytes(StandardCharsets.UTF_8).length;
-            case B: return v.b().length;
-            default: return 0; // numbers are bounded by their 38 digits
+            case S:
+                return v.s().getBytes(StandardCharsets.UTF_8).length;
+            case B:
+                return v.b().length;
+            default:
+                return 0; // numbers are bounded by their 38 digits
         }
     }
 

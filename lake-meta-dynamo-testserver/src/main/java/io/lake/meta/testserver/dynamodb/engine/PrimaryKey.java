@@ -57,7 +57,8 @@ final class PrimaryKey implements Comparable<PrimaryKey> {
     }
 
     /** The sort-key value; null on tables without a sort key. */
-    @Nullable AttrValue range() {
+    @Nullable
+    AttrValue range() {
         return range;
     }
 

@@ -64,7 +64,8 @@ final class QueryStartKey implements KeyCondition.StartKeyChecks {
         boolean samePartition = start.hash().equals(condition.hashValue);
         if (!condition.hasRangeCondition()) {
             if (!samePartition) {
-                throw Errors.validation("The provided starting key is outside query boundaries based on provided conditions");
+                throw Errors.validation(
+                        "The provided starting key is outside query boundaries based on provided conditions");
             }
             return start;
         }

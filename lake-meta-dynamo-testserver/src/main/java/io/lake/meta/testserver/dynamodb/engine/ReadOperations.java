@@ -44,11 +44,21 @@ final class ReadOperations {
         final String tableName;
         String capacityMode = "NONE"; // ReturnConsumedCapacity's default, until the request is read
         boolean consistent;
-        @Nullable Integer limit;
-        @Nullable String select;
-        @Nullable ConditionExpression filter;
-        @Nullable ProjectionExpression projection;
-        @Nullable Map<String, AttrValue> exclusiveStartKey;
+
+        @Nullable
+        Integer limit;
+
+        @Nullable
+        String select;
+
+        @Nullable
+        ConditionExpression filter;
+
+        @Nullable
+        ProjectionExpression projection;
+
+        @Nullable
+        Map<String, AttrValue> exclusiveStartKey;
 
         Common(String tableName) {
             this.tableName = tableName;
@@ -58,13 +68,15 @@ final class ReadOperations {
     private Common common(String operation, ObjectNode body, boolean query) {
         rejectLegacyReads(operation, body);
         Common c = new Common(Requests.tableName(body, 1));
-        c.select = Requests.optionalEnumValue(body, "Select", "select",
-                "SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES");
+        c.select = Requests.optionalEnumValue(
+                body, "Select", "select", "SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES");
         Long limit = Requests.number(body, "Limit");
         if (limit != null && limit < 1) {
-            throw Errors.validation(query
-                    ? "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
-                    : "1 validation error detected: Value '" + limit + "' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1");
+            throw Errors.validation(
+                    query
+                            ? "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
+                            : "1 validation error detected: Value '" + limit
+                                    + "' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1");
         }
         c.limit = limit == null ? null : (int) Math.min(Integer.MAX_VALUE, limit);
         c.capacityMode = Requests.returnConsumedCapacity(body);
@@ -74,7 +86,8 @@ final class ReadOperations {
     }
 
     private static void rejectLegacyReads(String operation, ObjectNode body) {
-        for (String legacy : List.of("AttributesToGet", "KeyConditions", "QueryFilter", "ScanFilter", "ConditionalOperator")) {
+        for (String legacy :
+                List.of("AttributesToGet", "KeyConditions", "QueryFilter", "ScanFilter", "ConditionalOperator")) {
             if (Requests.member(body, legacy) != null) {
                 throw Errors.unsupported("legacy parameter " + legacy + " of " + operation + " (use expressions)");
             }
@@ -86,7 +99,8 @@ final class ReadOperations {
             throw Errors.validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
         }
         if ("SPECIFIC_ATTRIBUTES".equals(c.select) && c.projection == null) {
-            throw Errors.validation("Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES");
+            throw Errors.validation(
+                    "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES");
         }
         if ("COUNT".equals(c.select) && c.projection != null) {
             throw Errors.validation("Cannot specify the ProjectionExpression when choosing to get only the Count");
@@ -94,25 +108,47 @@ final class ReadOperations {
     }
 
     ObjectNode query(ObjectNode body) {
-        Requests.onlyMembers("Query", body, Set.of("TableName", "IndexName", "Select", "Limit", "ConsistentRead",
-                "ScanIndexForward", "ExclusiveStartKey", "ReturnConsumedCapacity", "ProjectionExpression",
-                "FilterExpression", "KeyConditionExpression", "ExpressionAttributeNames", "ExpressionAttributeValues",
-                "AttributesToGet", "KeyConditions", "QueryFilter", "ConditionalOperator"));
+        Requests.onlyMembers(
+                "Query",
+                body,
+                Set.of(
+                        "TableName",
+                        "IndexName",
+                        "Select",
+                        "Limit",
+                        "ConsistentRead",
+                        "ScanIndexForward",
+                        "ExclusiveStartKey",
+                        "ReturnConsumedCapacity",
+                        "ProjectionExpression",
+                        "FilterExpression",
+                        "KeyConditionExpression",
+                        "ExpressionAttributeNames",
+                        "ExpressionAttributeValues",
+                        "AttributesToGet",
+                        "KeyConditions",
+                        "QueryFilter",
+                        "ConditionalOperator"));
         Common c = common("Query", body, true);
         boolean forward = !Boolean.FALSE.equals(Requests.bool(body, "ScanIndexForward"));
         String keySource = Requests.string(body, "KeyConditionExpression");
         if (keySource == null) {
-            throw Errors.validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+            throw Errors.validation(
+                    "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
         }
         String filterSource = Requests.string(body, "FilterExpression");
         String projectionSource = Requests.string(body, "ProjectionExpression");
-        Placeholders placeholders = Placeholders.read(Requests.member(body, "ExpressionAttributeNames"),
-                Requests.member(body, "ExpressionAttributeValues"), true, null);
+        Placeholders placeholders = Placeholders.read(
+                Requests.member(body, "ExpressionAttributeNames"),
+                Requests.member(body, "ExpressionAttributeValues"),
+                true,
+                null);
         ConditionExpression keyCondition = ConditionExpression.parse(keySource, "KeyConditionExpression", placeholders);
         Table table = filterProjectionAndTable(c, body, filterSource, projectionSource, placeholders);
-        QueryStartKey startKey = c.exclusiveStartKey == null ? null : new QueryStartKey(table.schema, c.exclusiveStartKey);
-        KeyCondition key = KeyCondition.analyse(keyCondition, table.schema,
-                startKey == null ? KeyCondition.StartKeyChecks.NONE : startKey);
+        QueryStartKey startKey =
+                c.exclusiveStartKey == null ? null : new QueryStartKey(table.schema, c.exclusiveStartKey);
+        KeyCondition key = KeyCondition.analyse(
+                keyCondition, table.schema, startKey == null ? KeyCondition.StartKeyChecks.NONE : startKey);
         PrimaryKey start = startKey == null ? null : startKey.position(key);
         if (c.filter != null) {
             for (String attribute : filterAttributes(c.filter)) {
@@ -122,13 +158,16 @@ final class ReadOperations {
                 }
             }
         }
-        Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> walk = table.partition(key.hashValue, forward, start,
-                key.lowerBound(), key.upperBound()).iterator();
+        Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> walk = table.partition(
+                        key.hashValue, forward, start, key.lowerBound(), key.upperBound())
+                .iterator();
         String rangeName = table.schema.rangeName();
         // the items a sort-key condition matches are contiguous in sort order: skip up to the
         // first match, stop at the first miss after it
-        Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> matching = contiguousRun(walk,
-                e -> key.matchesRange(rangeName == null ? null : e.getValue().get(rangeName)), e -> false);
+        Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> matching = contiguousRun(
+                walk,
+                e -> key.matchesRange(rangeName == null ? null : e.getValue().get(rangeName)),
+                e -> false);
         // a query that can match one item has nothing to resume, and refuses to be restarted
         return page(table, c, matching, !key.atMostOneItem());
     }
@@ -138,9 +177,14 @@ final class ReadOperations {
      * and the projection into {@code c}, checks that every placeholder was used and the Select,
      * then finds the table and refuses an index.
      */
-    private Table filterProjectionAndTable(Common c, ObjectNode body, @Nullable String filterSource, @Nullable String projectionSource,
-                                           Placeholders placeholders) {
-        c.filter = filterSource == null ? null : ConditionExpression.parse(filterSource, "FilterExpression", placeholders);
+    private Table filterProjectionAndTable(
+            Common c,
+            ObjectNode body,
+            @Nullable String filterSource,
+            @Nullable String projectionSource,
+            Placeholders placeholders) {
+        c.filter =
+                filterSource == null ? null : ConditionExpression.parse(filterSource, "FilterExpression", placeholders);
         c.projection = projectionSource == null ? null : ProjectionExpression.parse(projectionSource, placeholders);
         placeholders.checkAllUsed();
         checkSelect(c);
@@ -185,8 +229,7 @@ final class ReadOperations {
         }
     }
 
-    private static void collectOperand(ConditionExpression e, Ast.Operand o,
-                                       List<String> out) {
+    private static void collectOperand(ConditionExpression e, Ast.Operand o, List<String> out) {
         if (o instanceof Ast.Path p) {
             out.add((String) e.steps(p).get(0));
         } else if (o instanceof Ast.Call call) {
@@ -204,10 +247,26 @@ final class ReadOperations {
     }
 
     ObjectNode scan(ObjectNode body) {
-        Requests.onlyMembers("Scan", body, Set.of("TableName", "IndexName", "Select", "Limit", "ConsistentRead",
-                "ExclusiveStartKey", "ReturnConsumedCapacity", "ProjectionExpression", "FilterExpression",
-                "ExpressionAttributeNames", "ExpressionAttributeValues", "Segment", "TotalSegments",
-                "AttributesToGet", "ScanFilter", "ConditionalOperator"));
+        Requests.onlyMembers(
+                "Scan",
+                body,
+                Set.of(
+                        "TableName",
+                        "IndexName",
+                        "Select",
+                        "Limit",
+                        "ConsistentRead",
+                        "ExclusiveStartKey",
+                        "ReturnConsumedCapacity",
+                        "ProjectionExpression",
+                        "FilterExpression",
+                        "ExpressionAttributeNames",
+                        "ExpressionAttributeValues",
+                        "Segment",
+                        "TotalSegments",
+                        "AttributesToGet",
+                        "ScanFilter",
+                        "ConditionalOperator"));
         Common c = common("Scan", body, false);
         Long segment = Requests.number(body, "Segment");
         Long totalSegments = Requests.number(body, "TotalSegments");
@@ -217,7 +276,8 @@ final class ReadOperations {
                     + (segment < 0 ? "greater than or equal to 0" : "less than or equal to 999999"));
         }
         if (totalSegments != null && (totalSegments < 1 || totalSegments > 1_000_000)) {
-            problems.add("Value '" + totalSegments + "' at 'totalSegments' failed to satisfy constraint: Member must have value "
+            problems.add("Value '" + totalSegments
+                    + "' at 'totalSegments' failed to satisfy constraint: Member must have value "
                     + (totalSegments < 1 ? "greater than or equal to 1" : "less than or equal to 1000000"));
         }
         Requests.throwIfAny(problems);
@@ -230,13 +290,16 @@ final class ReadOperations {
                     + "parameter TotalSegments is present");
         }
         if (segment != null && totalSegments != null && segment >= totalSegments) {
-            throw Errors.validation("The Segment parameter is zero-based and must be less than parameter TotalSegments: "
-                    + "Segment: " + segment + " is not less than TotalSegments: " + totalSegments);
+            throw Errors.validation(
+                    "The Segment parameter is zero-based and must be less than parameter TotalSegments: " + "Segment: "
+                            + segment + " is not less than TotalSegments: " + totalSegments);
         }
         String filterSource = Requests.string(body, "FilterExpression");
         String projectionSource = Requests.string(body, "ProjectionExpression");
-        Placeholders placeholders = Placeholders.read(Requests.member(body, "ExpressionAttributeNames"),
-                Requests.member(body, "ExpressionAttributeValues"), filterSource != null || projectionSource != null,
+        Placeholders placeholders = Placeholders.read(
+                Requests.member(body, "ExpressionAttributeNames"),
+                Requests.member(body, "ExpressionAttributeValues"),
+                filterSource != null || projectionSource != null,
                 filterSource != null ? null : "FilterExpression");
         Table table = filterProjectionAndTable(c, body, filterSource, projectionSource, placeholders);
         int total = totalSegments == null ? 1 : totalSegments.intValue();
@@ -250,10 +313,11 @@ final class ReadOperations {
             }
         }
         Map<PrimaryKey, Map<String, AttrValue>> range = start == null ? table.items : table.items.tailMap(start, false);
-        Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> all = range.entrySet().iterator();
+        Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> all =
+                range.entrySet().iterator();
         // segments follow the walk's order: skip up to the first key of mine, stop at the first key past it
-        Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> inSegment = contiguousRun(all,
-                e -> e.getKey().segment(total) == mine, e -> e.getKey().segment(total) > mine);
+        Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> inSegment = contiguousRun(
+                all, e -> e.getKey().segment(total) == mine, e -> e.getKey().segment(total) > mine);
         return page(table, c, inSegment, true);
     }
 
@@ -305,8 +369,8 @@ final class ReadOperations {
      * One page of {@code items}; {@code resumable} is false when the page holds every item the read
      * can match, so it never carries a LastEvaluatedKey.
      */
-    private ObjectNode page(Table table, Common c, Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> items,
-                            boolean resumable) {
+    private ObjectNode page(
+            Table table, Common c, Iterator<Map.Entry<PrimaryKey, Map<String, AttrValue>>> items, boolean resumable) {
         List<Map<String, AttrValue>> matched = new ArrayList<>();
         long bytes = 0;
         int evaluated = 0;

@@ -18,8 +18,7 @@ final class Requests {
 
     private static final Pattern TABLE_NAME = Pattern.compile("[a-zA-Z0-9_.-]+");
 
-    private Requests() {
-    }
+    private Requests() {}
 
     /** Rejects any member this emulator does not implement, naming it. */
     static void onlyMembers(String operation, JsonNode body, Set<String> supported) {
@@ -95,7 +94,8 @@ final class Requests {
     }
 
     /** A table's ARN; group 1 is the table's name. */
-    private static final Pattern TABLE_ARN = Pattern.compile("arn:aws[a-z-]*:dynamodb:[^:]*:[0-9]*:table/([a-zA-Z0-9_.-]{3,255})");
+    private static final Pattern TABLE_ARN =
+            Pattern.compile("arn:aws[a-z-]*:dynamodb:[^:]*:[0-9]*:table/([a-zA-Z0-9_.-]{3,255})");
 
     /** A table name, or the name inside a table ARN. */
     static String canonicalTableName(String nameOrArn) {
@@ -170,7 +170,8 @@ final class Requests {
             }
         }
         throw Errors.validation("1 validation error detected: Value '" + value + "' at '" + path
-                + "' failed to satisfy constraint: Member must satisfy enum value set: [" + String.join(", ", allowed) + "]");
+                + "' failed to satisfy constraint: Member must satisfy enum value set: [" + String.join(", ", allowed)
+                + "]");
     }
 
     static String returnConsumedCapacity(JsonNode body) {

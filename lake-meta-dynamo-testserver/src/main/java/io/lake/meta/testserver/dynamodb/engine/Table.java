@@ -28,12 +28,21 @@ final class Table {
     final Instant created;
     /** When the table leaves CREATING; equal to {@link #created} unless a creation delay is configured. */
     final Instant activeAt;
+
     final String tableId = UUID.randomUUID().toString();
     final String arn;
     final ConcurrentSkipListMap<PrimaryKey, Map<String, AttrValue>> items = new ConcurrentSkipListMap<>();
 
-    Table(String name, KeySchema schema, boolean payPerRequest, long readCapacity, long writeCapacity,
-          Instant created, Instant activeAt, String region, String account) {
+    Table(
+            String name,
+            KeySchema schema,
+            boolean payPerRequest,
+            long readCapacity,
+            long writeCapacity,
+            Instant created,
+            Instant activeAt,
+            String region,
+            String account) {
         this.name = name;
         this.schema = schema;
         this.payPerRequest = payPerRequest;
@@ -48,7 +57,8 @@ final class Table {
         return now.isBefore(activeAt);
     }
 
-    @Nullable Map<String, AttrValue> get(PrimaryKey key) {
+    @Nullable
+    Map<String, AttrValue> get(PrimaryKey key) {
         return items.get(key);
     }
 
@@ -57,9 +67,12 @@ final class Table {
      * live view: only sort keys within [{@code lower}, {@code upper}] (either may be null for
      * unbounded) and strictly after {@code exclusiveStart} in the walking direction.
      */
-    Iterable<Map.Entry<PrimaryKey, Map<String, AttrValue>>> partition(AttrValue hash, boolean forward,
-                                                                       @Nullable PrimaryKey exclusiveStart,
-                                                                       @Nullable AttrValue lower, @Nullable AttrValue upper) {
+    Iterable<Map.Entry<PrimaryKey, Map<String, AttrValue>>> partition(
+            AttrValue hash,
+            boolean forward,
+            @Nullable PrimaryKey exclusiveStart,
+            @Nullable AttrValue lower,
+            @Nullable AttrValue upper) {
         PrimaryKey from = lower == null ? PrimaryKey.partitionStart(hash) : PrimaryKey.of(hash, lower);
         boolean fromInclusive = true;
         PrimaryKey to = upper == null ? PrimaryKey.partitionEnd(hash) : PrimaryKey.of(hash, upper);
@@ -84,10 +97,17 @@ final class Table {
         JsonNodeFactory json = JsonNodeFactory.instance;
         ObjectNode d = json.objectNode();
         ArrayNode definitions = d.putArray("AttributeDefinitions");
-        definitions.addObject().put("AttributeName", schema.hashName()).put("AttributeType", schema.hashType().name());
+        definitions
+                .addObject()
+                .put("AttributeName", schema.hashName())
+                .put("AttributeType", schema.hashType().name());
         if (schema.hasRange()) {
-            definitions.addObject().put("AttributeName", schema.rangeName()).put("AttributeType",
-                    Objects.requireNonNull(schema.rangeType()).name());
+            definitions
+                    .addObject()
+                    .put("AttributeName", schema.rangeName())
+                    .put(
+                            "AttributeType",
+                            Objects.requireNonNull(schema.rangeType()).name());
         }
         d.put("TableName", name);
         ArrayNode keySchema = d.putArray("KeySchema");

@@ -25,16 +25,24 @@ final class TableOperations {
     }
 
     ObjectNode createTable(ObjectNode body) {
-        Requests.onlyMembers("CreateTable", body, Set.of("TableName", "AttributeDefinitions", "KeySchema",
-                "BillingMode", "ProvisionedThroughput", "TableClass"));
+        Requests.onlyMembers(
+                "CreateTable",
+                body,
+                Set.of(
+                        "TableName",
+                        "AttributeDefinitions",
+                        "KeySchema",
+                        "BillingMode",
+                        "ProvisionedThroughput",
+                        "TableClass"));
         if (Requests.member(body, "TableName") == null) {
             throw Errors.validation("The parameter 'TableName' is required but was not present in the request");
         }
         String name = Requests.tableName(body, 3);
-        String billing = Requests.enumValue(body, "BillingMode", "billingMode", "PROVISIONED",
-                "PROVISIONED", "PAY_PER_REQUEST");
-        String tableClass = Requests.enumValue(body, "TableClass", "tableClass", "STANDARD",
-                "STANDARD", "STANDARD_INFREQUENT_ACCESS");
+        String billing =
+                Requests.enumValue(body, "BillingMode", "billingMode", "PROVISIONED", "PROVISIONED", "PAY_PER_REQUEST");
+        String tableClass = Requests.enumValue(
+                body, "TableClass", "tableClass", "STANDARD", "STANDARD", "STANDARD_INFREQUENT_ACCESS");
         if (!tableClass.equals("STANDARD")) {
             throw Errors.unsupported("TableClass " + tableClass);
         }
@@ -47,8 +55,9 @@ final class TableOperations {
         if (keySchema == null) {
             problems.add("Value null at 'keySchema' failed to satisfy constraint: Member must not be null");
         } else if (keySchema.isEmpty() || keySchema.size() > 2) {
-            problems.add("Value '" + keySchema + "' at 'keySchema' failed to satisfy constraint: Member must have length "
-                    + (keySchema.isEmpty() ? "greater than or equal to 1" : "less than or equal to 2"));
+            problems.add(
+                    "Value '" + keySchema + "' at 'keySchema' failed to satisfy constraint: Member must have length "
+                            + (keySchema.isEmpty() ? "greater than or equal to 1" : "less than or equal to 2"));
         }
         Requests.throwIfAny(problems);
         Objects.requireNonNull(definitions); // a null one was a problem, as was a null key schema
@@ -57,8 +66,8 @@ final class TableOperations {
         for (int i = 0; i < definitions.size(); i++) {
             JsonNode d = definitions.get(i);
             String attribute = Requests.string(d, "AttributeName");
-            String type = Requests.optionalEnumValue(d, "AttributeType",
-                    "attributeDefinitions." + (i + 1) + ".member.attributeType", "B", "N", "S");
+            String type = Requests.optionalEnumValue(
+                    d, "AttributeType", "attributeDefinitions." + (i + 1) + ".member.attributeType", "B", "N", "S");
             if (attribute == null || type == null) {
                 throw Errors.validation("1 validation error detected: Value null at 'attributeDefinitions."
                         + (i + 1) + ".member." + (attribute == null ? "attributeName" : "attributeType")
@@ -71,11 +80,12 @@ final class TableOperations {
         for (int i = 0; i < keySchema.size(); i++) {
             JsonNode k = keySchema.get(i);
             String attribute = Requests.string(k, "AttributeName");
-            String keyType = Requests.optionalEnumValue(k, "KeyType", "keySchema." + (i + 1) + ".member.keyType", "HASH",
-                    "RANGE");
+            String keyType = Requests.optionalEnumValue(
+                    k, "KeyType", "keySchema." + (i + 1) + ".member.keyType", "HASH", "RANGE");
             if (attribute == null || keyType == null) {
                 throw Errors.validation("1 validation error detected: Value null at 'keySchema." + (i + 1) + ".member."
-                        + (attribute == null ? "attributeName" : "keyType") + "' failed to satisfy constraint: Member must not be null");
+                        + (attribute == null ? "attributeName" : "keyType")
+                        + "' failed to satisfy constraint: Member must not be null");
             }
             if (attribute.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 255) {
                 throw Errors.validation("One or more parameter values were invalid: Key attribute name is too long "
@@ -105,12 +115,15 @@ final class TableOperations {
             if (range != null) {
                 keys.add(range);
             }
-            throw Errors.validation("One or more parameter values were invalid: Some index key attributes are not defined "
-                    + "in AttributeDefinitions. Keys: " + keys + ", AttributeDefinitions: " + new ArrayList<>(types.keySet()));
+            throw Errors.validation(
+                    "One or more parameter values were invalid: Some index key attributes are not defined "
+                            + "in AttributeDefinitions. Keys: " + keys + ", AttributeDefinitions: "
+                            + new ArrayList<>(types.keySet()));
         }
         if (types.size() != keySchema.size()) {
-            throw Errors.validation("One or more parameter values were invalid: Number of attributes in KeySchema does not "
-                    + "exactly match number of attributes defined in AttributeDefinitions");
+            throw Errors.validation(
+                    "One or more parameter values were invalid: Number of attributes in KeySchema does not "
+                            + "exactly match number of attributes defined in AttributeDefinitions");
         }
         ObjectNode throughput = Requests.object(body, "ProvisionedThroughput");
         long read = 0;
@@ -143,11 +156,11 @@ final class TableOperations {
         }
         // the key schema has a HASH element first, and every key attribute is defined (checked above)
         String hashName = Objects.requireNonNull(hash);
-        KeySchema schema = new KeySchema(hashName, Objects.requireNonNull(types.get(hashName)), range,
-                range == null ? null : types.get(range));
+        KeySchema schema = new KeySchema(
+                hashName, Objects.requireNonNull(types.get(hashName)), range, range == null ? null : types.get(range));
         java.time.Instant now = db.clock.instant();
-        Table table = new Table(name, schema, payPerRequest, read, write, now, now.plus(db.tableCreationDelay),
-                db.region, db.account);
+        Table table = new Table(
+                name, schema, payPerRequest, read, write, now, now.plus(db.tableCreationDelay), db.region, db.account);
         db.commitLock.lock();
         try {
             if (db.tables.putIfAbsent(name, table) != null) {
@@ -182,8 +195,8 @@ final class TableOperations {
         try {
             table = db.tables.get(name);
             if (table != null && table.creating(db.clock.instant())) {
-                throw Errors.resourceInUse("Attempt to change a resource which is still in use: Table is being created: "
-                        + name);
+                throw Errors.resourceInUse(
+                        "Attempt to change a resource which is still in use: Table is being created: " + name);
             }
             table = db.tables.remove(name);
         } finally {
@@ -203,7 +216,8 @@ final class TableOperations {
         Long limit = Requests.number(body, "Limit");
         if (limit != null && (limit < 1 || limit > 100)) {
             throw Errors.validation("1 validation error detected: Value '" + limit + "' at 'limit' failed to satisfy "
-                    + "constraint: Member must have value " + (limit < 1 ? "greater than or equal to 1" : "less than or equal to 100"));
+                    + "constraint: Member must have value "
+                    + (limit < 1 ? "greater than or equal to 1" : "less than or equal to 100"));
         }
         int max = limit == null ? 100 : limit.intValue();
         List<String> names = new ArrayList<>(db.tables.keySet());

@@ -58,14 +58,20 @@ final class TransactOperations {
         final String wireName;
         /** The member holding the key: the whole item for a Put. */
         final String keyMember;
+
         @SuppressWarnings("ImmutableEnumChecker") // Set.copyOf: unmodifiable
         final Set<String> members;
 
         Kind(String wireName, String keyMember, String... extraMembers) {
             this.wireName = wireName;
             this.keyMember = keyMember;
-            Set<String> all = new HashSet<>(Set.of(keyMember, "TableName", "ConditionExpression",
-                    "ExpressionAttributeNames", "ExpressionAttributeValues", "ReturnValuesOnConditionCheckFailure"));
+            Set<String> all = new HashSet<>(Set.of(
+                    keyMember,
+                    "TableName",
+                    "ConditionExpression",
+                    "ExpressionAttributeNames",
+                    "ExpressionAttributeValues",
+                    "ReturnValuesOnConditionCheckFailure"));
             all.addAll(List.of(extraMembers));
             this.members = Set.copyOf(all);
         }
@@ -74,13 +80,24 @@ final class TransactOperations {
     private static final class Action {
         final Kind kind;
         final String tableName;
-        final Map<String, AttrValue> key;     // Key, or the Put item
-        @Nullable ConditionExpression condition;
-        @Nullable UpdateExpression update;
+        final Map<String, AttrValue> key; // Key, or the Put item
+
+        @Nullable
+        ConditionExpression condition;
+
+        @Nullable
+        UpdateExpression update;
+
         boolean allOldOnFailure;
-        @Nullable Table table;
-        @Nullable PrimaryKey pk;
-        @Nullable DynamoException schemaError;
+
+        @Nullable
+        Table table;
+
+        @Nullable
+        PrimaryKey pk;
+
+        @Nullable
+        DynamoException schemaError;
 
         Action(Kind kind, String tableName, Map<String, AttrValue> key) {
             this.kind = kind;
@@ -111,16 +128,18 @@ final class TransactOperations {
     }
 
     ObjectNode transactWriteItems(ObjectNode body) {
-        Requests.onlyMembers("TransactWriteItems", body, Set.of("TransactItems", "ReturnConsumedCapacity",
-                "ReturnItemCollectionMetrics", "ClientRequestToken"));
+        Requests.onlyMembers(
+                "TransactWriteItems",
+                body,
+                Set.of("TransactItems", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics", "ClientRequestToken"));
         List<JsonNode> items = checkActionCount(Requests.list(body, "TransactItems"));
         String capacityMode = Requests.returnConsumedCapacity(body);
         Requests.returnItemCollectionMetrics(body);
         String token = Requests.string(body, "ClientRequestToken");
         if (token != null && (token.isEmpty() || token.length() > 36)) {
             throw Errors.validation("1 validation error detected: Value '" + token + "' at 'clientRequestToken' failed "
-                    + "to satisfy constraint: Member must have length " + (token.isEmpty()
-                    ? "greater than or equal to 1" : "less than or equal to 36"));
+                    + "to satisfy constraint: Member must have length "
+                    + (token.isEmpty() ? "greater than or equal to 1" : "less than or equal to 36"));
         }
         List<Action> actions = new ArrayList<>();
         long bytes = 0;
@@ -155,8 +174,8 @@ final class TransactOperations {
         }
     }
 
-    private ObjectNode commit(List<Action> actions, String capacityMode, @Nullable String token,
-                              ObjectNode comparable) {
+    private ObjectNode commit(
+            List<Action> actions, String capacityMode, @Nullable String token, ObjectNode comparable) {
         for (Action a : actions) {
             a.table = db.table(a.tableName);
         }
@@ -165,7 +184,9 @@ final class TransactOperations {
         }
         for (Action a : actions) {
             try {
-                a.pk = a.kind == Kind.PUT ? a.table().schema.fromItem(a.key) : a.table().schema.fromKey(a.key);
+                a.pk = a.kind == Kind.PUT
+                        ? a.table().schema.fromItem(a.key)
+                        : a.table().schema.fromKey(a.key);
             } catch (DynamoException e) {
                 a.schemaError = e;
             }
@@ -341,7 +362,8 @@ final class TransactOperations {
                     + ".tableName' failed to satisfy constraint: Member must not be null");
         }
         Action a = new Action(kind, Requests.tableName(body, 1), key);
-        a.allOldOnFailure = ItemOperations.returnValuesOnConditionCheckFailure(body).equals("ALL_OLD");
+        a.allOldOnFailure =
+                ItemOperations.returnValuesOnConditionCheckFailure(body).equals("ALL_OLD");
         String conditionSource = Requests.string(body, "ConditionExpression");
         String updateSource = Requests.string(body, "UpdateExpression");
         if (a.kind == Kind.CONDITION_CHECK && conditionSource == null) {
@@ -353,19 +375,24 @@ final class TransactOperations {
                     + ".updateExpression' failed to satisfy constraint: Member must not be null");
         }
         boolean any = conditionSource != null || updateSource != null;
-        Placeholders placeholders = Placeholders.read(Requests.member(body, "ExpressionAttributeNames"),
-                Requests.member(body, "ExpressionAttributeValues"), any,
-                any ? null : (a.kind == Kind.UPDATE ? "UpdateExpression and ConditionExpression" : "ConditionExpression"));
+        Placeholders placeholders = Placeholders.read(
+                Requests.member(body, "ExpressionAttributeNames"),
+                Requests.member(body, "ExpressionAttributeValues"),
+                any,
+                any
+                        ? null
+                        : (a.kind == Kind.UPDATE ? "UpdateExpression and ConditionExpression" : "ConditionExpression"));
         a.update = updateSource == null ? null : UpdateExpression.parse(updateSource, placeholders);
-        a.condition = conditionSource == null ? null
+        a.condition = conditionSource == null
+                ? null
                 : ConditionExpression.parse(conditionSource, "ConditionExpression", placeholders);
         placeholders.checkAllUsed();
         return a;
     }
 
     /** A cancellation where one action has {@code code} and every other action {@code None}. */
-    static DynamoException cancellation(int actions, int index, String code, @Nullable String message,
-                                        @Nullable ObjectNode item) {
+    static DynamoException cancellation(
+            int actions, int index, String code, @Nullable String message, @Nullable ObjectNode item) {
         ArrayNode reasons = JSON.arrayNode();
         for (int i = 0; i < actions; i++) {
             ObjectNode reason = reasons.addObject();
@@ -385,8 +412,10 @@ final class TransactOperations {
     static DynamoException cancellation(ArrayNode reasons) {
         List<String> codes = new ArrayList<>();
         reasons.forEach(r -> codes.add(r.get("Code").textValue()));
-        return Errors.transactionCanceled("Transaction cancelled, please refer cancellation reasons for specific reasons "
-                + codes.stream().collect(Collectors.joining(", ", "[", "]")), reasons);
+        return Errors.transactionCanceled(
+                "Transaction cancelled, please refer cancellation reasons for specific reasons "
+                        + codes.stream().collect(Collectors.joining(", ", "[", "]")),
+                reasons);
     }
 
     ObjectNode transactGetItems(ObjectNode body) {
@@ -404,8 +433,10 @@ final class TransactOperations {
                 throw Errors.validation("1 validation error detected: Value null at '" + memberPath
                         + "' failed to satisfy constraint: Member must not be null");
             }
-            Requests.onlyMembers("TransactGetItems Get", get, Set.of("Key", "TableName", "ProjectionExpression",
-                    "ExpressionAttributeNames"));
+            Requests.onlyMembers(
+                    "TransactGetItems Get",
+                    get,
+                    Set.of("Key", "TableName", "ProjectionExpression", "ExpressionAttributeNames"));
             if (Requests.member(get, "TableName") == null) {
                 throw Errors.validation("1 validation error detected: Value null at '" + memberPath
                         + ".tableName' failed to satisfy constraint: Member must not be null");
@@ -413,9 +444,10 @@ final class TransactOperations {
             tableNames.add(Requests.tableName(get, 1));
             keys.add(ItemOperations.requiredItem(get, "Key", memberPath + ".key"));
             String projectionSource = Requests.string(get, "ProjectionExpression");
-            Placeholders placeholders = Placeholders.read(Requests.member(get, "ExpressionAttributeNames"), null,
-                    projectionSource != null, null);
-            projections.add(projectionSource == null ? null : ProjectionExpression.parse(projectionSource, placeholders));
+            Placeholders placeholders = Placeholders.read(
+                    Requests.member(get, "ExpressionAttributeNames"), null, projectionSource != null, null);
+            projections.add(
+                    projectionSource == null ? null : ProjectionExpression.parse(projectionSource, placeholders));
             placeholders.checkAllUsed();
         }
         List<Table> tables = new ArrayList<>();
@@ -464,7 +496,12 @@ final class TransactOperations {
             if (item != null) {
                 db.stats.evaluated(table, 1);
                 db.stats.returned(table, 1);
-                entry.set("Item", AttrJson.write(projections.get(i) == null ? item : projections.get(i).apply(item)));
+                entry.set(
+                        "Item",
+                        AttrJson.write(
+                                projections.get(i) == null
+                                        ? item
+                                        : projections.get(i).apply(item)));
             }
         }
         capacity.forEach((table, units) -> db.stats.read(table, units[0]));
@@ -486,17 +523,22 @@ final class TransactOperations {
             "ItemCollectionSizeLimitExceeded", "Collection size exceeded.",
             "TransactionConflict", "Transaction is ongoing for the item.",
             "ProvisionedThroughputExceeded", Errors.THROUGHPUT_EXCEEDED_MESSAGE,
-            "ThrottlingError", "Throughput exceeds the current capacity of your table or index. DynamoDB is "
-                    + "automatically scaling your table or index so please try again shortly. If exceptions persist, "
-                    + "check if you have a hot key: "
-                    + "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html.",
+            "ThrottlingError",
+                    "Throughput exceeds the current capacity of your table or index. DynamoDB is "
+                            + "automatically scaling your table or index so please try again shortly. If exceptions persist, "
+                            + "check if you have a hot key: "
+                            + "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html.",
             "ValidationError", "One or more parameter values were invalid.");
 
     /** An injected cancellation: {@code code} on one action (clamped to the request's actions), None elsewhere. */
     static DynamoException injected(JsonNode body, int index, String code) {
         JsonNode items = body.get("TransactItems");
         int actions = items != null && items.isArray() && items.size() > 0 ? items.size() : 1;
-        return cancellation(actions, Math.min(index, actions - 1), code,
-                REASON_MESSAGES.getOrDefault(code, "Injected cancellation reason " + code), null);
+        return cancellation(
+                actions,
+                Math.min(index, actions - 1),
+                code,
+                REASON_MESSAGES.getOrDefault(code, "Injected cancellation reason " + code),
+                null);
     }
 }

@@ -108,11 +108,14 @@ public final class ConditionExpression {
                 AttrValue high = constant(b.high());
                 if (low.type() != high.type()) {
                     throw invalid("The BETWEEN operator requires same data type for lower and upper bounds; "
-                            + "lower bound operand: AttributeValue: " + low + ", upper bound operand: AttributeValue: " + high);
+                            + "lower bound operand: AttributeValue: " + low + ", upper bound operand: AttributeValue: "
+                            + high);
                 }
                 if (AttrValue.compareScalars(low, high) > 0) {
-                    throw invalid("The BETWEEN operator requires upper bound to be greater than or equal to lower bound; "
-                            + "lower bound operand: AttributeValue: " + low + ", upper bound operand: AttributeValue: " + high);
+                    throw invalid(
+                            "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; "
+                                    + "lower bound operand: AttributeValue: " + low
+                                    + ", upper bound operand: AttributeValue: " + high);
                 }
             }
         } else if (c instanceof Function) {
@@ -149,9 +152,13 @@ public final class ConditionExpression {
                 case "contains": {
                     Operand first = f.args().get(0);
                     Operand second = f.args().get(1);
-                    if (first instanceof Path && second instanceof Path && steps((Path) first).equals(steps((Path) second))) {
-                        throw invalid("The first operand must be distinct from the remaining operands for this operator "
-                                + "or function; operator: contains, first operand: " + Paths.render(steps((Path) first)));
+                    if (first instanceof Path
+                            && second instanceof Path
+                            && steps((Path) first).equals(steps((Path) second))) {
+                        throw invalid(
+                                "The first operand must be distinct from the remaining operands for this operator "
+                                        + "or function; operator: contains, first operand: "
+                                        + Paths.render(steps((Path) first)));
                     }
                     break;
                 }
@@ -169,8 +176,8 @@ public final class ConditionExpression {
         if (o instanceof Value) {
             AttrValue v = constant(o);
             if (!v.type().scalar()) {
-                throw invalid("Incorrect operand type for operator or function; operator or function: "
-                        + operator + ", operand type: " + v.type());
+                throw invalid("Incorrect operand type for operator or function; operator or function: " + operator
+                        + ", operand type: " + v.type());
             }
         }
     }
@@ -199,18 +206,24 @@ public final class ConditionExpression {
             AttrValue l = operand(cmp.left(), item);
             AttrValue r = operand(cmp.right(), item);
             switch (cmp.operator()) {
-                case "=": return l != null && l.equals(r);
-                case "<>": return l == null || !l.equals(r);
+                case "=":
+                    return l != null && l.equals(r);
+                case "<>":
+                    return l == null || !l.equals(r);
                 default: {
                     if (l == null || r == null || !orderable(l, r)) {
                         return false;
                     }
                     int order = AttrValue.compareScalars(l, r);
                     switch (cmp.operator()) {
-                        case "<": return order < 0;
-                        case "<=": return order <= 0;
-                        case ">": return order > 0;
-                        default: return order >= 0;
+                        case "<":
+                            return order < 0;
+                        case "<=":
+                            return order <= 0;
+                        case ">":
+                            return order > 0;
+                        default:
+                            return order >= 0;
                     }
                 }
             }
@@ -220,8 +233,13 @@ public final class ConditionExpression {
             AttrValue v = operand(b.operand(), item);
             AttrValue low = operand(b.low(), item);
             AttrValue high = operand(b.high(), item);
-            return v != null && low != null && high != null && orderable(v, low) && orderable(v, high)
-                    && AttrValue.compareScalars(low, v) <= 0 && AttrValue.compareScalars(v, high) <= 0;
+            return v != null
+                    && low != null
+                    && high != null
+                    && orderable(v, low)
+                    && orderable(v, high)
+                    && AttrValue.compareScalars(low, v) <= 0
+                    && AttrValue.compareScalars(v, high) <= 0;
         }
         if (c instanceof In) {
             In in = (In) c;
@@ -285,7 +303,8 @@ public final class ConditionExpression {
                     case SS:
                     case NS:
                     case BS:
-                        return b.type() == a.type().elementType() && a.elements().contains(b);
+                        return b.type() == a.type().elementType()
+                                && a.elements().contains(b);
                     case L:
                         return a.elements().contains(b);
                     default:
@@ -321,9 +340,12 @@ public final class ConditionExpression {
             return null;
         }
         switch (v.type()) {
-            case S: return AttrValue.n(BigDecimal.valueOf(v.s().getBytes(StandardCharsets.UTF_8).length));
-            case B: return AttrValue.n(BigDecimal.valueOf(v.b().length));
-            case M: return AttrValue.n(BigDecimal.valueOf(v.m().size()));
+            case S:
+                return AttrValue.n(BigDecimal.valueOf(v.s().getBytes(StandardCharsets.UTF_8).length));
+            case B:
+                return AttrValue.n(BigDecimal.valueOf(v.b().length));
+            case M:
+                return AttrValue.n(BigDecimal.valueOf(v.m().size()));
             case L:
             case SS:
             case NS:

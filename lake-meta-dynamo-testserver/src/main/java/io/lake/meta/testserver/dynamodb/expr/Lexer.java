@@ -6,8 +6,7 @@ import java.util.List;
 /** Splits an expression into tokens; an unexpected character becomes an INVALID token. */
 final class Lexer {
 
-    private Lexer() {
-    }
+    private Lexer() {}
 
     static List<Token> tokenize(String src) {
         List<Token> tokens = new ArrayList<>();
@@ -28,8 +27,11 @@ final class Lexer {
                 if (i == start + 1) {
                     tokens.add(new Token(Token.Kind.INVALID, String.valueOf(c), start, i));
                 } else {
-                    tokens.add(new Token(c == '#' ? Token.Kind.NAME_PLACEHOLDER : Token.Kind.VALUE_PLACEHOLDER,
-                            src.substring(start, i), start, i));
+                    tokens.add(new Token(
+                            c == '#' ? Token.Kind.NAME_PLACEHOLDER : Token.Kind.VALUE_PLACEHOLDER,
+                            src.substring(start, i),
+                            start,
+                            i));
                 }
             } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
                 while (i < n && isWordChar(src.charAt(i))) {

@@ -84,8 +84,8 @@ final class Parser {
         }
         for (String value : referencedValues) {
             if (!placeholders.hasValue(value)) {
-                throw error("An expression attribute value used in expression is not defined; attribute value: "
-                        + value);
+                throw error(
+                        "An expression attribute value used in expression is not defined; attribute value: " + value);
             }
         }
         referencedNames.forEach(placeholders::markName);
@@ -195,8 +195,8 @@ final class Parser {
 
     private void checkArity(String function, List<Operand> args, int expected) {
         if (args.size() != expected) {
-            throw error("Incorrect number of operands for operator or function; operator or function: "
-                    + function + ", number of operands: " + args.size());
+            throw error("Incorrect number of operands for operator or function; operator or function: " + function
+                    + ", number of operands: " + args.size());
         }
     }
 
@@ -435,8 +435,8 @@ final class Parser {
     private DynamoException syntaxError(Token t) {
         int index = tokens.indexOf(t);
         Token before = index > 0 ? tokens.get(index - 1) : t;
-        Token after = index + 1 < tokens.size() && tokens.get(index + 1).kind() != Token.Kind.EOF
-                ? tokens.get(index + 1) : t;
+        Token after =
+                index + 1 < tokens.size() && tokens.get(index + 1).kind() != Token.Kind.EOF ? tokens.get(index + 1) : t;
         String near = source.substring(before.start(), Math.max(before.start(), after.end()));
         return error("Syntax error; token: \"" + t.text() + "\", near: \"" + near + "\"");
     }

@@ -11,8 +11,7 @@ import org.jspecify.annotations.Nullable;
 /** Document paths with their placeholders resolved: reading, and overlap checks. */
 final class Paths {
 
-    private Paths() {
-    }
+    private Paths() {}
 
     /** The steps of a path: a String for a name, an Integer for a list index. */
     static List<Object> resolve(Path path, Placeholders placeholders) {
@@ -31,8 +30,10 @@ final class Paths {
             Object step = steps.get(i);
             if (step instanceof Integer) {
                 int index = (Integer) step;
-                current = current.type() == AttrValue.Type.L && index < current.elements().size()
-                        ? current.elements().get(index) : null;
+                current = current.type() == AttrValue.Type.L
+                                && index < current.elements().size()
+                        ? current.elements().get(index)
+                        : null;
             } else {
                 current = current.type() == AttrValue.Type.M ? current.m().get((String) step) : null;
             }
@@ -61,7 +62,8 @@ final class Paths {
                 if (a.subList(0, common).equals(b.subList(0, common))) {
                     String kind = a.size() == b.size() ? "conflict" : "overlap";
                     throw io.lake.meta.testserver.dynamodb.protocol.Errors.validation("Invalid " + parameter
-                            + ": Two document paths " + kind + " with each other; must remove or rewrite one of these paths; path one: "
+                            + ": Two document paths " + kind
+                            + " with each other; must remove or rewrite one of these paths; path one: "
                             + render(a) + ", path two: " + render(b));
                 }
             }

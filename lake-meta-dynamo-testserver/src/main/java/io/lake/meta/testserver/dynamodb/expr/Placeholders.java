@@ -55,8 +55,11 @@ public final class Placeholders {
      *     DynamoDB lists them in its message (such as "ConditionExpression"), when none of them is
      *     present; null when at least one is present
      */
-    public static Placeholders read(@Nullable JsonNode namesNode, @Nullable JsonNode valuesNode, boolean anyExpression,
-                                    @Nullable String valueExpressions) {
+    public static Placeholders read(
+            @Nullable JsonNode namesNode,
+            @Nullable JsonNode valuesNode,
+            boolean anyExpression,
+            @Nullable String valueExpressions) {
         // a JSON null is no member
         JsonNode namesGiven = namesNode == null || namesNode.isNull() ? null : namesNode;
         JsonNode valuesGiven = valuesNode == null || valuesNode.isNull() ? null : valuesNode;
@@ -83,8 +86,8 @@ public final class Placeholders {
         if (namesGiven != null) {
             for (Map.Entry<String, JsonNode> e : namesGiven.properties()) {
                 if (!NAME_KEY.matcher(e.getKey()).matches()) {
-                    throw Errors.validation("ExpressionAttributeNames contains invalid key: Syntax error; key: \""
-                            + e.getKey() + "\"");
+                    throw Errors.validation(
+                            "ExpressionAttributeNames contains invalid key: Syntax error; key: \"" + e.getKey() + "\"");
                 }
                 checkKeyLength("ExpressionAttributeNames", e.getKey());
                 if (!e.getValue().isTextual()) {
@@ -92,8 +95,8 @@ public final class Placeholders {
                 }
                 String problem = AttrJson.attributeNameProblem(e.getValue().textValue());
                 if (problem != null) {
-                    throw Errors.validation("ExpressionAttributeNames contains invalid value: " + problem
-                            + " for key " + e.getKey());
+                    throw Errors.validation(
+                            "ExpressionAttributeNames contains invalid value: " + problem + " for key " + e.getKey());
                 }
                 names.put(e.getKey(), e.getValue().textValue());
             }
@@ -112,8 +115,8 @@ public final class Placeholders {
                     if (!invalid.errorName().equals("ValidationException")) {
                         throw invalid;
                     }
-                    throw Errors.validation("ExpressionAttributeValues contains invalid value: "
-                            + invalid.getMessage() + " for key " + e.getKey());
+                    throw Errors.validation("ExpressionAttributeValues contains invalid value: " + invalid.getMessage()
+                            + " for key " + e.getKey());
                 }
             }
         }
@@ -163,8 +166,8 @@ public final class Placeholders {
     public AttrValue value(String placeholder) {
         AttrValue value = values.get(placeholder);
         if (value == null) {
-            throw new IllegalStateException("placeholder " + placeholder
-                    + " is not defined, yet the expression parsed");
+            throw new IllegalStateException(
+                    "placeholder " + placeholder + " is not defined, yet the expression parsed");
         }
         return value;
     }

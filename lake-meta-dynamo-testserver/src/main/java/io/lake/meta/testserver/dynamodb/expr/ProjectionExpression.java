@@ -61,7 +61,8 @@ public final class ProjectionExpression {
             Map<String, List<List<Object>>> byName = new LinkedHashMap<>();
             for (List<Object> t : tails) {
                 if (t.get(0) instanceof String) {
-                    byName.computeIfAbsent((String) t.get(0), k -> new ArrayList<>()).add(t.subList(1, t.size()));
+                    byName.computeIfAbsent((String) t.get(0), k -> new ArrayList<>())
+                            .add(t.subList(1, t.size()));
                 }
             }
             Map<String, AttrValue> m = new LinkedHashMap<>();
@@ -78,7 +79,8 @@ public final class ProjectionExpression {
             TreeMap<Integer, List<List<Object>>> byIndex = new TreeMap<>();
             for (List<Object> t : tails) {
                 if (t.get(0) instanceof Integer) {
-                    byIndex.computeIfAbsent((Integer) t.get(0), k -> new ArrayList<>()).add(t.subList(1, t.size()));
+                    byIndex.computeIfAbsent((Integer) t.get(0), k -> new ArrayList<>())
+                            .add(t.subList(1, t.size()));
                 }
             }
             List<AttrValue> l = new ArrayList<>();

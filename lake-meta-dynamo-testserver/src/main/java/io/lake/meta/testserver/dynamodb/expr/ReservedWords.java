@@ -17,8 +17,7 @@ public final class ReservedWords {
 
     private static final Set<String> WORDS = load();
 
-    private ReservedWords() {
-    }
+    private ReservedWords() {}
 
     public static boolean isReserved(String name) {
         return WORDS.contains(name.toUpperCase(Locale.ROOT));

@@ -103,14 +103,22 @@ public final class UpdateExpression {
 
     private static String typeWord(AttrValue.Type t) {
         switch (t) {
-            case S: return "STRING";
-            case N: return "NUMBER";
-            case B: return "BINARY";
-            case BOOL: return "BOOLEAN";
-            case NULL: return "NULL";
-            case M: return "MAP";
-            case L: return "LIST";
-            default: return t.name();
+            case S:
+                return "STRING";
+            case N:
+                return "NUMBER";
+            case B:
+                return "BINARY";
+            case BOOL:
+                return "BOOLEAN";
+            case NULL:
+                return "NULL";
+            case M:
+                return "MAP";
+            case L:
+                return "LIST";
+            default:
+                return t.name();
         }
     }
 
@@ -143,8 +151,9 @@ public final class UpdateExpression {
         List<List<Object>> removes = new ArrayList<>();
         update.removes().forEach(p -> removes.add(Paths.resolve(p, placeholders)));
         // later list indexes first, so earlier removals do not shift them
-        removes.sort(Comparator.comparing((List<Object> p) -> p.get(p.size() - 1) instanceof Integer
-                ? (Integer) p.get(p.size() - 1) : -1).reversed());
+        removes.sort(Comparator.comparing(
+                        (List<Object> p) -> p.get(p.size() - 1) instanceof Integer ? (Integer) p.get(p.size() - 1) : -1)
+                .reversed());
         for (List<Object> p : removes) {
             remove(after, p);
         }
@@ -206,7 +215,8 @@ public final class UpdateExpression {
         if (o instanceof Path) {
             AttrValue v = Paths.get(item, Paths.resolve((Path) o, placeholders));
             if (v == null) {
-                throw Errors.validation("The provided expression refers to an attribute that does not exist in the item");
+                throw Errors.validation(
+                        "The provided expression refers to an attribute that does not exist in the item");
             }
             return v;
         }
@@ -221,7 +231,8 @@ public final class UpdateExpression {
         }
         Call call = (Call) o;
         if (call.function().equals("if_not_exists")) {
-            AttrValue existing = Paths.get(item, Paths.resolve((Path) call.args().get(0), placeholders));
+            AttrValue existing =
+                    Paths.get(item, Paths.resolve((Path) call.args().get(0), placeholders));
             return existing != null ? existing : evaluate(call.args().get(1), item);
         }
         AttrValue first = evaluate(call.args().get(0), item);

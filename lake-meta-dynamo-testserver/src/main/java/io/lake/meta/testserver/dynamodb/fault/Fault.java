@@ -59,20 +59,33 @@ public final class Fault {
 
     private final Kind kind;
     private final @Nullable String operation; // null: any
-    private final @Nullable String table;     // null: any
+    private final @Nullable String table; // null: any
     private final int attempt;
     private final int times;
     private final Duration latency;
     private final int conflictingAction;
     private final @Nullable String reasonCode;
 
-    private Fault(Kind kind, @Nullable String operation, @Nullable String table, int attempt, int times,
-                  Duration latency, int conflictingAction) {
+    private Fault(
+            Kind kind,
+            @Nullable String operation,
+            @Nullable String table,
+            int attempt,
+            int times,
+            Duration latency,
+            int conflictingAction) {
         this(kind, operation, table, attempt, times, latency, conflictingAction, null);
     }
 
-    private Fault(Kind kind, @Nullable String operation, @Nullable String table, int attempt, int times,
-                  Duration latency, int conflictingAction, @Nullable String reasonCode) {
+    private Fault(
+            Kind kind,
+            @Nullable String operation,
+            @Nullable String table,
+            int attempt,
+            int times,
+            Duration latency,
+            int conflictingAction,
+            @Nullable String reasonCode) {
         this.kind = kind;
         this.operation = operation;
         this.table = table;
@@ -167,14 +180,28 @@ public final class Fault {
 
     /** Only requests of this operation, such as {@code "PutItem"}. */
     public Fault onOperation(String operation) {
-        return new Fault(kind, Objects.requireNonNull(operation, "operation"), table, attempt, times, latency,
-                conflictingAction, reasonCode);
+        return new Fault(
+                kind,
+                Objects.requireNonNull(operation, "operation"),
+                table,
+                attempt,
+                times,
+                latency,
+                conflictingAction,
+                reasonCode);
     }
 
     /** Only requests that name this table. */
     public Fault onTable(String table) {
-        return new Fault(kind, operation, Objects.requireNonNull(table, "table"), attempt, times, latency,
-                conflictingAction, reasonCode);
+        return new Fault(
+                kind,
+                operation,
+                Objects.requireNonNull(table, "table"),
+                attempt,
+                times,
+                latency,
+                conflictingAction,
+                reasonCode);
     }
 
     /**
@@ -242,8 +269,10 @@ public final class Fault {
 
     @Override
     public String toString() {
-        return "Fault[" + kind + (operation == null ? "" : " op=" + operation) + (table == null ? "" : " table=" + table)
-                + (attempt == 0 ? "" : " attempt=" + attempt) + (times == Integer.MAX_VALUE ? " always" : " times=" + times)
+        return "Fault[" + kind + (operation == null ? "" : " op=" + operation)
+                + (table == null ? "" : " table=" + table)
+                + (attempt == 0 ? "" : " attempt=" + attempt)
+                + (times == Integer.MAX_VALUE ? " always" : " times=" + times)
                 + (kind == Kind.LATENCY ? " latency=" + latency : "")
                 + (kind == Kind.CANCELLATION ? " action=" + conflictingAction + " code=" + reasonCode : "") + "]";
     }

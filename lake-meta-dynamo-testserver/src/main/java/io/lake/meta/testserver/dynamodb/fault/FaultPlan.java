@@ -18,8 +18,7 @@ public final class FaultPlan {
     private final List<ArmedFault> armed = new CopyOnWriteArrayList<>();
 
     /** An empty plan; a server has its own ({@code DynamoDbTestServer.faults()}). */
-    public FaultPlan() {
-    }
+    public FaultPlan() {}
 
     /** Arms a fault; returns its handle to observe how often it fired. */
     public ArmedFault arm(Fault fault) {

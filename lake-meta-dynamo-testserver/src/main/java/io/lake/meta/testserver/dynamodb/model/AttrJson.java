@@ -29,8 +29,7 @@ public final class AttrJson {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-    private AttrJson() {
-    }
+    private AttrJson() {}
 
     /** Reads an item (a map of attribute values); {@code null} when the node is absent. */
     public static @Nullable Map<String, AttrValue> readItem(@Nullable JsonNode node) {
@@ -165,11 +164,14 @@ public final class AttrJson {
         if (value.size() == 0) {
             switch (type) {
                 case SS:
-                    throw Errors.validation("One or more parameter values were invalid: An string set  may not be empty");
+                    throw Errors.validation(
+                            "One or more parameter values were invalid: An string set  may not be empty");
                 case NS:
-                    throw Errors.validation("One or more parameter values were invalid: An number set  may not be empty");
+                    throw Errors.validation(
+                            "One or more parameter values were invalid: An number set  may not be empty");
                 default:
-                    throw Errors.validation("One or more parameter values were invalid: Binary sets should not be empty");
+                    throw Errors.validation(
+                            "One or more parameter values were invalid: Binary sets should not be empty");
             }
         }
         List<AttrValue> elements = new ArrayList<>();
@@ -178,9 +180,15 @@ public final class AttrJson {
         for (JsonNode e : value) {
             AttrValue element;
             switch (type) {
-                case SS: element = AttrValue.s(text(e, "String")); break;
-                case NS: element = AttrValue.n(number(text(e, "String"))); break;
-                default: element = AttrValue.b(binary(e)); break;
+                case SS:
+                    element = AttrValue.s(text(e, "String"));
+                    break;
+                case NS:
+                    element = AttrValue.n(number(text(e, "String")));
+                    break;
+                default:
+                    element = AttrValue.b(binary(e));
+                    break;
             }
             duplicates |= !seen.add(element);
             elements.add(element);
@@ -195,8 +203,9 @@ public final class AttrJson {
                     throw Errors.validation("Input collection contains duplicates");
                 default:
                     throw Errors.validation("One or more parameter values were invalid: Input collection "
-                            + elements.stream().map(v -> Base64.getEncoder().encodeToString(v.rawBytes()))
-                            .collect(Collectors.joining(", ", "[", "]"))
+                            + elements.stream()
+                                    .map(v -> Base64.getEncoder().encodeToString(v.rawBytes()))
+                                    .collect(Collectors.joining(", ", "[", "]"))
                             + "of type BS contains duplicates.");
             }
         }
@@ -205,8 +214,16 @@ public final class AttrJson {
 
     private static boolean isTypeName(String name) {
         switch (name) {
-            case "S": case "N": case "B": case "BOOL": case "NULL": case "M": case "L":
-            case "SS": case "NS": case "BS":
+            case "S":
+            case "N":
+            case "B":
+            case "BOOL":
+            case "NULL":
+            case "M":
+            case "L":
+            case "SS":
+            case "NS":
+            case "BS":
                 return true;
             default:
                 return false;
@@ -263,12 +280,24 @@ public final class AttrJson {
     public static ObjectNode write(AttrValue v) {
         ObjectNode node = JSON.objectNode();
         switch (v.type()) {
-            case S: node.put("S", v.s()); break;
-            case N: node.put("N", v.nText()); break;
-            case B: node.put("B", Base64.getEncoder().encodeToString(v.rawBytes())); break;
-            case BOOL: node.put("BOOL", v.boolValue()); break;
-            case NULL: node.put("NULL", true); break;
-            case M: node.set("M", write(v.m())); break;
+            case S:
+                node.put("S", v.s());
+                break;
+            case N:
+                node.put("N", v.nText());
+                break;
+            case B:
+                node.put("B", Base64.getEncoder().encodeToString(v.rawBytes()));
+                break;
+            case BOOL:
+                node.put("BOOL", v.boolValue());
+                break;
+            case NULL:
+                node.put("NULL", true);
+                break;
+            case M:
+                node.set("M", write(v.m()));
+                break;
             case L: {
                 ArrayNode list = node.putArray("L");
                 v.elements().forEach(e -> list.add(write(e)));
@@ -278,9 +307,15 @@ public final class AttrJson {
                 ArrayNode set = node.putArray(v.type().name());
                 for (AttrValue e : v.elements()) {
                     switch (e.type()) {
-                        case S: set.add(e.s()); break;
-                        case N: set.add(e.nText()); break;
-                        default: set.add(Base64.getEncoder().encodeToString(e.rawBytes())); break;
+                        case S:
+                            set.add(e.s());
+                            break;
+                        case N:
+                            set.add(e.nText());
+                            break;
+                        default:
+                            set.add(Base64.getEncoder().encodeToString(e.rawBytes()));
+                            break;
                     }
                 }
                 break;

@@ -21,7 +21,17 @@ import org.jspecify.annotations.Nullable;
 public final class AttrValue {
 
     /** The ten DynamoDB data types, named as on the wire. */
-    public enum Type { S, N, B, BOOL, NULL, M, L, SS, NS, BS;
+    public enum Type {
+        S,
+        N,
+        B,
+        BOOL,
+        NULL,
+        M,
+        L,
+        SS,
+        NS,
+        BS;
 
         /** Whether values of this type can be ordered ({@code <}, BETWEEN, sort keys). */
         public boolean scalar() {
@@ -35,25 +45,35 @@ public final class AttrValue {
         /** The element type of a set type. */
         public Type elementType() {
             switch (this) {
-                case SS: return S;
-                case NS: return N;
-                case BS: return B;
-                default: throw new IllegalStateException(this + " is not a set type");
+                case SS:
+                    return S;
+                case NS:
+                    return N;
+                case BS:
+                    return B;
+                default:
+                    throw new IllegalStateException(this + " is not a set type");
             }
         }
     }
 
     private final Type type;
     // set for the types named, null for the others
-    private final @Nullable String string;       // S; N in normalised text form
-    private final @Nullable BigDecimal number;   // N
-    private final byte @Nullable [] bytes;       // B
-    private final boolean bool;                  // BOOL
-    private final @Nullable Map<String, AttrValue> map;  // M
-    private final @Nullable List<AttrValue> list;        // L and sets
+    private final @Nullable String string; // S; N in normalised text form
+    private final @Nullable BigDecimal number; // N
+    private final byte @Nullable [] bytes; // B
+    private final boolean bool; // BOOL
+    private final @Nullable Map<String, AttrValue> map; // M
+    private final @Nullable List<AttrValue> list; // L and sets
 
-    private AttrValue(Type type, @Nullable String string, @Nullable BigDecimal number, byte @Nullable [] bytes,
-                      boolean bool, @Nullable Map<String, AttrValue> map, @Nullable List<AttrValue> list) {
+    private AttrValue(
+            Type type,
+            @Nullable String string,
+            @Nullable BigDecimal number,
+            byte @Nullable [] bytes,
+            boolean bool,
+            @Nullable Map<String, AttrValue> map,
+            @Nullable List<AttrValue> list) {
         this.type = type;
         this.string = string;
         this.number = number;
@@ -86,7 +106,8 @@ public final class AttrValue {
     }
 
     public static AttrValue m(Map<String, AttrValue> m) {
-        return new AttrValue(Type.M, null, null, null, false, Collections.unmodifiableMap(new LinkedHashMap<>(m)), null);
+        return new AttrValue(
+                Type.M, null, null, null, false, Collections.unmodifiableMap(new LinkedHashMap<>(m)), null);
     }
 
     public static AttrValue l(List<AttrValue> l) {
@@ -150,10 +171,14 @@ public final class AttrValue {
     /** The bytes that identify a scalar: UTF-8 for S, raw for B, canonical text for N. */
     public byte[] identityBytes() {
         switch (type) {
-            case S: return s().getBytes(StandardCharsets.UTF_8);
-            case N: return nText().getBytes(StandardCharsets.US_ASCII);
-            case B: return rawBytes();
-            default: throw new IllegalStateException("not a scalar: " + type);
+            case S:
+                return s().getBytes(StandardCharsets.UTF_8);
+            case N:
+                return nText().getBytes(StandardCharsets.US_ASCII);
+            case B:
+                return rawBytes();
+            default:
+                throw new IllegalStateException("not a scalar: " + type);
         }
     }
 
@@ -166,10 +191,13 @@ public final class AttrValue {
             throw new IllegalArgumentException("cannot order " + a.type + " against " + b.type);
         }
         switch (a.type) {
-            case N: return a.n().compareTo(b.n());
-            case B: return Arrays.compareUnsigned(a.rawBytes(), b.rawBytes());
-            default: return Arrays.compareUnsigned(a.s().getBytes(StandardCharsets.UTF_8),
-                    b.s().getBytes(StandardCharsets.UTF_8));
+            case N:
+                return a.n().compareTo(b.n());
+            case B:
+                return Arrays.compareUnsigned(a.rawBytes(), b.rawBytes());
+            default:
+                return Arrays.compareUnsigned(
+                        a.s().getBytes(StandardCharsets.UTF_8), b.s().getBytes(StandardCharsets.UTF_8));
         }
     }
 
@@ -231,14 +259,22 @@ public final class AttrValue {
     @Override
     public String toString() {
         switch (type) {
-            case S: return "{S:" + string + "}";
-            case N: return "{N:" + string + "}";
-            case B: return "{B:" + java.util.Base64.getEncoder().encodeToString(rawBytes()) + "}";
-            case BOOL: return "{BOOL:" + bool + "}";
-            case NULL: return "{NULL:true}";
-            case M: return "{M:" + map + "}";
-            case L: return "{L:" + list + "}";
-            default: return "{" + type + ":" + list + "}";
+            case S:
+                return "{S:" + string + "}";
+            case N:
+                return "{N:" + string + "}";
+            case B:
+                return "{B:" + java.util.Base64.getEncoder().encodeToString(rawBytes()) + "}";
+            case BOOL:
+                return "{BOOL:" + bool + "}";
+            case NULL:
+                return "{NULL:true}";
+            case M:
+                return "{M:" + map + "}";
+            case L:
+                return "{L:" + list + "}";
+            default:
+                return "{" + type + ":" + list + "}";
         }
     }
 }

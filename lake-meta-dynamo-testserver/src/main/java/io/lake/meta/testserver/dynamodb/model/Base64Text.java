@@ -16,13 +16,12 @@ final class Base64Text {
     private static final Base64.Decoder DECODER = Base64.getDecoder();
     private static final Base64.Encoder ENCODER = Base64.getEncoder();
 
-    private Base64Text() {
-    }
+    private Base64Text() {}
 
     static byte[] decode(String text) {
         if (text.length() % 4 != 0) {
-            throw Errors.serialization("Base64 encoded length is expected a multiple of 4 bytes but found: "
-                    + text.length());
+            throw Errors.serialization(
+                    "Base64 encoded length is expected a multiple of 4 bytes but found: " + text.length());
         }
         text.codePoints().filter(c -> !inAlphabet(c)).findFirst().ifPresent(c -> {
             throw Errors.serialization("Invalid Base64 character: '" + Character.toString(c) + "'");
@@ -40,8 +39,12 @@ final class Base64Text {
     }
 
     private static boolean inAlphabet(int c) {
-        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-                || c == '+' || c == '/' || c == '=';
+        return (c >= 'A' && c <= 'Z')
+                || (c >= 'a' && c <= 'z')
+                || (c >= '0' && c <= '9')
+                || c == '+'
+                || c == '/'
+                || c == '=';
     }
 
     /** DynamoDB's text, its misspelling included. */

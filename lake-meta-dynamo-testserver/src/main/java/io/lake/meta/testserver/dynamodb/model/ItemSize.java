@@ -14,8 +14,7 @@ public final class ItemSize {
     /** The largest item DynamoDB stores: 400 KB. */
     public static final int MAX_ITEM_BYTES = 409_600;
 
-    private ItemSize() {
-    }
+    private ItemSize() {}
 
     public static long of(Map<String, AttrValue> item) {
         long size = 0;
@@ -27,9 +26,12 @@ public final class ItemSize {
 
     public static long of(AttrValue v) {
         switch (v.type()) {
-            case S: return utf8Length(v.s());
-            case N: return Numbers.size(v.n());
-            case B: return v.rawBytes().length;
+            case S:
+                return utf8Length(v.s());
+            case N:
+                return Numbers.size(v.n());
+            case B:
+                return v.rawBytes().length;
             case BOOL:
             case NULL:
                 return 1;

@@ -27,8 +27,7 @@ public final class Nesting {
     /** The ValidationError reason of a transaction whose update would store a too deep item. */
     public static final String TOO_DEEP_REASON = "Nesting Levels have exceeded supported limits";
 
-    private Nesting() {
-    }
+    private Nesting() {}
 
     /** Whether some attribute of the item has a leaf below {@link #MAX_LEVELS}. */
     public static boolean tooDeep(Map<String, AttrValue> item) {
@@ -39,7 +38,11 @@ public final class Nesting {
     static int levels(AttrValue v) {
         switch (v.type()) {
             case M:
-                return 1 + v.m().values().stream().mapToInt(Nesting::levels).max().orElse(0);
+                return 1
+                        + v.m().values().stream()
+                                .mapToInt(Nesting::levels)
+                                .max()
+                                .orElse(0);
             case L:
                 return 1 + v.elements().stream().mapToInt(Nesting::levels).max().orElse(0);
             default:

@@ -11,8 +11,7 @@ import java.math.BigDecimal;
  */
 public final class Numbers {
 
-    private Numbers() {
-    }
+    private Numbers() {}
 
     /**
      * Parses and checks a number's text.
@@ -22,15 +21,22 @@ public final class Numbers {
     public static BigDecimal parse(String text) {
         BigDecimal value;
         try {
-            if (text.isEmpty() || text.chars().anyMatch(c -> !(Character.isDigit(c) || c == '.' || c == '-'
-                    || c == '+' || c == 'e' || c == 'E'))) {
+            if (text.isEmpty()
+                    || text.chars()
+                            .anyMatch(c -> !(Character.isDigit(c)
+                                    || c == '.'
+                                    || c == '-'
+                                    || c == '+'
+                                    || c == 'e'
+                                    || c == 'E'))) {
                 throw new NumberFormatException();
             }
             value = new BigDecimal(text.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(text.isEmpty()
-                    ? "The parameter cannot be converted to a numeric value"
-                    : "The parameter cannot be converted to a numeric value: " + text);
+            throw new IllegalArgumentException(
+                    text.isEmpty()
+                            ? "The parameter cannot be converted to a numeric value"
+                            : "The parameter cannot be converted to a numeric value: " + text);
         }
         if (value.signum() == 0) {
             return BigDecimal.ZERO;

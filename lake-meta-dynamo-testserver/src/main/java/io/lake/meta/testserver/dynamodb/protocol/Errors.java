@@ -25,8 +25,7 @@ public final class Errors {
             "The level of configured provisioned throughput for the table was exceeded. "
                     + "Consider increasing your provisioning level with the UpdateTable API.";
 
-    private Errors() {
-    }
+    private Errors() {}
 
     public static DynamoException validation(@Nullable String message) {
         return new DynamoException(VALIDATE + "ValidationException", message, "message", 400);
@@ -62,8 +61,8 @@ public final class Errors {
     }
 
     public static DynamoException conditionalCheckFailed(@Nullable ObjectNode itemOrNull) {
-        DynamoException e = new DynamoException(DYNAMO + "ConditionalCheckFailedException",
-                "The conditional request failed", "message", 400);
+        DynamoException e = new DynamoException(
+                DYNAMO + "ConditionalCheckFailedException", "The conditional request failed", "message", 400);
         if (itemOrNull != null) {
             e.extra().set("Item", itemOrNull);
         }
@@ -77,28 +76,37 @@ public final class Errors {
     }
 
     public static DynamoException transactionConflict() {
-        return new DynamoException(DYNAMO + "TransactionConflictException",
-                "Transaction is ongoing for the item.", "message", 400);
+        return new DynamoException(
+                DYNAMO + "TransactionConflictException", "Transaction is ongoing for the item.", "message", 400);
     }
 
     public static DynamoException transactionInProgress() {
-        return new DynamoException(DYNAMO + "TransactionInProgressException",
-                "Transaction from previous request is still in progress", "Message", 400);
+        return new DynamoException(
+                DYNAMO + "TransactionInProgressException",
+                "Transaction from previous request is still in progress",
+                "Message",
+                400);
     }
 
     public static DynamoException idempotentParameterMismatch() {
-        return new DynamoException(DYNAMO + "IdempotentParameterMismatchException",
-                "The request uses the same client token as a previous, but non-identical request.", "Message", 400);
+        return new DynamoException(
+                DYNAMO + "IdempotentParameterMismatchException",
+                "The request uses the same client token as a previous, but non-identical request.",
+                "Message",
+                400);
     }
 
     public static DynamoException provisionedThroughputExceeded() {
-        return new DynamoException(DYNAMO + "ProvisionedThroughputExceededException",
-                THROUGHPUT_EXCEEDED_MESSAGE, "message", 400);
+        return new DynamoException(
+                DYNAMO + "ProvisionedThroughputExceededException", THROUGHPUT_EXCEEDED_MESSAGE, "message", 400);
     }
 
     public static DynamoException throttling() {
-        return new DynamoException(AVAILABILITY + "ThrottlingException",
-                "Rate of requests exceeds the allowed throughput.", "message", 400);
+        return new DynamoException(
+                AVAILABILITY + "ThrottlingException",
+                "Rate of requests exceeds the allowed throughput.",
+                "message",
+                400);
     }
 
     public static DynamoException internalServerError() {
@@ -110,7 +118,6 @@ public final class Errors {
     }
 
     public static DynamoException serviceUnavailable() {
-        return new DynamoException(AVAILABILITY + "ServiceUnavailableException",
-                "Service unavailable", "message", 503);
+        return new DynamoException(AVAILABILITY + "ServiceUnavailableException", "Service unavailable", "message", 503);
     }
 }

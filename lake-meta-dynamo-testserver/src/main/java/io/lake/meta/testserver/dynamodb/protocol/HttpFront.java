@@ -44,23 +44,58 @@ public final class HttpFront implements HttpHandler {
      */
     private static final ObjectMapper MAPPER = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
             .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
-                    .maxNameLength(MAX_REQUEST_BYTES).build())
+                    .maxNameLength(MAX_REQUEST_BYTES)
+                    .build())
             .build());
+
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final char[] ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".toCharArray();
 
     /** Operations of the real service that this emulator does not implement. */
-    private static final Set<String> OTHER_REAL_OPERATIONS = Set.of("BatchExecuteStatement", "CreateBackup",
-            "CreateGlobalTable", "DeleteBackup", "DeleteResourcePolicy", "DescribeBackup", "DescribeContinuousBackups",
-            "DescribeContributorInsights", "DescribeEndpoints", "DescribeExport", "DescribeGlobalTable",
-            "DescribeGlobalTableSettings", "DescribeImport", "DescribeKinesisStreamingDestination", "DescribeLimits",
-            "DescribeTableReplicaAutoScaling", "DescribeTimeToLive", "DisableKinesisStreamingDestination",
-            "EnableKinesisStreamingDestination", "ExecuteStatement", "ExecuteTransaction", "ExportTableToPointInTime",
-            "GetResourcePolicy", "ImportTable", "ListBackups", "ListContributorInsights", "ListExports",
-            "ListGlobalTables", "ListImports", "ListTagsOfResource", "PutResourcePolicy", "RestoreTableFromBackup",
-            "RestoreTableToPointInTime", "TagResource", "UntagResource", "UpdateContinuousBackups",
-            "UpdateContributorInsights", "UpdateGlobalTable", "UpdateGlobalTableSettings",
-            "UpdateKinesisStreamingDestination", "UpdateTable", "UpdateTableReplicaAutoScaling", "UpdateTimeToLive");
+    private static final Set<String> OTHER_REAL_OPERATIONS = Set.of(
+            "BatchExecuteStatement",
+            "CreateBackup",
+            "CreateGlobalTable",
+            "DeleteBackup",
+            "DeleteResourcePolicy",
+            "DescribeBackup",
+            "DescribeContinuousBackups",
+            "DescribeContributorInsights",
+            "DescribeEndpoints",
+            "DescribeExport",
+            "DescribeGlobalTable",
+            "DescribeGlobalTableSettings",
+            "DescribeImport",
+            "DescribeKinesisStreamingDestination",
+            "DescribeLimits",
+            "DescribeTableReplicaAutoScaling",
+            "DescribeTimeToLive",
+            "DisableKinesisStreamingDestination",
+            "EnableKinesisStreamingDestination",
+            "ExecuteStatement",
+            "ExecuteTransaction",
+            "ExportTableToPointInTime",
+            "GetResourcePolicy",
+            "ImportTable",
+            "ListBackups",
+            "ListContributorInsights",
+            "ListExports",
+            "ListGlobalTables",
+            "ListImports",
+            "ListTagsOfResource",
+            "PutResourcePolicy",
+            "RestoreTableFromBackup",
+            "RestoreTableToPointInTime",
+            "TagResource",
+            "UntagResource",
+            "UpdateContinuousBackups",
+            "UpdateContributorInsights",
+            "UpdateGlobalTable",
+            "UpdateGlobalTableSettings",
+            "UpdateKinesisStreamingDestination",
+            "UpdateTable",
+            "UpdateTableReplicaAutoScaling",
+            "UpdateTimeToLive");
 
     private final Database db;
     private final FaultPlan faults;
@@ -80,12 +115,20 @@ public final class HttpFront implements HttpHandler {
         try {
             String method = exchange.getRequestMethod();
             if (method.equals("GET") && exchange.getRequestURI().getPath().equals("/")) {
-                send(exchange, 200, ("healthy: dynamodb." + region + ".amazonaws.com ").getBytes(StandardCharsets.UTF_8),
-                        requestId, "text/plain");
+                send(
+                        exchange,
+                        200,
+                        ("healthy: dynamodb." + region + ".amazonaws.com ").getBytes(StandardCharsets.UTF_8),
+                        requestId,
+                        "text/plain");
                 return;
             }
             if (!method.equals("POST")) {
-                send(exchange, 404, "<UnknownOperationException/>".getBytes(StandardCharsets.UTF_8), requestId,
+                send(
+                        exchange,
+                        404,
+                        "<UnknownOperationException/>".getBytes(StandardCharsets.UTF_8),
+                        requestId,
                         "application/xml");
                 return;
             }
@@ -110,8 +153,12 @@ public final class HttpFront implements HttpHandler {
         }
         String operation = target.substring(TARGET_PREFIX.length());
         if (!Database.supports(operation)) {
-            sendError(exchange, OTHER_REAL_OPERATIONS.contains(operation)
-                    ? Errors.unsupported("operation " + operation) : Errors.unknownOperation(), requestId);
+            sendError(
+                    exchange,
+                    OTHER_REAL_OPERATIONS.contains(operation)
+                            ? Errors.unsupported("operation " + operation)
+                            : Errors.unknownOperation(),
+                    requestId);
             return;
         }
         ObjectNode body;
@@ -152,7 +199,10 @@ public final class HttpFront implements HttpHandler {
                     sendError(exchange, Errors.throttling(), requestId);
                     return;
                 case TRANSACTION_CONFLICT:
-                    sendError(exchange, Database.transactionConflict(operation, body, fault.conflictingAction()), requestId);
+                    sendError(
+                            exchange,
+                            Database.transactionConflict(operation, body, fault.conflictingAction()),
+                            requestId);
                     return;
                 case INTERNAL_SERVER_ERROR:
                     sendError(exchange, Errors.internalServerError(), requestId);
@@ -162,8 +212,11 @@ public final class HttpFront implements HttpHandler {
                     return;
                 case CANCELLATION:
                     // a cancellation fault always has its reason code
-                    sendError(exchange, Database.injectedCancellation(body, fault.conflictingAction(),
-                            Objects.requireNonNull(fault.reasonCode())), requestId);
+                    sendError(
+                            exchange,
+                            Database.injectedCancellation(
+                                    body, fault.conflictingAction(), Objects.requireNonNull(fault.reasonCode())),
+                            requestId);
                     return;
                 case DROP_CONNECTION:
                     drop(exchange);
@@ -179,7 +232,8 @@ public final class HttpFront implements HttpHandler {
         ObjectNode result;
         try {
             result = unprocessed != null && Unprocessed.isEmptyBatch(body)
-                    ? Unprocessed.emptyResult(operation) : db.execute(operation, body);
+                    ? Unprocessed.emptyResult(operation)
+                    : db.execute(operation, body);
             if (unprocessed != null) {
                 result.set(operation.equals("BatchWriteItem") ? "UnprocessedItems" : "UnprocessedKeys", unprocessed);
             }

@@ -16,8 +16,7 @@ final class Unprocessed {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-    private Unprocessed() {
-    }
+    private Unprocessed() {}
 
     /** Removes up to {@code count} requests from the end of the batch; returns them in Unprocessed form. */
     static ObjectNode split(String operation, ObjectNode body, int count) {
@@ -34,7 +33,11 @@ final class Unprocessed {
             JsonNode spec = requestItems.get(table);
             ArrayNode list = operation.equals("BatchWriteItem")
                     ? (spec.isArray() ? (ArrayNode) spec : null)
-                    : (spec.isObject() && spec.get("Keys") != null && spec.get("Keys").isArray() ? (ArrayNode) spec.get("Keys") : null);
+                    : (spec.isObject()
+                                    && spec.get("Keys") != null
+                                    && spec.get("Keys").isArray()
+                            ? (ArrayNode) spec.get("Keys")
+                            : null);
             if (list == null) {
                 continue;
             }

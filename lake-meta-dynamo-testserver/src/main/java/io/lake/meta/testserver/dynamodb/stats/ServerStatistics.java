@@ -16,8 +16,7 @@ public final class ServerStatistics {
     private final ConcurrentHashMap<String, Counters> tables = new ConcurrentHashMap<>();
 
     /** No counts yet; a server has its own ({@code DynamoDbTestServer.statistics()}). */
-    public ServerStatistics() {
-    }
+    public ServerStatistics() {}
 
     private static final class Counters {
         final ConcurrentHashMap<String, LongAdder> requests = new ConcurrentHashMap<>();
@@ -25,7 +24,6 @@ public final class ServerStatistics {
         final LongAdder returned = new LongAdder();
         final DoubleAdder read = new DoubleAdder();
         final DoubleAdder write = new DoubleAdder();
-
     }
 
     private Counters counters(String table) {
@@ -40,7 +38,8 @@ public final class ServerStatistics {
         }
         Map<String, Long> requests = new TreeMap<>();
         c.requests.forEach((op, n) -> requests.put(op, n.sum()));
-        return new TableStatistics(Map.copyOf(requests), c.evaluated.sum(), c.returned.sum(), c.read.sum(), c.write.sum());
+        return new TableStatistics(
+                Map.copyOf(requests), c.evaluated.sum(), c.returned.sum(), c.read.sum(), c.write.sum());
     }
 
     /** Forgets every counter. */
@@ -50,7 +49,10 @@ public final class ServerStatistics {
 
     /** Counts a request of {@code operation} naming {@code table}. */
     public void request(String table, String operation) {
-        counters(table).requests.computeIfAbsent(operation, o -> new LongAdder()).increment();
+        counters(table)
+                .requests
+                .computeIfAbsent(operation, o -> new LongAdder())
+                .increment();
     }
 
     /** Counts {@code items} evaluated for {@code table}. */

@@ -14,8 +14,12 @@ import java.util.Map;
  * @param writeCapacityUnits write capacity consumed, computed whether or not it was requested
  * @since 0.1.0
  */
-public record TableStatistics(Map<String, Long> requests, long itemsEvaluated, long itemsReturned,
-                              double readCapacityUnits, double writeCapacityUnits) {
+public record TableStatistics(
+        Map<String, Long> requests,
+        long itemsEvaluated,
+        long itemsReturned,
+        double readCapacityUnits,
+        double writeCapacityUnits) {
 
     /** Requests received for one operation; 0 when none. */
     public long requests(String operation) {
