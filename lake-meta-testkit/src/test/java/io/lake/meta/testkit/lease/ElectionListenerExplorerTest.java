@@ -10,6 +10,7 @@ import io.lake.meta.lease.LeadershipListener;
 import io.lake.meta.lease.LeaseGuard;
 import io.lake.meta.lease.LeaseRecord;
 import io.lake.meta.testkit.InMemoryMetaStore;
+import io.lake.meta.testkit.SeededRuns;
 import io.lake.meta.testkit.lock.ManualScheduler;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -41,17 +42,7 @@ class ElectionListenerExplorerTest {
 
     @Test
     void randomSequences_keepEveryListenersStory_andClosedElectionsQuiet() {
-        String only = System.getProperty("lease.explorer.seed");
-        if (only != null) {
-            new Run(Long.parseLong(only)).explore();
-            return;
-        }
-        long end = System.nanoTime() + Long.getLong("lease.explorer.millis", 1_500) * 1_000_000;
-        long seed = new Random().nextLong();
-        do {
-            new Run(seed).explore();
-            seed = seed * 6364136223846793005L + 1442695040888963407L;
-        } while (System.nanoTime() < end);
+        SeededRuns.explore("lease.explorer", 1_500, seed -> new Run(seed).explore());
     }
 
     private static final class Run {

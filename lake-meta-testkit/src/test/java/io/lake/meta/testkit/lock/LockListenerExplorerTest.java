@@ -8,6 +8,7 @@ import io.lake.meta.lock.FencedLock;
 import io.lake.meta.lock.LockHold;
 import io.lake.meta.lock.LockListener;
 import io.lake.meta.testkit.InMemoryMetaStore;
+import io.lake.meta.testkit.SeededRuns;
 import io.lake.meta.testkit.lease.ManualClock;
 import io.lake.meta.testkit.lease.ManualTicker;
 import java.time.Duration;
@@ -41,17 +42,7 @@ class LockListenerExplorerTest {
 
     @Test
     void randomSequences_reportEachLossOnce_neverARelease_andNeverTwoHolders() {
-        String only = System.getProperty("lock.explorer.seed");
-        if (only != null) {
-            new Run(Long.parseLong(only)).explore();
-            return;
-        }
-        long end = System.nanoTime() + Long.getLong("lock.explorer.millis", 1_500) * 1_000_000;
-        long seed = new Random().nextLong();
-        do {
-            new Run(seed).explore();
-            seed = seed * 6364136223846793005L + 1442695040888963407L;
-        } while (System.nanoTime() < end);
+        SeededRuns.explore("lock.explorer", 1_500, seed -> new Run(seed).explore());
     }
 
     private static final class Run {
