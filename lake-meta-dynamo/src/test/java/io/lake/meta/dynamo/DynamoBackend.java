@@ -8,6 +8,7 @@ import io.lake.meta.testkit.BackendFactory;
 import io.lake.meta.testkit.Capabilities;
 import io.lake.meta.testkit.Capability;
 import io.lake.meta.testkit.StoreContext;
+import io.lake.meta.testkit.SuiteSettings;
 import io.lake.meta.testkit.dynamo.DynamoTestTarget;
 import io.lake.meta.testserver.dynamodb.ServerHooks;
 import java.util.Optional;
@@ -30,6 +31,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 final class DynamoBackend implements BackendFactory {
 
     private static final DynamoTestTarget TARGET = DynamoTestTarget.shared();
+    /** Model-equivalence sequences per layout other than the default one. */
+    static final String OTHER_LAYOUTS_PROPERTY = "lake.meta.dynamo.layoutModelSequences";
 
     private final ModeFixture.TestedMode mode;
     private final Optional<Integer> shards;
@@ -98,6 +101,23 @@ final class DynamoBackend implements BackendFactory {
                                 + " so their boundaries differ from the model's; their contents do not");
         Optional<String> unpausable = TARGET.pauseUnsupportedReason();
         return unpausable.isPresent() ? capabilities.without(Capability.RACE_HOOKS, unpausable.get()) : capabilities;
+    }
+
+    /**
+     * The store most users open (V2 on the default shards) runs the suite's full model-equivalence
+     * run; the other seven layouts of the contract's matrix run as many sequences as the system
+     * property {@value #OTHER_LAYOUTS_PROPERTY} says (50 in the default build, the suite's 150 with
+     * {@code -Ptorture} or outside Maven): every sequence opens a table, and eight full runs took
+     * half of this module's build.
+     */
+    @Override
+    public SuiteSettings settings() {
+        if (mode == ModeFixture.TestedMode.V2 && shards.isEmpty()) {
+            return SuiteSettings.defaults();
+        }
+        return SuiteSettings.defaults()
+                .withModelEquivalenceSequences(
+                        Integer.getInteger(OTHER_LAYOUTS_PROPERTY, SuiteSettings.DEFAULT_MODEL_EQUIVALENCE_SEQUENCES));
     }
 
     @Override
