@@ -17,10 +17,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -43,22 +39,12 @@ class DynamoRecipeCommandsTest extends RecipeCommandsContract {
     @BeforeAll
     static void startServer() {
         server = DynamoDbTestServer.create().start();
-        admin = DynamoDbClient.builder()
-                .endpointOverride(server.endpoint())
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("admin", "admin")))
-                .httpClient(UrlConnectionHttpClient.builder().build())
-                .build();
+        admin = TestDynamo.client(server, "admin");
     }
 
     @AfterAll
     static void stopServer() {
-        if (admin != null) {
-            admin.close();
-        }
-        if (server != null) {
-            server.close();
-        }
+        TestDynamo.close(admin, server);
     }
 
     DynamoRecipeCommandsTest() {

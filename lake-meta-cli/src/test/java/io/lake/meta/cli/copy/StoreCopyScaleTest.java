@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lake.meta.MetaKey;
 import io.lake.meta.MetaStore;
+import io.lake.meta.cli.TestDynamo;
 import io.lake.meta.copy.CopyReport;
 import io.lake.meta.copy.StoreCopy;
 import io.lake.meta.copy.Verification;
@@ -20,10 +21,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -57,12 +54,7 @@ class StoreCopyScaleTest {
                 KEYS, StoreCopyTest.FAMILIES.size(), (System.nanoTime() - started) / 1_000_000);
         database = PostgresTestTarget.shared().newDatabase("copyscale");
         server = DynamoDbTestServer.create().start();
-        dynamo = DynamoDbClient.builder()
-                .endpointOverride(server.endpoint())
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("copy", "copy")))
-                .httpClient(UrlConnectionHttpClient.builder().build())
-                .build();
+        dynamo = TestDynamo.client(server, "copy");
     }
 
     @AfterAll

@@ -10,6 +10,7 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.StoreUnavailableException;
 import io.lake.meta.Transaction;
+import io.lake.meta.cli.TestDynamo;
 import io.lake.meta.copy.CopyRefusedException;
 import io.lake.meta.copy.CopyReport;
 import io.lake.meta.copy.StoreCopy;
@@ -37,10 +38,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -70,12 +67,7 @@ class StoreCopyTest {
     static void startServers() {
         database = PostgresTestTarget.shared().newDatabase("copy");
         server = DynamoDbTestServer.create().start();
-        dynamo = DynamoDbClient.builder()
-                .endpointOverride(server.endpoint())
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("copy", "copy")))
-                .httpClient(UrlConnectionHttpClient.builder().build())
-                .build();
+        dynamo = TestDynamo.client(server, "copy");
     }
 
     @AfterAll

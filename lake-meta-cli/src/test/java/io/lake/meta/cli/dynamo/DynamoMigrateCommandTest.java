@@ -12,6 +12,7 @@ import io.lake.meta.WriteResult;
 import io.lake.meta.cli.Cli;
 import io.lake.meta.cli.ExitCodes;
 import io.lake.meta.cli.LakeMetaCommand;
+import io.lake.meta.cli.TestDynamo;
 import io.lake.meta.dynamo.DynamoLayoutMode;
 import io.lake.meta.dynamo.DynamoMetaStore;
 import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
@@ -31,11 +32,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
@@ -68,22 +65,12 @@ class DynamoMigrateCommandTest {
     @BeforeAll
     static void startServer() {
         server = DynamoDbTestServer.create().start();
-        admin = DynamoDbClient.builder()
-                .endpointOverride(server.endpoint())
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("admin", "admin")))
-                .httpClient(UrlConnectionHttpClient.builder().build())
-                .build();
+        admin = TestDynamo.client(server, "admin");
     }
 
     @AfterAll
     static void stopServer() {
-        if (admin != null) {
-            admin.close();
-        }
-        if (server != null) {
-            server.close();
-        }
+        TestDynamo.close(admin, server);
     }
 
     @BeforeEach

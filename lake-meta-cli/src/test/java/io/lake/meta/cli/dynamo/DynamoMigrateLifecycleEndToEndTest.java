@@ -10,6 +10,7 @@ import io.lake.meta.WriteBarrierException;
 import io.lake.meta.WriteResult;
 import io.lake.meta.cli.Cli;
 import io.lake.meta.cli.LakeMetaCommand;
+import io.lake.meta.cli.TestDynamo;
 import io.lake.meta.dynamo.DynamoLayoutMode;
 import io.lake.meta.dynamo.DynamoMetaStore;
 import io.lake.meta.dynamo.DynamoMigration;
@@ -35,11 +36,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
@@ -76,12 +73,7 @@ class DynamoMigrateLifecycleEndToEndTest {
     @BeforeEach
     void start() {
         server = DynamoDbTestServer.create().start();
-        admin = DynamoDbClient.builder()
-                .endpointOverride(server.endpoint())
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("admin", "admin")))
-                .httpClient(UrlConnectionHttpClient.builder().build())
-                .build();
+        admin = TestDynamo.client(server, "admin");
         for (String[] p : new String[][] {{"aws.accessKeyId", "e2e"}, {"aws.secretAccessKey", "e2e"}}) {
             savedProperties.putIfAbsent(p[0], Optional.ofNullable(System.getProperty(p[0])));
             System.setProperty(p[0], p[1]);

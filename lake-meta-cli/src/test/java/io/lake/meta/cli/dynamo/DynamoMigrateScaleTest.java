@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.lake.meta.MetaStore;
 import io.lake.meta.cli.LakeMetaCommand;
+import io.lake.meta.cli.TestDynamo;
 import io.lake.meta.dynamo.DynamoLayoutMode;
 import io.lake.meta.dynamo.DynamoMetaStore;
 import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
@@ -21,11 +22,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
@@ -52,22 +49,12 @@ class DynamoMigrateScaleTest {
     @BeforeAll
     static void startServer() {
         server = DynamoDbTestServer.create().start();
-        admin = DynamoDbClient.builder()
-                .endpointOverride(server.endpoint())
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("admin", "admin")))
-                .httpClient(UrlConnectionHttpClient.builder().build())
-                .build();
+        admin = TestDynamo.client(server, "admin");
     }
 
     @AfterAll
     static void stopServer() {
-        if (admin != null) {
-            admin.close();
-        }
-        if (server != null) {
-            server.close();
-        }
+        TestDynamo.close(admin, server);
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.lake.meta.MetaStore;
 import io.lake.meta.MetaValue;
 import io.lake.meta.cli.Cli;
 import io.lake.meta.cli.ExitCodes;
+import io.lake.meta.cli.TestDynamo;
 import io.lake.meta.cli.store.RequestBudget;
 import io.lake.meta.dynamo.DynamoMetaStore;
 import io.lake.meta.testserver.dynamodb.DynamoDbTestServer;
@@ -29,10 +30,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -68,22 +65,12 @@ class DynamoInspectionCommandsTest {
     @BeforeAll
     static void startServer() {
         server = DynamoDbTestServer.create().start();
-        admin = DynamoDbClient.builder()
-                .endpointOverride(server.endpoint())
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("admin", "admin")))
-                .httpClient(UrlConnectionHttpClient.builder().build())
-                .build();
+        admin = TestDynamo.client(server, "admin");
     }
 
     @AfterAll
     static void stopServer() {
-        if (admin != null) {
-            admin.close();
-        }
-        if (server != null) {
-            server.close();
-        }
+        TestDynamo.close(admin, server);
     }
 
     @BeforeEach
